@@ -1,0 +1,86 @@
+"""The engine protocol: token-id prompts in, generated text out."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """Decoding settings. Defaults are HY-MT's recommended sampling (model card)."""
+
+    temperature: float = 0.7
+    top_p: float = 0.6
+    top_k: int = 20
+    repetition_penalty: float = 1.05
+    seed: int | None = None
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0.0
+
+    @classmethod
+    def deterministic(cls, seed: int = 0) -> Sampling:
+        """Greedy decoding: the same input gives the same output, run after run."""
+        return cls(temperature=0.0, top_p=1.0, top_k=-1, repetition_penalty=1.05, seed=seed)
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationRequest:
+    """One prompt for the engine.
+
+    `source_text` is the segment to translate (what identity/pseudo engines work on);
+    `prompt_token_ids` is the whole chat-templated prompt, tokenized once by the pipeline.
+    """
+
+    source_text: str
+    prompt_token_ids: tuple[int, ...]
+    max_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """What the engine produced for one request.
+
+    `finish_reason` is "stop" (the model ended the answer) or "length" (it hit `max_tokens`).
+    """
+
+    text: str
+    finish_reason: str
+    output_tokens: int
+
+
+class Engine(Protocol):
+    """Translates batches. One engine serves the whole run, all languages."""
+
+    name: str
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        """Return one Generation per request, in request order."""
+        ...
+
+    def close(self) -> None:
+        """Release the model (processes, memory)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class EngineOptions:
+    """Model loading and engine settings, passed through to vLLM / transformers.
+
+    `None` means: let hymt pick a sensible value for the hardware (e.g. on a CPU-only
+    vLLM, `gpu_memory_utilization` is the share of host RAM and must stay small).
+    """
+
+    model: str
+    revision: str | None = None
+    trust_remote_code: bool = False
+    dtype: str = "auto"
+    max_model_len: int | None = None
+    gpu_memory_utilization: float | None = None
+    tensor_parallel_size: int = 1
+    quantization: str | None = None
+    enforce_eager: bool = False
+    max_num_seqs: int | None = None
+    max_num_batched_tokens: int | None = None

@@ -1,0 +1,45 @@
+"""Pseudo-localization: accented look-alikes plus expansion, deterministic.
+
+Shows at a glance which text went through translation and whether layouts survive longer
+strings. Markup tags (`<s1>`, `</s1>`, `<s2/>`) and `{placeholders}` pass through intact.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .base import Generation, GenerationRequest
+
+_LOOKALIKES = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "áƀçđéƒĝĥíĵķĺɱñóþʠŕšţúṽŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
+)
+_PROTECTED = re.compile(r"<[^<>\s][^<>]*>|\{[^{}]*\}")
+OPEN, CLOSE = "⟦", "⟧"
+
+
+def pseudo_localize(text: str) -> str:
+    """`Hello <s1>world</s1>` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ·····⟧` (about 30% longer)."""
+    parts: list[str] = []
+    pos = 0
+    for match in _PROTECTED.finditer(text):
+        parts.append(text[pos:match.start()].translate(_LOOKALIKES))
+        parts.append(match.group(0))
+        pos = match.end()
+    parts.append(text[pos:].translate(_LOOKALIKES))
+    padding = "·" * max(1, len(text) * 3 // 10)
+    return f"{OPEN}{''.join(parts)} {padding}{CLOSE}"
+
+
+class PseudoEngine:
+    name = "pseudo"
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for request in requests:
+            text = pseudo_localize(request.source_text)
+            out.append(Generation(text, "stop", len(text.split())))
+        return out
+
+    def close(self) -> None:
+        pass

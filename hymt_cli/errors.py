@@ -1,0 +1,45 @@
+"""Domain errors and the process exit codes they map to.
+
+The library raises these; only the CLI turns them into one-line messages and exit codes.
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    SOME_INPUTS_FAILED = 1
+    USAGE = 2
+    ENGINE_UNAVAILABLE = 3
+    QUALITY_CHECK_FAILED = 4
+    INTERRUPTED = 130
+
+
+class HymtError(Exception):
+    """An error with a one-line message, an optional hint and the exit code it implies."""
+
+    exit_code: ExitCode = ExitCode.SOME_INPUTS_FAILED
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class UsageError(HymtError):
+    """Bad flags or configuration: nothing was attempted."""
+
+    exit_code = ExitCode.USAGE
+
+
+class InputError(HymtError):
+    """One input cannot be read or parsed; the run goes on with the others."""
+
+    exit_code = ExitCode.SOME_INPUTS_FAILED
+
+
+class EngineUnavailable(HymtError):
+    """The engine or the model cannot be loaded (package missing, weights not found)."""
+
+    exit_code = ExitCode.ENGINE_UNAVAILABLE

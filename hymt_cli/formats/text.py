@@ -1,0 +1,111 @@
+"""Plain text: paragraphs (blank-line separated) or lines are segments.
+
+Everything outside a segment's first-to-last visible character — indentation, blank lines,
+line endings, BOM, trailing spaces, the final newline — is kept byte for byte.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from ..segments import Segment
+from .base import FormatOptions, decode_utf8
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _is_blank_char(ch: str) -> bool:
+    return ch.isspace() or ch == "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start: int
+    end: int
+
+
+def _content_span(src: str, start: int, end: int) -> _Span | None:
+    """The span from the first to the last visible character in src[start:end], if any."""
+    while start < end and _is_blank_char(src[start]):
+        start += 1
+    while end > start and _is_blank_char(src[end - 1]):
+        end -= 1
+    return _Span(start, end) if start < end else None
+
+
+def _lines(src: str) -> Iterator[tuple[int, int]]:
+    """(start, end-without-newline) of every line."""
+    pos = 0
+    while pos < len(src):
+        match = _LINE.match(src, pos)
+        assert match is not None
+        line_end = match.end()
+        text_end = line_end
+        while text_end > match.start() and src[text_end - 1] in "\r\n":
+            text_end -= 1
+        yield match.start(), text_end
+        pos = line_end if line_end > pos else pos + 1
+
+
+class TextFormat:
+    name = "txt"
+    suffixes = (".txt",)
+
+    def __init__(self, options: FormatOptions | None = None) -> None:
+        self.segment_by = (options or FormatOptions()).segment_by
+        if self.segment_by not in ("paragraph", "line"):
+            raise ValueError(f"segment_by must be 'paragraph' or 'line', not {self.segment_by!r}")
+
+    def decode(self, data: bytes) -> str:
+        return decode_utf8(data)
+
+    def encode(self, text: str) -> bytes:
+        return text.encode("utf-8")
+
+    def _spans(self, src: str) -> list[_Span]:
+        lines = [_content_span(src, a, b) for a, b in _lines(src)]
+        if self.segment_by == "line":
+            return [span for span in lines if span is not None]
+        spans: list[_Span] = []
+        current: _Span | None = None
+        for span in lines:
+            if span is None:
+                if current is not None:
+                    spans.append(current)
+                current = None
+            elif current is None:
+                current = span
+            else:
+                current = _Span(current.start, span.end)
+        if current is not None:
+            spans.append(current)
+        return spans
+
+    def segments(self, src: str) -> list[Segment]:
+        # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
+        return [Segment(i, _BREAK.sub("\n", src[s.start:s.end])) for i, s in enumerate(self._spans(src))]
+
+    def reassemble(self, src: str, translated: Mapping[int, str]) -> str:
+        out: list[str] = []
+        pos = 0
+        for i, span in enumerate(self._spans(src)):
+            out.append(src[pos:span.start])
+            original = src[span.start:span.end]
+            out.append(_restore_line_breaks(original, translated[i]) if i in translated else original)
+            pos = span.end
+        out.append(src[pos:])
+        return "".join(out)
+
+
+def _restore_line_breaks(original: str, translation: str) -> str:
+    """Give the translation the original's line endings: each break kept in place when the
+    line count matches, otherwise the original's first break style throughout."""
+    breaks = _BREAK.findall(original)
+    parts = translation.split("\n")
+    if not breaks:
+        return translation
+    if len(parts) == len(breaks) + 1:
+        return "".join(part + (breaks[i] if i < len(breaks) else "") for i, part in enumerate(parts))
+    return breaks[0].join(parts)

@@ -1,0 +1,310 @@
+"""One path for every format:
+extract -> skip/dedupe -> prompt -> length-bucketed batches -> engine -> validate -> reassemble -> write.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from .atomic import write_atomically
+from .batching import length_sorted_batches, max_new_tokens, max_source_tokens
+from .discovery import SourceFile, output_path
+from .engine.base import Engine, GenerationRequest
+from .errors import InputError
+from .formats import DocumentDecodeError
+from .languages import Language
+from .prompts import build_prompt, source_is_chinese
+from .report import FileReport, RunReport, SegmentProblem
+from .segments import Segment, is_translatable
+from .sentences import split_long
+from .tokenizer import EstimatingTokenizer, PromptTokenizer
+from .validation import clean_output, problem_with
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    targets: tuple[Language, ...]
+    source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
+    out_dir: Path | None = None
+    context_tokens: int = 8192
+    batch_tokens: int = 262_144
+    batch_requests: int = 4096
+    dry_run: bool = False
+    prompts_out: Path | None = None
+
+
+class ProgressSink(Protocol):
+    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
+    def file_done(self) -> None: ...
+
+
+class NoProgress:
+    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
+    def file_done(self) -> None: ...
+
+
+@dataclass(slots=True, eq=False)
+class Request:
+    """One unique (text, target language, prompt form): sent to the engine once."""
+
+    core: str
+    lang: Language
+    prompt: str
+    prompt_ids: tuple[int, ...]
+    prompt_tokens: int
+    source_tokens: int
+    max_tokens: int
+    first_use: tuple[str, int]
+    uses: int = 0
+    waiting: list[Job] = field(default_factory=list)
+    translation: str | None = None
+    problem: str | None = None
+    done: bool = False
+
+
+@dataclass(slots=True)
+class Piece:
+    """Part of a segment: surrounding whitespace stays as in the source."""
+
+    lead: str
+    core: str
+    trail: str
+    request: Request | None  # None: nothing to translate (kept as is)
+
+
+@dataclass(slots=True, eq=False)
+class Job:
+    """One document into one target language."""
+
+    source: SourceFile
+    lang: Language
+    output: Path | None
+    text: str
+    segments: list[Segment]
+    pieces: dict[int, list[Piece]]
+    report: FileReport
+    pending: int = 0
+
+
+def _split_whitespace(text: str) -> tuple[str, str, str]:
+    core = text.strip()
+    if not core:
+        return text, "", ""
+    start = text.index(core)
+    return text[:start], core, text[start + len(core):]
+
+
+class Planner:
+    """Builds the unique requests: tokenizes every prompt exactly once."""
+
+    def __init__(self, tokenizer: PromptTokenizer, options: RunOptions) -> None:
+        self.tokenizer = tokenizer
+        self.options = options
+        self.requests: dict[tuple[str, bool, str], Request] = {}
+        self._overhead: dict[tuple[str, bool], int] = {}
+
+    def _overhead_tokens(self, lang: Language, chinese_source: bool) -> int:
+        key = (lang.code, chinese_source)
+        if key not in self._overhead:
+            # An empty source under the same template: what every prompt of this kind pays.
+            probe = build_prompt("", lang, chinese_source=chinese_source)
+            self._overhead[key] = self._prompt_tokens(probe)[1]
+        return self._overhead[key]
+
+    def _prompt_tokens(self, prompt: str) -> tuple[tuple[int, ...], int]:
+        if isinstance(self.tokenizer, EstimatingTokenizer):
+            return (), self.tokenizer.prompt_count(prompt)
+        ids = self.tokenizer.prompt_ids(prompt)
+        return ids, len(ids)
+
+    def pieces_for(self, text: str, lang: Language, where: tuple[str, int]) -> list[Piece]:
+        context = self.options.context_tokens
+        limit = max_source_tokens(context, 64)
+        # A token is at least one UTF-8 byte: shorter texts need no counting.
+        parts = [text] if len(text.encode("utf-8")) <= limit else split_long(text, limit, self.tokenizer.count)
+        pieces = []
+        for part in parts:
+            lead, core, trail = _split_whitespace(part)
+            request = self._request(core, lang, where) if is_translatable(core) else None
+            pieces.append(Piece(lead, core, trail, request))
+        return pieces
+
+    def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
+        chinese_source = source_is_chinese(self.options.source, core)
+        key = (lang.code, chinese_source, core)
+        request = self.requests.get(key)
+        if request is None:
+            prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            ids, prompt_tokens = self._prompt_tokens(prompt)
+            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source))
+            request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
+                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where)
+            self.requests[key] = request
+        request.uses += 1
+        return request
+
+
+class Pipeline:
+    def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
+                 engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
+                 write_stdout: Callable[[bytes], None] | None = None,
+                 engine_name: str = "", model: str | None = None) -> None:
+        self.options = options
+        self.tokenizer = tokenizer
+        self.engine_factory = engine_factory
+        self.progress = progress or NoProgress()
+        self.write_stdout = write_stdout
+        self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
+                                estimated_tokens=not tokenizer.exact)
+
+    def run(self, sources: Sequence[SourceFile]) -> RunReport:
+        started = time.monotonic()
+        planner = Planner(self.tokenizer, self.options)
+        jobs = self._plan(sources, planner)
+        requests = list(planner.requests.values())
+        self.report.segments = sum(j.report.segments for j in jobs)
+        self.report.unique_segments = len(requests)
+        self.report.prompt_tokens = sum(r.prompt_tokens for r in requests)
+        if self.options.prompts_out is not None:
+            self._write_prompts(requests)
+        if self.options.dry_run:
+            for job in jobs:
+                job.report.status = "skipped"
+        else:
+            self._translate(jobs, requests)
+        self.report.seconds = round(time.monotonic() - started, 3)
+        return self.report
+
+    # -- planning ---------------------------------------------------------------------------
+    def _plan(self, sources: Sequence[SourceFile], planner: Planner) -> list[Job]:
+        jobs: list[Job] = []
+        inputs = {s.path.resolve() for s in sources if s.path is not None}
+        for source in sources:
+            try:
+                text, segments = self._load(source)
+            except InputError as exc:
+                self.report.files.append(FileReport(source.display, None, None, "failed", exc.message,
+                                                    format=source.format.name))
+                continue
+            for lang in self.options.targets:
+                out = output_path(source, lang, self.options.out_dir)
+                file_report = FileReport(source.display, str(out) if out else "<stdout>", lang.code,
+                                         format=source.format.name)
+                self.report.files.append(file_report)
+                if out is not None and out.resolve() in inputs:
+                    file_report.status, file_report.error = "failed", (
+                        f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
+                    continue
+                job = Job(source, lang, out, text, segments, {}, file_report)
+                for segment in segments:
+                    if not is_translatable(segment.text):
+                        continue
+                    job.pieces[segment.id] = planner.pieces_for(segment.text, lang,
+                                                                (source.display, segment.id))
+                    file_report.segments += 1
+                distinct = {id(p.request): p.request for ps in job.pieces.values() for p in ps if p.request}
+                for request in distinct.values():
+                    request.waiting.append(job)
+                job.pending = len(distinct)
+                jobs.append(job)
+        return jobs
+
+    @staticmethod
+    def _load(source: SourceFile) -> tuple[str, list[Segment]]:
+        try:
+            data = source.path.read_bytes() if source.path is not None else _read_stdin()
+        except OSError as exc:
+            raise InputError(f"{source.display}: cannot read: {exc.strerror or exc}") from None
+        try:
+            text = source.format.decode(data)
+        except DocumentDecodeError as exc:
+            raise InputError(f"{source.display}: {exc}") from None
+        try:
+            return text, source.format.segments(text)
+        except ValueError as exc:
+            raise InputError(f"{source.display}: cannot parse as {source.format.name}: {exc}") from None
+
+    def _write_prompts(self, requests: list[Request]) -> None:
+        lines = []
+        for r in requests:
+            lines.append(json.dumps({"file": r.first_use[0], "segment": r.first_use[1], "lang": r.lang.code,
+                                     "prompt": r.prompt, "tokens": r.prompt_tokens,
+                                     "max_tokens": r.max_tokens, "uses": r.uses}, ensure_ascii=False))
+        write_atomically(self.options.prompts_out, ("\n".join(lines) + "\n" if lines else "").encode())
+
+    # -- translation ------------------------------------------------------------------------
+    def _translate(self, jobs: list[Job], requests: list[Request]) -> None:
+        self.progress.planned(files=len(jobs), requests=len(requests),
+                              prompt_tokens=self.report.prompt_tokens)
+        for job in jobs:  # documents with nothing to translate are done already
+            if job.pending == 0:
+                self._finish(job)
+        if not requests:
+            return
+        engine = self.engine_factory()
+        try:
+            batches = length_sorted_batches(
+                requests, lambda r: r.prompt_tokens + r.max_tokens,
+                token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
+            for batch in batches:
+                t0 = time.monotonic()
+                generations = engine.generate([GenerationRequest(r.core, r.prompt_ids, r.max_tokens)
+                                               for r in batch])
+                self.report.engine_seconds += time.monotonic() - t0
+                self.report.engine_requests += len(batch)
+                out_tokens = 0
+                for request, generation in zip(batch, generations, strict=True):
+                    out_tokens += generation.output_tokens
+                    cleaned = clean_output(generation.text)
+                    request.problem = problem_with(generation, request.core, cleaned)
+                    request.translation = None if request.problem else cleaned
+                    request.done = True
+                self.report.output_tokens += out_tokens
+                self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
+                for request in batch:
+                    for job in request.waiting:
+                        job.pending -= 1
+                        if job.pending == 0:
+                            self._finish(job)
+        finally:
+            engine.close()
+        self.report.engine_seconds = round(self.report.engine_seconds, 3)
+
+    def _finish(self, job: Job) -> None:
+        translated: dict[int, str] = {}
+        for segment_id, pieces in job.pieces.items():
+            failed = [p.request.problem for p in pieces if p.request and p.request.problem]
+            if failed:
+                job.report.untranslated += 1
+                job.report.problems.append(SegmentProblem(segment_id, failed[0]))
+                continue
+            translated[segment_id] = "".join(
+                p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)
+            job.report.translated += 1
+        try:
+            text = job.source.format.reassemble(job.text, translated)
+            data = job.source.format.encode(text)
+            if job.output is None:
+                assert self.write_stdout is not None
+                self.write_stdout(data)
+            else:
+                write_atomically(job.output, data)
+        except OSError as exc:
+            job.report.status = "failed"
+            job.report.error = f"{job.output}: cannot write: {exc.strerror or exc}"
+        except Exception as exc:  # a format bug must not take the other files down
+            job.report.status = "failed"
+            job.report.error = f"{job.source.display}: cannot reassemble: {type(exc).__name__}: {exc}"
+        self.progress.file_done()
+
+
+def _read_stdin() -> bytes:
+    import sys
+
+    return sys.stdin.buffer.read()

@@ -1,0 +1,69 @@
+"""The run report: per-file outcomes and totals, written as JSON with --report."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .atomic import write_atomically
+
+SCHEMA = "hymt.report/1"
+
+
+@dataclass(slots=True)
+class SegmentProblem:
+    segment: int
+    problem: str
+
+
+@dataclass(slots=True)
+class FileReport:
+    input: str
+    output: str | None
+    lang: str | None
+    status: str = "ok"  # ok | failed | skipped
+    error: str | None = None
+    format: str | None = None
+    segments: int = 0
+    translated: int = 0
+    untranslated: int = 0
+    problems: list[SegmentProblem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RunReport:
+    engine: str
+    model: str | None
+    dry_run: bool = False
+    files: list[FileReport] = field(default_factory=list)
+    segments: int = 0
+    unique_segments: int = 0
+    engine_requests: int = 0
+    prompt_tokens: int = 0
+    output_tokens: int = 0
+    estimated_tokens: bool = False
+    seconds: float = 0.0
+    engine_seconds: float = 0.0
+
+    @property
+    def files_ok(self) -> int:
+        return sum(f.status == "ok" for f in self.files)
+
+    @property
+    def files_failed(self) -> int:
+        return sum(f.status == "failed" for f in self.files)
+
+    @property
+    def untranslated(self) -> int:
+        return sum(f.untranslated for f in self.files)
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data = {"schema": SCHEMA, **data}
+        data.update(files_ok=self.files_ok, files_failed=self.files_failed,
+                    untranslated=self.untranslated)
+        return data
+
+    def write(self, path: Path) -> None:
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        write_atomically(path, text.encode("utf-8"))

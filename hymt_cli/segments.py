@@ -1,0 +1,22 @@
+"""Segment: one piece of a document that is translated on its own."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A translatable span of a document.
+
+    `id` is stable for a given source (formats re-derive segments from the source when
+    they reassemble); `text` is exactly what the model sees, possibly with HY-MT's
+    `<sN>...</sN>` inline tags standing for markup.
+    """
+
+    id: int
+    text: str
+
+
+def is_translatable(text: str) -> bool:
+    """Text worth a model call: it has at least one letter (not only numbers, symbols, space)."""
+    return any(ch.isalpha() for ch in text)

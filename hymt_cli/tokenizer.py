@@ -1,0 +1,87 @@
+"""Prompt tokenization: the model's own chat template, or an estimate when no tokenizer is at hand.
+
+Prompts are tokenized once, here; engines receive token ids and never re-tokenize.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from .errors import EngineUnavailable
+
+
+class PromptTokenizer(Protocol):
+    """Turns a user message into the full chat prompt's token ids and counts tokens."""
+
+    exact: bool
+
+    def prompt_ids(self, user_message: str) -> tuple[int, ...]:
+        """Token ids of the whole prompt: chat template, no system prompt, generation prompt added."""
+        ...
+
+    def count(self, text: str) -> int:
+        """Token count of plain text (no special tokens)."""
+        ...
+
+
+class ChatTemplateTokenizer:
+    """A Hugging Face tokenizer and its chat template."""
+
+    exact = True
+
+    def __init__(self, hf_tokenizer) -> None:
+        self._tok = hf_tokenizer
+
+    @classmethod
+    def load(cls, model: str, *, revision: str | None = None, trust_remote_code: bool = False
+             ) -> ChatTemplateTokenizer:
+        try:
+            from transformers import AutoTokenizer
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise EngineUnavailable("transformers is not installed",
+                                    hint='install hymt with: pip install -e ".[cpu]" or ".[gpu]"') from exc
+        try:
+            tok = AutoTokenizer.from_pretrained(model, revision=revision,
+                                                trust_remote_code=trust_remote_code)
+        except Exception as exc:
+            raise EngineUnavailable(
+                f"cannot load the tokenizer of model {model!r}: {type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "),
+                hint="download the model first (huggingface-cli download ...) or pass --model /local/path",
+            ) from exc
+        if not getattr(tok, "chat_template", None):
+            raise EngineUnavailable(f"model {model!r} has no chat template in its tokenizer config")
+        return cls(tok)
+
+    @property
+    def hf_tokenizer(self):
+        return self._tok
+
+    def prompt_ids(self, user_message: str) -> tuple[int, ...]:
+        ids = self._tok.apply_chat_template([{"role": "user", "content": user_message}],
+                                            add_generation_prompt=True, tokenize=True)
+        if hasattr(ids, "keys"):  # transformers 5 returns a BatchEncoding
+            ids = ids["input_ids"]
+        return tuple(ids)
+
+    def count(self, text: str) -> int:
+        return len(self._tok(text, add_special_tokens=False)["input_ids"])
+
+
+class EstimatingTokenizer:
+    """For engines that need no model (identity, pseudo) when no tokenizer is available.
+
+    Counts are estimates (about one token per 3 UTF-8 bytes, typical of multilingual BPE);
+    `prompt_ids` is empty because nothing will consume ids.
+    """
+
+    exact = False
+    _TEMPLATE_OVERHEAD = 8
+
+    def prompt_ids(self, user_message: str) -> tuple[int, ...]:
+        return ()
+
+    def count(self, text: str) -> int:
+        return -(-len(text.encode("utf-8")) // 3)
+
+    def prompt_count(self, user_message: str) -> int:
+        return self.count(user_message) + self._TEMPLATE_OVERHEAD

@@ -1,0 +1,36 @@
+"""Checks on each model output. A failed check means: keep the source, count it untranslated."""
+from __future__ import annotations
+
+import re
+
+from .engine.base import Generation
+from .prompts import INSTRUCTION_MARKERS
+
+_TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
+# The same 1-30 characters ten or more times in a row: a decoding loop ("!!!!!!!!", "la la la ...").
+_LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)
+
+
+def clean_output(text: str) -> str:
+    """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add."""
+    match = _TARGET_WRAPPER.match(text)
+    return (match.group(1) if match else text).strip()
+
+
+def problem_with(generation: Generation, source: str, cleaned: str) -> str | None:
+    """Why this output is not an acceptable translation of `source`, or None if it is."""
+    if generation.finish_reason == "length":
+        return f"output cut off at max_tokens ({generation.output_tokens} tokens)"
+    if generation.finish_reason != "stop":
+        return f"generation ended with {generation.finish_reason!r}"
+    if not cleaned:
+        return "empty output"
+    if len(cleaned) > 4 * len(source) + 40:
+        return f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)"
+    for marker in INSTRUCTION_MARKERS:
+        if marker in cleaned and marker not in source:
+            return "output echoes the instruction"
+    loop = _LOOP.search(cleaned)
+    if loop and loop.group(0) not in source:
+        return f"repetition loop ({loop.group(1)[:12]!r} repeated)"
+    return None
