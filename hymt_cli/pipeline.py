@@ -22,7 +22,10 @@ from .report import FileReport, RunReport, SegmentProblem
 from .segments import Segment, is_translatable
 from .sentences import split_long
 from .tokenizer import EstimatingTokenizer, PromptTokenizer
-from .validation import clean_output, problem_with
+from .validation import Problem, clean_output, problem_with
+
+# Extra output checks a feature adds (inline tags kept, glossary terms used): None when fine.
+Validator = Callable[["Request", str], "Problem | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +67,8 @@ class Request:
     uses: int = 0
     waiting: list[Job] = field(default_factory=list)
     translation: str | None = None
-    problem: str | None = None
-    done: bool = False
+    problem: Problem | None = None
+    attempts: int = 0
 
 
 @dataclass(slots=True)
@@ -154,8 +157,10 @@ class Pipeline:
     def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
                  engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
-                 engine_name: str = "", model: str | None = None) -> None:
+                 engine_name: str = "", model: str | None = None,
+                 validators: Sequence[Validator] = ()) -> None:
         self.options = options
+        self.validators = tuple(validators)
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -249,40 +254,58 @@ class Pipeline:
             return
         engine = self.engine_factory()
         try:
-            batches = length_sorted_batches(
-                requests, lambda r: r.prompt_tokens + r.max_tokens,
-                token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
-            for batch in batches:
-                t0 = time.monotonic()
-                generations = engine.generate([GenerationRequest(r.core, r.prompt_ids, r.max_tokens)
-                                               for r in batch])
-                self.report.engine_seconds += time.monotonic() - t0
-                self.report.engine_requests += len(batch)
-                out_tokens = 0
-                for request, generation in zip(batch, generations, strict=True):
-                    out_tokens += generation.output_tokens
-                    cleaned = clean_output(generation.text)
-                    request.problem = problem_with(generation, request.core, cleaned)
-                    request.translation = None if request.problem else cleaned
-                    request.done = True
-                self.report.output_tokens += out_tokens
-                self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
-                for request in batch:
-                    for job in request.waiting:
-                        job.pending -= 1
-                        if job.pending == 0:
-                            self._finish(job)
+            self._run_pass(engine, requests, deterministic=False)
+            retry = [r for r in requests if r.problem is not None and r.problem.retryable]
+            if retry:  # one deterministic second try for outputs that failed a check
+                self.report.retried += len(retry)
+                self._run_pass(engine, retry, deterministic=True)
         finally:
             engine.close()
         self.report.engine_seconds = round(self.report.engine_seconds, 3)
 
+    def _run_pass(self, engine: Engine, requests: list[Request], *, deterministic: bool) -> None:
+        batches = length_sorted_batches(
+            requests, lambda r: r.prompt_tokens + r.max_tokens,
+            token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
+        for batch in batches:
+            t0 = time.monotonic()
+            generations = engine.generate([GenerationRequest(r.core, r.prompt_ids, r.max_tokens, deterministic)
+                                           for r in batch])
+            self.report.engine_seconds += time.monotonic() - t0
+            self.report.engine_requests += len(batch)
+            out_tokens = 0
+            for request, generation in zip(batch, generations, strict=True):
+                out_tokens += generation.output_tokens
+                request.attempts += 1
+                cleaned = clean_output(generation.text)
+                request.problem = problem_with(generation, request.core, cleaned) or next(
+                    (p for p in (check(request, cleaned) for check in self.validators) if p), None)
+                request.translation = None if request.problem else cleaned
+            self.report.output_tokens += out_tokens
+            if not deterministic:
+                self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
+            for request in batch:
+                final = request.problem is None or not request.problem.retryable or deterministic
+                if final:
+                    self._settle(request)
+
+    def _settle(self, request: Request) -> None:
+        """The request has its final outcome: write every document that was waiting only for it."""
+        for job in request.waiting:
+            job.pending -= 1
+            if job.pending == 0:
+                self._finish(job)
+
     def _finish(self, job: Job) -> None:
         translated: dict[int, str] = {}
         for segment_id, pieces in job.pieces.items():
-            failed = [p.request.problem for p in pieces if p.request and p.request.problem]
+            requests = [p.request for p in pieces if p.request is not None]
+            if any(r.attempts > 1 for r in requests):
+                job.report.retried += 1
+            failed = [r.problem for r in requests if r.problem is not None]
             if failed:
                 job.report.untranslated += 1
-                job.report.problems.append(SegmentProblem(segment_id, failed[0]))
+                job.report.problems.append(SegmentProblem(segment_id, failed[0].message))
                 continue
             translated[segment_id] = "".join(
                 p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)

@@ -26,6 +26,7 @@ class FileReport:
     format: str | None = None
     segments: int = 0
     translated: int = 0
+    retried: int = 0
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
 
@@ -39,6 +40,7 @@ class RunReport:
     segments: int = 0
     unique_segments: int = 0
     engine_requests: int = 0
+    retried: int = 0
     prompt_tokens: int = 0
     output_tokens: int = 0
     estimated_tokens: bool = False

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from .engine.base import Generation
 from .prompts import INSTRUCTION_MARKERS
@@ -17,20 +18,29 @@ def clean_output(text: str) -> str:
     return (match.group(1) if match else text).strip()
 
 
-def problem_with(generation: Generation, source: str, cleaned: str) -> str | None:
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why an output was rejected. `retryable`: a deterministic second try may well succeed
+    (a run cut off at max_tokens or looping would most likely do the same again)."""
+
+    message: str
+    retryable: bool = True
+
+
+def problem_with(generation: Generation, source: str, cleaned: str) -> Problem | None:
     """Why this output is not an acceptable translation of `source`, or None if it is."""
     if generation.finish_reason == "length":
-        return f"output cut off at max_tokens ({generation.output_tokens} tokens)"
+        return Problem(f"output cut off at max_tokens ({generation.output_tokens} tokens)", retryable=False)
     if generation.finish_reason != "stop":
-        return f"generation ended with {generation.finish_reason!r}"
+        return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False)
     if not cleaned:
-        return "empty output"
+        return Problem("empty output")
     if len(cleaned) > 4 * len(source) + 40:
-        return f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)"
+        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)")
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
-            return "output echoes the instruction"
+            return Problem("output echoes the instruction")
     loop = _LOOP.search(cleaned)
     if loop and loop.group(0) not in source:
-        return f"repetition loop ({loop.group(1)[:12]!r} repeated)"
+        return Problem(f"repetition loop ({loop.group(1)[:12]!r} repeated)", retryable=False)
     return None

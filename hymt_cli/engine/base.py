@@ -32,11 +32,13 @@ class GenerationRequest:
 
     `source_text` is the segment to translate (what identity/pseudo engines work on);
     `prompt_token_ids` is the whole chat-templated prompt, tokenized once by the pipeline.
+    `deterministic` asks for greedy decoding whatever the run's sampling (used for retries).
     """
 
     source_text: str
     prompt_token_ids: tuple[int, ...]
     max_tokens: int
+    deterministic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
