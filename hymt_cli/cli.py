@@ -75,11 +75,11 @@ def translate(
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,
     report: Annotated[Optional[Path], typer.Option(help="Write the run report (JSON) to this file.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Errors only on stderr.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on stderr.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="More detail on stderr (engine logs).")] = False,
 ) -> None:
     """Translate documents. Writes <stem>.<lang><suffix> beside each input, or to --out."""
-    console = stderr_console(quiet=quiet)
+    console = stderr_console()
     try:
         targets = parse_language_list(to)
         source = None if source_lang.strip().lower() == "auto" else language(source_lang)
@@ -102,12 +102,13 @@ def translate(
                                 tensor_parallel_size=tensor_parallel_size, quantization=quantization,
                                 enforce_eager=enforce_eager)
         if not verbose:
-            os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+            for variable in ("VLLM_LOGGING_LEVEL", "TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
+                os.environ.setdefault(variable, "WARNING" if variable.startswith("VLLM") else "error")
         sources, problems = discover(inputs, format_name=format_name,
                                      options=FormatOptions(segment_by=segment_by))
-        for problem in problems:
-            console.print(f"[red]error:[/] {problem.input}: {problem.message}")
         if not sources:
+            for problem in problems:
+                console.print(f"[red]error:[/] {problem.input}: {problem.message}")
             raise typer.Exit(ExitCode.SOME_INPUTS_FAILED)
         tokenizer = _tokenizer(engine, model, options, dry_run=dry_run, console=console)
         _warn_if_random(options.model if (model or engine not in MODEL_FREE_ENGINES) else None, console)
@@ -129,7 +130,7 @@ def translate(
             result.files.insert(0, _failed_input(problem.input, problem.message))
         if report is not None:
             result.write(report)
-        _summarize(result, console, dry_run=dry_run)
+        _summarize(result, console, dry_run=dry_run, quiet=quiet)
         code = ExitCode.SOME_INPUTS_FAILED if result.files_failed else ExitCode.OK
     except HymtError as exc:
         console.print(f"[red]error:[/] {exc.message}")
@@ -177,11 +178,12 @@ def _failed_input(input_name: str, message: str):
     return FileReport(input_name, None, None, "failed", f"{input_name}: {message}")
 
 
-def _summarize(result: RunReport, console, *, dry_run: bool) -> None:
+def _summarize(result: RunReport, console, *, dry_run: bool, quiet: bool) -> None:
     for file in result.files:
-        if file.status == "failed" and file.error and not file.error.startswith(file.input + ": no such"):
-            if file.output is not None:  # input-level problems were printed already
-                console.print(f"[red]error:[/] {file.error}")
+        if file.status == "failed":
+            console.print(f"[red]error:[/] {file.error}")
+    if quiet:
+        return
     if dry_run:
         estimate = " (estimated)" if result.estimated_tokens else ""
         console.print(f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
