@@ -400,25 +400,35 @@ class Matcher:
             for entry in group:
                 if entry.case_sensitive and text[start:end] != entry.source:
                     continue
-                if _is_spaced_word_char(text[start]) and start > 0 and _is_spaced_word_char(text[start - 1]):
-                    break  # boundaries do not depend on the entry: no other entry of the group fits
-                if _is_spaced_word_char(text[end - 1]) and end < len(text) and _is_spaced_word_char(text[end]):
-                    break
-                candidates.append(Match(start, end, entry))
+                if at_word_edges(text, start, end):  # the same for every entry of the group
+                    candidates.append(Match(start, end, entry))
                 break
-        if not candidates:
-            return []
-        taken = bytearray(len(text))
-        if "<" in text:  # never match inside an inline tag
-            for tag in _TAG.finditer(text):
-                taken[tag.start():tag.end()] = b"\x01" * (tag.end() - tag.start())
-        chosen = []
-        for match in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
-            if not any(taken[match.start:match.end]):
-                taken[match.start:match.end] = b"\x01" * (match.end - match.start)
-                chosen.append(match)
-        chosen.sort(key=lambda m: m.start)
-        return chosen
+        return select(text, candidates)
+
+
+def at_word_edges(text: str, start: int, end: int) -> bool:
+    """Whole-word rule: a term edge that is a letter or digit of a space-delimited script must
+    not continue into another such character (CJK and similar edges: substring match)."""
+    if _is_spaced_word_char(text[start]) and start > 0 and _is_spaced_word_char(text[start - 1]):
+        return False
+    return not (_is_spaced_word_char(text[end - 1]) and end < len(text) and _is_spaced_word_char(text[end]))
+
+
+def select(text: str, candidates: Sequence[Match]) -> list[Match]:
+    """Longest first, then leftmost; no overlaps with each other or with inline tags."""
+    if not candidates:
+        return []
+    taken = bytearray(len(text))
+    if "<" in text:  # never match inside an inline tag
+        for tag in _TAG.finditer(text):
+            taken[tag.start():tag.end()] = b"\x01" * (tag.end() - tag.start())
+    chosen = []
+    for match in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
+        if not any(taken[match.start:match.end]):
+            taken[match.start:match.end] = b"\x01" * (match.end - match.start)
+            chosen.append(match)
+    chosen.sort(key=lambda m: m.start)
+    return chosen
 
 
 # -- use in a segment -----------------------------------------------------------------------
@@ -597,4 +607,4 @@ def load_glossaries(paths: Sequence[Path], *, source: Language | None = None) ->
 
 
 __all__ = ["Entry", "Expected", "Glossary", "GlossaryError", "GlossaryUse", "Match", "Matcher",
-           "fold", "language_code", "load_entries", "load_glossaries", "tally"]
+           "at_word_edges", "fold", "select", "language_code", "load_entries", "load_glossaries", "tally"]
