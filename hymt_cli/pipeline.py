@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .atomic import write_atomically
 from .batching import length_sorted_batches, max_new_tokens, max_source_tokens
@@ -18,11 +18,15 @@ from .errors import InputError
 from .formats import DocumentDecodeError
 from .languages import Language
 from .prompts import build_prompt, source_is_chinese
-from .report import FileReport, RunReport, SegmentProblem
+from .glossary import tally
+from .report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from .segments import Segment, is_translatable
 from .sentences import split_long
 from .tokenizer import EstimatingTokenizer, PromptTokenizer
 from .validation import Problem, clean_output, problem_with
+
+if TYPE_CHECKING:
+    from .glossary import Glossary, GlossaryUse  # noqa: F401
 
 # Extra output checks a feature adds (inline tags kept, glossary terms used): None when fine.
 Validator = Callable[["Request", str], "Problem | None"]
@@ -69,6 +73,14 @@ class Request:
     translation: str | None = None
     problem: Problem | None = None
     attempts: int = 0
+    glossary: GlossaryUse | None = None  # matched terms, do-not-translate placeholders
+    kept: tuple[str, Problem] | None = None  # the least bad soft-problem output so far
+    accepted: Problem | None = None  # the soft problem of the output finally kept
+
+    @property
+    def model_text(self) -> str:
+        """The text the model translates (do-not-translate terms replaced by placeholders)."""
+        return self.glossary.text if self.glossary is not None else self.core
 
 
 @dataclass(slots=True)
@@ -106,10 +118,12 @@ def _split_whitespace(text: str) -> tuple[str, str, str]:
 class Planner:
     """Builds the unique requests: tokenizes every prompt exactly once."""
 
-    def __init__(self, tokenizer: PromptTokenizer, options: RunOptions) -> None:
+    def __init__(self, tokenizer: PromptTokenizer, options: RunOptions,
+                 glossary: Glossary | None = None) -> None:
         self.tokenizer = tokenizer
         self.options = options
-        self.requests: dict[tuple[str, bool, str], Request] = {}
+        self.glossary = glossary
+        self.requests: dict[tuple, Request] = {}
         self._overhead: dict[tuple[str, bool], int] = {}
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool) -> int:
@@ -140,14 +154,20 @@ class Planner:
 
     def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
         chinese_source = source_is_chinese(self.options.source, core)
-        key = (lang.code, chinese_source, core)
+        use = self.glossary.use(core, lang) if self.glossary is not None else None
+        key = (lang.code, chinese_source, core, use)
         request = self.requests.get(key)
         if request is None:
-            prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            if use is None:
+                prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            else:
+                prompt = build_prompt(use.text, lang, chinese_source=chinese_source, terms=use.terms,
+                                      formatted=use.formatted)
             ids, prompt_tokens = self._prompt_tokens(prompt)
             source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source))
             request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
-                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where)
+                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where,
+                              glossary=use)
             self.requests[key] = request
         request.uses += 1
         return request
@@ -158,9 +178,10 @@ class Pipeline:
                  engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Validator] = ()) -> None:
+                 validators: Sequence[Validator] = (), glossary: Glossary | None = None) -> None:
         self.options = options
-        self.validators = tuple(validators)
+        self.glossary = glossary
+        self.validators = tuple(validators) + ((glossary.check,) if glossary is not None else ())
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -170,7 +191,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        planner = Planner(self.tokenizer, self.options)
+        planner = Planner(self.tokenizer, self.options, self.glossary)
         jobs = self._plan(sources, planner)
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
@@ -207,6 +228,8 @@ class Pipeline:
                         f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
                     continue
                 job = Job(source, lang, out, text, segments, {}, file_report)
+                if self.glossary is not None:
+                    file_report.glossary = GlossaryStats()
                 for segment in segments:
                     if not is_translatable(segment.text):
                         continue
@@ -269,8 +292,8 @@ class Pipeline:
             token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
         for batch in batches:
             t0 = time.monotonic()
-            generations = engine.generate([GenerationRequest(r.core, r.prompt_ids, r.max_tokens, deterministic)
-                                           for r in batch])
+            generations = engine.generate([GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens,
+                                                             deterministic) for r in batch])
             self.report.engine_seconds += time.monotonic() - t0
             self.report.engine_requests += len(batch)
             out_tokens = 0
@@ -278,8 +301,15 @@ class Pipeline:
                 out_tokens += generation.output_tokens
                 request.attempts += 1
                 cleaned = clean_output(generation.text)
-                request.problem = problem_with(generation, request.core, cleaned) or next(
-                    (p for p in (check(request, cleaned) for check in self.validators) if p), None)
+                if request.glossary is not None:
+                    cleaned = request.glossary.restore(cleaned)
+                # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
+                request.problem = problem_with(generation, request.core, cleaned) or min(
+                    (p for p in (check(request, cleaned) for check in self.validators) if p),
+                    key=lambda p: p.soft, default=None)
+                if request.problem is not None and request.problem.soft and (
+                        request.kept is None or request.problem.severity <= request.kept[1].severity):
+                    request.kept = (cleaned, request.problem)
                 request.translation = None if request.problem else cleaned
             self.report.output_tokens += out_tokens
             if not deterministic:
@@ -287,6 +317,9 @@ class Pipeline:
             for request in batch:
                 final = request.problem is None or not request.problem.retryable or deterministic
                 if final:
+                    if request.problem is not None and request.kept is not None:
+                        request.translation, request.accepted = request.kept
+                        request.problem = None
                     self._settle(request)
 
     def _settle(self, request: Request) -> None:
@@ -310,6 +343,9 @@ class Pipeline:
             translated[segment_id] = "".join(
                 p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)
             job.report.translated += 1
+            if job.report.glossary is not None:
+                tally(job.report.glossary, segment_id, job.lang.code,
+                      [(r.glossary, r.translation) for r in requests if r.glossary is not None])
         try:
             text = job.source.format.reassemble(job.text, translated)
             data = job.source.format.encode(text)
