@@ -16,6 +16,7 @@ from .formats import FORMAT_NAMES, FormatOptions
 from .languages import language, parse_language_list
 from .output import StdoutGuard, stderr_console
 from .pipeline import Pipeline, RunOptions
+from .placeholders import tag_validator
 from .progress import LiveProgress, PlainProgress
 from .report import RunReport
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
@@ -119,7 +120,8 @@ def translate(
         with StdoutGuard() as stdout:
             pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
-                                model=options.model if engine not in MODEL_FREE_ENGINES or model else None)
+                                model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
+                                validators=(tag_validator,))
             try:
                 result = pipeline.run(sources)
             finally:

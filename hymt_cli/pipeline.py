@@ -17,7 +17,9 @@ from .engine.base import Engine, GenerationRequest
 from .errors import InputError
 from .formats import DocumentDecodeError
 from .languages import Language
+from .placeholders import has_tags
 from .prompts import build_prompt, source_is_chinese
+from .repair import Repair, wants_repair
 from .report import FileReport, RunReport, SegmentProblem
 from .segments import Segment, is_translatable
 from .sentences import split_long
@@ -69,6 +71,8 @@ class Request:
     translation: str | None = None
     problem: Problem | None = None
     attempts: int = 0
+    formatted: bool = False  # carries <sN> tags: HY-MT's formatted-translation prompt
+    repaired: bool = False  # tags kept by translating the inline runs separately
 
 
 @dataclass(slots=True)
@@ -109,14 +113,14 @@ class Planner:
     def __init__(self, tokenizer: PromptTokenizer, options: RunOptions) -> None:
         self.tokenizer = tokenizer
         self.options = options
-        self.requests: dict[tuple[str, bool, str], Request] = {}
-        self._overhead: dict[tuple[str, bool], int] = {}
+        self.requests: dict[tuple[str, bool, bool, str], Request] = {}
+        self._overhead: dict[tuple[str, bool, bool], int] = {}
 
-    def _overhead_tokens(self, lang: Language, chinese_source: bool) -> int:
-        key = (lang.code, chinese_source)
+    def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool = False) -> int:
+        key = (lang.code, chinese_source, formatted)
         if key not in self._overhead:
             # An empty source under the same template: what every prompt of this kind pays.
-            probe = build_prompt("", lang, chinese_source=chinese_source)
+            probe = build_prompt("", lang, chinese_source=chinese_source, formatted=formatted)
             self._overhead[key] = self._prompt_tokens(probe)[1]
         return self._overhead[key]
 
@@ -140,14 +144,16 @@ class Planner:
 
     def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
         chinese_source = source_is_chinese(self.options.source, core)
-        key = (lang.code, chinese_source, core)
+        formatted = has_tags(core)
+        key = (lang.code, chinese_source, formatted, core)
         request = self.requests.get(key)
         if request is None:
-            prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            prompt = build_prompt(core, lang, chinese_source=chinese_source, formatted=formatted)
             ids, prompt_tokens = self._prompt_tokens(prompt)
-            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source))
+            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source, formatted))
             request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
-                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where)
+                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where,
+                              formatted=formatted)
             self.requests[key] = request
         request.uses += 1
         return request
@@ -170,7 +176,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        planner = Planner(self.tokenizer, self.options)
+        planner = self._planner = Planner(self.tokenizer, self.options)
         jobs = self._plan(sources, planner)
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
@@ -259,6 +265,7 @@ class Pipeline:
             if retry:  # one deterministic second try for outputs that failed a check
                 self.report.retried += len(retry)
                 self._run_pass(engine, retry, deterministic=True)
+                self._repair(engine, [r for r in retry if wants_repair(r)])
         finally:
             engine.close()
         self.report.engine_seconds = round(self.report.engine_seconds, 3)
@@ -285,9 +292,23 @@ class Pipeline:
             if not deterministic:
                 self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
             for request in batch:
-                final = request.problem is None or not request.problem.retryable or deterministic
+                final = request.problem is None or not request.problem.retryable or (
+                    deterministic and not wants_repair(request))
                 if final:
                     self._settle(request)
+
+    def _repair(self, engine: Engine, broken: list[Request]) -> None:
+        """Tags still broken after the retry: translate each inline run on its own (repair.py)."""
+        if not broken:
+            return
+        repairs = [Repair.plan(r, lambda text, r=r: self._planner._request(text, r.lang, r.first_use))
+                   for r in broken]
+        fresh = {id(run): run for rep in repairs for run in rep.run_requests() if run.attempts == 0}
+        if fresh:
+            self._run_pass(engine, list(fresh.values()), deterministic=True)
+        for rep in repairs:
+            rep.apply()
+            self._settle(rep.request)
 
     def _settle(self, request: Request) -> None:
         """The request has its final outcome: write every document that was waiting only for it."""
@@ -302,6 +323,8 @@ class Pipeline:
             requests = [p.request for p in pieces if p.request is not None]
             if any(r.attempts > 1 for r in requests):
                 job.report.retried += 1
+            if any(r.repaired for r in requests):
+                job.report.repaired += 1
             failed = [r.problem for r in requests if r.problem is not None]
             if failed:
                 job.report.untranslated += 1
@@ -311,7 +334,7 @@ class Pipeline:
                 p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)
             job.report.translated += 1
         try:
-            text = job.source.format.reassemble(job.text, translated)
+            text = job.source.format.reassemble(job.text, translated, target_language=job.lang.code)
             data = job.source.format.encode(text)
             if job.output is None:
                 assert self.write_stdout is not None

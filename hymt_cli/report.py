@@ -27,6 +27,7 @@ class FileReport:
     segments: int = 0
     translated: int = 0
     retried: int = 0
+    repaired: int = 0  # tags kept by translating inline runs separately
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
 
@@ -59,11 +60,15 @@ class RunReport:
     def untranslated(self) -> int:
         return sum(f.untranslated for f in self.files)
 
+    @property
+    def repaired(self) -> int:
+        return sum(f.repaired for f in self.files)
+
     def to_json(self) -> dict:
         data = asdict(self)
         data = {"schema": SCHEMA, **data}
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
-                    untranslated=self.untranslated)
+                    untranslated=self.untranslated, repaired=self.repaired)
         return data
 
     def write(self, path: Path) -> None:

@@ -118,6 +118,8 @@ def parse_events(text: str) -> list[_Event]:
     for event in events:
         if event.end <= event.start:
             continue
+        if event.kind == "data" and text.startswith("<!--", event.start):
+            event.kind = "comment"  # an unclosed comment at the end: browsers hide it too
         if merged and event.kind == "data" and merged[-1].kind == "data":
             merged[-1].end = event.end
         else:
@@ -202,7 +204,10 @@ class _Segmenter:
                 and (names.get("name", "").lower() in META_NAMES
                      or names.get("property", "").lower() in META_NAMES))
             if wanted and vend > vstart:
-                located = locate(self.src, [Part(vstart, vend, "text")], newline=" ",
+                raw = self.src[vstart:vend]
+                shown = html.unescape(raw)
+                located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
+                                 newline=" ",
                                  escape=_attr_escape(quote), peel=False)
                 if located is not None:
                     self.out.append(located)

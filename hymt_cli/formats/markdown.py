@@ -32,6 +32,8 @@ _LINE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")
 _PROTECTED_TEXT = re.compile(
     r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"           # Jinja / Liquid / Hugo templating
     r"|:[a-z_+\-][a-z0-9_+\-]*:"                 # emoji shortcodes
+    r"|\{[#.:][^{}\n]*\}"                          # heading ids / attribute lists {#id .class}
+    r"|(?<!\S)\[[ xX]\](?=\s)"                      # task list boxes
     r"|(?:https?|ftp)://[^\s<>()\[\]]+|www\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+"  # bare URLs
     r"|<[a-z][a-z0-9+.-]*:[^\s<>]*>",             # autolink-looking text
     re.DOTALL,
@@ -452,6 +454,7 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], tr: Any) -> list[
     start = tokens.index(tr)
     out: list[Located] = []
     cursor = 0
+    empties = 0
     for tok in tokens[start + 1:]:
         if tok.type == "tr_close":
             break
@@ -459,6 +462,7 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], tr: Any) -> list[
             continue
         content = tok.content
         if not content:
+            empties += 1
             continue
         # markdown-it unescapes `\|` in cells: look for the escaped spelling too.
         candidates = [content, content.replace("|", "\\|")]
@@ -466,13 +470,14 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], tr: Any) -> list[
         for candidate in candidates:
             found = text.find(candidate, cursor)
             gap = text[cursor:found] if found >= 0 else ""
-            if found >= 0 and len(re.findall(r"(?<!\\)\|", gap)) <= 1 and not gap.strip(" \t|>"):
+            if found >= 0 and len(re.findall(r"(?<!\\)\|", gap)) <= 1 + empties and not gap.strip(" \t|>"):
                 content = candidate
                 break
             found = -1
         if found < 0:
             return out
         cursor = found + len(content)
+        empties = 0
         if content != tok.content:
             # Walk the escaped spelling: re-parse it as inline to get matching children.
             children = _markdown_parser().parseInline(content)[0].children

@@ -94,6 +94,14 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
         break
     if not any(p.kind == "text" and src[p.start:p.end].strip() for p in items):
         return None
+    first, last = items[0], items[-1]  # whitespace at the edges stays outside the segment
+    if first.kind == "text" and first.shown is None:
+        text = src[first.start:first.end]
+        items[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
+    last = items[-1]
+    if last.kind == "text" and last.shown is None:
+        text = src[last.start:last.end]
+        items[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
     pair = _pairs(items)
     closes = set(pair.values())
     kinds = [p.kind for p in items]
