@@ -85,8 +85,9 @@ class FaultEngine:
             return text.replace(tags[0], "", 1)
         if fault == "dup" and tags:
             return text + tags[0]
-        if fault == "swap" and len(tags) >= 2:
-            a, b = tags[0], tags[1]
+        pairs = [t for t in tags if not t.endswith("/>")]
+        if fault == "swap" and len(pairs) >= 2:  # an open and its close trade places
+            a, b = pairs[0], pairs[0].replace("<", "</")
             return text.replace(a, "\0").replace(b, a).replace("\0", b)
         if fault == "rename" and tags:
             return text.replace(tags[0], tags[0].replace("s", "x", 1), 1)

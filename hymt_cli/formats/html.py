@@ -118,12 +118,18 @@ def parse_events(text: str) -> list[_Event]:
     for event in events:
         if event.end <= event.start:
             continue
-        if event.kind == "data" and text.startswith("<!--", event.start):
-            event.kind = "comment"  # an unclosed comment at the end: browsers hide it too
         if merged and event.kind == "data" and merged[-1].kind == "data":
             merged[-1].end = event.end
         else:
             merged.append(event)
+    # An unclosed comment at the end comes as data: browsers hide it, so do we.
+    if merged and merged[-1].kind == "data":
+        last = merged[-1]
+        at = text.find("<!--", last.start, last.end)
+        if at >= 0:
+            if at > last.start:
+                merged.insert(len(merged) - 1, _Event("data", last.start, at))
+            last.kind, last.start = "comment", at
     return merged
 
 
@@ -272,6 +278,8 @@ class _Segmenter:
                 return
             if not (tag in INLINE or tag in VOID_INLINE or tag in OPAQUE_INLINE):
                 self.flush()
+            elif not skipping:  # a stray end tag of an opaque or void element
+                self.run.append(Part(a, b, "self"))
             self.close_to(tag)
             return
         if skipping:
@@ -282,15 +290,13 @@ class _Segmenter:
             raw = self.src[a:b]
             shown = html.unescape(raw)
             self.run.append(Part(a, b, "text", shown=shown if shown != raw else None))
-        elif event.kind == "comment":
+        elif event.kind == "comment" and self.src.endswith("-->", a, b):
             self.run.append(Part(a, b, "self"))
         else:
             self.flush()
 
     def finish(self) -> None:
-        if self.opaque is not None:
-            self.run.append(Part(self.opaque[1], len(self.src), "self"))
-            self.opaque = None
+        self.opaque = None  # an opaque element open to the end: text before it ends there
         self.flush()
 
 

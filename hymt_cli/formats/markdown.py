@@ -353,14 +353,14 @@ def find_segments(src: str) -> SpliceIndex:
     tokens = _markdown_parser().parse(src[base:])
     index = SpliceIndex(src)
     previous: Any = None
-    for tok in tokens:
+    for position, tok in enumerate(tokens):
         if tok.type == "inline" and tok.map is not None and tok.children is not None:
             parent = previous.type if previous is not None else ""
             if parent in ("th_open", "td_open"):
                 continue  # table rows are handled from tr_open
             index.add(_inline_segment(src, lines, tok, parent))
         elif tok.type == "tr_open" and tok.map is not None:
-            for located in _table_row(src, lines, tokens, tok):
+            for located in _table_row(src, lines, tokens, position):
                 index.add(located)
         elif tok.type == "front_matter" and tok.map is not None:
             for located in _front_matter(src, lines, tok.map):
@@ -445,13 +445,12 @@ def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *,
                   else escape or _escape_text)
 
 
-def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], tr: Any) -> list[Located]:
+def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> list[Located]:
     """Cells of one table row: each cell's content is found after the previous cell's."""
-    row = tr.map[0]
+    row = tokens[start].map[0]
     if row >= len(lines.starts):
         return []
     text = lines.text(src, row)
-    start = tokens.index(tr)
     out: list[Located] = []
     cursor = 0
     empties = 0

@@ -81,7 +81,12 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
     for a, b in zip(items, items[1:]):
         if a.end != b.start:
             raise ValueError(f"segment parts are not contiguous at {a.end}..{b.start}")
-    items = _protect_tag_like_text(src, items)
+    protected = _protect_tag_like_text(src, items)
+    if _stray_tags(src, protected):  # e.g. `&lt;s1&gt;` shown as "<s1>": show the references
+        protected = _protect_tag_like_text(src, [Part(p.start, p.end, p.kind, p.key) for p in items])
+        if _stray_tags(src, protected):
+            return None
+    items = protected
     breaks_all = [p for p in items if p.kind == "break"]
     while True:
         while items and _is_blank(src, items[0]):
@@ -120,6 +125,13 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
     if newline is None:
         newline = src[breaks_all[0].start:breaks_all[0].end] if breaks_all else " "
     return Located(final, tuple(numbers), newline, escape, peel)
+
+
+def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
+    """Text parts that together read as one of our tags (`<`, `s1`, `>` from references)."""
+    text = "".join((src[p.start:p.end] if p.shown is None else p.shown) if p.kind == "text" else "\0"
+                   for p in parts)
+    return looks_like_tag(text)
 
 
 def _protect_tag_like_text(src: str, parts: list[Part]) -> list[Part]:
