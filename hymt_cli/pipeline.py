@@ -17,8 +17,10 @@ from .engine.base import Engine, GenerationRequest
 from .errors import InputError
 from .formats import DocumentDecodeError
 from .languages import Language
+from .placeholders import has_tags, tag_validator
 from .prompts import build_prompt, source_is_chinese
 from .glossary import tally
+from .repair import Repair, wants_repair
 from .report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from .segments import Segment, is_translatable
 from .sentences import split_long
@@ -73,6 +75,8 @@ class Request:
     translation: str | None = None
     problem: Problem | None = None
     attempts: int = 0
+    formatted: bool = False  # carries <sN> tags: HY-MT's formatted-translation prompt
+    repaired: bool = False  # tags kept by translating the inline runs separately
     glossary: GlossaryUse | None = None  # matched terms, do-not-translate placeholders
     kept: tuple[str, Problem] | None = None  # the least bad soft-problem output so far
     accepted: Problem | None = None  # the soft problem of the output finally kept
@@ -124,13 +128,13 @@ class Planner:
         self.options = options
         self.glossary = glossary
         self.requests: dict[tuple, Request] = {}
-        self._overhead: dict[tuple[str, bool], int] = {}
+        self._overhead: dict[tuple[str, bool, bool], int] = {}
 
-    def _overhead_tokens(self, lang: Language, chinese_source: bool) -> int:
-        key = (lang.code, chinese_source)
+    def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool = False) -> int:
+        key = (lang.code, chinese_source, formatted)
         if key not in self._overhead:
             # An empty source under the same template: what every prompt of this kind pays.
-            probe = build_prompt("", lang, chinese_source=chinese_source)
+            probe = build_prompt("", lang, chinese_source=chinese_source, formatted=formatted)
             self._overhead[key] = self._prompt_tokens(probe)[1]
         return self._overhead[key]
 
@@ -155,19 +159,18 @@ class Planner:
     def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
         chinese_source = source_is_chinese(self.options.source, core)
         use = self.glossary.use(core, lang) if self.glossary is not None else None
+        model_text = use.text if use is not None else core
+        formatted = has_tags(model_text)  # inline markup or do-not-translate placeholders
         key = (lang.code, chinese_source, core, use)
         request = self.requests.get(key)
         if request is None:
-            if use is None:
-                prompt = build_prompt(core, lang, chinese_source=chinese_source)
-            else:
-                prompt = build_prompt(use.text, lang, chinese_source=chinese_source, terms=use.terms,
-                                      formatted=use.formatted)
+            prompt = build_prompt(model_text, lang, chinese_source=chinese_source,
+                                  terms=use.terms if use is not None else (), formatted=formatted)
             ids, prompt_tokens = self._prompt_tokens(prompt)
-            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source))
+            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source, formatted))
             request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
                               max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where,
-                              glossary=use)
+                              formatted=formatted, glossary=use)
             self.requests[key] = request
         request.uses += 1
         return request
@@ -181,7 +184,9 @@ class Pipeline:
                  validators: Sequence[Validator] = (), glossary: Glossary | None = None) -> None:
         self.options = options
         self.glossary = glossary
-        self.validators = tuple(validators) + ((glossary.check,) if glossary is not None else ())
+        # Inline tags must survive in every format; glossary terms when there is a glossary.
+        self.validators = ((tag_validator,) + tuple(validators)
+                           + ((glossary.check,) if glossary is not None else ()))
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -191,7 +196,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        planner = Planner(self.tokenizer, self.options, self.glossary)
+        planner = self._planner = Planner(self.tokenizer, self.options, self.glossary)
         jobs = self._plan(sources, planner)
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
@@ -282,6 +287,7 @@ class Pipeline:
             if retry:  # one deterministic second try for outputs that failed a check
                 self.report.retried += len(retry)
                 self._run_pass(engine, retry, deterministic=True)
+                self._repair(engine, [r for r in retry if wants_repair(r)])
         finally:
             engine.close()
         self.report.engine_seconds = round(self.report.engine_seconds, 3)
@@ -315,12 +321,26 @@ class Pipeline:
             if not deterministic:
                 self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
             for request in batch:
-                final = request.problem is None or not request.problem.retryable or deterministic
+                final = request.problem is None or not request.problem.retryable or (
+                    deterministic and not wants_repair(request))
                 if final:
                     if request.problem is not None and request.kept is not None:
                         request.translation, request.accepted = request.kept
                         request.problem = None
                     self._settle(request)
+
+    def _repair(self, engine: Engine, broken: list[Request]) -> None:
+        """Tags still broken after the retry: translate each inline run on its own (repair.py)."""
+        if not broken:
+            return
+        repairs = [Repair.plan(r, lambda text, r=r: self._planner._request(text, r.lang, r.first_use))
+                   for r in broken]
+        fresh = {id(run): run for rep in repairs for run in rep.run_requests() if run.attempts == 0}
+        if fresh:
+            self._run_pass(engine, list(fresh.values()), deterministic=True)
+        for rep in repairs:
+            rep.apply()
+            self._settle(rep.request)
 
     def _settle(self, request: Request) -> None:
         """The request has its final outcome: write every document that was waiting only for it."""
@@ -335,6 +355,8 @@ class Pipeline:
             requests = [p.request for p in pieces if p.request is not None]
             if any(r.attempts > 1 for r in requests):
                 job.report.retried += 1
+            if any(r.repaired for r in requests):
+                job.report.repaired += 1
             failed = [r.problem for r in requests if r.problem is not None]
             if failed:
                 job.report.untranslated += 1
@@ -347,7 +369,7 @@ class Pipeline:
                 tally(job.report.glossary, segment_id, job.lang.code,
                       [(r.glossary, r.translation) for r in requests if r.glossary is not None])
         try:
-            text = job.source.format.reassemble(job.text, translated)
+            text = job.source.format.reassemble(job.text, translated, target_language=job.lang.code)
             data = job.source.format.encode(text)
             if job.output is None:
                 assert self.write_stdout is not None

@@ -45,6 +45,7 @@ class FileReport:
     segments: int = 0
     translated: int = 0
     retried: int = 0
+    repaired: int = 0  # tags kept by translating inline runs separately
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
     glossary: GlossaryStats | None = None  # None: no glossary in this run
@@ -92,11 +93,15 @@ class RunReport:
             total.misses.extend(s.misses)
         return total
 
+    @property
+    def repaired(self) -> int:
+        return sum(f.repaired for f in self.files)
+
     def to_json(self) -> dict:
         data = asdict(self)
         data = {"schema": SCHEMA, **data}
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
-                    untranslated=self.untranslated)
+                    untranslated=self.untranslated, repaired=self.repaired)
         glossary = self.glossary
         if glossary is not None:
             data["glossary"] = {"expected": glossary.expected, "found": glossary.found,

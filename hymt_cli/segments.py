@@ -1,7 +1,10 @@
 """Segment: one piece of a document that is translated on its own."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_TAG = re.compile(r"</?s\d+/?>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,4 +22,5 @@ class Segment:
 
 def is_translatable(text: str) -> bool:
     """Text worth a model call: it has at least one letter (not only numbers, symbols, space)."""
-    return any(ch.isalpha() for ch in text)
+    # Inline tags (`<s1/>`) are markup, not words.
+    return any(ch.isalpha() for ch in _TAG.sub("", text))

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import DocumentDecodeError, DocumentFormat, FormatOptions
+from .html import HtmlFormat
+from .markdown import MarkdownFormat
 from .text import TextFormat
 
-_FORMATS: tuple[type, ...] = (TextFormat,)
+_FORMATS: tuple[type, ...] = (TextFormat, MarkdownFormat, HtmlFormat)
 
 FORMAT_NAMES: tuple[str, ...] = tuple(cls.name for cls in _FORMATS)
 SUFFIXES: dict[str, type] = {suffix: cls for cls in _FORMATS for suffix in cls.suffixes}

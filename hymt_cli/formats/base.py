@@ -44,8 +44,10 @@ class DocumentFormat(Protocol):
     def segments(self, src: str) -> list[Segment]:
         ...
 
-    def reassemble(self, src: str, translated: Mapping[int, str]) -> str:
-        """The source with each segment's span replaced by its translation (missing ids: source)."""
+    def reassemble(self, src: str, translated: Mapping[int, str], *,
+                   target_language: str | None = None) -> str:
+        """The source with each segment's span replaced by its translation (missing ids: source).
+        `target_language` (a language code) lets a format label the output (`<html lang>`)."""
         ...
 
 

@@ -87,7 +87,8 @@ class TextFormat:
         # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
         return [Segment(i, _BREAK.sub("\n", src[s.start:s.end])) for i, s in enumerate(self._spans(src))]
 
-    def reassemble(self, src: str, translated: Mapping[int, str]) -> str:
+    def reassemble(self, src: str, translated: Mapping[int, str], *,
+                   target_language: str | None = None) -> str:
         out: list[str] = []
         pos = 0
         for i, span in enumerate(self._spans(src)):

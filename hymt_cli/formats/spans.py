@@ -1,0 +1,319 @@
+"""Located segments: what markup formats (Markdown, HTML) share.
+
+A format finds each segment as a run of contiguous *parts* of the source: text, markup
+that becomes a tag (`open`/`close` pairs, `self` placeholders) and line `break`s (a
+newline plus the next line's container prefix). The segment text the model sees is the
+parts with markup replaced by HY-MT tags and breaks by "\\n"; splicing a translation
+maps every tag back to the exact markup it stands for. Every byte outside a segment, and
+every byte of markup inside one, is copied from the source.
+
+Reassembly never trusts a translation's tags: if they do not match the source (the
+pipeline's validator should have caught it), the segment keeps its source text.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..placeholders import TAG, close_tag, looks_like_tag, open_tag, self_tag
+from ..segments import Segment
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A span of the source inside a segment.
+
+    kind: "text" | "open" | "close" | "self" | "break". `key` pairs an open with its close
+    while the format builds the segment (e.g. "em", "html:b"); numbering happens later.
+    """
+
+    start: int
+    end: int
+    kind: str
+    key: str = ""
+    shown: str | None = None  # what the model sees for a text part, if not the source (`&amp;` -> `&`)
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A segment found in the source: parts (contiguous), tag numbers, and how to write
+    translated text back (`newline`: what an extra line break becomes; `escape`: makes
+    translated text safe in its context)."""
+
+    parts: tuple[Part, ...]
+    numbers: tuple[int, ...]  # tag number per part (0 for text and breaks)
+    newline: str = " "
+    escape: Callable[[str], str] | None = None
+    peel: bool = True  # move spaces just inside paired tags outside (Markdown emphasis)
+
+    @property
+    def start(self) -> int:
+        return self.parts[0].start
+
+    @property
+    def end(self) -> int:
+        return self.parts[-1].end
+
+
+def _pairs(parts: Sequence[Part]) -> dict[int, int]:
+    """open index -> close index for opens whose close is found (innermost-first matching)."""
+    stack: list[int] = []
+    pair: dict[int, int] = {}
+    for i, part in enumerate(parts):
+        if part.kind == "open":
+            stack.append(i)
+        elif part.kind == "close" and stack and parts[stack[-1]].key == part.key:
+            pair[stack.pop()] = i
+    return pair
+
+
+def _is_blank(src: str, part: Part) -> bool:
+    return part.kind == "break" or (part.kind == "text" and not src[part.start:part.end].strip())
+
+
+def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
+           escape: Callable[[str], str] | None = None, peel: bool = True) -> Located | None:
+    """Number the tags of `parts` (unmatched opens/closes become placeholders, so tags always
+    nest); blank edges and markup wrapping the whole segment stay outside it. None if the
+    segment has no text."""
+    items = [p for p in parts if p.end > p.start]
+    for a, b in zip(items, items[1:]):
+        if a.end != b.start:
+            raise ValueError(f"segment parts are not contiguous at {a.end}..{b.start}")
+    protected = _protect_tag_like_text(src, items)
+    if _stray_tags(src, protected):  # e.g. `&lt;s1&gt;` shown as "<s1>": show the references
+        protected = _protect_tag_like_text(src, [Part(p.start, p.end, p.kind, p.key) for p in items])
+        if _stray_tags(src, protected):
+            return None
+    items = protected
+    breaks_all = [p for p in items if p.kind == "break"]
+    while True:
+        while items and _is_blank(src, items[0]):
+            items.pop(0)
+        while items and _is_blank(src, items[-1]):
+            items.pop()
+        if len(items) >= 2 and items[0].kind == "open" and _pairs(items).get(0) == len(items) - 1:
+            items = items[1:-1]
+            continue
+        break
+    if not any(p.kind == "text" and src[p.start:p.end].strip() for p in items):
+        return None
+    first, last = items[0], items[-1]  # whitespace at the edges stays outside the segment
+    if first.kind == "text" and first.shown is None:
+        text = src[first.start:first.end]
+        items[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
+    last = items[-1]
+    if last.kind == "text" and last.shown is None:
+        text = src[last.start:last.end]
+        items[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
+    pair = _pairs(items)
+    closes = set(pair.values())
+    kinds = [p.kind for p in items]
+    for i, part in enumerate(items):
+        if (part.kind == "open" and i not in pair) or (part.kind == "close" and i not in closes):
+            kinds[i] = "self"
+    numbers = [0] * len(items)
+    n = 0
+    for i, kind in enumerate(kinds):
+        if kind in ("open", "self"):
+            n += 1
+            numbers[i] = n
+            if kind == "open":
+                numbers[pair[i]] = n
+    final = tuple(Part(p.start, p.end, k, p.key, p.shown) for p, k in zip(items, kinds))
+    if newline is None:
+        newline = src[breaks_all[0].start:breaks_all[0].end] if breaks_all else " "
+    return Located(final, tuple(numbers), newline, escape, peel)
+
+
+def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
+    """Text parts that together read as one of our tags (`<`, `s1`, `>` from references)."""
+    text = "".join((src[p.start:p.end] if p.shown is None else p.shown) if p.kind == "text" else "\0"
+                   for p in parts)
+    return looks_like_tag(text)
+
+
+def _protect_tag_like_text(src: str, parts: list[Part]) -> list[Part]:
+    """Source text that looks like one of our tags (`<s1>` written literally) is kept as a
+    placeholder, so that the model's tags and the document's text cannot be confused."""
+    out: list[Part] = []
+    for part in parts:
+        text = src[part.start:part.end] if part.shown is None else part.shown
+        if part.kind == "text" and part.shown is not None and looks_like_tag(text):
+            out.append(Part(part.start, part.end, "self"))
+            continue
+        if part.kind != "text" or not looks_like_tag(text):
+            out.append(part)
+            continue
+        pos = part.start
+        for match in re.finditer(r"<[^<>]*>?", text):
+            if not looks_like_tag(match.group(0)):
+                continue
+            a, b = part.start + match.start(), part.start + match.end()
+            if a > pos:
+                out.append(Part(pos, a, "text"))
+            out.append(Part(a, b, "self"))
+            pos = b
+        if pos < part.end:
+            out.append(Part(pos, part.end, "text"))
+    return out
+
+
+def segment_text(src: str, located: Located) -> str:
+    out: list[str] = []
+    for part, n in zip(located.parts, located.numbers):
+        if part.kind == "text":
+            out.append(src[part.start:part.end] if part.shown is None else part.shown)
+        elif part.kind == "break":
+            out.append("\n")
+        elif part.kind == "open":
+            out.append(open_tag(n))
+        elif part.kind == "close":
+            out.append(close_tag(n))
+        else:
+            out.append(self_tag(n))
+    return "".join(out)
+
+
+_SPACE_AFTER_OPEN = re.compile(r"(<s\d+>)([ \t\u3000]+)")
+_SPACE_BEFORE_CLOSE = re.compile(r"([ \t\u3000]+)(</s\d+>)")
+
+
+def splice_translation(src: str, located: Located, translation: str,
+                       source: Callable[[int, int], str] | None = None) -> str | None:
+    """The source text for `translation`: tags back to their markup, line breaks back to
+    the source's breaks; None when the translation's tags do not match the segment's.
+    `source(start, end)` gives the (possibly patched: nested segments) source text."""
+    if source is None:
+        source = lambda a, b: src[a:b]  # noqa: E731
+    if translation == segment_text(src, located):  # untouched: the source, byte for byte
+        return source(located.start, located.end)
+    if located.peel:
+        translation = _SPACE_AFTER_OPEN.sub(r"\2\1", translation)
+        translation = _SPACE_BEFORE_CLOSE.sub(r"\2\1", translation)
+    markup: dict[str, Part] = {}
+    for part, n in zip(located.parts, located.numbers):
+        if part.kind == "open":
+            markup[open_tag(n)] = part
+        elif part.kind == "close":
+            markup[close_tag(n)] = part
+        elif part.kind == "self":
+            markup[self_tag(n)] = part
+    breaks = [src[p.start:p.end] for p in located.parts if p.kind == "break"]
+    newlines_in_text = sum(chunk.count("\n") for chunk in TAG.split(translation)[::4])
+    keep_breaks = newlines_in_text == len(breaks)
+    seen: set[str] = set()
+    out: list[str] = []
+    break_index = 0
+    pos = 0
+
+    def add_text(text: str) -> None:
+        nonlocal break_index
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if i:
+                if keep_breaks:
+                    out.append(breaks[break_index])
+                    break_index += 1
+                else:
+                    out.append(located.newline)
+            out.append(located.escape(line) if located.escape else line)
+
+    for match in TAG.finditer(translation):
+        add_text(translation[pos:match.start()])
+        tag = match.group(0)
+        if tag not in markup or tag in seen:
+            return None
+        seen.add(tag)
+        part = markup[tag]
+        out.append(source(part.start, part.end))
+        pos = match.end()
+    add_text(translation[pos:])
+    if len(seen) != len(markup):
+        return None
+    return "".join(out)
+
+
+@dataclass(slots=True)
+class SpliceIndex:
+    """Located segments of one source in source order. A segment lying inside one markup
+    part of another (an `alt` attribute inside an `<img>` placeholder) is nested: it is
+    spliced into that markup; any other overlap is dropped (never corrupts the output)."""
+
+    src: str
+    located: list[Located] = field(default_factory=list)
+    parent: list[int] = field(default_factory=list)  # index of the enclosing segment or -1
+
+    def add(self, item: Located | None) -> None:
+        if item is not None:
+            self.located.append(item)
+
+    def extend(self, items: Sequence[Located]) -> None:
+        self.located.extend(items)
+
+    def finish(self) -> SpliceIndex:
+        self.located.sort(key=lambda loc: (loc.start, -loc.end))
+        kept: list[Located] = []
+        parent: list[int] = []
+        top = -1  # index into kept of the last top-level segment
+        for loc in self.located:
+            if top >= 0 and loc.start < kept[top].end:
+                outer = kept[top]
+                inside = any(p.kind in ("open", "close", "self") and p.start <= loc.start
+                             and loc.end <= p.end for p in outer.parts)
+                siblings_ok = not kept or kept[-1] is outer or kept[-1].end <= loc.start
+                if inside and siblings_ok:
+                    kept.append(loc)
+                    parent.append(top)
+                continue
+            kept.append(loc)
+            parent.append(-1)
+            top = len(kept) - 1
+        self.located, self.parent = kept, parent
+        return self
+
+    def segments(self) -> list[Segment]:
+        return [Segment(i, segment_text(self.src, loc)) for i, loc in enumerate(self.located)]
+
+    def reassemble(self, translated: Mapping[int, str],
+                   edits: Sequence[tuple[int, int, str]] = ()) -> str:
+        """Splice translations (and extra `edits`: (start, end, replacement) outside every
+        segment, e.g. `<html lang>`) into the source."""
+        src = self.src
+        inner: list[tuple[int, int, str]] = []
+        for i, loc in enumerate(self.located):
+            if self.parent[i] >= 0 and i in translated:
+                spliced = splice_translation(src, loc, translated[i])
+                if spliced is not None:
+                    inner.append((loc.start, loc.end, spliced))
+
+        def source(start: int, end: int) -> str:
+            pieces: list[str] = []
+            pos = start
+            for a, b, text in inner:
+                if a >= start and b <= end and a >= pos:
+                    pieces.append(src[pos:a])
+                    pieces.append(text)
+                    pos = b
+            pieces.append(src[pos:end])
+            return "".join(pieces)
+
+        replacements: list[tuple[int, int, str]] = list(edits)
+        for i, loc in enumerate(self.located):
+            if self.parent[i] >= 0:
+                continue
+            spliced = splice_translation(src, loc, translated[i], source) if i in translated else None
+            replacements.append((loc.start, loc.end, spliced if spliced is not None
+                                 else source(loc.start, loc.end)))
+        replacements.sort(key=lambda r: r[0])
+        out: list[str] = []
+        pos = 0
+        for start, end, text in replacements:
+            if start < pos:
+                continue
+            out.append(source(pos, start))
+            out.append(text)
+            pos = end
+        out.append(source(pos, len(src)))
+        return "".join(out)

@@ -1,0 +1,111 @@
+"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from hymt_cli.discovery import discover
+from hymt_cli.engine.base import Generation, GenerationRequest
+from hymt_cli.formats import FormatOptions
+from hymt_cli.formats.html import parse_events
+from hymt_cli.languages import language
+from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.tokenizer import EstimatingTokenizer
+
+ROOT = Path(__file__).resolve().parent.parent
+MD_FILES = sorted([*ROOT.glob("samples/**/*.md"), *ROOT.glob("tests/fixtures/**/*.md")])
+HTML_FILES = sorted([*ROOT.glob("samples/**/*.html"), *ROOT.glob("tests/fixtures/**/*.html")])
+
+
+def translate(paths: Sequence[Path], engine, out_dir: Path, lang: str = "fr"):
+    sources, problems = discover([str(p) for p in paths], format_name=None, options=FormatOptions())
+    assert not problems
+    pipeline = Pipeline(RunOptions(targets=(language(lang),), out_dir=out_dir), EstimatingTokenizer(),
+                        lambda: engine, engine_name=getattr(engine, "name", "test"))
+    report = pipeline.run(sources)
+    return report, {s.path: out_dir / lang / s.relative for s in sources}
+
+
+def md_structure(text: str) -> list[tuple[str, str]]:
+    from hymt_cli.formats.markdown import _markdown_parser
+
+    return [(t.type, t.markup if t.type != "inline" else "")
+            for t in _markdown_parser().parse(text.lstrip("\ufeff"))]
+
+
+def md_code(text: str) -> list[str]:
+    from hymt_cli.formats.markdown import _markdown_parser
+
+    out = []
+    for t in _markdown_parser().parse(text.lstrip("\ufeff")):
+        if t.type in ("fence", "code_block", "math_block"):
+            out.append(t.content)
+        for c in t.children or []:
+            if c.type in ("code_inline", "math_inline"):
+                out.append(c.content)
+            if c.type in ("link_open", "image"):
+                out.append(c.attrs.get("href") or c.attrs.get("src"))
+    return out
+
+
+def html_structure(text: str) -> list[str]:
+    """The tag sequence (case kept), plus the exact text of script/style/pre/code/kbd/samp."""
+    out = []
+    keep = 0
+    for e in parse_events(text):
+        raw = text[e.start:e.end]
+        if e.kind in ("start", "end", "startend"):
+            name = re.match(r"</?([^\s/>]+)", raw).group(1)
+            out.append(("/" if e.kind == "end" else "") + name)
+            if e.tag in ("script", "style", "pre", "code", "kbd", "samp"):
+                keep += 1 if e.kind == "start" else (-1 if e.kind == "end" else 0)
+        elif keep > 0 or e.kind in ("comment", "decl"):
+            out.append(raw)
+    return out
+
+
+class FaultEngine:
+    """Breaks the tags of every output in a different way, by request: drops, duplicates,
+    swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""
+
+    name = "fault"
+    FAULTS = ("drop", "dup", "swap", "rename", "invent", "target", "empty")
+
+    def __init__(self, fault: str | None = None, fix_on_retry: bool = False) -> None:
+        self.fault = fault
+        self.fix_on_retry = fix_on_retry
+        self.calls = 0
+
+    def _break(self, text: str, fault: str) -> str:
+        tags = re.findall(r"</?s\d+/?>", text)
+        if fault == "drop" and tags:
+            return text.replace(tags[0], "", 1)
+        if fault == "dup" and tags:
+            return text + tags[0]
+        pairs = [t for t in tags if not t.endswith("/>")]
+        if fault == "swap" and len(pairs) >= 2:  # an open and its close trade places
+            a, b = pairs[0], pairs[0].replace("<", "</")
+            return text.replace(a, "\0").replace(b, a).replace("\0", b)
+        if fault == "rename" and tags:
+            return text.replace(tags[0], tags[0].replace("s", "x", 1), 1)
+        if fault == "invent":
+            return text + " <s99/>"
+        if fault == "target":
+            return "<target>" + text
+        if fault == "empty":
+            return ""
+        return text + "<s1"
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for i, r in enumerate(requests):
+            self.calls += 1
+            text = "«" + r.source_text + "»"
+            if "<s" in r.source_text and not (self.fix_on_retry and r.deterministic):
+                text = self._break(text, self.fault or self.FAULTS[(self.calls + i) % len(self.FAULTS)])
+            out.append(Generation(text, "stop", 1))
+        return out
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,223 @@
+"""Markdown and HTML: identity byte-exact, pseudo structure, fault injection, report counts."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
+from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
+from hymt_cli.placeholders import tag_problem
+
+from markup_helpers import (HTML_FILES, MD_FILES, FaultEngine, html_structure, md_code,
+                            md_structure, translate)
+
+ALL = MD_FILES + HTML_FILES
+
+
+def test_samples_exist():
+    assert len(MD_FILES) >= 5 and len(HTML_FILES) >= 5
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_format_identity_round_trip(path):
+    fmt = format_for_path(path)
+    data = path.read_bytes()
+    src = fmt.decode(data)
+    segments = fmt.segments(src)
+    assert fmt.encode(fmt.reassemble(src, {s.id: s.text for s in segments})) == data
+
+
+def test_identity_engine_whole_pipeline_byte_exact(tmp_path):
+    report, outputs = translate(ALL, IdentityEngine(), tmp_path)
+    assert report.files_failed == 0
+    for src, out in outputs.items():
+        data = src.read_bytes()
+        if src.name == "empty.md":
+            assert out.read_bytes() == b""
+            continue
+        got = out.read_bytes()
+        if src.suffix == ".html" and b"lang=" in data:  # <html lang> is set to the target
+            got = re.sub(rb'(<html[^>]*lang=["\']?)fr', lambda m: m.group(1) + b"XX", got)
+            data = re.sub(rb'(<html[^>]*lang=["\']?)[A-Za-z-]+', lambda m: m.group(1) + b"XX", data)
+        assert got == data, src
+
+
+def test_pseudo_markdown_structure_code_urls_and_every_segment_changed(tmp_path):
+    report, outputs = translate(MD_FILES, PseudoEngine(), tmp_path)
+    assert report.files_failed == 0 and report.untranslated == 0
+    for src, out in outputs.items():
+        before, after = src.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")
+        assert md_structure(after) == md_structure(before), src
+        assert md_code(after) == md_code(before), src
+        fmt = format_named("md")
+        # every prose segment changed: the pseudo brackets appear once per translated segment
+        prose = [s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))]
+        assert after.count("⟦") == len(prose), src
+
+
+def test_pseudo_html_structure_and_opaque_content(tmp_path):
+    report, outputs = translate(HTML_FILES, PseudoEngine(), tmp_path)
+    assert report.files_failed == 0 and report.untranslated == 0
+    for src, out in outputs.items():
+        fmt = format_for_path(src)
+        before = fmt.decode(src.read_bytes())
+        after = format_for_path(out).decode(out.read_bytes())
+        assert html_structure(after) == html_structure(before), src
+        prose = [s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))]
+        assert after.count("⟦") + after.count("&#10214;") == len(prose), src
+
+
+def test_html_specifics(tmp_path):
+    index = [p for p in HTML_FILES if p.name == "index.html"][0]
+    _, outputs = translate([index], PseudoEngine(), tmp_path)
+    out = outputs[index].read_text(encoding="utf-8")
+    assert '<html lang="fr">' in out
+    assert 'const greeting = "Hello, world"; if (a < b && c > d)' in out
+    assert '<p class="notranslate">hymt</p>' in out
+    assert '<span translate="no">HY-MT Studio</span>' in out
+    assert "<code>hymt translate site/ --to en</code>" in out
+    assert 'alt="⟦Šçŕééñšĥóţ' in out and "placeholder=\"⟦Ţýþé" in out
+    assert "width=640>" in out and '<P CLASS="upper">' in out and "<BR>" in out
+    assert "<header class=site-header>" in out
+
+
+def test_legacy_charsets_round_trip_and_encode_translations(tmp_path):
+    legacy = [p for p in HTML_FILES if "legacy" in p.name]
+    assert len(legacy) == 2
+    _, outputs = translate(legacy, PseudoEngine(), tmp_path)
+    gbk = [p for p in legacy if "gbk" in p.name][0]
+    text = outputs[gbk].read_bytes().decode("gbk")
+    assert "欢迎使用混元翻译" in text and "&#10214;" in text  # ⟦ is not in GBK: a reference
+    cp = [p for p in legacy if "1252" in p.name][0]
+    assert "Çáƒé" in outputs[cp].read_bytes().decode("cp1252")
+
+
+def test_undeclared_undecodable_html_is_a_clear_error():
+    fmt = format_named("html")
+    with pytest.raises(DocumentDecodeError, match="no charset declared.*byte offset 6"):
+        fmt.decode(b"<p>ab \xff\xfe</p>")
+    with pytest.raises(DocumentDecodeError, match="binary"):
+        fmt.decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+
+
+def test_bad_inputs_through_the_pipeline(tmp_path):
+    binary = tmp_path / "in" / "image.html"
+    binary.parent.mkdir()
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xd8")
+    empty = tmp_path / "in" / "zero.md"
+    empty.write_bytes(b"")
+    deep = tmp_path / "in" / "deep.md"
+    deep.write_text("".join("  " * i + "- level\n" for i in range(400))
+                    + "> " * 300 + "deep quote\n", encoding="utf-8")
+    report, outputs = translate([binary, empty, deep], PseudoEngine(), tmp_path / "out")
+    by_name = {f.input.rsplit("/", 1)[-1]: f for f in report.files}
+    assert by_name["image.html"].status == "failed" and "binary" in by_name["image.html"].error
+    assert by_name["zero.md"].status == "ok" and outputs[empty].read_bytes() == b""
+    assert by_name["deep.md"].status == "ok"
+    assert md_structure(outputs[deep].read_text()) == md_structure(deep.read_text())
+
+
+@pytest.mark.parametrize("fault", FaultEngine.FAULTS)
+def test_fault_injection_keeps_structure_and_counts(tmp_path, fault):
+    report, outputs = translate(ALL, FaultEngine(fault), tmp_path)
+    assert report.files_failed == 0
+    for src, out in outputs.items():
+        if src.suffix == ".md":
+            before, after = src.read_text(encoding="utf-8-sig"), out.read_text(encoding="utf-8-sig")
+            assert md_structure(after) == md_structure(before), (fault, src)
+            assert md_code(after) == md_code(before), (fault, src)
+        else:
+            fmt = format_for_path(src)
+            before = fmt.decode(src.read_bytes())
+            after = format_for_path(out).decode(out.read_bytes())
+            assert html_structure(after) == html_structure(before), (fault, src)
+    files = [f for f in report.files if f.segments]
+    assert sum(f.retried for f in files) > 0
+    # the inline runs are plain text and translate fine: every broken segment is repaired
+    assert sum(f.repaired for f in files) > 0 and sum(f.untranslated for f in files) == 0
+    data = report.to_json()
+    assert data["repaired"] == sum(f.repaired for f in files)
+
+
+def test_last_resort_keeps_the_source(tmp_path):
+    class Broken(FaultEngine):  # breaks tagged segments and returns nothing for their runs
+        def generate(self, requests):
+            return [g if "<s" in r.source_text else type(g)("", "stop", 1)
+                    for r, g in zip(requests, super().generate(requests))]
+
+    paths = [p for p in ALL if p.name in ("guide.md", "index.html")]
+    report, outputs = translate(paths, Broken("drop"), tmp_path)
+    files = [f for f in report.files if f.segments]
+    assert sum(f.untranslated for f in files) > 0 and sum(f.repaired for f in files) == 0
+    assert report.to_json()["untranslated"] > 0
+    guide = [p for p in paths if p.suffix == ".md"][0]
+    assert md_structure(outputs[guide].read_text()) == md_structure(guide.read_text())
+    assert "hymt translates **Markdown**, HTML" in outputs[guide].read_text()  # source kept
+
+
+def test_retry_fixes_tags_without_repair(tmp_path):
+    report, _ = translate(MD_FILES, FaultEngine("swap", fix_on_retry=True), tmp_path)
+    files = [f for f in report.files if f.segments]
+    assert sum(f.retried for f in files) > 0
+    assert sum(f.repaired for f in files) == 0 and sum(f.untranslated for f in files) == 0
+
+
+def test_formatted_prompt_for_tagged_segments(tmp_path):
+    from hymt_cli.discovery import discover
+    from hymt_cli.formats import FormatOptions
+    from hymt_cli.languages import language
+    from hymt_cli.pipeline import Planner, RunOptions
+    from hymt_cli.tokenizer import EstimatingTokenizer
+
+    planner = Planner(EstimatingTokenizer(), RunOptions(targets=(language("fr"),)))
+    tagged = planner.pieces_for("Use <s1>bold</s1> here", language("fr"), ("x", 0))[0].request
+    plain = planner.pieces_for("Use bold here", language("fr"), ("x", 1))[0].request
+    assert tagged.formatted and "<source>Use <s1>bold</s1> here</source>" in tagged.prompt
+    assert not plain.formatted and "<source>" not in plain.prompt
+
+
+# -- hypothesis: identity on markup-heavy text --------------------------------------------
+_MD_ALPHABET = st.sampled_from(list("ab é中 \n\n\r\n\t>-*_`#|[]()!<>&;:{}%$\\~^=+.1") +
+                               ["**", "](u)", "<b>", "</b>", "\u00a0", "\ufeff", "e\u0301", "😀",
+                                "```", "    ", "- ", "> ", "1. ", "| a |", "---", "$$", "&amp;",
+                                "!!! note \"T\"\n    ", "[^1]", "[^1]: ", "<!-- c -->", "{{ x }}"])
+_HTML_ALPHABET = st.sampled_from(list("ab é中 \n\r\t<>/&;=\"'!-") +
+                                 ["<p>", "</p>", "<b>", "</b>", "<br>", "<li>", "<script>", "</script>",
+                                  "<code>", "</code>", "&amp;", "&nbsp;", "<!--", "-->", "<img alt=x>",
+                                  "<a title='t'>", "</a>", "<P>", "<html lang=de>", "<td>", "<pre>"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_MD_ALPHABET, max_size=40).map("".join))
+def test_hypothesis_markdown_identity_and_pseudo_safe(text):
+    fmt = format_named("md")
+    segments = fmt.segments(text)
+    assert fmt.reassemble(text, {s.id: s.text for s in segments}) == text
+    fmt.reassemble(text, {s.id: pseudo_localize(s.text) for s in segments})  # never raises
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_HTML_ALPHABET, max_size=40).map("".join))
+def test_hypothesis_html_identity_and_pseudo_safe(text):
+    fmt = format_named("html")
+    segments = fmt.segments(text)
+    assert fmt.reassemble(text, {s.id: s.text for s in segments}) == text
+    out = fmt.reassemble(text, {s.id: pseudo_localize(s.text) for s in segments})
+    assert html_structure(out) == html_structure(text)
+
+
+def test_tag_problem_cases():
+    src = "a <s1>b</s1> c <s2/>"
+    assert tag_problem(src, "x <s1>y</s1> z <s2/>") is None
+    assert tag_problem(src, "x <s2/> <s1>y</s1>") is None  # reordering is fine
+    assert "missing" in tag_problem(src, "x <s1>y</s1>")
+    assert "2 times" in tag_problem(src, "<s1>y</s1> <s2/><s2/>")
+    assert "not in the source" in tag_problem(src, "<s1>y</s1> <s2/> <s3/>")
+    assert "order" in tag_problem(src, "</s1>y<s1> <s2/>")
+    assert "stray" in tag_problem(src, "<target><s1>y</s1> <s2/>")
+    assert tag_problem("plain", "plain") is None
+    assert "not in the source" in tag_problem("plain", "pl<s1/>ain")
