@@ -70,7 +70,9 @@ def translate(
     tensor_parallel_size: Annotated[int, typer.Option(help="GPUs per model (vLLM).")] = 1,
     enforce_eager: Annotated[bool, typer.Option(help="vLLM: no CUDA graphs (faster start, slower run).")] = False,
     trust_remote_code: Annotated[bool, typer.Option(help="Allow the model repo's own code.")] = False,
-    batch_tokens: Annotated[int, typer.Option(help="Token budget (prompt + output) per engine call.")] = 262_144,
+    batch_tokens: Annotated[Optional[int], typer.Option(
+        help="Token budget (prompt + output) per engine call. Default: the engine's choice "
+             "(vLLM on a GPU: whole jobs up to 8M tokens; otherwise 262144).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Plan only: files, segments, tokens, prompts. "
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,

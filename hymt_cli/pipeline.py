@@ -4,6 +4,7 @@ extract -> skip/dedupe -> prompt -> length-bucketed batches -> engine -> validat
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from .atomic import write_atomically
 from .batching import length_sorted_batches, max_new_tokens, max_source_tokens
 from .discovery import SourceFile, output_path
-from .engine.base import Engine, GenerationRequest
+from .engine.base import Engine, Generation, GenerationRequest
 from .errors import InputError
 from .formats import DocumentDecodeError
 from .languages import Language
@@ -40,10 +41,16 @@ class RunOptions:
     source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
     out_dir: Path | None = None
     context_tokens: int = 8192
-    batch_tokens: int = 262_144
-    batch_requests: int = 4096
+    # Per engine call. None: the engine's preference (`batch_tokens`/`batch_requests` attributes;
+    # vLLM on a GPU takes whole jobs), else the defaults below.
+    batch_tokens: int | None = None
+    batch_requests: int | None = None
     dry_run: bool = False
     prompts_out: Path | None = None
+
+
+DEFAULT_BATCH_TOKENS = 262_144
+DEFAULT_BATCH_REQUESTS = 4096
 
 
 class ProgressSink(Protocol):
@@ -129,6 +136,27 @@ class Planner:
         self.glossary = glossary
         self.requests: dict[tuple, Request] = {}
         self._overhead: dict[tuple[str, bool, bool], int] = {}
+        self._deferred: list[tuple[Request, int]] | None = None
+
+    def defer_tokenization(self) -> None:
+        """Collect new prompts and tokenize them together in `tokenize_deferred`: one batch call
+        of the fast tokenizer instead of one per prompt (where the tokenizer has one)."""
+        if self.tokenizer.exact and hasattr(self.tokenizer, "prompt_ids_batch"):
+            self._deferred = []
+
+    def tokenize_deferred(self) -> None:
+        """Token ids, counts and output budgets for the prompts collected since `defer_tokenization`."""
+        pending, self._deferred = self._deferred, None
+        if not pending:
+            return
+        all_ids = self.tokenizer.prompt_ids_batch([request.prompt for request, _ in pending])
+        for (request, overhead), ids in zip(pending, all_ids, strict=True):
+            self._set_tokens(request, ids, len(ids), overhead)
+
+    def _set_tokens(self, request: Request, ids: tuple[int, ...], prompt_tokens: int, overhead: int) -> None:
+        request.prompt_ids, request.prompt_tokens = ids, prompt_tokens
+        request.source_tokens = max(1, prompt_tokens - overhead)
+        request.max_tokens = max_new_tokens(request.source_tokens, prompt_tokens, self.options.context_tokens)
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool = False) -> int:
         key = (lang.code, chinese_source, formatted)
@@ -166,11 +194,12 @@ class Planner:
         if request is None:
             prompt = build_prompt(model_text, lang, chinese_source=chinese_source,
                                   terms=use.terms if use is not None else (), formatted=formatted)
-            ids, prompt_tokens = self._prompt_tokens(prompt)
-            source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source, formatted))
-            request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
-                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where,
-                              formatted=formatted, glossary=use)
+            overhead = self._overhead_tokens(lang, chinese_source, formatted)
+            request = Request(core, lang, prompt, (), 0, 0, 0, where, formatted=formatted, glossary=use)
+            if self._deferred is not None:
+                self._deferred.append((request, overhead))
+            else:
+                self._set_tokens(request, *self._prompt_tokens(prompt), overhead)
             self.requests[key] = request
         request.uses += 1
         return request
@@ -193,11 +222,19 @@ class Pipeline:
         self.write_stdout = write_stdout
         self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
                                 estimated_tokens=not tokenizer.exact)
+        self._engine_start: EngineStart | None = None
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
         planner = self._planner = Planner(self.tokenizer, self.options, self.glossary)
-        jobs = self._plan(sources, planner)
+        planner.defer_tokenization()
+        try:
+            jobs = self._plan(sources, planner)
+            planner.tokenize_deferred()
+        except BaseException:
+            if self._engine_start is not None:
+                self._engine_start.discard()
+            raise
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
         self.report.unique_segments = len(requests)
@@ -246,6 +283,10 @@ class Pipeline:
                     request.waiting.append(job)
                 job.pending = len(distinct)
                 jobs.append(job)
+            if planner.requests and self._engine_start is None and not self.options.dry_run:
+                # There is work for the model: load it while the other documents are parsed
+                # and the prompts tokenized (vLLM takes tens of seconds to start).
+                self._engine_start = EngineStart(self.engine_factory)
         return jobs
 
     @staticmethod
@@ -280,7 +321,7 @@ class Pipeline:
                 self._finish(job)
         if not requests:
             return
-        engine = self.engine_factory()
+        engine = self._engine_start.result() if self._engine_start is not None else self.engine_factory()
         try:
             self._run_pass(engine, requests, deterministic=False)
             retry = [r for r in requests if r.problem is not None and r.problem.retryable]
@@ -293,41 +334,61 @@ class Pipeline:
         self.report.engine_seconds = round(self.report.engine_seconds, 3)
 
     def _run_pass(self, engine: Engine, requests: list[Request], *, deterministic: bool) -> None:
+        options = self.options
         batches = length_sorted_batches(
             requests, lambda r: r.prompt_tokens + r.max_tokens,
-            token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
+            token_budget=options.batch_tokens or getattr(engine, "batch_tokens", None) or DEFAULT_BATCH_TOKENS,
+            max_items=options.batch_requests or getattr(engine, "batch_requests", None) or DEFAULT_BATCH_REQUESTS)
+        # An engine that streams hands back each answer as soon as it is done: validation and
+        # writing overlap with generation, and a document is written once its last answer is in.
+        stream = getattr(engine, "generate_stream", None)
         for batch in batches:
             t0 = time.monotonic()
-            generations = engine.generate([GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens,
-                                                             deterministic) for r in batch])
-            self.report.engine_seconds += time.monotonic() - t0
+            generation_requests = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic)
+                                   for r in batch]
+            results = (stream(generation_requests) if stream is not None
+                       else enumerate(engine.generate(generation_requests)))
             self.report.engine_requests += len(batch)
-            out_tokens = 0
-            for request, generation in zip(batch, generations, strict=True):
+            done = unreported = out_tokens = 0
+            for index, generation in results:
+                done += 1
+                unreported += 1
                 out_tokens += generation.output_tokens
-                request.attempts += 1
-                cleaned = clean_output(generation.text)
-                if request.glossary is not None:
-                    cleaned = request.glossary.restore(cleaned)
-                # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
-                request.problem = problem_with(generation, request.core, cleaned) or min(
-                    (p for p in (check(request, cleaned) for check in self.validators) if p),
-                    key=lambda p: p.soft, default=None)
-                if request.problem is not None and request.problem.soft and (
-                        request.kept is None or request.problem.severity <= request.kept[1].severity):
-                    request.kept = (cleaned, request.problem)
-                request.translation = None if request.problem else cleaned
-            self.report.output_tokens += out_tokens
-            if not deterministic:
-                self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
-            for request in batch:
-                final = request.problem is None or not request.problem.retryable or (
-                    deterministic and not wants_repair(request))
-                if final:
-                    if request.problem is not None and request.kept is not None:
-                        request.translation, request.accepted = request.kept
-                        request.problem = None
-                    self._settle(request)
+                self._accept(batch[index], generation, deterministic)
+                if unreported == 256:
+                    self._advanced(unreported, out_tokens, deterministic)
+                    unreported = out_tokens = 0
+            self._advanced(unreported, out_tokens, deterministic)
+            self.report.engine_seconds += time.monotonic() - t0
+            if done != len(batch):
+                raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")
+
+    def _advanced(self, requests: int, output_tokens: int, deterministic: bool) -> None:
+        self.report.output_tokens += output_tokens
+        if requests and not deterministic:
+            self.progress.advanced(requests=requests, output_tokens=output_tokens)
+
+    def _accept(self, request: Request, generation: Generation, deterministic: bool) -> None:
+        """Validate one answer; settle the request (write what waited for it) once final."""
+        request.attempts += 1
+        cleaned = clean_output(generation.text)
+        if request.glossary is not None:
+            cleaned = request.glossary.restore(cleaned)
+        # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
+        request.problem = problem_with(generation, request.core, cleaned) or min(
+            (p for p in (check(request, cleaned) for check in self.validators) if p),
+            key=lambda p: p.soft, default=None)
+        if request.problem is not None and request.problem.soft and (
+                request.kept is None or request.problem.severity <= request.kept[1].severity):
+            request.kept = (cleaned, request.problem)
+        request.translation = None if request.problem else cleaned
+        final = request.problem is None or not request.problem.retryable or (
+            deterministic and not wants_repair(request))
+        if final:
+            if request.problem is not None and request.kept is not None:
+                request.translation, request.accepted = request.kept
+                request.problem = None
+            self._settle(request)
 
     def _repair(self, engine: Engine, broken: list[Request]) -> None:
         """Tags still broken after the retry: translate each inline run on its own (repair.py)."""
@@ -383,6 +444,38 @@ class Pipeline:
             job.report.status = "failed"
             job.report.error = f"{job.source.display}: cannot reassemble: {type(exc).__name__}: {exc}"
         self.progress.file_done()
+
+
+class EngineStart:
+    """Builds the engine in a background thread, so that loading the model (and vLLM's CUDA
+    graph capture) overlaps with parsing the documents and tokenizing the prompts."""
+
+    def __init__(self, factory: Callable[[], Engine]) -> None:
+        self._engine: Engine | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._build, args=(factory,), name="hymt-engine-start",
+                                        daemon=True)
+        self._thread.start()
+
+    def _build(self, factory: Callable[[], Engine]) -> None:
+        try:
+            self._engine = factory()
+        except BaseException as exc:  # handed to the thread that asks for the engine
+            self._error = exc
+
+    def result(self) -> Engine:
+        """The engine, once built; the factory's exception if it failed."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._engine is not None
+        return self._engine
+
+    def discard(self) -> None:
+        """The run ended early: close the engine if it is already built (a daemon thread
+        still building one is left to the end of the process)."""
+        if not self._thread.is_alive() and self._engine is not None:
+            self._engine.close()
 
 
 def _read_stdin() -> bytes:

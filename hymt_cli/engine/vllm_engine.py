@@ -17,6 +17,17 @@ from .base import EngineOptions, Generation, GenerationRequest, Sampling
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
+
+# CUDA defaults for translation-sized requests (tens to hundreds of tokens each), measured
+# on an H200 with bench/run.py (bench/RESULTS.md). No torch.compile: the engine starts in
+# ~45 s instead of ~115 s at the same decode speed; full CUDA graphs for decode steps.
+CUDA_COMPILATION = {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"}
+CUDA_MAX_NUM_SEQS = 1024
+CUDA_MAX_NUM_BATCHED_TOKENS = 16384
+# Per engine call on a GPU: whole jobs at once, so that vLLM's scheduler always has work
+# queued (the pipeline streams the answers back as they finish).
+CUDA_BATCH_TOKENS = 8 << 20
+CUDA_BATCH_REQUESTS = 65536
 INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
 MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
 
@@ -25,9 +36,18 @@ class VllmEngine:
     """Generates with vLLM from pre-tokenized prompts (the pipeline owns the chat template)."""
 
     name = "vllm"
+    batch_tokens: int | None = None  # the pipeline's default budget per call
+    batch_requests: int | None = None
 
-    def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False) -> None:
-        """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr)."""
+    def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
+                 ignore_eos: bool = False) -> None:
+        """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr).
+
+        `ignore_eos` is for benchmarks only (not a CLI flag): random-weight models never emit
+        EOS, so every request runs to its own max_tokens, the same for every contender.
+        """
+        self._ignore_eos = ignore_eos
+        self._calls = 0
         _route_vllm_logs_to_stderr(verbose)
         check_local_model(options.model)
         try:
@@ -36,7 +56,10 @@ class VllmEngine:
         except ImportError as exc:
             raise EngineUnavailable("vLLM is not installed", hint=INSTALL_HINT) from exc
         self._sampling = sampling
-        kwargs = _llm_kwargs(options, sampling, on_cpu=current_platform.is_cpu())
+        on_cpu = current_platform.is_cpu()
+        kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu)
+        if not on_cpu:
+            self.batch_tokens, self.batch_requests = CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS
         try:
             with _stdout_to_stderr():
                 self._llm = vllm.LLM(**kwargs)
@@ -52,9 +75,44 @@ class VllmEngine:
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
         prompts = [{"prompt_token_ids": list(r.prompt_token_ids)} for r in requests]
-        params = [sampling_params(self._sampling, r.max_tokens) for r in requests]
+        params = [self._params(r) for r in requests]
         outputs = self._llm.generate(prompts, params, use_tqdm=False)
         return [_generation(out.outputs[0]) for out in outputs]
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
+        """(index into `requests`, Generation) for each request as soon as it finishes.
+
+        All requests go to vLLM at once, so its scheduler always has work queued, and the
+        caller validates and writes while the engine-core process keeps generating (what
+        `LLM.generate` does internally, minus waiting for the last request). Requests still
+        running when the caller stops iterating are aborted.
+        """
+        if not requests:
+            return
+        if self._llm is None:
+            raise RuntimeError("the vLLM engine is closed")
+        from vllm.sampling_params import RequestOutputKind
+
+        engine = self._llm.llm_engine
+        self._calls += 1
+        index: dict[str, int] = {}
+        try:
+            for i, request in enumerate(requests):
+                params = self._params(request)
+                params.output_kind = RequestOutputKind.FINAL_ONLY  # as LLM.generate: no partial outputs
+                request_id = f"hymt-{self._calls}-{i}"
+                engine.add_request(request_id, {"prompt_token_ids": list(request.prompt_token_ids)}, params)
+                index[request_id] = i
+            while index and engine.has_unfinished_requests():
+                for out in engine.step():
+                    if out.finished:
+                        yield index.pop(out.request_id), _generation(out.outputs[0])
+        finally:
+            if index:
+                engine.abort_request(list(index))
+
+    def _params(self, request: GenerationRequest):
+        return sampling_params(self._sampling, request.max_tokens, ignore_eos=self._ignore_eos)
 
     def close(self) -> None:
         """Stop the engine-core and worker processes; safe to call twice."""
@@ -72,17 +130,17 @@ class VllmEngine:
         self.close()
 
 
-def sampling_params(sampling: Sampling, max_tokens: int):
+def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False):
     """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
     from vllm import SamplingParams
 
     if sampling.greedy:
         return SamplingParams(max_tokens=max_tokens, temperature=0.0,
-                              repetition_penalty=sampling.repetition_penalty)
+                              repetition_penalty=sampling.repetition_penalty, ignore_eos=ignore_eos)
     return SamplingParams(
         max_tokens=max_tokens, temperature=sampling.temperature, top_p=sampling.top_p,
         top_k=max(sampling.top_k, 0),  # vLLM: 0 disables top-k
-        repetition_penalty=sampling.repetition_penalty, seed=sampling.seed)
+        repetition_penalty=sampling.repetition_penalty, seed=sampling.seed, ignore_eos=ignore_eos)
 
 
 def _route_vllm_logs_to_stderr(verbose: bool) -> None:
@@ -159,7 +217,21 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
         kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
     else:
         kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE
+    if not on_cpu:
+        kwargs.update(_cuda_defaults(options))
     return kwargs
+
+
+def _cuda_defaults(options: EngineOptions) -> dict:
+    """Engine settings for translation-sized requests on a GPU, where the user set none."""
+    tuned: dict = dict(enable_prefix_caching=True)  # the instruction prefix is shared per language
+    if not options.enforce_eager:
+        tuned["compilation_config"] = dict(CUDA_COMPILATION)
+    if options.max_num_seqs is None:
+        tuned["max_num_seqs"] = CUDA_MAX_NUM_SEQS
+    if options.max_num_batched_tokens is None:
+        tuned["max_num_batched_tokens"] = CUDA_MAX_NUM_BATCHED_TOKENS
+    return tuned
 
 
 def _default_max_model_len(options: EngineOptions) -> int | None:
