@@ -216,6 +216,7 @@ class Pipeline:
     def _plan(self, sources: Sequence[SourceFile], planner: Planner) -> list[Job]:
         jobs: list[Job] = []
         inputs = {s.path.resolve() for s in sources if s.path is not None}
+        writers: dict[Path, str] = {}  # output -> the input it is translated from
         for source in sources:
             try:
                 text, segments = self._load(source)
@@ -231,6 +232,11 @@ class Pipeline:
                 if out is not None and out.resolve() in inputs:
                     file_report.status, file_report.error = "failed", (
                         f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
+                    continue
+                if out is not None and writers.setdefault(out.resolve(), source.display) != source.display:
+                    file_report.status, file_report.error = "failed", (
+                        f"{source.display}: output {out} is already written from "
+                        f"{writers[out.resolve()]}; use separate --out folders")
                     continue
                 job = Job(source, lang, out, text, segments, {}, file_report)
                 if self.glossary is not None:
