@@ -16,6 +16,7 @@ from .formats import FORMAT_NAMES, FormatOptions
 from .languages import language, parse_language_list
 from .output import StdoutGuard, stderr_console
 from .pipeline import Pipeline, RunOptions
+from .prompts import TEMPLATE_VERSION
 from .progress import LiveProgress, PlainProgress
 from .report import RunReport
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
@@ -71,6 +72,18 @@ def translate(
     enforce_eager: Annotated[bool, typer.Option(help="vLLM: no CUDA graphs (faster start, slower run).")] = False,
     trust_remote_code: Annotated[bool, typer.Option(help="Allow the model repo's own code.")] = False,
     batch_tokens: Annotated[int, typer.Option(help="Token budget (prompt + output) per engine call.")] = 262_144,
+    columns: Annotated[Optional[str], typer.Option(
+        help="parquet: string columns to translate, comma-separated (e.g. title,description).")] = None,
+    add_columns: Annotated[bool, typer.Option(
+        "--add-columns", help="parquet: keep the source columns and add <column>_<lang>.")] = False,
+    cell_format: Annotated[str, typer.Option(help="parquet: how a cell is parsed (txt, or a markup "
+                                             "format such as html/md).")] = "txt",
+    rows_per_batch: Annotated[int, typer.Option(help="parquet: rows read, translated and written "
+                                                "at a time (bounds memory).")] = 8192,
+    cache: Annotated[Optional[Path], typer.Option(
+        help="Translation memory file [default: memory.sqlite3 in the user cache dir].")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the translation "
+                                           "memory.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Plan only: files, segments, tokens, prompts. "
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,
@@ -103,8 +116,12 @@ def translate(
                                 enforce_eager=enforce_eager)
         if not verbose:
             os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
-        sources, problems = discover(inputs, format_name=format_name,
-                                     options=FormatOptions(segment_by=segment_by))
+        if rows_per_batch < 1:
+            raise UsageError("--rows-per-batch must be at least 1")
+        format_options = FormatOptions(segment_by=segment_by, cell_format=cell_format,
+                                       add_columns=add_columns, rows_per_batch=rows_per_batch,
+                                       columns=tuple(c.strip() for c in (columns or "").split(",") if c.strip()))
+        sources, problems = discover(inputs, format_name=format_name, options=format_options)
         for problem in problems:
             console.print(f"[red]error:[/] {problem.input}: {problem.message}")
         if not sources:
@@ -116,20 +133,28 @@ def translate(
                                  dry_run=dry_run, prompts_out=prompts_out)
         progress = None if (quiet or dry_run) else (
             LiveProgress(console) if console.is_terminal else PlainProgress(console))
+        memory = None if no_cache else _open_memory(
+            cache, dry_run=dry_run, source=source, engine=engine, model=options.model,
+            revision=revision, sampling=sampling)
         with StdoutGuard() as stdout:
             pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
-                                model=options.model if engine not in MODEL_FREE_ENGINES or model else None)
+                                model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
+                                memory=memory)
             try:
                 result = pipeline.run(sources)
             finally:
                 if progress is not None:
                     progress.close()
+                if memory is not None:
+                    memory.close()
+        if memory is not None and memory.store_error:
+            console.print(f"[yellow]warning:[/] {memory.store_error}")
         for problem in problems:
             result.files.insert(0, _failed_input(problem.input, problem.message))
         if report is not None:
             result.write(report)
-        _summarize(result, console, dry_run=dry_run)
+        _summarize(result, console, dry_run=dry_run, printed={p.input for p in problems})
         code = ExitCode.SOME_INPUTS_FAILED if result.files_failed else ExitCode.OK
     except HymtError as exc:
         console.print(f"[red]error:[/] {exc.message}")
@@ -171,25 +196,40 @@ def _warn_if_random(model: str | None, console) -> None:
                       "its output is NOT a real translation (untranslatable output keeps the source)")
 
 
+def _open_memory(path: Path | None, *, dry_run: bool, source, engine: str, model: str,
+                 revision: str | None, sampling: Sampling):
+    """The translation memory bound to this run's context (a dry run only reads it)."""
+    from .cache import PipelineMemory, TranslationMemory, build_context, default_cache_path
+
+    memory = TranslationMemory.open(path or default_cache_path(), readonly=dry_run)
+    context = build_context(engine=engine, model=model, revision=revision, sampling=sampling,
+                            template_version=TEMPLATE_VERSION, glossary_digest="",
+                            model_free=engine in MODEL_FREE_ENGINES)
+    return PipelineMemory(memory, context, source.code if source is not None else None)
+
+
 def _failed_input(input_name: str, message: str):
     from .report import FileReport
 
     return FileReport(input_name, None, None, "failed", f"{input_name}: {message}")
 
 
-def _summarize(result: RunReport, console, *, dry_run: bool) -> None:
+def _summarize(result: RunReport, console, *, dry_run: bool, printed: set[str] = frozenset()) -> None:
     for file in result.files:
-        if file.status == "failed" and file.error and not file.error.startswith(file.input + ": no such"):
-            if file.output is not None:  # input-level problems were printed already
-                console.print(f"[red]error:[/] {file.error}")
+        if file.status == "failed" and file.error and not (file.output is None and file.input in printed):
+            console.print(f"[red]error:[/] {file.error}")  # discovery problems were printed already
     if dry_run:
         estimate = " (estimated)" if result.estimated_tokens else ""
+        to_engine = result.unique_segments - result.cache_hits
         console.print(f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
                       f"{result.segments} segments, {result.unique_segments} unique requests, "
-                      f"{result.prompt_tokens:,} prompt tokens{estimate}; nothing written")
+                      f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
+                      f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
+                      f"from the memory: {result.cache_hits}; nothing written")
         return
     console.print(f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
                   f"{result.segments} segments, {result.engine_requests} engine requests, "
+                  f"{result.cache_hits} from the memory, "
                   f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s")
     if result.untranslated:
         console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "

@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import DocumentDecodeError, DocumentFormat, FormatOptions
+from .parquet import ParquetFormat
 from .text import TextFormat
 
-_FORMATS: tuple[type, ...] = (TextFormat,)
+_FORMATS: tuple[type, ...] = (TextFormat, ParquetFormat)
 
 FORMAT_NAMES: tuple[str, ...] = tuple(cls.name for cls in _FORMATS)
 SUFFIXES: dict[str, type] = {suffix: cls for cls in _FORMATS for suffix in cls.suffixes}
