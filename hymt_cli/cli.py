@@ -173,6 +173,93 @@ def translate(
     raise typer.Exit(int(code))
 
 
+tm_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                     help="The translation memory: export for review, import reviewed translations.")
+app.add_typer(tm_app, name="tm")
+
+
+@tm_app.command("export")
+def tm_export(
+    format_name: Annotated[str, typer.Option("--format", help="tmx or jsonl.")] = "tmx",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file [default: stdout].")] = None,
+    cache: Annotated[Optional[Path], typer.Option(help="Translation memory file [default: user cache].")] = None,
+) -> None:
+    """Write every entry of the translation memory as TMX or JSON lines."""
+    console = stderr_console()
+    from .cache import TranslationMemory, default_cache_path
+    from .tm_exchange import FORMATS, write_jsonl, write_tmx
+
+    try:
+        if format_name not in FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {format_name!r}")
+        path = cache or default_cache_path()
+        if not path.exists():
+            raise UsageError(f"cache {path}: no translation memory there yet")
+        with TranslationMemory.open(path, readonly=True) as memory:
+            write = write_tmx if format_name == "tmx" else write_jsonl
+            if out is None:
+                with StdoutGuard() as stdout:
+                    count = write(memory.entries(), _TextSink(stdout.write))
+            else:
+                import os as _os
+                import tempfile
+
+                out.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".hymt-tmp", dir=out.parent)
+                try:
+                    with open(fd, "w", encoding="utf-8", newline="\n") as handle:
+                        count = write(memory.entries(), handle)
+                    _os.replace(tmp, out)
+                except BaseException:
+                    Path(tmp).unlink(missing_ok=True)
+                    raise
+        console.print(f"hymt tm: exported {count} entries")
+        code = ExitCode.OK
+    except HymtError as exc:
+        code = _print_error(console, exc)
+    raise typer.Exit(int(code))
+
+
+@tm_app.command("import")
+def tm_import(
+    file: Annotated[Path, typer.Argument(help="A TMX or JSONL file (reviewed translations).")],
+    format_name: Annotated[Optional[str], typer.Option("--format", help="tmx or jsonl [default: by suffix].")] = None,
+    cache: Annotated[Optional[Path], typer.Option(help="Translation memory file [default: user cache].")] = None,
+) -> None:
+    """Import reviewed translations; from now on they win over model output."""
+    console = stderr_console()
+    from .cache import TranslationMemory, default_cache_path
+    from .tm_exchange import read_entries
+
+    try:
+        result = read_entries(file, format_name)
+        with TranslationMemory.open(cache or default_cache_path()) as memory:
+            count = memory.import_entries(result.entries)
+        skipped = f", skipped {result.skipped} (unknown language, empty or inline markup)" if result.skipped else ""
+        console.print(f"hymt tm: imported {count} entries{skipped}")
+        code = ExitCode.OK
+    except HymtError as exc:
+        code = _print_error(console, exc)
+    raise typer.Exit(int(code))
+
+
+class _TextSink:
+    """A text stream over the guarded stdout (export streams entries; nothing is buffered)."""
+
+    def __init__(self, write_bytes) -> None:
+        self._write = write_bytes
+
+    def write(self, text: str) -> None:
+        self._write(text.encode("utf-8"))
+
+
+def _print_error(console, exc: HymtError) -> ExitCode:
+    console.print(f"[red]error:[/] {exc.message}")
+    if exc.hint:
+        console.print(f"  hint: {exc.hint}")
+    return exc.exit_code
+
+
 def _tokenizer(engine: str, model: str | None, options: EngineOptions, *, dry_run: bool,
                console) -> PromptTokenizer:
     """The model's tokenizer; an estimate where no model is needed or only a plan is wanted."""
