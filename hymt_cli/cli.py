@@ -88,11 +88,11 @@ def translate(
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,
     report: Annotated[Optional[Path], typer.Option(help="Write the run report (JSON) to this file.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Errors only on stderr.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on stderr.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="More detail on stderr (engine logs).")] = False,
 ) -> None:
     """Translate documents. Writes <stem>.<lang><suffix> beside each input, or to --out."""
-    console = stderr_console(quiet=quiet)
+    console = stderr_console()
     try:
         targets = parse_language_list(to)
         source = None if source_lang.strip().lower() == "auto" else language(source_lang)
@@ -115,16 +115,17 @@ def translate(
                                 tensor_parallel_size=tensor_parallel_size, quantization=quantization,
                                 enforce_eager=enforce_eager)
         if not verbose:
-            os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+            for variable in ("VLLM_LOGGING_LEVEL", "TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
+                os.environ.setdefault(variable, "WARNING" if variable.startswith("VLLM") else "error")
         if rows_per_batch < 1:
             raise UsageError("--rows-per-batch must be at least 1")
         format_options = FormatOptions(segment_by=segment_by, cell_format=cell_format,
                                        add_columns=add_columns, rows_per_batch=rows_per_batch,
                                        columns=tuple(c.strip() for c in (columns or "").split(",") if c.strip()))
         sources, problems = discover(inputs, format_name=format_name, options=format_options)
-        for problem in problems:
-            console.print(f"[red]error:[/] {problem.input}: {problem.message}")
         if not sources:
+            for problem in problems:
+                console.print(f"[red]error:[/] {problem.input}: {problem.message}")
             raise typer.Exit(ExitCode.SOME_INPUTS_FAILED)
         tokenizer = _tokenizer(engine, model, options, dry_run=dry_run, console=console)
         _warn_if_random(options.model if (model or engine not in MODEL_FREE_ENGINES) else None, console)
@@ -154,7 +155,7 @@ def translate(
             result.files.insert(0, _failed_input(problem.input, problem.message))
         if report is not None:
             result.write(report)
-        _summarize(result, console, dry_run=dry_run, printed={p.input for p in problems})
+        _summarize(result, console, dry_run=dry_run, quiet=quiet)
         code = ExitCode.SOME_INPUTS_FAILED if result.files_failed else ExitCode.OK
     except HymtError as exc:
         console.print(f"[red]error:[/] {exc.message}")
@@ -301,10 +302,12 @@ def _failed_input(input_name: str, message: str):
     return FileReport(input_name, None, None, "failed", f"{input_name}: {message}")
 
 
-def _summarize(result: RunReport, console, *, dry_run: bool, printed: set[str] = frozenset()) -> None:
+def _summarize(result: RunReport, console, *, dry_run: bool, quiet: bool) -> None:
     for file in result.files:
-        if file.status == "failed" and file.error and not (file.output is None and file.input in printed):
-            console.print(f"[red]error:[/] {file.error}")  # discovery problems were printed already
+        if file.status == "failed" and file.error:  # a file failing in every language: one line
+            console.print(f"[red]error:[/] {file.error}")
+    if quiet:
+        return
     if dry_run:
         estimate = " (estimated)" if result.estimated_tokens else ""
         to_engine = result.unique_segments - result.cache_hits

@@ -3,8 +3,11 @@
 Tests and the no-GPU demo need a model that vLLM and transformers load exactly like
 HY-MT1.5-1.8B (`HunYuanDenseV1ForCausalLM`, qk-norm, tied embeddings, the 1.8B chat
 template's special tokens) without downloading weights. The output is gibberish: the
-weights are random, so the model rarely stops by itself. `config.json` carries
-`"hymt_random_weights": true` so the CLI can say so (`has_random_weights`).
+weights are random. The embeddings are arranged (see `_make_it_answer`) so that the
+model answers every prompt with one context-dependent word piece and then its EOS: runs
+end with finish_reason "stop" like a real model, and `max_tokens=1` gives "length".
+`config.json` carries `"hymt_random_weights": true` so the CLI can say plainly that the
+output is not a translation (`has_random_weights`).
 
     python -m hymt_cli.tiny_model OUT_DIR
 """
@@ -22,7 +25,7 @@ from pathlib import Path
 
 RANDOM_WEIGHTS_KEY = "hymt_random_weights"
 # Bump when the build changes, so cached builds are rebuilt rather than reused.
-BUILDER_VERSION = 1
+BUILDER_VERSION = 2
 _VERSION_KEY = "hymt_tiny_model_version"
 
 BOS = "<｜hy_begin▁of▁sentence｜>"
@@ -142,12 +145,48 @@ def _build_model(tokenizer, seed: int):
     config.use_cla = False
     torch.manual_seed(seed)
     model = HunYuanDenseV1ForCausalLM._from_config(config, dtype=torch.float32)
+    _make_it_answer(model, tokenizer, seed)
     gen = model.generation_config
     gen.bos_token_id, gen.eos_token_id, gen.pad_token_id = ids(BOS), ids(EOS), ids(PAD)
     # HY-MT's recommended sampling, as the real model ships it
     gen.do_sample, gen.temperature, gen.top_p, gen.top_k = True, 0.7, 0.6, 20
     gen.repetition_penalty = 1.05
     return model
+
+
+def _make_it_answer(model, tokenizer, seed: int) -> None:
+    """Arrange the random weights so that greedy or sampled decoding emits one word, then EOS.
+
+    A fully random model repeats the last prompt token (a special token, so the text is
+    empty) and never stops, which exercises none of the "stop" paths. With tied
+    embeddings, logit(t) = E[t] . norm(h): large unit-variance rows make the residual
+    stream follow the last token's own row. Hidden dimension 0 becomes a "just emitted a
+    word" flag that only the embeddings write (no layer writes it): word pieces carry
+    ALPHA there, special tokens and bare bytes carry nothing and are kept small, and the
+    EOS row is BETA on that dimension only. After the assistant marker the flag is 0, so
+    a context-dependent word piece wins; after a word piece BETA * ALPHA beats the word's
+    own logit (|row|^2 ~ hidden + ALPHA^2), so EOS follows.
+    """
+    import torch
+
+    alpha, beta, small = 8.0, 30.0, 0.05
+    vocab, hidden = model.get_input_embeddings().weight.shape
+    rows = torch.randn(vocab, hidden, generator=torch.Generator().manual_seed(seed))
+    special = set(tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS)) | set(tokenizer.all_special_ids)
+    # only pieces that decode to visible, valid UTF-8 text may be emitted
+    words = torch.tensor([i not in special and tokenizer.decode([i]).strip() != ""
+                          and "\ufffd" not in tokenizer.decode([i]) for i in range(vocab)])
+    rows[:, 0] = 0.0
+    rows[words, 0] = alpha
+    rows[~words] *= small
+    eos = tokenizer.convert_tokens_to_ids(EOS)
+    rows[eos] = 0.0
+    rows[eos, 0] = beta
+    with torch.no_grad():
+        model.get_input_embeddings().weight.copy_(rows)  # tied: the LM head too
+        for layer in model.model.layers:
+            layer.self_attn.o_proj.weight[0] = 0.0
+            layer.mlp.down_proj.weight[0] = 0.0
 
 
 def _is_complete(out_dir: Path) -> bool:
@@ -169,10 +208,14 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0) -> Path:
     out_dir = Path(out_dir)
     if _is_complete(out_dir):
         return out_dir
+    from transformers.utils import logging as hf_logging
+
     tokenizer = _build_tokenizer(seed)
     model = _build_model(tokenizer, seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tiny-model-", dir=out_dir.parent))
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # a shard bar for a 3 MB file is noise
     try:
         tokenizer.save_pretrained(tmp)
         model.save_pretrained(tmp)
@@ -184,8 +227,11 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0) -> Path:
                                encoding="utf-8")
         (out_dir / "config.json").unlink(missing_ok=True)
         for path in sorted(tmp.iterdir(), key=lambda p: p.name == "config.json"):
+            path.chmod(0o644)  # safetensors writes 0600; the folder may be shared
             os.replace(path, out_dir / path.name)
     finally:
+        if bars:
+            hf_logging.enable_progress_bar()
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
 

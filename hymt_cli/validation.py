@@ -35,12 +35,12 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False)
     if not cleaned:
         return Problem("empty output")
-    if len(cleaned) > 4 * len(source) + 40:
-        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)")
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
             return Problem("output echoes the instruction")
     loop = _LOOP.search(cleaned)
     if loop and loop.group(0) not in source:
         return Problem(f"repetition loop ({loop.group(1)[:12]!r} repeated)", retryable=False)
+    if len(cleaned) > 4 * len(source) + 40:
+        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)")
     return None

@@ -1,0 +1,198 @@
+"""The vLLM engine: offline batched inference, one `vllm.LLM` for the whole run.
+
+vLLM and torch are imported only when an engine is built, so `--help`, `--dry-run` and
+most tests never pay for them. Everything vLLM prints goes to stderr: stdout carries
+the translated documents.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import EngineUnavailable
+from .base import EngineOptions, Generation, GenerationRequest, Sampling
+
+DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
+_CUDA_MEMORY_SHARE = 0.9
+_INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
+_MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
+
+
+class VllmEngine:
+    """Generates with vLLM from pre-tokenized prompts (the pipeline owns the chat template)."""
+
+    name = "vllm"
+
+    def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False) -> None:
+        """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr)."""
+        _route_vllm_logs_to_stderr(verbose)
+        _check_local_model(options.model)
+        try:
+            import vllm
+            from vllm.platforms import current_platform
+        except ImportError as exc:
+            raise EngineUnavailable("vLLM is not installed", hint=_INSTALL_HINT) from exc
+        self._vllm = vllm
+        self._sampling = sampling
+        kwargs = _llm_kwargs(options, sampling, on_cpu=current_platform.is_cpu())
+        try:
+            with _stdout_to_stderr():
+                self._llm = vllm.LLM(**kwargs)
+        except Exception as exc:
+            raise EngineUnavailable(
+                f"vLLM could not load model {options.model!r}: {_one_line(exc)}",
+                hint=_MODEL_HINT) from exc
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        """One Generation per request, in request order; each request keeps its own max_tokens."""
+        if not requests:
+            return []
+        if self._llm is None:
+            raise RuntimeError("the vLLM engine is closed")
+        prompts = [{"prompt_token_ids": list(r.prompt_token_ids)} for r in requests]
+        params = [self._sampling_params(r.max_tokens) for r in requests]
+        outputs = self._llm.generate(prompts, params, use_tqdm=False)
+        return [_generation(out.outputs[0]) for out in outputs]
+
+    def close(self) -> None:
+        """Stop the engine-core and worker processes; safe to call twice."""
+        llm, self._llm = getattr(self, "_llm", None), None
+        if llm is None:
+            return
+        engine_core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
+        if engine_core is not None:
+            engine_core.shutdown()
+
+    def __enter__(self) -> VllmEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _sampling_params(self, max_tokens: int):
+        s = self._sampling
+        if s.greedy:
+            return self._vllm.SamplingParams(max_tokens=max_tokens, temperature=0.0,
+                                             repetition_penalty=s.repetition_penalty)
+        return self._vllm.SamplingParams(
+            max_tokens=max_tokens, temperature=s.temperature, top_p=s.top_p,
+            top_k=max(s.top_k, 0),  # vLLM: 0 disables top-k
+            repetition_penalty=s.repetition_penalty, seed=s.seed)
+
+
+def _route_vllm_logs_to_stderr(verbose: bool) -> None:
+    """Set vLLM's logging env before it is imported; child processes inherit it.
+
+    vLLM logs to stdout by default (VLLM_LOGGING_STREAM=ext://sys.stdout). A value the
+    user set explicitly is kept, except a stream pointing at stdout.
+    """
+    if "stdout" in os.environ.get("VLLM_LOGGING_STREAM", "stdout"):
+        os.environ["VLLM_LOGGING_STREAM"] = "ext://sys.stderr"
+    if verbose:
+        os.environ["VLLM_LOGGING_LEVEL"] = "INFO"
+    else:
+        os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Point file descriptor 1 at stderr while vLLM spawns its processes.
+
+    The engine-core and worker processes inherit fd 1 at start-up; anything they or
+    native code print would otherwise land in the middle of the translated document.
+    """
+    try:
+        sys.stdout.flush()
+        saved: int | None = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no real fd 1 (embedded, closed): nothing to guard
+        saved = None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            try:
+                sys.stdout.flush()
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+
+
+def _check_local_model(model: str) -> None:
+    """Fail fast, before importing vLLM, when a path-like model does not exist."""
+    path = Path(model).expanduser()
+    if path.is_file():  # a single-file checkpoint (GGUF): vLLM judges it
+        return
+    looks_local = model.startswith(("/", "./", "../", "~")) or path.exists()
+    if looks_local and not (path / "config.json").is_file():
+        what = "has no config.json" if path.is_dir() else "does not exist"
+        raise EngineUnavailable(f"model folder {model!r} {what}", hint=_MODEL_HINT)
+
+
+def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> dict:
+    """Arguments for `vllm.LLM`: what the user set, plus hardware-aware defaults."""
+    kwargs: dict = dict(
+        model=options.model, revision=options.revision,
+        trust_remote_code=options.trust_remote_code, dtype=options.dtype,
+        tensor_parallel_size=options.tensor_parallel_size,
+        quantization=options.quantization, enforce_eager=options.enforce_eager,
+        seed=sampling.seed if sampling.seed is not None else 0,
+    )
+    max_model_len = options.max_model_len or _default_max_model_len(options)
+    if max_model_len is not None:
+        kwargs["max_model_len"] = max_model_len
+    if options.max_num_seqs is not None:
+        kwargs["max_num_seqs"] = options.max_num_seqs
+    if options.max_num_batched_tokens is not None:
+        kwargs["max_num_batched_tokens"] = options.max_num_batched_tokens
+    if options.gpu_memory_utilization is not None:
+        kwargs["gpu_memory_utilization"] = options.gpu_memory_utilization
+    elif on_cpu:
+        # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
+        # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
+        # cache size does, and lets vLLM skip its memory-profiling warm-up.
+        kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
+    else:
+        kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE
+    return kwargs
+
+
+def _default_max_model_len(options: EngineOptions) -> int | None:
+    """8192, or less when the model's own context is shorter (vLLM rejects longer)."""
+    try:
+        from transformers import AutoConfig
+
+        config = AutoConfig.from_pretrained(options.model, revision=options.revision,
+                                            trust_remote_code=options.trust_remote_code)
+    except Exception:  # vLLM will report an unloadable model itself, with its own words
+        return DEFAULT_MAX_MODEL_LEN
+    text_config = getattr(config, "get_text_config", lambda: config)()
+    model_max = getattr(text_config, "max_position_embeddings", None)
+    return min(DEFAULT_MAX_MODEL_LEN, model_max) if model_max else DEFAULT_MAX_MODEL_LEN
+
+
+def _cpu_kv_cache_bytes() -> int:
+    """A tenth of the available RAM, between 512 MiB and 4 GiB.
+
+    512 MiB holds one full 8k-token request of HY-MT 1.8B in bf16 (64 KiB per token).
+    """
+    import psutil
+
+    share = psutil.virtual_memory().available // 10
+    return max(512 << 20, min(4 << 30, share))
+
+
+def _generation(completion) -> Generation:
+    # vLLM also reports "abort"/"error"; the answer is then incomplete, like a cut one,
+    # and the pipeline treats "length" as a per-segment error.
+    reason = "stop" if completion.finish_reason == "stop" else "length"
+    return Generation(text=completion.text, finish_reason=reason,
+                      output_tokens=len(completion.token_ids))
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__

@@ -1,0 +1,54 @@
+"""Prompt goldens: HY-MT1.5 model-card templates, verbatim."""
+from __future__ import annotations
+
+import pytest
+
+from hymt_cli.errors import UsageError
+from hymt_cli.languages import LANGUAGES, language, parse_language_list
+from hymt_cli.prompts import build_prompt, looks_chinese, source_is_chinese
+
+
+def test_xx_to_xx_uses_the_english_instruction_and_english_name() -> None:
+    assert build_prompt("Guten Morgen.", language("fr"), chinese_source=False) == (
+        "Translate the following segment into French, without additional explanation.\n\nGuten Morgen.")
+
+
+def test_zh_source_uses_the_chinese_instruction_and_chinese_name() -> None:
+    assert build_prompt("早上好。", language("en"), chinese_source=True) == (
+        "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n早上好。")
+
+
+def test_zh_target_uses_the_chinese_instruction() -> None:
+    assert build_prompt("Good morning.", language("zh"), chinese_source=False) == (
+        "将以下文本翻译为中文，注意只需要输出翻译后的结果，不要额外解释：\n\nGood morning.")
+    assert build_prompt("Good morning.", language("zh-Hant"), chinese_source=False).startswith(
+        "将以下文本翻译为繁体中文，")
+
+
+def test_source_side_is_declared_or_detected() -> None:
+    assert source_is_chinese(None, "这是一个测试。")
+    assert not source_is_chinese(None, "これはテストです。漢字")  # kana: Japanese
+    assert not source_is_chinese(None, "A test with one 中 character and many letters")
+    assert source_is_chinese(language("zh"), "English text declared as Chinese")
+    assert not source_is_chinese(language("ja"), "漢字")
+
+
+def test_the_model_card_languages_are_all_there() -> None:
+    assert len(LANGUAGES) == 38
+    assert language("ZH-hant").code == "zh-Hant"
+    assert language("yue").chinese == "粤语"
+
+
+def test_unknown_language_is_a_usage_error_listing_valid_codes() -> None:
+    with pytest.raises(UsageError, match="unknown language code 'xx'.*en, fr"):
+        parse_language_list("en,xx")
+
+
+def test_language_lists_are_deduplicated_in_order() -> None:
+    assert [l.code for l in parse_language_list("de, ja,de")] == ["de", "ja"]
+
+
+def test_looks_chinese() -> None:
+    assert looks_chinese("同步速度很慢怎么办？")
+    assert not looks_chinese("Hello")
+    assert not looks_chinese("")
