@@ -88,6 +88,11 @@ def translate(
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,
     report: Annotated[Optional[Path], typer.Option(help="Write the run report (JSON) to this file.")] = None,
+    glossary: Annotated[Optional[list[Path]], typer.Option(
+        "--glossary", metavar="FILE", help="Terminology file (.tsv, .csv, .json, .tbx); repeatable. Matched terms "
+        "go into the prompt and are checked in the output; empty targets are kept verbatim.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 4 when a glossary term was missed or a "
+                                         "segment stayed untranslated (CI gate).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on stderr.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="More detail on stderr (engine logs).")] = False,
 ) -> None:
@@ -127,6 +132,11 @@ def translate(
             for problem in problems:
                 console.print(f"[red]error:[/] {problem.input}: {problem.message}")
             raise typer.Exit(ExitCode.SOME_INPUTS_FAILED)
+        terms = None
+        if glossary:
+            from .glossary import load_glossaries
+
+            terms = load_glossaries(glossary, source=source)
         tokenizer = _tokenizer(engine, model, options, dry_run=dry_run, console=console)
         _warn_if_random(options.model if (model or engine not in MODEL_FREE_ENGINES) else None, console)
         run_options = RunOptions(targets=tuple(targets), source=source, out_dir=out,
@@ -136,12 +146,12 @@ def translate(
             LiveProgress(console) if console.is_terminal else PlainProgress(console))
         memory = None if no_cache else _open_memory(
             cache, dry_run=dry_run, source=source, engine=engine, model=options.model,
-            revision=revision, sampling=sampling)
+            revision=revision, sampling=sampling, glossary_digest=terms.digest if terms else "")
         with StdoutGuard() as stdout:
             pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
                                 model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
-                                memory=memory)
+                                glossary=terms, memory=memory)
             try:
                 result = pipeline.run(sources)
             finally:
@@ -157,6 +167,9 @@ def translate(
             result.write(report)
         _summarize(result, console, dry_run=dry_run, quiet=quiet)
         code = ExitCode.SOME_INPUTS_FAILED if result.files_failed else ExitCode.OK
+        if code == ExitCode.OK and strict and not dry_run and (
+                result.untranslated or (result.glossary is not None and result.glossary.missed)):
+            code = ExitCode.QUALITY_CHECK_FAILED
     except HymtError as exc:
         console.print(f"[red]error:[/] {exc.message}")
         if exc.hint:
@@ -285,13 +298,13 @@ def _warn_if_random(model: str | None, console) -> None:
 
 
 def _open_memory(path: Path | None, *, dry_run: bool, source, engine: str, model: str,
-                 revision: str | None, sampling: Sampling):
+                 revision: str | None, sampling: Sampling, glossary_digest: str = ""):
     """The translation memory bound to this run's context (a dry run only reads it)."""
     from .cache import PipelineMemory, TranslationMemory, build_context, default_cache_path
 
     memory = TranslationMemory.open(path or default_cache_path(), readonly=dry_run)
     context = build_context(engine=engine, model=model, revision=revision, sampling=sampling,
-                            template_version=TEMPLATE_VERSION, glossary_digest="",
+                            template_version=TEMPLATE_VERSION, glossary_digest=glossary_digest,
                             model_free=engine in MODEL_FREE_ENGINES)
     return PipelineMemory(memory, context, source.code if source is not None else None)
 
@@ -324,6 +337,16 @@ def _summarize(result: RunReport, console, *, dry_run: bool, quiet: bool) -> Non
     if result.untranslated:
         console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
                       "their source text (details: --report FILE)")
+    glossary = result.glossary
+    if glossary is not None:
+        console.print(f"glossary: {glossary.expected} term(s) expected, {glossary.found} found, "
+                      f"{glossary.missed} missed")
+        misses = [(f.input, m) for f in result.files if f.glossary is not None for m in f.glossary.misses]
+        for name, miss in misses[:5]:
+            console.print(f"[yellow]warning:[/] glossary miss: {name} segment {miss.segment} ({miss.lang}): "
+                          f"{miss.term!r} should be {miss.expected!r}")
+        if glossary.missed > 5:
+            console.print(f"  ... {glossary.missed - 5} more (details: --report FILE)")
 
 
 def main(argv: list[str] | None = None) -> int:

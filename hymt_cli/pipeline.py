@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .atomic import write_atomically
 from .batching import length_sorted_batches, max_new_tokens, max_source_tokens
@@ -18,11 +18,15 @@ from .errors import InputError
 from .formats import DocumentDecodeError
 from .languages import Language
 from .prompts import build_prompt, source_is_chinese
-from .report import FileReport, RunReport, SegmentProblem
+from .glossary import tally
+from .report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from .segments import Segment, is_translatable
 from .sentences import split_long
 from .tokenizer import EstimatingTokenizer, PromptTokenizer
 from .validation import Problem, clean_output, problem_with
+
+if TYPE_CHECKING:
+    from .glossary import Glossary, GlossaryUse  # noqa: F401
 
 # Extra output checks a feature adds (inline tags kept, glossary terms used): None when fine.
 Validator = Callable[["Request", str], "Problem | None"]
@@ -77,6 +81,14 @@ class Request:
     translation: str | None = None
     problem: Problem | None = None
     attempts: int = 0
+    glossary: GlossaryUse | None = None  # matched terms, do-not-translate placeholders
+    kept: tuple[str, Problem] | None = None  # the least bad soft-problem output so far
+    accepted: Problem | None = None  # the soft problem of the output finally kept
+
+    @property
+    def model_text(self) -> str:
+        """The text the model translates (do-not-translate terms replaced by placeholders)."""
+        return self.glossary.text if self.glossary is not None else self.core
 
 
 @dataclass(slots=True)
@@ -114,10 +126,12 @@ def _split_whitespace(text: str) -> tuple[str, str, str]:
 class Planner:
     """Builds the unique requests: tokenizes every prompt exactly once."""
 
-    def __init__(self, tokenizer: PromptTokenizer, options: RunOptions) -> None:
+    def __init__(self, tokenizer: PromptTokenizer, options: RunOptions,
+                 glossary: Glossary | None = None) -> None:
         self.tokenizer = tokenizer
         self.options = options
-        self.requests: dict[tuple[str, bool, str], Request] = {}
+        self.glossary = glossary
+        self.requests: dict[tuple, Request] = {}
         self._overhead: dict[tuple[str, bool], int] = {}
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool) -> int:
@@ -148,14 +162,20 @@ class Planner:
 
     def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
         chinese_source = source_is_chinese(self.options.source, core)
-        key = (lang.code, chinese_source, core)
+        use = self.glossary.use(core, lang) if self.glossary is not None else None
+        key = (lang.code, chinese_source, core, use)
         request = self.requests.get(key)
         if request is None:
-            prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            if use is None:
+                prompt = build_prompt(core, lang, chinese_source=chinese_source)
+            else:
+                prompt = build_prompt(use.text, lang, chinese_source=chinese_source, terms=use.terms,
+                                      formatted=use.formatted)
             ids, prompt_tokens = self._prompt_tokens(prompt)
             source_tokens = max(1, prompt_tokens - self._overhead_tokens(lang, chinese_source))
             request = Request(core, lang, prompt, ids, prompt_tokens, source_tokens,
-                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where)
+                              max_new_tokens(source_tokens, prompt_tokens, self.options.context_tokens), where,
+                              glossary=use)
             self.requests[key] = request
         request.uses += 1
         return request
@@ -166,11 +186,13 @@ class Pipeline:
                  engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Validator] = (), memory: Memory | None = None) -> None:
+                 validators: Sequence[Validator] = (), glossary: Glossary | None = None,
+                 memory: Memory | None = None) -> None:
         self.options = options
+        self.glossary = glossary
+        self.validators = tuple(validators) + ((glossary.check,) if glossary is not None else ())
         self.memory = memory
         self._engine: Engine | None = None
-        self.validators = tuple(validators)
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -183,7 +205,7 @@ class Pipeline:
         # Streamed formats (parquet) drive themselves through recall/translate_requests.
         streamed = [s for s in sources if getattr(s.format, "streamed", False)]
         sources = [s for s in sources if not getattr(s.format, "streamed", False)]
-        planner = Planner(self.tokenizer, self.options)
+        planner = Planner(self.tokenizer, self.options, self.glossary)
         jobs = self._plan(sources, planner)
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
@@ -229,6 +251,8 @@ class Pipeline:
                         f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
                     continue
                 job = Job(source, lang, out, text, segments, {}, file_report)
+                if self.glossary is not None:
+                    file_report.glossary = GlossaryStats()
                 for segment in segments:
                     if not is_translatable(segment.text):
                         continue
@@ -314,8 +338,8 @@ class Pipeline:
             token_budget=self.options.batch_tokens, max_items=self.options.batch_requests)
         for batch in batches:
             t0 = time.monotonic()
-            generations = engine.generate([GenerationRequest(r.core, r.prompt_ids, r.max_tokens, deterministic)
-                                           for r in batch])
+            generations = engine.generate([GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens,
+                                                             deterministic) for r in batch])
             self.report.engine_seconds += time.monotonic() - t0
             self.report.engine_requests += len(batch)
             out_tokens = 0
@@ -323,8 +347,15 @@ class Pipeline:
                 out_tokens += generation.output_tokens
                 request.attempts += 1
                 cleaned = clean_output(generation.text)
-                request.problem = problem_with(generation, request.core, cleaned) or next(
-                    (p for p in (check(request, cleaned) for check in self.validators) if p), None)
+                if request.glossary is not None:
+                    cleaned = request.glossary.restore(cleaned)
+                # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
+                request.problem = problem_with(generation, request.core, cleaned) or min(
+                    (p for p in (check(request, cleaned) for check in self.validators) if p),
+                    key=lambda p: p.soft, default=None)
+                if request.problem is not None and request.problem.soft and (
+                        request.kept is None or request.problem.severity <= request.kept[1].severity):
+                    request.kept = (cleaned, request.problem)
                 request.translation = None if request.problem else cleaned
             self.report.output_tokens += out_tokens
             if self.memory is not None:  # committed per batch: a killed run resumes from here
@@ -334,6 +365,9 @@ class Pipeline:
             for request in batch:
                 final = request.problem is None or not request.problem.retryable or deterministic
                 if final:
+                    if request.problem is not None and request.kept is not None:
+                        request.translation, request.accepted = request.kept
+                        request.problem = None
                     self._settle(request)
 
     def _settle(self, request: Request) -> None:
@@ -357,6 +391,9 @@ class Pipeline:
             translated[segment_id] = "".join(
                 p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)
             job.report.translated += 1
+            if job.report.glossary is not None:
+                tally(job.report.glossary, segment_id, job.lang.code,
+                      [(r.glossary, r.translation) for r in requests if r.glossary is not None])
         try:
             text = job.source.format.reassemble(job.text, translated)
             data = job.source.format.encode(text)

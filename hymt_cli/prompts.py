@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .languages import LANGUAGES, Language
 
 # Bump when any template text changes: translation-memory keys include it.
-TEMPLATE_VERSION = "hy-mt1.5/1"
+TEMPLATE_VERSION = "hy-mt1.5/2"  # 2: formatted + terms in Chinese throughout
 
 PLAIN_ZH = "将以下文本翻译为{target_language}，注意只需要输出翻译后的结果，不要额外解释：\n\n{source_text}"
 PLAIN_EN = "Translate the following segment into {target_language}, without additional explanation.\n\n{source_text}"
@@ -80,12 +80,13 @@ def build_prompt(text: str, target: Language, *, chinese_source: bool,
     chinese_pair = target.is_chinese or chinese_source
     name = target.chinese if chinese_pair else target.english
     if formatted:
-        body = FORMATTED_ZH.format(target_language=name if chinese_pair else target.chinese,
-                                   source_text=text)
+        # HY-MT documents the formatted template in Chinese only (Chinese language name, any
+        # pair); its terminology block goes in front in the same language, as in the Chinese
+        # terminology template, rather than an English block before a Chinese instruction.
+        body = FORMATTED_ZH.format(target_language=target.chinese, source_text=text)
         if terms:
-            head, line = (TERMS_ZH_HEAD, TERM_ZH) if chinese_pair else (TERMS_EN_HEAD, TERM_EN)
-            body = head + "".join(line.format(source_term=t.source, target_term=t.target)
-                                  for t in terms) + "\n" + body
+            body = (TERMS_ZH_HEAD + "".join(TERM_ZH.format(source_term=t.source, target_term=t.target)
+                                            for t in terms) + "\n" + body)
         return body
     if terms:
         head, line, tail = ((TERMS_ZH_HEAD, TERM_ZH, TERMS_ZH_TAIL) if chinese_pair

@@ -17,6 +17,24 @@ class SegmentProblem:
 
 
 @dataclass(slots=True)
+class GlossaryMiss:
+    segment: int
+    lang: str
+    term: str
+    expected: str  # the target term (or the do-not-translate term itself)
+
+
+@dataclass(slots=True)
+class GlossaryStats:
+    """Glossary adherence: terms expected in translated segments, found in the output, missed."""
+
+    expected: int = 0
+    found: int = 0
+    missed: int = 0
+    misses: list[GlossaryMiss] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class FileReport:
     input: str
     output: str | None
@@ -29,6 +47,7 @@ class FileReport:
     retried: int = 0
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
+    glossary: GlossaryStats | None = None  # None: no glossary in this run
 
 
 @dataclass(slots=True)
@@ -61,11 +80,29 @@ class RunReport:
     def untranslated(self) -> int:
         return sum(f.untranslated for f in self.files)
 
+    @property
+    def glossary(self) -> GlossaryStats | None:
+        """Totals over the files; None when the run had no glossary."""
+        stats = [f.glossary for f in self.files if f.glossary is not None]
+        if not stats:
+            return None
+        total = GlossaryStats()
+        for s in stats:
+            total.expected += s.expected
+            total.found += s.found
+            total.missed += s.missed
+            total.misses.extend(s.misses)
+        return total
+
     def to_json(self) -> dict:
         data = asdict(self)
         data = {"schema": SCHEMA, **data}
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
                     untranslated=self.untranslated)
+        glossary = self.glossary
+        if glossary is not None:
+            data["glossary"] = {"expected": glossary.expected, "found": glossary.found,
+                                "missed": glossary.missed}
         return data
 
     def write(self, path: Path) -> None:

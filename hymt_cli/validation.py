@@ -21,10 +21,16 @@ def clean_output(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Why an output was rejected. `retryable`: a deterministic second try may well succeed
-    (a run cut off at max_tokens or looping would most likely do the same again)."""
+    (a run cut off at max_tokens or looping would most likely do the same again).
+
+    `soft`: the output is still a usable translation (e.g. a glossary term missed): after the
+    last attempt the least bad soft output (lowest `severity`) is kept and the problem recorded,
+    instead of falling back to the source."""
 
     message: str
     retryable: bool = True
+    soft: bool = False
+    severity: int = 1
 
 
 def problem_with(generation: Generation, source: str, cleaned: str) -> Problem | None:

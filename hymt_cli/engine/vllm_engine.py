@@ -17,8 +17,8 @@ from .base import EngineOptions, Generation, GenerationRequest, Sampling
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
-_INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
-_MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
+INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
+MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
 
 
 class VllmEngine:
@@ -29,13 +29,12 @@ class VllmEngine:
     def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False) -> None:
         """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr)."""
         _route_vllm_logs_to_stderr(verbose)
-        _check_local_model(options.model)
+        check_local_model(options.model)
         try:
             import vllm
             from vllm.platforms import current_platform
         except ImportError as exc:
-            raise EngineUnavailable("vLLM is not installed", hint=_INSTALL_HINT) from exc
-        self._vllm = vllm
+            raise EngineUnavailable("vLLM is not installed", hint=INSTALL_HINT) from exc
         self._sampling = sampling
         kwargs = _llm_kwargs(options, sampling, on_cpu=current_platform.is_cpu())
         try:
@@ -43,8 +42,8 @@ class VllmEngine:
                 self._llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
-                f"vLLM could not load model {options.model!r}: {_one_line(exc)}",
-                hint=_MODEL_HINT) from exc
+                f"vLLM could not load model {options.model!r}: {one_line(exc)}",
+                hint=MODEL_HINT) from exc
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """One Generation per request, in request order; each request keeps its own max_tokens."""
@@ -53,7 +52,7 @@ class VllmEngine:
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
         prompts = [{"prompt_token_ids": list(r.prompt_token_ids)} for r in requests]
-        params = [self._sampling_params(r.max_tokens) for r in requests]
+        params = [sampling_params(self._sampling, r.max_tokens) for r in requests]
         outputs = self._llm.generate(prompts, params, use_tqdm=False)
         return [_generation(out.outputs[0]) for out in outputs]
 
@@ -72,15 +71,18 @@ class VllmEngine:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _sampling_params(self, max_tokens: int):
-        s = self._sampling
-        if s.greedy:
-            return self._vllm.SamplingParams(max_tokens=max_tokens, temperature=0.0,
-                                             repetition_penalty=s.repetition_penalty)
-        return self._vllm.SamplingParams(
-            max_tokens=max_tokens, temperature=s.temperature, top_p=s.top_p,
-            top_k=max(s.top_k, 0),  # vLLM: 0 disables top-k
-            repetition_penalty=s.repetition_penalty, seed=s.seed)
+
+def sampling_params(sampling: Sampling, max_tokens: int):
+    """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
+    from vllm import SamplingParams
+
+    if sampling.greedy:
+        return SamplingParams(max_tokens=max_tokens, temperature=0.0,
+                              repetition_penalty=sampling.repetition_penalty)
+    return SamplingParams(
+        max_tokens=max_tokens, temperature=sampling.temperature, top_p=sampling.top_p,
+        top_k=max(sampling.top_k, 0),  # vLLM: 0 disables top-k
+        repetition_penalty=sampling.repetition_penalty, seed=sampling.seed)
 
 
 def _route_vllm_logs_to_stderr(verbose: bool) -> None:
@@ -121,15 +123,15 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def _check_local_model(model: str) -> None:
-    """Fail fast, before importing vLLM, when a path-like model does not exist."""
+def check_local_model(model: str) -> None:
+    """Fail fast, before importing an engine, when a path-like model does not exist."""
     path = Path(model).expanduser()
     if path.is_file():  # a single-file checkpoint (GGUF): vLLM judges it
         return
     looks_local = model.startswith(("/", "./", "../", "~")) or path.exists()
     if looks_local and not (path / "config.json").is_file():
         what = "has no config.json" if path.is_dir() else "does not exist"
-        raise EngineUnavailable(f"model folder {model!r} {what}", hint=_MODEL_HINT)
+        raise EngineUnavailable(f"model folder {model!r} {what}", hint=MODEL_HINT)
 
 
 def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> dict:
@@ -193,6 +195,7 @@ def _generation(completion) -> Generation:
                       output_tokens=len(completion.token_ids))
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
+    """An exception as one line for an EngineUnavailable message: type and first line."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__

@@ -212,7 +212,7 @@ class _CatalogRun:
         from ..pipeline import Planner
 
         pipeline = self.pipeline
-        planner = Planner(pipeline.tokenizer, pipeline.options)  # fresh per batch: bounded memory
+        planner = Planner(pipeline.tokenizer, pipeline.options, pipeline.glossary)  # per batch: bounded memory
         plans = {}
         for name in columns:
             array = batch.column(name)

@@ -1,0 +1,146 @@
+"""VllmEngine on the tiny random model: a real engine, structural assertions.
+
+The tiny model answers every prompt with one word piece and then EOS (see
+`hymt_cli.tiny_model._make_it_answer`), so max_tokens=1 must end with "length" and a
+larger budget with "stop" after 2 tokens.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
+from hymt_cli.errors import EngineUnavailable
+
+pytest.importorskip("vllm")
+
+REPO = Path(__file__).resolve().parents[1]
+MESSAGES = [
+    "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
+    "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
+    "Привет, мир",
+    "Hello <s1>world</s1>",
+    "x",
+]
+
+
+def requests_for(tokenizer, max_tokens: list[int]) -> list[GenerationRequest]:
+    return [GenerationRequest(m, tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, max_tokens)]
+
+
+def test_importing_the_engine_modules_imports_neither_vllm_nor_torch() -> None:
+    code = ("import sys, hymt_cli.engine.vllm_engine, hymt_cli.engine.transformers_engine, "
+            "hymt_cli.tiny_model; print(sorted(m for m in ('vllm', 'torch', 'transformers') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_one_generation_per_request_in_order(vllm_engine, tiny_tokenizer) -> None:
+    requests = requests_for(tiny_tokenizer, [16] * len(MESSAGES))
+    forward = vllm_engine.generate(requests)
+    backward = vllm_engine.generate(requests[::-1])
+    assert len(forward) == len(requests)
+    assert forward == backward[::-1]
+    alone = [vllm_engine.generate([r])[0] for r in requests[:2]]
+    assert alone == forward[:2]
+
+
+def test_each_request_keeps_its_own_max_tokens(vllm_engine, tiny_tokenizer) -> None:
+    requests = requests_for(tiny_tokenizer, [1, 16, 1, 2, 64])
+    results = vllm_engine.generate(requests)
+    for request, result in zip(requests, results):
+        assert 1 <= result.output_tokens <= request.max_tokens
+        if request.max_tokens == 1:
+            assert (result.finish_reason, result.output_tokens) == ("length", 1)
+        else:  # a word piece, then EOS (counted, not decoded)
+            assert (result.finish_reason, result.output_tokens) == ("stop", 2)
+        assert result.text and "<｜" not in result.text
+
+
+def test_greedy_is_deterministic(vllm_engine, tiny_tokenizer) -> None:
+    request = requests_for(tiny_tokenizer, [8])[0]
+    first = vllm_engine.generate([request, request])
+    again = vllm_engine.generate([request])
+    assert first[0] == first[1] == again[0]
+
+
+def test_no_requests_no_work(vllm_engine) -> None:
+    assert vllm_engine.generate([]) == []
+
+
+def test_agrees_with_the_transformers_engine(vllm_engine, tiny_tokenizer, tiny_engine_options) -> None:
+    from hymt_cli.engine.transformers_engine import TransformersEngine
+
+    requests = requests_for(tiny_tokenizer, [1, 8, 8, 8, 8])
+    with TransformersEngine(tiny_engine_options, Sampling.deterministic()) as reference:
+        assert vllm_engine.generate(requests) == reference.generate(requests)
+
+
+def test_sampling_params_follow_sampling() -> None:
+    from hymt_cli.engine.vllm_engine import sampling_params
+
+    params = sampling_params(Sampling(seed=7), 12)
+    assert (params.max_tokens, params.temperature, params.top_p, params.top_k,
+            params.repetition_penalty, params.seed) == (12, 0.7, 0.6, 20, 1.05, 7)
+    greedy = sampling_params(Sampling.deterministic(), 3)
+    assert (greedy.max_tokens, greedy.temperature, greedy.top_k) == (3, 0.0, 0)
+
+
+def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
+    from dataclasses import replace
+
+    from hymt_cli.engine.vllm_engine import _llm_kwargs
+
+    cpu = _llm_kwargs(tiny_engine_options, Sampling(seed=7), on_cpu=True)
+    assert cpu["seed"] == 7 and cpu["max_model_len"] == 8192
+    assert "gpu_memory_utilization" not in cpu and cpu["kv_cache_memory_bytes"] >= 512 << 20
+    cuda = _llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
+    assert cuda["gpu_memory_utilization"] == 0.9 and "kv_cache_memory_bytes" not in cuda
+    chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024,
+                     max_num_seqs=4)
+    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=True)
+    assert kwargs["gpu_memory_utilization"] == 0.2 and "kv_cache_memory_bytes" not in kwargs
+    assert kwargs["max_model_len"] == 1024 and kwargs["max_num_seqs"] == 4
+
+
+def test_a_missing_model_folder_is_engine_unavailable(tmp_path: Path) -> None:
+    from hymt_cli.engine.vllm_engine import VllmEngine
+
+    with pytest.raises(EngineUnavailable, match="does not exist") as info:
+        VllmEngine(EngineOptions(model=str(tmp_path / "nope")), Sampling.deterministic())
+    assert "--model /local/path" in info.value.hint
+    with pytest.raises(EngineUnavailable, match="no config.json"):
+        VllmEngine(EngineOptions(model=str(tmp_path)), Sampling.deterministic())
+
+
+def test_stdout_stays_clean(tiny_model_dir: Path) -> None:
+    """vLLM's logs, its child processes and native code must not write to stdout."""
+    script = textwrap.dedent(f"""
+        import sys
+        from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
+        from hymt_cli.engine.vllm_engine import VllmEngine
+        from hymt_cli.tokenizer import ChatTemplateTokenizer
+
+        if __name__ == "__main__":
+            model = {str(tiny_model_dir)!r}
+            ids = ChatTemplateTokenizer.load(model).prompt_ids("Hello")
+            options = EngineOptions(model=model, dtype="float32", enforce_eager=True)
+            with VllmEngine(options, Sampling.deterministic()) as engine:
+                result = engine.generate([GenerationRequest("Hello", ids, 4)])
+            print("generated", result, file=sys.stderr)
+            print("DOCUMENT")  # the one stdout writer still reaches stdout afterwards
+    """)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_LOGGING")}
+    env["VLLM_LOGGING_LEVEL"] = "INFO"  # the noisiest level, still on stderr
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=REPO,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    assert done.stdout == b"DOCUMENT\n"
+    assert b"INFO" in done.stderr and b"generated [Generation(" in done.stderr
