@@ -52,6 +52,14 @@ class ProgressSink(Protocol):
     def file_done(self) -> None: ...
 
 
+class Memory(Protocol):
+    """Translation memory hook (cache.PipelineMemory): `recall` fills `translation` of the
+    requests it knows and returns how many; `remember` stores a finished batch."""
+
+    def recall(self, requests: Sequence[Request]) -> int: ...
+    def remember(self, requests: Sequence[Request]) -> None: ...
+
+
 class NoProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
     def advanced(self, *, requests: int, output_tokens: int) -> None: ...
@@ -181,12 +189,15 @@ class Pipeline:
                  engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Validator] = (), glossary: Glossary | None = None) -> None:
+                 validators: Sequence[Validator] = (), glossary: Glossary | None = None,
+                 memory: Memory | None = None) -> None:
         self.options = options
         self.glossary = glossary
         # Inline tags must survive in every format; glossary terms when there is a glossary.
         self.validators = ((tag_validator,) + tuple(validators)
                            + ((glossary.check,) if glossary is not None else ()))
+        self.memory = memory
+        self._engine: Engine | None = None
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -196,19 +207,31 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
+        # Streamed formats (parquet) drive themselves through recall/translate_requests.
+        streamed = [s for s in sources if getattr(s.format, "streamed", False)]
+        sources = [s for s in sources if not getattr(s.format, "streamed", False)]
         planner = self._planner = Planner(self.tokenizer, self.options, self.glossary)
         jobs = self._plan(sources, planner)
         requests = list(planner.requests.values())
         self.report.segments = sum(j.report.segments for j in jobs)
         self.report.unique_segments = len(requests)
         self.report.prompt_tokens = sum(r.prompt_tokens for r in requests)
+        self.recall(requests)
         if self.options.prompts_out is not None:
             self._write_prompts(requests)
-        if self.options.dry_run:
-            for job in jobs:
-                job.report.status = "skipped"
-        else:
-            self._translate(jobs, requests)
+        try:
+            if self.options.dry_run:
+                for job in jobs:
+                    job.report.status = "skipped"
+            elif jobs:
+                self._translate(jobs, requests)
+            for source in streamed:
+                source.format.translate_stream(source, self)
+        finally:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+        self.report.engine_seconds = round(self.report.engine_seconds, 3)
         self.report.seconds = round(time.monotonic() - started, 3)
         return self.report
 
@@ -278,25 +301,48 @@ class Pipeline:
         write_atomically(self.options.prompts_out, ("\n".join(lines) + "\n" if lines else "").encode())
 
     # -- translation ------------------------------------------------------------------------
+    def recall(self, requests: Sequence[Request]) -> list[Request]:
+        """Settle what the translation memory knows; return the requests left for the engine."""
+        if self.memory is None or not requests:
+            return list(requests)
+        self.report.cache_hits += self.memory.recall(requests)
+        left = []
+        for request in requests:
+            if request.translation is None:
+                left.append(request)
+            else:
+                self.report.cache_hit_tokens += request.prompt_tokens
+        return left
+
+    def engine(self) -> Engine:
+        """The run's one engine, created on first use, closed when `run` ends."""
+        if self._engine is None:
+            self._engine = self.engine_factory()
+        return self._engine
+
+    def translate_requests(self, requests: list[Request]) -> None:
+        """Engine pass, then one deterministic second try for outputs that failed a check."""
+        if not requests:
+            return
+        engine = self.engine()
+        self._run_pass(engine, requests, deterministic=False)
+        retry = [r for r in requests if r.problem is not None and r.problem.retryable]
+        if retry:
+            self.report.retried += len(retry)
+            self._run_pass(engine, retry, deterministic=True)
+            self._repair(engine, [r for r in retry if wants_repair(r)])
+
     def _translate(self, jobs: list[Job], requests: list[Request]) -> None:
-        self.progress.planned(files=len(jobs), requests=len(requests),
-                              prompt_tokens=self.report.prompt_tokens)
+        left = [r for r in requests if r.translation is None]  # the rest came from the memory
+        self.progress.planned(files=len(jobs), requests=len(left),
+                              prompt_tokens=self.report.prompt_tokens - self.report.cache_hit_tokens)
         for job in jobs:  # documents with nothing to translate are done already
             if job.pending == 0:
                 self._finish(job)
-        if not requests:
-            return
-        engine = self.engine_factory()
-        try:
-            self._run_pass(engine, requests, deterministic=False)
-            retry = [r for r in requests if r.problem is not None and r.problem.retryable]
-            if retry:  # one deterministic second try for outputs that failed a check
-                self.report.retried += len(retry)
-                self._run_pass(engine, retry, deterministic=True)
-                self._repair(engine, [r for r in retry if wants_repair(r)])
-        finally:
-            engine.close()
-        self.report.engine_seconds = round(self.report.engine_seconds, 3)
+        for request in requests:
+            if request.translation is not None:
+                self._settle(request)
+        self.translate_requests(left)
 
     def _run_pass(self, engine: Engine, requests: list[Request], *, deterministic: bool) -> None:
         batches = length_sorted_batches(
@@ -324,6 +370,8 @@ class Pipeline:
                     request.kept = (cleaned, request.problem)
                 request.translation = None if request.problem else cleaned
             self.report.output_tokens += out_tokens
+            if self.memory is not None:  # committed per batch: a killed run resumes from here
+                self.memory.remember(batch)
             if not deterministic:
                 self.progress.advanced(requests=len(batch), output_tokens=out_tokens)
             for request in batch:

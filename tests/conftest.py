@@ -8,6 +8,7 @@ version, so only the first session pays the few seconds of building them. The vL
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,13 @@ def vllm_engine(tiny_engine_options: EngineOptions):
     engine = VllmEngine(tiny_engine_options, Sampling.deterministic())
     yield engine
     engine.close()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(tmp_path_factory, monkeypatch):
+    """The translation memory defaults to the user cache dir: never the real one in tests."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
