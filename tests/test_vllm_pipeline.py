@@ -49,18 +49,24 @@ def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine
     assert all("cut off at max_tokens" in p.problem for f in report.files for p in f.problems)
 
 
-def test_cli_with_vllm_keeps_stdout_for_the_document(tiny_model_dir: Path, tmp_path: Path) -> None:
+def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answering_model_dir: Path,
+                                                                          tmp_path: Path) -> None:
+    """The answering tiny model ends its answers (EOS): they pass validation and are spliced in."""
     source = (SAMPLES / "release-notes.txt").read_bytes()
     report = tmp_path / "r.json"
-    result = hymt("translate", "-", "--format", "txt", "--to", "de", "--model", str(tiny_model_dir),
-                  "--deterministic", "--report", str(report), stdin=source, timeout=600)
+    result = hymt("translate", "-", "--format", "txt", "--to", "de", "--model", str(answering_model_dir),
+                  "--deterministic", "--enforce-eager", "--report", str(report), stdin=source, timeout=600)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
-    assert result.stdout == source  # noise fails validation: the source text comes back, and only it
     err = result.stderr.decode()
     assert "NOT a real translation" in err
     data = json.loads(report.read_text())
-    assert data["engine"] == "vllm" and data["engine_requests"] > 0
-    assert data["untranslated"] == data["segments"]
+    assert data["engine"] == "vllm" and data["engine_requests"] == data["unique_segments"] > 0
+    assert data["untranslated"] == 0 and data["files"][0]["translated"] == data["segments"]
+    out = result.stdout.decode()
+    # stdout is exactly the document: one line per source paragraph, blank lines where they were
+    assert out != source.decode()
+    assert out.count("\n\n") == source.decode().count("\n\n") and out.endswith("\n")
+    assert "hymt:" not in out and "WARNING" not in out and "INFO" not in out
 
 
 def test_markdown_and_html_samples_run_end_to_end(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:

@@ -155,7 +155,7 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
     elif on_cpu:
         # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
         # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
-        # cache size does, and lets vLLM skip its memory-profiling warm-up.
+        # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
         kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
     else:
         kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE
