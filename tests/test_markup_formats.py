@@ -12,8 +12,8 @@ from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
 from hymt_cli.placeholders import tag_problem
 
-from markup_helpers import (HTML_FILES, MD_FILES, FaultEngine, html_structure, md_code,
-                            md_structure, translate)
+from markup_helpers import (HTML_FILES, MD_FILES, BlockSyntaxEngine, FaultEngine, html_structure,
+                            md_code, md_structure, translate)
 
 ALL = MD_FILES + HTML_FILES
 
@@ -180,6 +180,108 @@ def test_formatted_prompt_for_tagged_segments(tmp_path):
     assert not plain.formatted and "<source>" not in plain.prompt
 
 
+# -- Markdown: alt text, link titles, block-syntax guard -------------------------------------
+_LINKS_MD = (
+    'See ![A cat on a mat](img/cat.png "The cat") and [the docs](https://x.org/d "Read the docs").\n'
+    "\n"
+    "![Only an image](img/only.png)\n"
+    "\n"
+    '| Col | ![Logo alt](logo.png \'Logo | title\') |\n'
+    "|-----|-----|\n"
+    "| a | [ref link][Ref] |\n"
+    "\n"
+    '[ref]: https://x.org/ref "Reference title"\n'
+    "> [quoted]: </q> (Paren title)\n"
+    "\n"
+    "![*marked* alt](m.png) ![esc \\] alt](e.png 'it\\'s')\n"
+)
+
+
+def _md_links(text: str) -> list[tuple[str, str, str]]:
+    """(kind, destination, title) of every link and image, and the reference definitions."""
+    from hymt_cli.formats.markdown import _markdown_parser
+
+    env: dict = {}
+    out = []
+    for t in _markdown_parser().parse(text, env):
+        for c in t.children or []:
+            if c.type in ("link_open", "image"):
+                out.append((c.type, c.attrs.get("href") or c.attrs.get("src"), c.attrs.get("title", "")))
+    for label, ref in sorted(env["references"].items()):
+        out.append((label, ref["href"], ref["title"]))
+    return out
+
+
+def test_markdown_alt_text_and_link_titles_are_segments_urls_and_labels_are_not():
+    fmt = format_named("md")
+    texts = [s.text for s in fmt.segments(_LINKS_MD)]
+    for wanted in ("A cat on a mat", "The cat", "Read the docs", "Only an image", "Logo alt",
+                   "Logo | title", "Reference title", "Paren title"):
+        assert wanted in texts, wanted
+    # markup or escapes inside alt/title: kept as written, never guessed at
+    assert not any("marked" in t or "esc" in t or "it" == t[:2] for t in texts)
+    assert not any("x.org" in t or "img/" in t or "ref]" in t.lower() for t in texts)
+
+
+def test_markdown_translated_alt_and_titles_are_escaped_and_urls_kept():
+    fmt = format_named("md")
+    segments = fmt.segments(_LINKS_MD)
+    hostile = ' "q" \'a\' (p) [b] | `c` <i> &copy; \\'
+    out = fmt.reassemble(_LINKS_MD, {s.id: s.text + hostile for s in segments})
+    assert md_structure(out) == md_structure(_LINKS_MD)
+    before, after = _md_links(_LINKS_MD), _md_links(out)
+    assert [(k, d) for k, d, _ in after] == [(k, d) for k, d, _ in before]  # URLs untouched
+    titles = {t for _, _, t in after}
+    for title in ("The cat", "Read the docs", "Reference title", "Paren title"):
+        assert title + hostile.replace("&copy;", "&copy;") in titles, title
+    assert "Logo | title" + hostile in titles  # `|` inside a table cell escaped, then unescaped
+    assert "![A cat on a mat \"q\" 'a' (p) \\[b\\] | \\`c\\` &lt;i> &amp;copy; \\\\](img/cat.png" in out
+
+
+def test_markdown_block_syntax_in_translations_is_escaped():
+    fmt = format_named("md")
+    src = "> Quote line one\n> line two\n\n- item one\n  continued\n\nPlain *para*\ngraph.\n\nSetext\n===\n"
+    segments = fmt.segments(src)
+    raw = {s.id: "\n".join(p + line for p, line in zip(("# ", "1. ", "- "), s.text.split("\n")))
+           for s in segments}
+    out = fmt.reassemble(src, raw)
+    assert out.startswith("> \\# Quote line one\n> 1\\. line two\n")
+    assert "- \\# item one\n  1\\. continued" in out
+    assert md_structure(out) == md_structure(src)
+    # the test can fail: the same text spliced without the guard changes the structure
+    unguarded = "> # Quote line one\n> 1. line two\n\n- # item one\n  1. continued\n"
+    assert md_structure(unguarded) != md_structure(src[:len(unguarded)])
+    # blank lines and extra lines in a translation do not split or add blocks either
+    out = fmt.reassemble(src, {s.id: "    code?\n\n---\n```\n" + s.text for s in segments})
+    assert md_structure(out) == md_structure(src)
+
+
+def test_front_matter_value_with_line_breaks_stays_one_valid_yaml_scalar():
+    yaml = pytest.importorskip("yaml")
+    fmt = format_named("md")
+    src = '---\ntitle: "Getting started"\ndescription: plain words\nslug: keep-me\n---\n\ntext\n'
+    segments = fmt.segments(src)
+    assert [s.text for s in segments] == ["Getting started", "plain words", "text"]
+    out = fmt.reassemble(src, {s.id: '- a: b\n\n# "q" ' + s.text for s in segments})
+    meta = yaml.safe_load(out.split("---\n")[1])
+    assert meta == {"title": '- a: b  # "q" Getting started', "description": '- a: b  # "q" plain words',
+                    "slug": "keep-me"}
+
+
+@pytest.mark.parametrize("extra", [False, True], ids=["same-lines", "extra-lines"])
+def test_block_syntax_engine_keeps_structure_on_every_sample(tmp_path, extra):
+    engine = BlockSyntaxEngine(extra=extra)
+    report, outputs = translate(MD_FILES, engine, tmp_path)
+    assert report.files_failed == 0 and engine.calls > 0
+    escaped = 0
+    for src, out in outputs.items():
+        before, after = src.read_text(encoding="utf-8-sig"), out.read_text(encoding="utf-8-sig")
+        assert md_structure(after) == md_structure(before), src
+        assert md_code(after) == md_code(before), src
+        escaped += len(re.findall(r"^[ >]*\\[#\->|`~=\[!$:*+]", after, re.M))
+    assert escaped > 10
+
+
 # -- hypothesis: identity on markup-heavy text --------------------------------------------
 _MD_ALPHABET = st.sampled_from(list("ab é中 \n\n\r\n\t>-*_`#|[]()!<>&;:{}%$\\~^=+.1") +
                                ["**", "](u)", "<b>", "</b>", "\u00a0", "\ufeff", "e\u0301", "😀",
@@ -208,6 +310,13 @@ def test_hypothesis_html_identity_and_pseudo_safe(text):
     assert fmt.reassemble(text, {s.id: s.text for s in segments}) == text
     out = fmt.reassemble(text, {s.id: pseudo_localize(s.text) for s in segments})
     assert html_structure(out) == html_structure(text)
+
+
+def test_html_code_closed_implicitly_stays_code_until_its_end_tag():
+    # browsers reopen <code> after </p> (a formatting element): the text after it is code
+    fmt = format_named("html")
+    assert [s.text for s in fmt.segments("<p><code></p>a")] == []
+    assert [s.text for s in fmt.segments("<p>x <code>c</p>a</code> b</p>")] == ["x <s1/>", "<s1/> b"]
 
 
 def test_tag_problem_cases():

@@ -32,6 +32,7 @@ INLINE = frozenset(
 VOID_INLINE = frozenset("br img wbr input".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr keygen".split())
 OPAQUE_INLINE = frozenset("code kbd samp".split())  # kept whole, as one placeholder
+_REOPENED = frozenset({"code"})  # opaque inline elements that are also formatting elements
 OPAQUE_BLOCK = frozenset(
     "script style pre textarea svg math template noembed object iframe".split())
 TRANSLATABLE_ATTRS = frozenset({"alt", "title", "placeholder", "aria-label"})
@@ -170,9 +171,10 @@ def _text_escape(text: str) -> str:
 
 
 class _Segmenter:
-    def __init__(self, src: str, offset: int) -> None:
+    def __init__(self, src: str, offset: int, blank_lines: bool = True) -> None:
         self.src = src
         self.offset = offset
+        self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
         self.out: list[Located] = []
         self.run: list[Part] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
@@ -185,7 +187,8 @@ class _Segmenter:
 
     def flush(self) -> None:
         if self.run:
-            located = locate(self.src, self.run, newline="\n", escape=_text_escape, peel=False)
+            located = locate(self.src, self.run, newline="\n", escape=_text_escape, peel=False,
+                             blank_lines=self.blank_lines)
             if located is not None:
                 self.out.append(located)
         self.run = []
@@ -238,6 +241,13 @@ class _Segmenter:
                 self.opaque = None  # the opaque element was closed implicitly
                 self.run.append(Part(start, a, "self"))
                 self.close_to(name)
+                if name in _REOPENED:
+                    # Browsers reopen a formatting element after the end tag that closed it
+                    # (`<p><code></p>x`: x is code): keep skipping until its own end tag.
+                    self.feed(event)
+                    self.stack.append((name, True))
+                    self.opaque = (name, b, 1)
+                    return
             else:
                 return
         skipping = self.skipping
@@ -300,13 +310,15 @@ class _Segmenter:
         self.flush()
 
 
-def find_html_segments(src: str, start: int = 0, end: int | None = None) -> list[Located]:
-    """The translatable spans of the HTML in src[start:end] (offsets into src)."""
-    return _segment(src, start, len(src) if end is None else end).out
+def find_html_segments(src: str, start: int = 0, end: int | None = None, *,
+                       blank_lines: bool = True) -> list[Located]:
+    """The translatable spans of the HTML in src[start:end] (offsets into src).
+    `blank_lines=False`: translations never put a blank line in (a Markdown HTML block)."""
+    return _segment(src, start, len(src) if end is None else end, blank_lines).out
 
 
-def _segment(src: str, start: int, end: int) -> _Segmenter:
-    segmenter = _Segmenter(src, start)
+def _segment(src: str, start: int, end: int, blank_lines: bool = True) -> _Segmenter:
+    segmenter = _Segmenter(src, start, blank_lines)
     for event in parse_events(src[start:end]):
         segmenter.feed(event)
     segmenter.finish()

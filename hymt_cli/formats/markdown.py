@@ -88,9 +88,55 @@ class _Lines:
         return src[self.starts[i]:self.ends[i]] if i < len(self.starts) else ""
 
 
-def _escape_text(text: str) -> str:
-    """Translated prose must not open HTML tags the source did not have."""
+def _escape_tag_start(text: str) -> str:
     return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+
+
+def _escape_text(text: str) -> str:
+    """Translated prose must not open HTML tags, code spans or math the source did not have
+    (a backtick or `$` next to a placeholder would change that code span or link)."""
+    return re.sub(r"(?<!\\)([`$])", r"\\\1", _escape_tag_start(text))
+
+
+_ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+_ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=[ \t]|\Z)")
+_BLOCK_START = re.compile(
+    r"#{1,6}(?:[ \t]|\Z)"                  # ATX heading
+    r"|[>|]"                                  # block quote; table row
+    r"|[-+*](?:[ \t]|\Z)"                    # bullet list item
+    r"|(?:[-*_][ \t]*){3,}\Z|=+[ \t]*\Z"      # thematic break; setext underline
+    r"|`{3}|~{3}|\$\$|!!!|\?\?\?"             # fence; math block; admonition
+    r"|:?-+:?[ \t]*\|"                        # table delimiter row
+    r"|\[[^\]]*\]:")                          # reference or footnote definition
+
+
+def _guard_line_start(text: str) -> str:
+    """Translated text that begins a line of a paragraph must not start a block there: the
+    output keeps the source's block structure (`- x` -> `\\- x`, `1. x` -> `1\\. x`)."""
+    text = text.lstrip(" \t")  # 4 spaces at a paragraph's start would open a code block
+    ordered = _ORDERED_START.match(text)
+    if ordered:
+        return ordered.group(1) + "\\" + text[ordered.end(1):]
+    if _BLOCK_START.match(text):
+        return "\\" + text
+    return text
+
+
+def _escape_inline_text(chars: str) -> str:
+    """Text inside `[...]` (image alt): brackets and what could swallow them are escaped."""
+    out = _escape_tag_start(_ENTITY_LIKE.sub("&amp;", chars.replace("\\", "\\\\")))
+    return re.sub(r"([\[\]`$])", r"\\\1", out)
+
+
+def _title_escape(delimiter: str) -> Any:
+    """Escape for a link title written between `delimiter`s (`"`, `'` or `(`)."""
+    specials = {'"': '"', "'": "'", "(": "()"}[delimiter]
+
+    def escape(text: str) -> str:
+        out = _ENTITY_LIKE.sub("&amp;", text.replace("\\", "\\\\"))
+        return "".join("\\" + ch if ch in specials else ch for ch in out)
+
+    return escape
 
 
 def _escape_table_cell(text: str) -> str:
@@ -114,6 +160,9 @@ class _Walker:
 
     def __init__(self, content: str) -> None:
         self.content = content
+        # Translatable text inside markup parts (image alt text, link titles):
+        # (start, end, escape) in `content`, each nested in the markup part that holds it.
+        self.nested: list[tuple[int, int, Any]] = []
 
     def parts(self, children: Sequence[Any]) -> list[tuple[int, int, str, str]] | None:
         content = self.content
@@ -207,6 +256,12 @@ class _Walker:
                 label_end = self._bracket_end(c + 1)
                 if label_end is None:
                     return None
+                alt = content[c + 2:label_end]
+                # Plain alt text only: markup or escapes in it stay as written.
+                if alt.strip() and "\n" not in alt and tok.children is not None \
+                        and all(ch.type == "text" for ch in tok.children) \
+                        and "".join(ch.content for ch in tok.children) == alt:
+                    self.nested.append((c + 2, label_end, _escape_inline_text))
                 end = self._link_tail(label_end + 1)
                 out.append((c, end, "self", ""))
                 c = end
@@ -260,6 +315,13 @@ class _Walker:
                 return c + len(ticks) + run.end()
         return None
 
+    def _title(self, start: int, title: Any) -> None:
+        """A link title at content[start:title.pos], quotes included: translated when it is
+        plain (no escapes or entities: then the raw text is the title) and on one line."""
+        raw = self.content[start + 1:title.pos - 1]
+        if raw.strip() and raw == title.str and "\n" not in raw:
+            self.nested.append((start + 1, title.pos - 1, _title_escape(self.content[start])))
+
     def _bracket_end(self, c: int) -> int | None:
         """Index of the `]` closing the `[` at c (backslash escapes honoured)."""
         content = self.content
@@ -305,6 +367,7 @@ class _Walker:
                     pos += 1
                 title = parseLinkTitle(content, pos, n)
                 if pos < n and start != pos and title.ok:
+                    self._title(pos, title)
                     pos = title.pos
                     while pos < n and content[pos] in " \t\n":
                         pos += 1
@@ -350,15 +413,18 @@ def find_segments(src: str) -> SpliceIndex:
     """Every translatable span of a Markdown document."""
     base = 1 if src.startswith("\ufeff") else 0
     lines = _Lines(src, base)
-    tokens = _markdown_parser().parse(src[base:])
+    env: dict[str, Any] = {}
+    tokens = _markdown_parser().parse(src[base:], env)
     index = SpliceIndex(src)
+    index.extend(_reference_titles(src, lines, env.get("references", {})))
     previous: Any = None
     for position, tok in enumerate(tokens):
         if tok.type == "inline" and tok.map is not None and tok.children is not None:
             parent = previous.type if previous is not None else ""
             if parent in ("th_open", "td_open"):
                 continue  # table rows are handled from tr_open
-            index.add(_inline_segment(src, lines, tok, parent))
+            setext = parent == "heading_open" and previous.markup in ("=", "-")
+            index.extend(_inline_segment(src, lines, tok, parent, setext=setext))
         elif tok.type == "tr_open" and tok.map is not None:
             for located in _table_row(src, lines, tokens, position):
                 index.add(located)
@@ -370,6 +436,46 @@ def find_segments(src: str) -> SpliceIndex:
                 index.add(located)
         previous = tok
     return index.finish()
+
+
+_CONTAINER_PREFIX = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+[ \t>]*)*\Z")
+
+
+def _reference_titles(src: str, lines: _Lines, references: Mapping[str, Any]) -> list[Located]:
+    """Titles of link reference definitions (`[label]: /url "Title"`), when the whole
+    definition is on one line; the label and the destination are never translated."""
+    from markdown_it.common.utils import normalizeReference
+    from markdown_it.helpers import parseLinkDestination, parseLinkTitle
+
+    out: list[Located] = []
+    for label, ref in references.items():
+        span = ref.get("map")
+        if not ref.get("title") or not span or span[1] - span[0] != 1 or span[0] >= len(lines.starts):
+            continue
+        text = lines.text(src, span[0])
+        open_at = text.find("[")
+        if open_at < 0 or not _CONTAINER_PREFIX.match(text[:open_at]):
+            continue
+        walker = _Walker(text)
+        close = walker._bracket_end(open_at)
+        if close is None or not text.startswith(":", close + 1) \
+                or normalizeReference(text[open_at + 1:close]) != label:
+            continue
+        pos = close + 2
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        dest = parseLinkDestination(text, pos, len(text))
+        if not dest.ok:
+            continue
+        pos = start = dest.pos
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        title = parseLinkTitle(text, pos, len(text))
+        if pos == start or not title.ok or text[title.pos:].strip() or title.str != ref["title"]:
+            continue
+        walker._title(pos, title)
+        out.extend(_nested(src, text, lambda c, at=lines.starts[span[0]]: at + c, walker))
+    return out
 
 
 def _line_offsets(src: str, lines: _Lines, tok: Any, parent: str) -> list[int] | None:
@@ -412,8 +518,8 @@ def _line_offsets(src: str, lines: _Lines, tok: Any, parent: str) -> list[int] |
     return offsets
 
 
-def _to_source(tok_content: str, offsets: list[int],
-               parts: list[tuple[int, int, str, str]]) -> list[Part]:
+def _mapper(tok_content: str, offsets: list[int]) -> Any:
+    """content offset -> source offset, given where each content line starts in the source."""
     line_starts = [0]
     for line in tok_content.split("\n")[:-1]:
         line_starts.append(line_starts[-1] + len(line) + 1)
@@ -422,27 +528,57 @@ def _to_source(tok_content: str, offsets: list[int],
         row = bisect.bisect_right(line_starts, c) - 1
         return offsets[row] + (c - line_starts[row])
 
+    return where
+
+
+def _to_source(where: Any, parts: list[tuple[int, int, str, str]]) -> list[Part]:
     return [Part(where(a), where(b), "text", "", key) if kind == "entity"
             else Part(where(a), where(b), kind, key) for a, b, kind, key in parts]
 
 
+def _nested(src: str, content: str, where: Any, walker: _Walker,
+            in_table: bool = False) -> list[Located]:
+    """Alt texts and link titles found by the walker, as segments of their own."""
+    out: list[Located] = []
+    for a, b, escape in walker.nested:
+        start, end = where(a), where(b)
+        if src[start:end] != content[a:b]:
+            continue
+        if in_table:
+            escape = (lambda inner: lambda s: re.sub(r"(?<!\\)\|", r"\\|", inner(s)))(escape)
+        located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape, peel=False)
+        if located is not None:
+            out.append(located)
+    return out
+
+
 def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *,
-                    escape: Any = None) -> Located | None:
+                    setext: bool = False) -> list[Located]:
     offsets = _line_offsets(src, lines, tok, parent)
     if offsets is None:
-        return None
-    parts = _Walker(tok.content).parts(tok.children)
+        return []
+    walker = _Walker(tok.content)
+    parts = walker.parts(tok.children)
     if parts is None:
-        return None
-    source_parts = _to_source(tok.content, offsets, parts)
+        return []
+    where = _mapper(tok.content, offsets)
+    source_parts = _to_source(where, parts)
     # Sanity: every text part must read the same in the source as in the content.
     for (a, b, kind, _), part in zip(parts, source_parts):
         if kind != "break" and src[part.start:part.end] != tok.content[a:b]:
-            return None
+            return []
+    out = _nested(src, tok.content, where, walker)
     single_line = parent in ("heading_open", "admonition_title_open")
-    return locate(src, source_parts, newline=" " if single_line else None,
-                  escape=(lambda s: _escape_text(s).replace('"', "\u201d")) if parent == "admonition_title_open"
-                  else escape or _escape_text)
+    # A paragraph's (or setext heading's) lines start at the block's left edge: translated
+    # text there must not open a block.
+    starts_line = parent == "paragraph_open" or setext
+    located = locate(src, source_parts, newline=" " if single_line else None,
+                     escape=(lambda s: _escape_text(s).replace('"', "\u201d"))
+                     if parent == "admonition_title_open" else _escape_text,
+                     line_start=_guard_line_start if starts_line else None, blank_lines=False)
+    if located is not None:
+        out.append(located)
+    return out
 
 
 def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> list[Located]:
@@ -483,11 +619,13 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> li
             cell = _CellToken(content, children, [row, row + 1])
         else:
             cell = _CellToken(content, tok.children, [row, row + 1])
-        offsets = [lines.starts[row] + found]
-        parts = _Walker(cell.content).parts(cell.children)
+        where = _mapper(cell.content, [lines.starts[row] + found])
+        walker = _Walker(cell.content)
+        parts = walker.parts(cell.children)
         if parts is None:
             continue
-        located = locate(src, _to_source(cell.content, offsets, parts), newline=" ",
+        out.extend(_nested(src, cell.content, where, walker, in_table=True))
+        located = locate(src, _to_source(where, parts), newline=" ",
                          escape=_escape_table_cell)
         if located is not None:
             out.append(located)
@@ -540,4 +678,4 @@ def _html_block(src: str, lines: _Lines, tok: Any) -> list[Located]:
         return []
     from .html import find_html_segments
 
-    return find_html_segments(src, start, end)
+    return find_html_segments(src, start, end, blank_lines=False)
