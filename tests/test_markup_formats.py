@@ -312,6 +312,32 @@ def test_hypothesis_html_identity_and_pseudo_safe(text):
     assert html_structure(out) == html_structure(text)
 
 
+def test_html_references_are_spelled_again_in_translations():
+    fmt = format_named("html")
+    src = ('<p>Use &lt;tag&gt; like AT&amp;T does</p>\n<p>Tom & Jerry, 5 > 3</p>\n'
+           '<img alt="say &quot;hi&quot; &amp; go" title=\'a &lt;b&gt;\'>')
+    segments = fmt.segments(src)
+    assert [s.text for s in segments] == ["Use <tag> like AT&T does", "Tom & Jerry, 5 > 3",
+                                          'say "hi" & go', "a <b>"]
+    out = fmt.reassemble(src, {s.id: s.text + " &copy <i>" for s in segments})
+    assert "<p>Use &lt;tag&gt; like AT&amp;T does &amp;copy &lt;i&gt;</p>" in out
+    # the source wrote & and > raw: only what would start a reference or a tag is escaped
+    assert "<p>Tom & Jerry, 5 > 3 &amp;copy &lt;i></p>" in out
+    assert 'alt="say &quot;hi&quot; &amp; go &amp;copy &lt;i>"' in out
+    assert "title='a &lt;b&gt; &amp;copy &lt;i&gt;'" in out
+    assert html_structure(out) == html_structure(src)
+    import html as stdlib_html
+    assert stdlib_html.unescape(out.split("\n")[0]) == "<p>Use <tag> like AT&T does &copy <i></p>"
+
+
+def test_markdown_translations_cannot_spell_entities():
+    fmt = format_named("md")
+    src = "Use &lt;tag&gt; and AT&amp;T.\n"
+    (segment,) = fmt.segments(src)
+    assert segment.text == "Use <tag> and AT&T."
+    assert fmt.reassemble(src, {0: "Utilisez <tag> &copy; AT&T."}) == "Utilisez &lt;tag> &amp;copy; AT&T.\n"
+
+
 def test_html_code_closed_implicitly_stays_code_until_its_end_tag():
     # browsers reopen <code> after </p> (a formatting element): the text after it is code
     fmt = format_named("html")

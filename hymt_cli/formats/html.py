@@ -158,16 +158,38 @@ def _attribute_spans(src: str, start: int, end: int) -> list[tuple[str, int, int
     return out
 
 
-def _attr_escape(quote: str):
+_SIGNIFICANT = '<>&"\''
+_REFERENCE_START = re.compile(r"&(?=[A-Za-z#])")
+
+
+_REFERENCE = re.compile(r"&#?[A-Za-z0-9]+;?")
+
+
+def _spelled(raw: str) -> frozenset[str]:
+    """Markup-significant characters that `raw` writes as references (`&lt;` -> "<")."""
+    found = (html.unescape(m.group(0)) for m in _REFERENCE.finditer(raw))
+    return frozenset(c for c in found if c in _SIGNIFICANT)
+
+
+def _escape_markup(text: str, spelled: frozenset[str]) -> str:
+    """Translated text as HTML: what the source spelled as a reference is spelled so again;
+    `&` that would start a reference and `<` that would start a tag always are."""
+    text = text.replace("&", "&amp;") if "&" in spelled else _REFERENCE_START.sub("&amp;", text)
+    text = text.replace("<", "&lt;") if "<" in spelled else \
+        _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+    return text.replace(">", "&gt;") if ">" in spelled else text
+
+
+def _attr_escape(quote: str, spelled: frozenset[str] = frozenset()):
     if quote == '"':
-        return lambda s: s.replace('"', "&quot;")
+        return lambda s: _escape_markup(s, spelled).replace('"', "&quot;")
     if quote == "'":
-        return lambda s: s.replace("'", "&#39;")
-    return lambda s: '"' + s.replace('"', "&quot;") + '"'
+        return lambda s: _escape_markup(s, spelled).replace("'", "&#39;")
+    return lambda s: '"' + _escape_markup(s, spelled).replace('"', "&quot;") + '"'
 
 
-def _text_escape(text: str) -> str:
-    return _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+def _text_escape(spelled: frozenset[str] = frozenset()):
+    return lambda text: _escape_markup(text, spelled)
 
 
 class _Segmenter:
@@ -187,7 +209,9 @@ class _Segmenter:
 
     def flush(self) -> None:
         if self.run:
-            located = locate(self.src, self.run, newline="\n", escape=_text_escape, peel=False,
+            spelled = frozenset().union(*(_spelled(self.src[p.start:p.end])
+                                          for p in self.run if p.shown is not None))
+            located = locate(self.src, self.run, newline="\n", escape=_text_escape(spelled), peel=False,
                              blank_lines=self.blank_lines)
             if located is not None:
                 self.out.append(located)
@@ -217,7 +241,7 @@ class _Segmenter:
                 shown = html.unescape(raw)
                 located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
                                  newline=" ",
-                                 escape=_attr_escape(quote), peel=False)
+                                 escape=_attr_escape(quote, _spelled(raw)), peel=False)
                 if located is not None:
                     self.out.append(located)
 

@@ -88,6 +88,9 @@ class _Lines:
         return src[self.starts[i]:self.ends[i]] if i < len(self.starts) else ""
 
 
+_ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+
+
 def _escape_tag_start(text: str) -> str:
     return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
 
@@ -95,10 +98,10 @@ def _escape_tag_start(text: str) -> str:
 def _escape_text(text: str) -> str:
     """Translated prose must not open HTML tags, code spans or math the source did not have
     (a backtick or `$` next to a placeholder would change that code span or link)."""
+    text = _ENTITY_LIKE.sub("&amp;", text)  # the model saw characters: `&copy;` is text
     return re.sub(r"(?<!\\)([`$])", r"\\\1", _escape_tag_start(text))
 
 
-_ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=[ \t]|\Z)")
 _BLOCK_START = re.compile(
     r"#{1,6}(?:[ \t]|\Z)"                  # ATX heading
