@@ -268,6 +268,52 @@ def test_front_matter_value_with_line_breaks_stays_one_valid_yaml_scalar():
                     "slug": "keep-me"}
 
 
+def test_html_blocks_inside_blockquotes_and_lists_are_translated_with_their_prefixes():
+    fmt = format_named("md")
+    src = ('> <div class="note">\n> <p>Quoted <b>html</b> text\n>   on two lines &amp; more</p>\n'
+           '> <img alt="An image" src="x.png">\n> </div>\n\n- item\n\n  <p>List <em>html</em></p>\n')
+    segments = fmt.segments(src)
+    assert [s.text for s in segments] == ["Quoted <s1>html</s1> text\n  on two lines & more", "An image",
+                                          "item", "List <s1>html</s1>"]
+    out = fmt.reassemble(src, {s.id: s.text.replace("html", "HTML").replace("two", "deux") for s in segments})
+    assert out == src.replace("html</", "HTML</").replace("two", "deux")  # prefixes kept, & re-escaped
+    extra = fmt.reassemble(src, {s.id: s.text + "\n\n# extra\n- x" for s in segments})
+    assert md_structure(extra) == md_structure(src)
+    assert "> <img alt=\"An image  # extra - x\" src=\"x.png\">\n" in extra
+
+
+def test_html_block_with_a_line_not_found_stays_untranslated():
+    fmt = format_named("md")
+    src = "> <p>tab\there\n>\t<b>x</b></p>\n"  # a tab in the prefix: content differs from source
+    out = fmt.reassemble(src, {s.id: "CHANGED" for s in fmt.segments(src)})
+    assert out == src or md_structure(out) == md_structure(src)
+
+
+def test_inline_footnotes_are_nested_segments():
+    fmt = format_named("md")
+    src = "Text^[an *inline* note with [a link](u)] ends. Two^[first\nline] here.\n"
+    segments = fmt.segments(src)
+    assert [s.text for s in segments] == ["Text<s1/> ends. Two<s2/> here.",
+                                          "an <s1>inline</s1> note with <s2>a link</s2>"]
+    out = fmt.reassemble(src, {0: "Texte<s1/> fin. Deux<s2/> ici.", 1: "une <s1>note</s1> [x] avec <s2>un lien</s2>"})
+    assert out == "Texte^[une *note* \\[x\\] avec [un lien](u)] fin. Deux^[first\nline] ici.\n"
+    assert md_structure(out) == md_structure(src)
+
+
+def test_toml_front_matter_keeps_keys_and_translates_title_and_description():
+    tomllib = pytest.importorskip("tomllib")
+    fmt = format_named("md")
+    src = ('+++\ntitle = "Hello"\ndescription = \'A page\' # comment\ndraft = true\n# note\n'
+           '[params]\ntitle = "nested"\n+++\n\n# Heading\n')
+    segments = fmt.segments(src)
+    assert [s.text for s in segments] == ["Hello", "A page", "Heading"]
+    out = fmt.reassemble(src, {s.id: s.text + ' "q" \'a\' \\' for s in segments})
+    meta = tomllib.loads(out.split("+++\n")[1])
+    assert meta == {"title": 'Hello "q" \'a\' \\', "description": "A page \"q\" \u2019a\u2019 \\",
+                    "draft": True, "params": {"title": "nested"}}
+    assert out.endswith("+++\n\n# Heading \"q\" 'a' \\\n")
+
+
 @pytest.mark.parametrize("extra", [False, True], ids=["same-lines", "extra-lines"])
 def test_block_syntax_engine_keeps_structure_on_every_sample(tmp_path, extra):
     engine = BlockSyntaxEngine(extra=extra)

@@ -19,6 +19,7 @@ with the HTML format's rules.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,7 @@ from typing import Any
 
 from ..segments import Segment
 from .base import FormatOptions, decode_utf8
-from .spans import Located, Part, SpliceIndex, locate
+from .spans import Located, Part, SpliceIndex, locate, segment_text
 
 _LINE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")
 _PROTECTED_TEXT = re.compile(
@@ -125,6 +126,11 @@ def _guard_line_start(text: str) -> str:
     return text
 
 
+def _escape_inline_text_markup(text: str) -> str:
+    """Prose inside `^[...]`: as any prose, and brackets escaped."""
+    return re.sub(r"(?<!\\)([\[\]])", r"\\\1", _escape_text(text))
+
+
 def _escape_inline_text(chars: str) -> str:
     """Text inside `[...]` (image alt): brackets and what could swallow them are escaped."""
     out = _escape_tag_start(_ENTITY_LIKE.sub("&amp;", chars.replace("\\", "\\\\")))
@@ -161,11 +167,12 @@ def _yaml_single(text: str) -> str:
 class _Walker:
     """Finds the parts of one inline token's content (offsets into `content`)."""
 
-    def __init__(self, content: str) -> None:
+    def __init__(self, content: str, footnotes: Mapping[int, Any] | None = None) -> None:
         self.content = content
-        # Translatable text inside markup parts (image alt text, link titles):
-        # (start, end, escape) in `content`, each nested in the markup part that holds it.
-        self.nested: list[tuple[int, int, Any]] = []
+        self.footnotes = footnotes or {}  # inline footnotes' tokens, by id (the parser's env)
+        # Translatable text inside markup parts (image alt text, link titles, inline footnotes):
+        # (parts, escape) in `content`, each nested in the markup part that holds it.
+        self.nested: list[tuple[list[tuple[int, int, str, str]], Any]] = []
 
     def parts(self, children: Sequence[Any]) -> list[tuple[int, int, str, str]] | None:
         content = self.content
@@ -264,7 +271,7 @@ class _Walker:
                 if alt.strip() and "\n" not in alt and tok.children is not None \
                         and all(ch.type == "text" for ch in tok.children) \
                         and "".join(ch.content for ch in tok.children) == alt:
-                    self.nested.append((c + 2, label_end, _escape_inline_text))
+                    self.nested.append(([(c + 2, label_end, "text", "")], _escape_inline_text))
                 end = self._link_tail(label_end + 1)
                 out.append((c, end, "self", ""))
                 c = end
@@ -274,6 +281,8 @@ class _Walker:
                     end = None if end < 0 else end
                 elif content.startswith("^[", c):
                     end = self._bracket_end(c + 1)
+                    if end is not None:
+                        self._inline_footnote(c + 2, end, tok)
                 else:
                     return None
                 if end is None:
@@ -318,12 +327,24 @@ class _Walker:
                 return c + len(ticks) + run.end()
         return None
 
+    def _inline_footnote(self, start: int, end: int, tok: Any) -> None:
+        """`^[text]`: its text is a segment of its own when it sits on one line."""
+        note = self.footnotes.get(tok.meta.get("id")) if tok.meta else None
+        if note is None or note.get("content") != self.content[start:end]:
+            return
+        inner = _Walker(self.content[start:end]).parts(note.get("tokens") or [])
+        if inner is None or any(kind == "break" for _, _, kind, _ in inner):
+            return
+        self.nested.append(([(a + start, b + start, kind, key) for a, b, kind, key in inner],
+                            _escape_inline_text_markup))
+
     def _title(self, start: int, title: Any) -> None:
         """A link title at content[start:title.pos], quotes included: translated when it is
         plain (no escapes or entities: then the raw text is the title) and on one line."""
         raw = self.content[start + 1:title.pos - 1]
         if raw.strip() and raw == title.str and "\n" not in raw:
-            self.nested.append((start + 1, title.pos - 1, _title_escape(self.content[start])))
+            self.nested.append(([(start + 1, title.pos - 1, "text", "")],
+                                _title_escape(self.content[start])))
 
     def _bracket_end(self, c: int) -> int | None:
         """Index of the `]` closing the `[` at c (backslash escapes honoured)."""
@@ -417,9 +438,17 @@ def find_segments(src: str) -> SpliceIndex:
     base = 1 if src.startswith("\ufeff") else 0
     lines = _Lines(src, base)
     env: dict[str, Any] = {}
-    tokens = _markdown_parser().parse(src[base:], env)
+    toml = _toml_front_matter(src, lines)
+    text = src[base:]
+    if toml is not None:  # the parser does not know `+++`: it sees blank lines there
+        cut = (lines.starts[toml] if toml < len(lines.starts) else len(src)) - base
+        text = re.sub(r"[^\r\n]+", "", text[:cut]) + text[cut:]
+    tokens = _markdown_parser().parse(text, env)
     index = SpliceIndex(src)
+    if toml is not None:
+        index.extend(_toml_values(src, lines, toml))
     index.extend(_reference_titles(src, lines, env.get("references", {})))
+    footnotes = env.get("footnotes", {}).get("list", {})
     previous: Any = None
     for position, tok in enumerate(tokens):
         if tok.type == "inline" and tok.map is not None and tok.children is not None:
@@ -427,9 +456,9 @@ def find_segments(src: str) -> SpliceIndex:
             if parent in ("th_open", "td_open"):
                 continue  # table rows are handled from tr_open
             setext = parent == "heading_open" and previous.markup in ("=", "-")
-            index.extend(_inline_segment(src, lines, tok, parent, setext=setext))
+            index.extend(_inline_segment(src, lines, tok, parent, setext=setext, footnotes=footnotes))
         elif tok.type == "tr_open" and tok.map is not None:
-            for located in _table_row(src, lines, tokens, position):
+            for located in _table_row(src, lines, tokens, position, footnotes):
                 index.add(located)
         elif tok.type == "front_matter" and tok.map is not None:
             for located in _front_matter(src, lines, tok.map):
@@ -541,26 +570,27 @@ def _to_source(where: Any, parts: list[tuple[int, int, str, str]]) -> list[Part]
 
 def _nested(src: str, content: str, where: Any, walker: _Walker,
             in_table: bool = False) -> list[Located]:
-    """Alt texts and link titles found by the walker, as segments of their own."""
+    """Alt texts, link titles and inline footnotes found by the walker, as segments of their own."""
     out: list[Located] = []
-    for a, b, escape in walker.nested:
-        start, end = where(a), where(b)
-        if src[start:end] != content[a:b]:
+    for parts, escape in walker.nested:
+        source_parts = _to_source(where, parts)
+        if any(kind != "break" and src[p.start:p.end] != content[a:b]
+               for (a, b, kind, _), p in zip(parts, source_parts)):
             continue
         if in_table:
             escape = (lambda inner: lambda s: re.sub(r"(?<!\\)\|", r"\\|", inner(s)))(escape)
-        located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape, peel=False)
+        located = locate(src, source_parts, newline=" ", escape=escape, peel=False)
         if located is not None:
             out.append(located)
     return out
 
 
-def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *,
-                    setext: bool = False) -> list[Located]:
+def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *, setext: bool = False,
+                    footnotes: Mapping[int, Any] | None = None) -> list[Located]:
     offsets = _line_offsets(src, lines, tok, parent)
     if offsets is None:
         return []
-    walker = _Walker(tok.content)
+    walker = _Walker(tok.content, footnotes)
     parts = walker.parts(tok.children)
     if parts is None:
         return []
@@ -584,7 +614,8 @@ def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *,
     return out
 
 
-def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> list[Located]:
+def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int,
+               footnotes: Mapping[int, Any] | None = None) -> list[Located]:
     """Cells of one table row: each cell's content is found after the previous cell's."""
     row = tokens[start].map[0]
     if row >= len(lines.starts):
@@ -623,7 +654,7 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> li
         else:
             cell = _CellToken(content, tok.children, [row, row + 1])
         where = _mapper(cell.content, [lines.starts[row] + found])
-        walker = _Walker(cell.content)
+        walker = _Walker(cell.content, footnotes)
         parts = walker.parts(cell.children)
         if parts is None:
             continue
@@ -668,8 +699,46 @@ def _front_matter(src: str, lines: _Lines, span: Sequence[int]) -> list[Located]
     return out
 
 
+_TOML_FENCE = re.compile(r"\+\+\+[ \t]*\Z")
+_TOML_KEY = re.compile(r"""(title|description)[ \t]*=[ \t]*(?:"([^"\\]*)"|'([^']*)')[ \t]*(?:#.*)?\Z""")
+
+
+def _toml_front_matter(src: str, lines: _Lines) -> int | None:
+    """Row after the closing `+++` of TOML front matter at the start, or None."""
+    if not lines.starts or not _TOML_FENCE.match(lines.text(src, 0)):
+        return None
+    for row in range(1, len(lines.starts)):
+        if _TOML_FENCE.match(lines.text(src, row)):
+            return row + 1
+    return None
+
+
+def _toml_values(src: str, lines: _Lines, end_row: int) -> list[Located]:
+    """`title` and `description` values of TOML front matter: top-level keys, one-line
+    basic strings without escapes or literal strings; everything else is kept."""
+    out: list[Located] = []
+    for row in range(1, end_row - 1):
+        text = lines.text(src, row)
+        if text.lstrip().startswith("["):
+            break  # a table: its keys are not the page's
+        match = _TOML_KEY.match(text)
+        if not match:
+            continue
+        group = 2 if match.group(2) is not None else 3
+        escape = ((lambda s: s.replace("\\", "\\\\").replace('"', '\\"')) if group == 2
+                  else (lambda s: s.replace("'", "\u2019")))
+        start, end = lines.starts[row] + match.start(group), lines.starts[row] + match.end(group)
+        located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape, peel=False)
+        if located is not None:
+            out.append(located)
+    return out
+
+
 def _html_block(src: str, lines: _Lines, tok: Any) -> list[Located]:
-    """An HTML block at the top level (not inside a container) is translated as HTML."""
+    """An HTML block is translated as HTML. Inside a container (`> `, a list item) each of
+    its lines is found after its prefix, and the prefixes become line breaks of the segments."""
+    from .html import find_html_segments
+
     first, last = tok.map
     last = min(last, len(lines.starts))
     if first >= last:
@@ -677,8 +746,44 @@ def _html_block(src: str, lines: _Lines, tok: Any) -> list[Located]:
     start = lines.starts[first]
     end = lines.ends[last - 1]
     raw = src[start:end]
-    if raw.replace("\r\n", "\n").replace("\r", "\n") != tok.content.rstrip("\n"):
+    content = tok.content.rstrip("\n")
+    if raw.replace("\r\n", "\n").replace("\r", "\n") == content:
+        return find_html_segments(src, start, end, blank_lines=False)
+    pieces = content.split("\n")
+    if len(pieces) != last - first:
         return []
-    from .html import find_html_segments
+    offsets = []
+    for row, piece in zip(range(first, last), pieces):
+        text = lines.text(src, row)
+        if not text.endswith(piece) or not _CONTAINER_PREFIX.match(text[:len(text) - len(piece)]):
+            return []
+        offsets.append(lines.ends[row] - len(piece))
+    where = _mapper(content, offsets)
+    out: list[Located] = []
+    for located in find_html_segments(content, blank_lines=False):
+        parts: list[Part] = []
+        numbers: list[int] = []
 
-    return find_html_segments(src, start, end, blank_lines=False)
+        def add(a: int, b: int, kind: str, n: int = 0, key: str = "", shown: str | None = None) -> None:
+            parts.append(Part(where(a), where(b), kind, key, shown))
+            numbers.append(n)
+
+        for part, n in zip(located.parts, located.numbers):
+            if part.kind != "text":  # markup is copied from the source, prefixes and all
+                add(part.start, part.end, part.kind, n, part.key)
+                continue
+            a = part.start
+            for i in range(part.start, part.end):
+                if content[i] == "\n":  # the line's end and the next line's prefix: a break
+                    if i > a:
+                        add(a, i, "text")
+                    add(i, i + 1, "break")
+                    a = i + 1
+            if part.end > a:
+                add(a, part.end, "text", shown=part.shown)
+        # a translation's extra line breaks would lack the prefix: they become spaces
+        moved = dataclasses.replace(located, parts=tuple(parts), numbers=tuple(numbers), newline=" ")
+        if segment_text(src, moved) != segment_text(content, located):
+            return []  # not found exactly: the whole block stays as it is
+        out.append(moved)
+    return out
