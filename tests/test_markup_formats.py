@@ -85,6 +85,35 @@ def test_html_specifics(tmp_path):
     assert "<header class=site-header>" in out
 
 
+def test_real_world_samples_translate_what_they_should(tmp_path):
+    names = ("readme.md", "hugo-page.md", "zh-admonitions.md", "product.html")
+    paths = [p for p in ALL if p.name in names]
+    assert len(paths) == 4
+    _, outputs = translate(paths, PseudoEngine(), tmp_path)
+    out = {p.name: outputs[p].read_text(encoding="utf-8") for p in paths}
+    readme = out["readme.md"]
+    assert "> [!NOTE]\n" in readme  # GitHub alert marker kept
+    assert '![⟦Šçŕééñšĥóţ óƒ á ŕúñ' in readme and '(docs/assets/run.png "⟦Á ŕúñ' in readme
+    assert '[guide]: docs/guide.md "⟦Ţĥé úšéŕ ĝúíđé' in readme and "[license]: LICENSE\n" in readme
+    assert "^[⟦Íţ þŕíñţš" in readme and 'alt="⟦ĥýɱţ ĺóĝó' in readme
+    assert "](https://img.shields.io/pypi/v/hymt.svg)](https://pypi.org/project/hymt/)" in readme
+    hugo = out["hugo-page.md"]
+    assert hugo.startswith('+++\ntitle = "⟦Ŕéĺéášé ñóţéš') and "description = '⟦Ŵĥáţ" in hugo
+    assert 'date = 2025-03-01\nweight = 30\n[menu.main]\n  name = "Releases"\n+++\n' in hugo
+    assert '  <div class="upgrade">\n    <p>⟦Úþĝŕáđé ŵíţĥ <code>pip install -U hymt</code>' in hugo
+    zh = out["zh-admonitions.md"]
+    assert "title: ⟦部署与性能调优" in zh and "sidebar_label: 性能调优\n" in zh
+    assert '!!! note "⟦适用版本' in zh and "$$\nT \\approx \\frac{n + 1.2n}{R}\n$$" in zh
+    assert "[^batch]: ⟦批处理参数" in zh and "# 配置文件示例（不会被翻译）" in zh
+    page = out["product.html"]
+    assert "content='⟦Ķééþš éṽéŕý ƀýţé óƒ ɱáŕķúþ &quot;áš íš&quot;." in page
+    assert "Ţáĝš ĺíķé &lt;code&gt; áñđ éñţíţíéš ĺíķé ÁŢ&amp;Ţ" in page
+    assert '<p translate="no">hymt.example.com</p>' in page
+    assert '<li class="notranslate"><a href="https://github.com/example/hymt">GitHub</a></li>' in page
+    assert ">Default text is not translated</textarea>" in page
+    assert '{"@context": "https://schema.org", "@type": "SoftwareApplication", "name": "hymt"}' in page
+
+
 def test_legacy_charsets_round_trip_and_encode_translations(tmp_path):
     legacy = [p for p in HTML_FILES if "legacy" in p.name]
     assert len(legacy) == 2
@@ -371,6 +400,8 @@ def test_html_references_are_spelled_again_in_translations():
     assert "<p>Tom & Jerry, 5 > 3 &amp;copy &lt;i></p>" in out
     assert 'alt="say &quot;hi&quot; &amp; go &amp;copy &lt;i>"' in out
     assert "title='a &lt;b&gt; &amp;copy &lt;i&gt;'" in out
+    quoted = "<img title='say &quot;hi&quot;'>"
+    assert fmt.reassemble(quoted, {0: 'dis "salut"'}) == "<img title='dis &quot;salut&quot;'>"
     assert html_structure(out) == html_structure(src)
     import html as stdlib_html
     assert stdlib_html.unescape(out.split("\n")[0]) == "<p>Use <tag> like AT&T does &copy <i></p>"

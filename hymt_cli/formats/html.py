@@ -177,7 +177,11 @@ def _escape_markup(text: str, spelled: frozenset[str]) -> str:
     text = text.replace("&", "&amp;") if "&" in spelled else _REFERENCE_START.sub("&amp;", text)
     text = text.replace("<", "&lt;") if "<" in spelled else \
         _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
-    return text.replace(">", "&gt;") if ">" in spelled else text
+    if ">" in spelled:
+        text = text.replace(">", "&gt;")
+    if '"' in spelled:
+        text = text.replace('"', "&quot;")
+    return text.replace("'", "&#39;") if "'" in spelled else text
 
 
 def _attr_escape(quote: str, spelled: frozenset[str] = frozenset()):

@@ -35,10 +35,12 @@ _PROTECTED_TEXT = re.compile(
     r"|:[a-z_+\-][a-z0-9_+\-]*:"                 # emoji shortcodes
     r"|\{[#.:][^{}\n]*\}"                          # heading ids / attribute lists {#id .class}
     r"|(?<!\S)\[[ xX]\](?=\s)"                      # task list boxes
+    r"|\[![A-Za-z]+\]"                             # GitHub alerts: > [!NOTE]
     r"|(?:https?|ftp)://[^\s<>()\[\]]+|www\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+"  # bare URLs
     r"|<[a-z][a-z0-9+.-]*:[^\s<>]*>",             # autolink-looking text
     re.DOTALL,
 )
+_ALERT = re.compile(r"\[![A-Za-z]+\]")
 _HTML_OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?>\Z", re.DOTALL)
 _HTML_CLOSE = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>\Z")
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
@@ -594,6 +596,9 @@ def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *, setext: b
     parts = walker.parts(tok.children)
     if parts is None:
         return []
+    if len(parts) > 2 and parts[0][2] == "self" and parts[1][2] == "break" \
+            and _ALERT.fullmatch(tok.content, parts[0][0], parts[0][1]):
+        parts = parts[2:]  # `> [!NOTE]` on its own line: the alert marker stays outside
     where = _mapper(tok.content, offsets)
     source_parts = _to_source(where, parts)
     # Sanity: every text part must read the same in the source as in the content.
