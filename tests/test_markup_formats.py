@@ -313,9 +313,10 @@ def test_html_blocks_inside_blockquotes_and_lists_are_translated_with_their_pref
 
 def test_html_block_with_a_line_not_found_stays_untranslated():
     fmt = format_named("md")
-    src = "> <p>tab\there\n>\t<b>x</b></p>\n"  # a tab in the prefix: content differs from source
-    out = fmt.reassemble(src, {s.id: "CHANGED" for s in fmt.segments(src)})
-    assert out == src or md_structure(out) == md_structure(src)
+    # the parser expands the tab of the second line to spaces: that line is not in the source
+    src = "- <div>\n\t<p>tab here</p>\n  </div>\n"
+    assert fmt.segments(src) == []
+    assert [s.text for s in fmt.segments(src.replace("\t", "  "))] == ["tab here"]
 
 
 def test_inline_footnotes_are_nested_segments():

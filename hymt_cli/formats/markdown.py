@@ -11,10 +11,16 @@ are walked against that content to find the exact span of every piece of markup:
   emoji shortcodes (`:tada:`), templating (`{{ x }}`, `{% x %}`) -> `<sN/>`
 - soft/hard line breaks -> "\\n" for the model, the source's break (prefix included) back.
 
+Image alt text, link titles, reference definitions' titles and one-line inline footnotes
+(`^[...]`) are segments of their own, nested in the markup that holds them; destinations and
+labels never reach the model. Translated text that begins a paragraph line is escaped where
+it would open a block (`# `, `- `, `1. `, `>`, a fence ...), so the block structure stays.
+
 Whatever cannot be located exactly is not translated: the output is the source there.
 Code blocks, HTML comments, math blocks, link reference definitions and front matter
-(except `title`/`description` values) never reach the model. HTML blocks are translated
-with the HTML format's rules.
+(YAML `---` or TOML `+++`; except one-line `title`/`description` values) never reach the
+model. HTML blocks, also inside blockquotes and list items, are translated with the HTML
+format's rules.
 """
 from __future__ import annotations
 
