@@ -32,6 +32,7 @@ INLINE = frozenset(
 VOID_INLINE = frozenset("br img wbr input".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr keygen".split())
 OPAQUE_INLINE = frozenset("code kbd samp".split())  # kept whole, as one placeholder
+_REOPENED = frozenset({"code"})  # opaque inline elements that are also formatting elements
 OPAQUE_BLOCK = frozenset(
     "script style pre textarea svg math template noembed object iframe".split())
 TRANSLATABLE_ATTRS = frozenset({"alt", "title", "placeholder", "aria-label"})
@@ -157,22 +158,49 @@ def _attribute_spans(src: str, start: int, end: int) -> list[tuple[str, int, int
     return out
 
 
-def _attr_escape(quote: str):
+_SIGNIFICANT = '<>&"\''
+_REFERENCE_START = re.compile(r"&(?=[A-Za-z#])")
+
+
+_REFERENCE = re.compile(r"&#?[A-Za-z0-9]+;?")
+
+
+def _spelled(raw: str) -> frozenset[str]:
+    """Markup-significant characters that `raw` writes as references (`&lt;` -> "<")."""
+    found = (html.unescape(m.group(0)) for m in _REFERENCE.finditer(raw))
+    return frozenset(c for c in found if c in _SIGNIFICANT)
+
+
+def _escape_markup(text: str, spelled: frozenset[str]) -> str:
+    """Translated text as HTML: what the source spelled as a reference is spelled so again;
+    `&` that would start a reference and `<` that would start a tag always are."""
+    text = text.replace("&", "&amp;") if "&" in spelled else _REFERENCE_START.sub("&amp;", text)
+    text = text.replace("<", "&lt;") if "<" in spelled else \
+        _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+    if ">" in spelled:
+        text = text.replace(">", "&gt;")
+    if '"' in spelled:
+        text = text.replace('"', "&quot;")
+    return text.replace("'", "&#39;") if "'" in spelled else text
+
+
+def _attr_escape(quote: str, spelled: frozenset[str] = frozenset()):
     if quote == '"':
-        return lambda s: s.replace('"', "&quot;")
+        return lambda s: _escape_markup(s, spelled).replace('"', "&quot;")
     if quote == "'":
-        return lambda s: s.replace("'", "&#39;")
-    return lambda s: '"' + s.replace('"', "&quot;") + '"'
+        return lambda s: _escape_markup(s, spelled).replace("'", "&#39;")
+    return lambda s: '"' + _escape_markup(s, spelled).replace('"', "&quot;") + '"'
 
 
-def _text_escape(text: str) -> str:
-    return _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+def _text_escape(spelled: frozenset[str] = frozenset()):
+    return lambda text: _escape_markup(text, spelled)
 
 
 class _Segmenter:
-    def __init__(self, src: str, offset: int) -> None:
+    def __init__(self, src: str, offset: int, blank_lines: bool = True) -> None:
         self.src = src
         self.offset = offset
+        self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
         self.out: list[Located] = []
         self.run: list[Part] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
@@ -185,7 +213,10 @@ class _Segmenter:
 
     def flush(self) -> None:
         if self.run:
-            located = locate(self.src, self.run, newline="\n", escape=_text_escape, peel=False)
+            spelled = frozenset().union(*(_spelled(self.src[p.start:p.end])
+                                          for p in self.run if p.shown is not None))
+            located = locate(self.src, self.run, newline="\n", escape=_text_escape(spelled), peel=False,
+                             blank_lines=self.blank_lines)
             if located is not None:
                 self.out.append(located)
         self.run = []
@@ -214,7 +245,7 @@ class _Segmenter:
                 shown = html.unescape(raw)
                 located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
                                  newline=" ",
-                                 escape=_attr_escape(quote), peel=False)
+                                 escape=_attr_escape(quote, _spelled(raw)), peel=False)
                 if located is not None:
                     self.out.append(located)
 
@@ -238,6 +269,13 @@ class _Segmenter:
                 self.opaque = None  # the opaque element was closed implicitly
                 self.run.append(Part(start, a, "self"))
                 self.close_to(name)
+                if name in _REOPENED:
+                    # Browsers reopen a formatting element after the end tag that closed it
+                    # (`<p><code></p>x`: x is code): keep skipping until its own end tag.
+                    self.feed(event)
+                    self.stack.append((name, True))
+                    self.opaque = (name, b, 1)
+                    return
             else:
                 return
         skipping = self.skipping
@@ -300,13 +338,15 @@ class _Segmenter:
         self.flush()
 
 
-def find_html_segments(src: str, start: int = 0, end: int | None = None) -> list[Located]:
-    """The translatable spans of the HTML in src[start:end] (offsets into src)."""
-    return _segment(src, start, len(src) if end is None else end).out
+def find_html_segments(src: str, start: int = 0, end: int | None = None, *,
+                       blank_lines: bool = True) -> list[Located]:
+    """The translatable spans of the HTML in src[start:end] (offsets into src).
+    `blank_lines=False`: translations never put a blank line in (a Markdown HTML block)."""
+    return _segment(src, start, len(src) if end is None else end, blank_lines).out
 
 
-def _segment(src: str, start: int, end: int) -> _Segmenter:
-    segmenter = _Segmenter(src, start)
+def _segment(src: str, start: int, end: int, blank_lines: bool = True) -> _Segmenter:
+    segmenter = _Segmenter(src, start, blank_lines)
     for event in parse_events(src[start:end]):
         segmenter.feed(event)
     segmenter.finish()
