@@ -120,8 +120,8 @@ def translate(
                                 tensor_parallel_size=tensor_parallel_size, quantization=quantization,
                                 enforce_eager=enforce_eager)
         if not verbose:
-            for variable in ("VLLM_LOGGING_LEVEL", "TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
-                os.environ.setdefault(variable, "WARNING" if variable.startswith("VLLM") else "error")
+            for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
+                os.environ.setdefault(variable, "error")
         if rows_per_batch < 1:
             raise UsageError("--rows-per-batch must be at least 1")
         format_options = FormatOptions(segment_by=segment_by, cell_format=cell_format,
@@ -148,7 +148,7 @@ def translate(
             cache, dry_run=dry_run, source=source, engine=engine, model=options.model,
             revision=revision, sampling=sampling, glossary_digest=terms.digest if terms else "")
         with StdoutGuard() as stdout:
-            pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling),
+            pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling, verbose=verbose),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
                                 model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
                                 glossary=terms, memory=memory)

@@ -96,7 +96,9 @@ def _route_vllm_logs_to_stderr(verbose: bool) -> None:
     if verbose:
         os.environ["VLLM_LOGGING_LEVEL"] = "INFO"
     else:
-        os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+        # vLLM's CPU/GPU tuning warnings (tcmalloc, Triton, oneDNN...) are noise to a user
+        # translating documents; errors still show, -v shows everything.
+        os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
 
 
 @contextmanager
