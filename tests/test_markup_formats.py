@@ -420,8 +420,58 @@ def test_html_code_closed_implicitly_stays_code_until_its_end_tag():
     # browsers reopen <code> after </p> (a formatting element): the text after it is code
     fmt = format_named("html")
     assert [s.text for s in fmt.segments("<p><code></p>a")] == []
-    assert [s.text for s in fmt.segments("<p>x <code>c</p>a</code> b</p>")] == ["x <s1/>", "<s1/> b"]
+    # the run ends before the code: translated text moved after it would be in it
+    assert [s.text for s in fmt.segments("<p>x <code>c</p>a</code> b</p>")] == ["x", "b"]
 
+
+
+# Opaque elements (code, kbd, samp, pre, script, textarea ...) left open or mis-nested: no
+# translated text may land inside them, wherever a translation moves its text.
+_MISNESTED_HTML = [
+    "a<code><pre></code>",  # found by hypothesis: the pre is still open after </code>
+    "a<code><pre></code>x</pre>y</code>z<p>w",
+    "a<code><p></code>x",
+    "a<code><script></code>x",
+    "a<kbd><pre></kbd>x",
+    "a<samp><textarea></samp>x",
+    "<p>a<code><pre></p>x",
+    "a<b><code><pre></b>x",
+    "a<b><pre></b>x",
+    "a<b><script></b>x</script>y",
+    "a<a title='t'><code></a>",
+    "<p><b><pre></p>a",
+    "<PRE><kbd></PRE>a",
+    "a<code translate=no><kbd></CODE>",
+    "<div><textarea></div>x</textarea>y",
+    "a<!-->",
+]
+
+
+@pytest.mark.parametrize("src", _MISNESTED_HTML)
+def test_html_misnested_opaque_elements_keep_their_structure(src):
+    fmt = format_named("html")
+    segments = fmt.segments(src)
+    assert fmt.reassemble(src, {s.id: s.text for s in segments}) == src
+    for move in ("pseudo", "text first", "text last"):
+        translated = {}
+        for s in segments:
+            tags = "".join(re.findall(r"</?s\d+/?>", s.text))
+            plain = re.sub(r"</?s\d+/?>", "", s.text)
+            translated[s.id] = {"pseudo": pseudo_localize(s.text), "text first": f"{plain} x {tags}",
+                                "text last": f"{tags} x {plain}"}[move]
+        assert html_structure(fmt.reassemble(src, translated)) == html_structure(src), move
+
+
+def test_html_misnested_opaque_elements_leave_their_text_untranslated():
+    fmt = format_named("html")
+    assert [s.text for s in fmt.segments("a<code><pre></code>x")] == ["a"]
+    assert [s.text for s in fmt.segments("a<code><pre></code>x</pre>y</code>z")] == ["a", "z"]
+    assert [s.text for s in fmt.segments("a<b><pre></b>x</pre>y")] == ["a<s1/>", "y"]
+    assert [s.text for s in fmt.segments("<p><b><pre></p>a</pre>b")] == ["b"]
+    # browsers read a textarea as text up to </textarea>: the </div> in it closes nothing
+    assert [s.text for s in fmt.segments("<div><textarea></div>x</textarea>y")] == ["y"]
+    # well nested, a block inside code is still one placeholder
+    assert [s.text for s in fmt.segments("a<code><pre></pre></code>b")] == ["a<s1/>b"]
 
 def test_tag_problem_cases():
     src = "a <s1>b</s1> c <s2/>"

@@ -10,6 +10,10 @@ description) are segments too, nested inside their tag when it sits in running t
 
 Never translated: script, style, pre, code, kbd, samp, textarea, svg, math, template,
 comments, and elements with `translate="no"` or class `notranslate` (with their subtree).
+Mis-nested or unclosed, they stay untranslated as far as browsers or html.parser could
+read them open (`<code><pre></code>x`: x is in the pre; `<p><code></p>x`: code reopens;
+a textarea is raw text to `</textarea>`), and a segment never spans such an element, so
+no translated text can be moved into one.
 Doctype, entity spelling, attribute quoting and order, tag case and whitespace are kept
 because everything outside the translated spans is copied from the source.
 """
@@ -32,9 +36,11 @@ INLINE = frozenset(
 VOID_INLINE = frozenset("br img wbr input".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr keygen".split())
 OPAQUE_INLINE = frozenset("code kbd samp".split())  # kept whole, as one placeholder
-_REOPENED = frozenset({"code"})  # opaque inline elements that are also formatting elements
 OPAQUE_BLOCK = frozenset(
     "script style pre textarea svg math template noembed object iframe".split())
+# Browsers read these as raw text up to their own end tag (html.parser only does so for
+# script and style): no tag inside them opens or closes anything.
+_RAW_TEXT = frozenset("textarea noembed iframe".split())
 TRANSLATABLE_ATTRS = frozenset({"alt", "title", "placeholder", "aria-label"})
 META_NAMES = frozenset({"description", "og:title", "og:description", "twitter:title",
                         "twitter:description"})
@@ -134,6 +140,10 @@ def parse_events(text: str) -> list[_Event]:
     return merged
 
 
+def _inline(tag: str) -> bool:
+    return tag in INLINE or tag in VOID_INLINE or tag in OPAQUE_INLINE
+
+
 def _skip_attrs(attrs) -> bool:
     values = {name.lower(): (value or "") for name, value in attrs}
     return values.get("translate", "").strip().lower() == "no" or \
@@ -204,7 +214,10 @@ class _Segmenter:
         self.out: list[Located] = []
         self.run: list[Part] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
-        self.opaque: tuple[str, int, int] | None = None  # inline element kept whole: tag, start, depth
+        # An inline element kept whole: tag, start, depth, and the block (or code, kbd,
+        # samp) elements opened inside it and not yet closed (mis-nested: `<code><pre></code>`).
+        self.opaque: tuple[str, int, int, list[str]] | None = None
+        self.raw: str | None = None  # inside a raw-text element (textarea): only its end tag counts
         self.html_lang: tuple[int, int] | None = None
 
     @property
@@ -224,7 +237,16 @@ class _Segmenter:
     def close_to(self, tag: str) -> bool:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
-                del self.stack[i:]
+                if _inline(tag) and any(not _inline(t) for t, _ in self.stack[i + 1:]):
+                    # An inline end tag never closes a block opened inside the element
+                    # (`<b><pre></b>x`: x is still in the pre, browsers reparent the pre).
+                    del self.stack[i]
+                else:
+                    # code, kbd, samp left open inside: code is reopened by browsers, and
+                    # html.parser sees all three open until their own end tags: keep skipping
+                    left_open = [t for t, _ in self.stack[i + 1:] if t in OPAQUE_INLINE]
+                    del self.stack[i:]
+                    self.stack.extend((t, True) for t in left_open)
                 return True
         return False
 
@@ -252,32 +274,50 @@ class _Segmenter:
     def feed(self, event: _Event) -> None:
         a, b = event.start + self.offset, event.end + self.offset
         tag = event.tag
+        if self.raw is not None:
+            if not (event.kind == "end" and tag == self.raw):
+                return
+            self.raw = None
         if self.opaque is not None:
-            name, start, depth = self.opaque
+            name, start, depth, inner = self.opaque
+            if inner and inner[-1] in _RAW_TEXT and not (event.kind == "end" and tag == inner[-1]):
+                return
             if event.kind == "start" and tag == name:
-                self.opaque = (name, start, depth + 1)
+                self.opaque = (name, start, depth + 1, inner)
+                return
+            if event.kind == "start" and (tag in OPAQUE_INLINE or not _inline(tag) and tag not in VOID):
+                inner.append(tag)
+                return
+            if event.kind == "end" and tag in inner:
+                del inner[len(inner) - 1 - inner[::-1].index(tag):]
                 return
             if event.kind == "end" and tag == name:
                 if depth > 1:
-                    self.opaque = (name, start, depth - 1)
+                    self.opaque = (name, start, depth - 1, inner)
                     return
                 self.opaque = None
+                if inner:
+                    # A block opened inside is still open: the text after the end tag is in
+                    # it (and browsers keep the element going), so it is never translated,
+                    # and the element is no placeholder text could be moved across.
+                    self.flush()
+                    self.stack.extend((t, True) for t in inner)  # (name, True) is there already
+                    return
                 self.run.append(Part(start, b, "self"))
                 self.close_to(name)
                 return
             if event.kind == "end" and any(t == tag for t, _ in self.stack):
-                self.opaque = None  # the opaque element was closed implicitly
-                self.run.append(Part(start, a, "self"))
-                self.close_to(name)
-                if name in _REOPENED:
-                    # Browsers reopen a formatting element after the end tag that closed it
-                    # (`<p><code></p>x`: x is code): keep skipping until its own end tag.
-                    self.feed(event)
-                    self.stack.append((name, True))
-                    self.opaque = (name, b, 1)
-                    return
-            else:
+                if inner and _inline(tag):
+                    return  # `<b><code><pre></b>`: the pre stays open, so does the skipping
+                # Closed implicitly (`<p><code></p>x`, `<a><code></a>x`): browsers reopen a
+                # formatting element after the end tag that closed it (x is code), and
+                # html.parser sees it open until its own end tag. End the run before it (no
+                # translated text may land after it) and skip until that end tag.
+                self.opaque = None
+                self.flush()
+                self.close_to(tag)  # keeps (name, True) on the stack
                 return
+            return
         skipping = self.skipping
         if event.kind in ("start", "startend"):
             skip_here = skipping or _skip_attrs(event.attrs)
@@ -290,7 +330,7 @@ class _Segmenter:
                 whole = tag in OPAQUE_INLINE or _skip_attrs(event.attrs)
                 if event.kind == "start" and whole and tag not in VOID:
                     self.stack.append((tag, True))
-                    self.opaque = (tag, a, 1)
+                    self.opaque = (tag, a, 1, [])
                     return
                 if event.kind == "startend" or tag in VOID:
                     self.run.append(Part(a, b, "self"))
@@ -303,11 +343,19 @@ class _Segmenter:
             self.attributes(event, skip_here)
             if event.kind == "start" and tag not in VOID:
                 closes = _CLOSES.get(tag, set())
-                if tag not in INLINE and "p" not in closes and self.stack and self.stack[-1][0] == "p":
-                    self.stack.pop()
+                if "p" not in closes:
+                    # A block start closes an open p, through the inline elements in it
+                    # (`<p><b><pre></p>x`: the pre is no child of the p, x is in the pre).
+                    i = len(self.stack)
+                    while i and _inline(self.stack[i - 1][0]):
+                        i -= 1
+                    if i and self.stack[i - 1][0] == "p":
+                        del self.stack[i - 1:]
                 if self.stack and self.stack[-1][0] in closes:
                     self.stack.pop()
                 self.stack.append((tag, skip_here or tag in OPAQUE_BLOCK))
+                if tag in _RAW_TEXT:
+                    self.raw = tag
             return
         if event.kind == "end":
             if tag in INLINE and not skipping:
@@ -328,13 +376,14 @@ class _Segmenter:
             raw = self.src[a:b]
             shown = html.unescape(raw)
             self.run.append(Part(a, b, "text", shown=shown if shown != raw else None))
-        elif event.kind == "comment" and self.src.endswith("-->", a, b):
+        elif event.kind == "comment" and self.src.endswith("-->", a, b) and b - a >= len("<!---->"):
+            # (`<!-->`, `<!--->` are comments html.parser leaves open to the end: no placeholder)
             self.run.append(Part(a, b, "self"))
         else:
             self.flush()
 
     def finish(self) -> None:
-        self.opaque = None  # an opaque element open to the end: text before it ends there
+        self.opaque = self.raw = None  # an opaque element open to the end: text before it ends there
         self.flush()
 
 
