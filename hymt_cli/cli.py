@@ -16,6 +16,7 @@ from .formats import FORMAT_NAMES, FormatOptions
 from .languages import language, parse_language_list
 from .output import StdoutGuard, stderr_console
 from .pipeline import Pipeline, RunOptions
+from .prompts import TEMPLATE_VERSION
 from .progress import LiveProgress, PlainProgress
 from .report import RunReport
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
@@ -73,6 +74,18 @@ def translate(
     batch_tokens: Annotated[Optional[int], typer.Option(
         help="Token budget (prompt + output) per engine call. Default: the engine's choice "
              "(vLLM on a GPU: whole jobs up to 8M tokens; otherwise 262144).")] = None,
+    columns: Annotated[Optional[str], typer.Option(
+        help="parquet: string columns to translate, comma-separated (e.g. title,description).")] = None,
+    add_columns: Annotated[bool, typer.Option(
+        "--add-columns", help="parquet: keep the source columns and add <column>_<lang>.")] = False,
+    cell_format: Annotated[str, typer.Option(help="parquet: how a cell is parsed (txt, or a markup "
+                                             "format such as html/md).")] = "txt",
+    rows_per_batch: Annotated[int, typer.Option(help="parquet: rows read, translated and written "
+                                                "at a time (bounds memory).")] = 8192,
+    cache: Annotated[Optional[Path], typer.Option(
+        help="Translation memory file [default: memory.sqlite3 in the user cache dir].")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the translation "
+                                           "memory.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Plan only: files, segments, tokens, prompts. "
                                           "Loads no engine, writes no document.")] = False,
     prompts_out: Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")] = None,
@@ -109,10 +122,14 @@ def translate(
                                 tensor_parallel_size=tensor_parallel_size, quantization=quantization,
                                 enforce_eager=enforce_eager)
         if not verbose:
-            for variable in ("VLLM_LOGGING_LEVEL", "TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
-                os.environ.setdefault(variable, "WARNING" if variable.startswith("VLLM") else "error")
-        sources, problems = discover(inputs, format_name=format_name,
-                                     options=FormatOptions(segment_by=segment_by))
+            for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
+                os.environ.setdefault(variable, "error")
+        if rows_per_batch < 1:
+            raise UsageError("--rows-per-batch must be at least 1")
+        format_options = FormatOptions(segment_by=segment_by, cell_format=cell_format,
+                                       add_columns=add_columns, rows_per_batch=rows_per_batch,
+                                       columns=tuple(c.strip() for c in (columns or "").split(",") if c.strip()))
+        sources, problems = discover(inputs, format_name=format_name, options=format_options)
         if not sources:
             for problem in problems:
                 console.print(f"[red]error:[/] {problem.input}: {problem.message}")
@@ -129,16 +146,23 @@ def translate(
                                  dry_run=dry_run, prompts_out=prompts_out)
         progress = None if (quiet or dry_run) else (
             LiveProgress(console) if console.is_terminal else PlainProgress(console))
+        memory = None if no_cache else _open_memory(
+            cache, dry_run=dry_run, source=source, engine=engine, model=options.model,
+            revision=revision, sampling=sampling, glossary_digest=terms.digest if terms else "")
         with StdoutGuard() as stdout:
-            pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling),
+            pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling, verbose=verbose),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
                                 model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
-                                glossary=terms)
+                                glossary=terms, memory=memory)
             try:
                 result = pipeline.run(sources)
             finally:
                 if progress is not None:
                     progress.close()
+                if memory is not None:
+                    memory.close()
+        if memory is not None and memory.store_error:
+            console.print(f"[yellow]warning:[/] {memory.store_error}")
         for problem in problems:
             result.files.insert(0, _failed_input(problem.input, problem.message))
         if report is not None:
@@ -165,6 +189,93 @@ def translate(
     raise typer.Exit(int(code))
 
 
+tm_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                     help="The translation memory: export for review, import reviewed translations.")
+app.add_typer(tm_app, name="tm")
+
+
+@tm_app.command("export")
+def tm_export(
+    format_name: Annotated[str, typer.Option("--format", help="tmx or jsonl.")] = "tmx",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file [default: stdout].")] = None,
+    cache: Annotated[Optional[Path], typer.Option(help="Translation memory file [default: user cache].")] = None,
+) -> None:
+    """Write every entry of the translation memory as TMX or JSON lines."""
+    console = stderr_console()
+    from .cache import TranslationMemory, default_cache_path
+    from .tm_exchange import FORMATS, write_jsonl, write_tmx
+
+    try:
+        if format_name not in FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {format_name!r}")
+        path = cache or default_cache_path()
+        if not path.exists():
+            raise UsageError(f"cache {path}: no translation memory there yet")
+        with TranslationMemory.open(path, readonly=True) as memory:
+            write = write_tmx if format_name == "tmx" else write_jsonl
+            if out is None:
+                with StdoutGuard() as stdout:
+                    count = write(memory.entries(), _TextSink(stdout.write))
+            else:
+                import os as _os
+                import tempfile
+
+                out.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".hymt-tmp", dir=out.parent)
+                try:
+                    with open(fd, "w", encoding="utf-8", newline="\n") as handle:
+                        count = write(memory.entries(), handle)
+                    _os.replace(tmp, out)
+                except BaseException:
+                    Path(tmp).unlink(missing_ok=True)
+                    raise
+        console.print(f"hymt tm: exported {count} entries")
+        code = ExitCode.OK
+    except HymtError as exc:
+        code = _print_error(console, exc)
+    raise typer.Exit(int(code))
+
+
+@tm_app.command("import")
+def tm_import(
+    file: Annotated[Path, typer.Argument(help="A TMX or JSONL file (reviewed translations).")],
+    format_name: Annotated[Optional[str], typer.Option("--format", help="tmx or jsonl [default: by suffix].")] = None,
+    cache: Annotated[Optional[Path], typer.Option(help="Translation memory file [default: user cache].")] = None,
+) -> None:
+    """Import reviewed translations; from now on they win over model output."""
+    console = stderr_console()
+    from .cache import TranslationMemory, default_cache_path
+    from .tm_exchange import read_entries
+
+    try:
+        result = read_entries(file, format_name)
+        with TranslationMemory.open(cache or default_cache_path()) as memory:
+            count = memory.import_entries(result.entries)
+        skipped = f", skipped {result.skipped} (unknown language, empty or inline markup)" if result.skipped else ""
+        console.print(f"hymt tm: imported {count} entries{skipped}")
+        code = ExitCode.OK
+    except HymtError as exc:
+        code = _print_error(console, exc)
+    raise typer.Exit(int(code))
+
+
+class _TextSink:
+    """A text stream over the guarded stdout (export streams entries; nothing is buffered)."""
+
+    def __init__(self, write_bytes) -> None:
+        self._write = write_bytes
+
+    def write(self, text: str) -> None:
+        self._write(text.encode("utf-8"))
+
+
+def _print_error(console, exc: HymtError) -> ExitCode:
+    console.print(f"[red]error:[/] {exc.message}")
+    if exc.hint:
+        console.print(f"  hint: {exc.hint}")
+    return exc.exit_code
+
+
 def _tokenizer(engine: str, model: str | None, options: EngineOptions, *, dry_run: bool,
                console) -> PromptTokenizer:
     """The model's tokenizer; an estimate where no model is needed or only a plan is wanted."""
@@ -188,6 +299,18 @@ def _warn_if_random(model: str | None, console) -> None:
                       "its output is NOT a real translation (untranslatable output keeps the source)")
 
 
+def _open_memory(path: Path | None, *, dry_run: bool, source, engine: str, model: str,
+                 revision: str | None, sampling: Sampling, glossary_digest: str = ""):
+    """The translation memory bound to this run's context (a dry run only reads it)."""
+    from .cache import PipelineMemory, TranslationMemory, build_context, default_cache_path
+
+    memory = TranslationMemory.open(path or default_cache_path(), readonly=dry_run)
+    context = build_context(engine=engine, model=model, revision=revision, sampling=sampling,
+                            template_version=TEMPLATE_VERSION, glossary_digest=glossary_digest,
+                            model_free=engine in MODEL_FREE_ENGINES)
+    return PipelineMemory(memory, context, source.code if source is not None else None)
+
+
 def _failed_input(input_name: str, message: str):
     from .report import FileReport
 
@@ -196,18 +319,22 @@ def _failed_input(input_name: str, message: str):
 
 def _summarize(result: RunReport, console, *, dry_run: bool, quiet: bool) -> None:
     for file in result.files:
-        if file.status == "failed":
+        if file.status == "failed" and file.error:  # a file failing in every language: one line
             console.print(f"[red]error:[/] {file.error}")
     if quiet:
         return
     if dry_run:
         estimate = " (estimated)" if result.estimated_tokens else ""
+        to_engine = result.unique_segments - result.cache_hits
         console.print(f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
                       f"{result.segments} segments, {result.unique_segments} unique requests, "
-                      f"{result.prompt_tokens:,} prompt tokens{estimate}; nothing written")
+                      f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
+                      f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
+                      f"from the memory: {result.cache_hits}; nothing written")
         return
     console.print(f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
                   f"{result.segments} segments, {result.engine_requests} engine requests, "
+                  f"{result.cache_hits} from the memory, "
                   f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s")
     if result.untranslated:
         console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "

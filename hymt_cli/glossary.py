@@ -30,6 +30,7 @@ import ahocorasick
 
 from .errors import UsageError
 from .languages import LANGUAGES, Language
+from .placeholders import LOOSE_TAG, max_tag_number
 from .prompts import Term
 from .report import GlossaryMiss, GlossaryStats
 from .validation import Problem
@@ -351,7 +352,6 @@ _LOADERS = {".tsv": lambda p: _load_delimited(p, "\t"), ".csv": lambda p: _load_
 _UNSPACED = re.compile(
     "[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u1100-\u11ff\u3040-\u30ff\u3130-\u318f"
     "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
-_TAG = re.compile(r"</?s(\d+)\s*/?>")
 
 
 def _is_spaced_word_char(ch: str) -> bool:
@@ -420,7 +420,7 @@ def select(text: str, candidates: Sequence[Match]) -> list[Match]:
         return []
     taken = bytearray(len(text))
     if "<" in text:  # never match inside an inline tag
-        for tag in _TAG.finditer(text):
+        for tag in LOOSE_TAG.finditer(text):
             taken[tag.start():tag.end()] = b"\x01" * (tag.end() - tag.start())
     chosen = []
     for match in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
@@ -467,7 +467,7 @@ class GlossaryUse:
     @property
     def formatted(self) -> bool:
         """The text carries `<sN>` tags (its own or placeholders): the formatted template applies."""
-        return _TAG.search(self.text) is not None
+        return LOOSE_TAG.search(self.text) is not None
 
     def restore(self, output: str) -> str:
         """Put the protected terms back, verbatim (also when the model wrote `<sN></sN>`)."""
@@ -481,8 +481,7 @@ class GlossaryUse:
 
 
 def _use(text: str, matches: Sequence[Match]) -> GlossaryUse:
-    numbers = [int(m.group(1)) for m in _TAG.finditer(text)]
-    next_number = max(numbers, default=0) + 1
+    next_number = max_tag_number(text) + 1
     parts: list[str] = []
     protected: list[tuple[str, str]] = []
     terms: dict[tuple[str, str], Term] = {}

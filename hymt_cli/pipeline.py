@@ -59,6 +59,14 @@ class ProgressSink(Protocol):
     def file_done(self) -> None: ...
 
 
+class Memory(Protocol):
+    """Translation memory hook (cache.PipelineMemory): `recall` fills `translation` of the
+    requests it knows and returns how many; `remember` stores a finished batch."""
+
+    def recall(self, requests: Sequence[Request]) -> int: ...
+    def remember(self, requests: Sequence[Request]) -> None: ...
+
+
 class NoProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
     def advanced(self, *, requests: int, output_tokens: int) -> None: ...
@@ -144,14 +152,15 @@ class Planner:
         if self.tokenizer.exact and hasattr(self.tokenizer, "prompt_ids_batch"):
             self._deferred = []
 
-    def tokenize_deferred(self) -> None:
+    def tokenize_deferred(self) -> bool:
         """Token ids, counts and output budgets for the prompts collected since `defer_tokenization`."""
         pending, self._deferred = self._deferred, None
-        if not pending:
-            return
+        if pending is None:
+            return False
         all_ids = self.tokenizer.prompt_ids_batch([request.prompt for request, _ in pending])
         for (request, overhead), ids in zip(pending, all_ids, strict=True):
             self._set_tokens(request, ids, len(ids), overhead)
+        return True
 
     def _set_tokens(self, request: Request, ids: tuple[int, ...], prompt_tokens: int, overhead: int) -> None:
         request.prompt_ids, request.prompt_tokens = ids, prompt_tokens
@@ -210,12 +219,15 @@ class Pipeline:
                  engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Validator] = (), glossary: Glossary | None = None) -> None:
+                 validators: Sequence[Validator] = (), glossary: Glossary | None = None,
+                 memory: Memory | None = None) -> None:
         self.options = options
         self.glossary = glossary
         # Inline tags must survive in every format; glossary terms when there is a glossary.
         self.validators = ((tag_validator,) + tuple(validators)
                            + ((glossary.check,) if glossary is not None else ()))
+        self.memory = memory
+        self._engine: Engine | None = None
         self.tokenizer = tokenizer
         self.engine_factory = engine_factory
         self.progress = progress or NoProgress()
@@ -226,26 +238,50 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
+        # Streamed formats (parquet) drive themselves through recall/translate_requests.
+        streamed = [s for s in sources if getattr(s.format, "streamed", False)]
+        sources = [s for s in sources if not getattr(s.format, "streamed", False)]
         planner = self._planner = Planner(self.tokenizer, self.options, self.glossary)
         planner.defer_tokenization()
+        if streamed and self.memory is None:
+            self._start_engine()
         try:
             jobs = self._plan(sources, planner)
-            planner.tokenize_deferred()
+            requests = list(planner.requests.values())
+            self.recall(requests)  # by text: before tokenizing, so the engine can start first
+            if jobs and any(r.translation is None for r in requests):
+                self._start_engine()
+            deferred = planner.tokenize_deferred()  # while the engine starts
         except BaseException:
             if self._engine_start is not None:
                 self._engine_start.discard()
             raise
-        requests = list(planner.requests.values())
+        if deferred:  # recalled before their tokens were counted
+            self.report.cache_hit_tokens = sum(r.prompt_tokens for r in requests if r.translation is not None)
         self.report.segments = sum(j.report.segments for j in jobs)
         self.report.unique_segments = len(requests)
         self.report.prompt_tokens = sum(r.prompt_tokens for r in requests)
         if self.options.prompts_out is not None:
             self._write_prompts(requests)
-        if self.options.dry_run:
-            for job in jobs:
-                job.report.status = "skipped"
-        else:
-            self._translate(jobs, requests)
+        try:
+            if self.options.dry_run:
+                for job in jobs:
+                    job.report.status = "skipped"
+            elif jobs:
+                self._translate(jobs, requests)
+            for source in streamed:
+                source.format.translate_stream(source, self)
+        finally:
+            start, self._engine_start = self._engine_start, None
+            if start is not None:  # started, never used (e.g. an unreadable parquet file)
+                try:
+                    self._engine = start.result()
+                except Exception:  # nothing needed it: its failure is not the run's
+                    pass
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+        self.report.engine_seconds = round(self.report.engine_seconds, 3)
         self.report.seconds = round(time.monotonic() - started, 3)
         return self.report
 
@@ -253,6 +289,7 @@ class Pipeline:
     def _plan(self, sources: Sequence[SourceFile], planner: Planner) -> list[Job]:
         jobs: list[Job] = []
         inputs = {s.path.resolve() for s in sources if s.path is not None}
+        writers: dict[Path, str] = {}  # output -> the input it is translated from
         for source in sources:
             try:
                 text, segments = self._load(source)
@@ -269,6 +306,11 @@ class Pipeline:
                     file_report.status, file_report.error = "failed", (
                         f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
                     continue
+                if out is not None and writers.setdefault(out.resolve(), source.display) != source.display:
+                    file_report.status, file_report.error = "failed", (
+                        f"{source.display}: output {out} is already written from "
+                        f"{writers[out.resolve()]}; use separate --out folders")
+                    continue
                 job = Job(source, lang, out, text, segments, {}, file_report)
                 if self.glossary is not None:
                     file_report.glossary = GlossaryStats()
@@ -283,11 +325,16 @@ class Pipeline:
                     request.waiting.append(job)
                 job.pending = len(distinct)
                 jobs.append(job)
-            if planner.requests and self._engine_start is None and not self.options.dry_run:
-                # There is work for the model: load it while the other documents are parsed
-                # and the prompts tokenized (vLLM takes tens of seconds to start).
-                self._engine_start = EngineStart(self.engine_factory)
+            if planner.requests and self.memory is None:
+                # Work for the model: load it while the other documents are parsed (with a
+                # translation memory, once the memory has been asked: see `run`).
+                self._start_engine()
         return jobs
+
+    def _start_engine(self) -> None:
+        """Build the engine in the background (vLLM takes tens of seconds to start)."""
+        if self._engine_start is None and self._engine is None and not self.options.dry_run:
+            self._engine_start = EngineStart(self.engine_factory)
 
     @staticmethod
     def _load(source: SourceFile) -> tuple[str, list[Segment]]:
@@ -313,25 +360,49 @@ class Pipeline:
         write_atomically(self.options.prompts_out, ("\n".join(lines) + "\n" if lines else "").encode())
 
     # -- translation ------------------------------------------------------------------------
+    def recall(self, requests: Sequence[Request]) -> list[Request]:
+        """Settle what the translation memory knows; return the requests left for the engine."""
+        if self.memory is None or not requests:
+            return list(requests)
+        self.report.cache_hits += self.memory.recall(requests)
+        left = []
+        for request in requests:
+            if request.translation is None:
+                left.append(request)
+            else:
+                self.report.cache_hit_tokens += request.prompt_tokens
+        return left
+
+    def engine(self) -> Engine:
+        """The run's one engine, created on first use, closed when `run` ends."""
+        if self._engine is None:
+            start, self._engine_start = self._engine_start, None
+            self._engine = start.result() if start is not None else self.engine_factory()
+        return self._engine
+
+    def translate_requests(self, requests: list[Request]) -> None:
+        """Engine pass, then one deterministic second try for outputs that failed a check."""
+        if not requests:
+            return
+        engine = self.engine()
+        self._run_pass(engine, requests, deterministic=False)
+        retry = [r for r in requests if r.problem is not None and r.problem.retryable]
+        if retry:
+            self.report.retried += len(retry)
+            self._run_pass(engine, retry, deterministic=True)
+            self._repair(engine, [r for r in retry if wants_repair(r)])
+
     def _translate(self, jobs: list[Job], requests: list[Request]) -> None:
-        self.progress.planned(files=len(jobs), requests=len(requests),
-                              prompt_tokens=self.report.prompt_tokens)
+        left = [r for r in requests if r.translation is None]  # the rest came from the memory
+        self.progress.planned(files=len(jobs), requests=len(left),
+                              prompt_tokens=self.report.prompt_tokens - self.report.cache_hit_tokens)
         for job in jobs:  # documents with nothing to translate are done already
             if job.pending == 0:
                 self._finish(job)
-        if not requests:
-            return
-        engine = self._engine_start.result() if self._engine_start is not None else self.engine_factory()
-        try:
-            self._run_pass(engine, requests, deterministic=False)
-            retry = [r for r in requests if r.problem is not None and r.problem.retryable]
-            if retry:  # one deterministic second try for outputs that failed a check
-                self.report.retried += len(retry)
-                self._run_pass(engine, retry, deterministic=True)
-                self._repair(engine, [r for r in retry if wants_repair(r)])
-        finally:
-            engine.close()
-        self.report.engine_seconds = round(self.report.engine_seconds, 3)
+        for request in requests:
+            if request.translation is not None:
+                self._settle(request)
+        self.translate_requests(left)
 
     def _run_pass(self, engine: Engine, requests: list[Request], *, deterministic: bool) -> None:
         options = self.options
@@ -349,24 +420,28 @@ class Pipeline:
             results = (stream(generation_requests) if stream is not None
                        else enumerate(engine.generate(generation_requests)))
             self.report.engine_requests += len(batch)
-            done = unreported = out_tokens = 0
+            done = out_tokens = 0
+            answered: list[Request] = []
             for index, generation in results:
                 done += 1
-                unreported += 1
                 out_tokens += generation.output_tokens
+                answered.append(batch[index])
                 self._accept(batch[index], generation, deterministic)
-                if unreported == 256:
-                    self._advanced(unreported, out_tokens, deterministic)
-                    unreported = out_tokens = 0
-            self._advanced(unreported, out_tokens, deterministic)
+                if len(answered) == 1024:
+                    self._advanced(answered, out_tokens, deterministic)
+                    answered, out_tokens = [], 0
+            self._advanced(answered, out_tokens, deterministic)
             self.report.engine_seconds += time.monotonic() - t0
             if done != len(batch):
                 raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")
 
-    def _advanced(self, requests: int, output_tokens: int, deterministic: bool) -> None:
+    def _advanced(self, answered: list[Request], output_tokens: int, deterministic: bool) -> None:
+        """Count and commit answers in chunks: a killed run resumes from the memory."""
         self.report.output_tokens += output_tokens
-        if requests and not deterministic:
-            self.progress.advanced(requests=requests, output_tokens=output_tokens)
+        if self.memory is not None and answered:
+            self.memory.remember(answered)
+        if answered and not deterministic:
+            self.progress.advanced(requests=len(answered), output_tokens=output_tokens)
 
     def _accept(self, request: Request, generation: Generation, deterministic: bool) -> None:
         """Validate one answer; settle the request (write what waited for it) once final."""

@@ -23,6 +23,9 @@ if TYPE_CHECKING:  # pipeline imports this module's validator
     from .pipeline import Request
 
 TAG = re.compile(r"<(/?)s(\d+)(/?)>")
+# Also a tag written loosely (`<s1 />`): for readers that must not miss one (numbering new
+# placeholders, keeping glossary matches out of tags); the validator wants the exact form.
+LOOSE_TAG = re.compile(r"</?s(\d+)\s*/?>")
 # What a model may leave behind from the prompt's wrapper, or half-written tags.
 _STRAY = re.compile(r"</?(?:target|source|sn)\s*/?>|</?s\d*\b[^<>]*>?", re.IGNORECASE)
 
@@ -68,8 +71,9 @@ def has_tags(text: str) -> bool:
 
 
 def max_tag_number(text: str) -> int:
-    """The highest N used in `text` (0 without tags): new placeholders take N+1 onwards."""
-    return max((t.n for t in iter_tags(text)), default=0)
+    """The highest N used in `text` (0 without tags): new placeholders take N+1 onwards.
+    Loosely written tags count too, so that a new placeholder never shares their number."""
+    return max((int(m.group(1)) for m in LOOSE_TAG.finditer(text)), default=0)
 
 
 def looks_like_tag(text: str) -> bool:

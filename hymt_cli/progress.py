@@ -68,8 +68,8 @@ class PlainProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None:
         self._rates = _Rates()
         self._rates.files_total, self._rates.requests_total = files, requests
-        self._console.print(f"hymt: {requests} unique segments ({prompt_tokens:,} prompt tokens) "
-                            f"for {files} output file(s)")
+        tokens = f" ({prompt_tokens:,} prompt tokens)" if prompt_tokens else ""
+        self._console.print(f"hymt: {requests} segments to translate{tokens} for {files} output file(s)")
         self._last = time.monotonic()
 
     def advanced(self, *, requests: int, output_tokens: int) -> None:

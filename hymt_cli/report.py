@@ -60,6 +60,8 @@ class RunReport:
     segments: int = 0
     unique_segments: int = 0
     engine_requests: int = 0
+    cache_hits: int = 0  # unique requests answered by the translation memory
+    cache_hit_tokens: int = 0  # their prompt tokens (not sent)
     retried: int = 0
     prompt_tokens: int = 0
     output_tokens: int = 0

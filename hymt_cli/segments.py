@@ -1,10 +1,9 @@
 """Segment: one piece of a document that is translated on its own."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_TAG = re.compile(r"</?s\d+/?>")
+from .placeholders import TAG
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,4 +22,4 @@ class Segment:
 def is_translatable(text: str) -> bool:
     """Text worth a model call: it has at least one letter (not only numbers, symbols, space)."""
     # Inline tags (`<s1/>`) are markup, not words.
-    return any(ch.isalpha() for ch in _TAG.sub("", text))
+    return any(ch.isalpha() for ch in TAG.sub("", text))

@@ -3,13 +3,18 @@
 Tests and the no-GPU demo need a model that vLLM and transformers load exactly like
 HY-MT1.5-1.8B (`HunYuanDenseV1ForCausalLM`, qk-norm, tied embeddings, the 1.8B chat
 template's special tokens) without downloading weights. The output is gibberish: the
-weights are random. The embeddings are arranged (see `_make_it_answer`) so that the
-model answers every prompt with one context-dependent word piece and then its EOS: runs
-end with finish_reason "stop" like a real model, and `max_tokens=1` gives "length".
+weights are random, with the embeddings arranged (`_arrange_embeddings`) so that only
+visible word pieces are emitted, never special tokens or broken bytes:
+
+- default: noise that never ends by itself (a word piece repeated up to max_tokens,
+  finish_reason "length"), the failure path a pipeline must catch;
+- `answers=True`: one context-dependent word piece, then EOS ("stop" after 2 tokens;
+  "length" with max_tokens=1), to exercise the success path.
+
 `config.json` carries `"hymt_random_weights": true` so the CLI can say plainly that the
 output is not a translation (`has_random_weights`).
 
-    python -m hymt_cli.tiny_model OUT_DIR
+    python -m hymt_cli.tiny_model OUT_DIR [--answers]
 """
 from __future__ import annotations
 
@@ -25,8 +30,9 @@ from pathlib import Path
 
 RANDOM_WEIGHTS_KEY = "hymt_random_weights"
 # Bump when the build changes, so cached builds are rebuilt rather than reused.
-BUILDER_VERSION = 2
+BUILDER_VERSION = 3
 _VERSION_KEY = "hymt_tiny_model_version"
+_ANSWERS_KEY = "hymt_tiny_model_answers"
 
 BOS = "<｜hy_begin▁of▁sentence｜>"
 EOS = "<｜hy_place▁holder▁no▁2｜>"
@@ -125,7 +131,7 @@ def _build_tokenizer(seed: int):
         chat_template=CHAT_TEMPLATE, model_max_length=_SHAPE["max_position_embeddings"])
 
 
-def _build_model(tokenizer, seed: int):
+def _build_model(tokenizer, seed: int, answers: bool):
     import torch
     from transformers import HunYuanDenseV1Config, HunYuanDenseV1ForCausalLM
 
@@ -145,7 +151,7 @@ def _build_model(tokenizer, seed: int):
     config.use_cla = False
     torch.manual_seed(seed)
     model = HunYuanDenseV1ForCausalLM._from_config(config, dtype=torch.float32)
-    _make_it_answer(model, tokenizer, seed)
+    _arrange_embeddings(model, tokenizer, seed, answers)
     gen = model.generation_config
     gen.bos_token_id, gen.eos_token_id, gen.pad_token_id = ids(BOS), ids(EOS), ids(PAD)
     # HY-MT's recommended sampling, as the real model ships it
@@ -154,18 +160,21 @@ def _build_model(tokenizer, seed: int):
     return model
 
 
-def _make_it_answer(model, tokenizer, seed: int) -> None:
-    """Arrange the random weights so that greedy or sampled decoding emits one word, then EOS.
+def _arrange_embeddings(model, tokenizer, seed: int, answers: bool) -> None:
+    """Make decoding emit visible word pieces, and (with `answers`) stop after one.
 
-    A fully random model repeats the last prompt token (a special token, so the text is
-    empty) and never stops, which exercises none of the "stop" paths. With tied
-    embeddings, logit(t) = E[t] . norm(h): large unit-variance rows make the residual
-    stream follow the last token's own row. Hidden dimension 0 becomes a "just emitted a
-    word" flag that only the embeddings write (no layer writes it): word pieces carry
-    ALPHA there, special tokens and bare bytes carry nothing and are kept small, and the
-    EOS row is BETA on that dimension only. After the assistant marker the flag is 0, so
-    a context-dependent word piece wins; after a word piece BETA * ALPHA beats the word's
-    own logit (|row|^2 ~ hidden + ALPHA^2), so EOS follows.
+    A fully random model repeats the last prompt token (a special token: empty text) and
+    stops only by chance. With tied embeddings, logit(t) = E[t] . norm(h), and large
+    unit-variance rows make the residual stream follow the last token's own row, so a
+    word piece, once emitted, repeats. Special tokens, bare bytes and EOS get small rows:
+    never emitted; after the (small) assistant marker the layers' output decides which
+    word comes first, so the word depends on the prompt.
+
+    With `answers`, hidden dimension 0 becomes a "just emitted a word" flag that only the
+    embeddings write (no layer writes it): word pieces carry ALPHA there and the EOS row
+    is BETA on that dimension alone. After the assistant marker the flag is 0 and a word
+    wins; after a word, BETA * ALPHA beats the word's own logit (|row|^2 ~ hidden +
+    ALPHA^2), so EOS follows.
     """
     import torch
 
@@ -173,45 +182,48 @@ def _make_it_answer(model, tokenizer, seed: int) -> None:
     vocab, hidden = model.get_input_embeddings().weight.shape
     rows = torch.randn(vocab, hidden, generator=torch.Generator().manual_seed(seed))
     special = set(tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS)) | set(tokenizer.all_special_ids)
-    # only pieces that decode to visible, valid UTF-8 text may be emitted
     words = torch.tensor([i not in special and tokenizer.decode([i]).strip() != ""
                           and "\ufffd" not in tokenizer.decode([i]) for i in range(vocab)])
-    rows[:, 0] = 0.0
-    rows[words, 0] = alpha
-    rows[~words] *= small
-    eos = tokenizer.convert_tokens_to_ids(EOS)
-    rows[eos] = 0.0
-    rows[eos, 0] = beta
+    rows[~words] *= small  # EOS included: without `answers` it is never emitted
+    if answers:
+        rows[:, 0] = 0.0
+        rows[words, 0] = alpha
+        eos = tokenizer.convert_tokens_to_ids(EOS)
+        rows[eos] = 0.0
+        rows[eos, 0] = beta
     with torch.no_grad():
         model.get_input_embeddings().weight.copy_(rows)  # tied: the LM head too
-        for layer in model.model.layers:
-            layer.self_attn.o_proj.weight[0] = 0.0
-            layer.mlp.down_proj.weight[0] = 0.0
+        if answers:
+            for layer in model.model.layers:
+                layer.self_attn.o_proj.weight[0] = 0.0
+                layer.mlp.down_proj.weight[0] = 0.0
 
 
-def _is_complete(out_dir: Path) -> bool:
+def _is_complete(out_dir: Path, answers: bool) -> bool:
     try:
         config = json.loads((out_dir / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return (config.get(_VERSION_KEY) == BUILDER_VERSION
+    return (config.get(_VERSION_KEY) == BUILDER_VERSION and config.get(_ANSWERS_KEY) is answers
             and (out_dir / "model.safetensors").is_file()
             and (out_dir / "tokenizer.json").is_file())
 
 
-def build_tiny_model(out_dir: Path, *, seed: int = 0) -> Path:
+def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> Path:
     """Build the tiny model into `out_dir` (created) and return it; reuse a complete build.
+
+    `answers=False` gives endless noise, `answers=True` one word then EOS (module doc).
 
     Files are written to a temporary sibling and moved in with `config.json` last, so a
     reader (or a second builder) never mistakes a half-written folder for a model.
     """
     out_dir = Path(out_dir)
-    if _is_complete(out_dir):
+    if _is_complete(out_dir, answers):
         return out_dir
     from transformers.utils import logging as hf_logging
 
     tokenizer = _build_tokenizer(seed)
-    model = _build_model(tokenizer, seed)
+    model = _build_model(tokenizer, seed, answers)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tiny-model-", dir=out_dir.parent))
     bars = hf_logging.is_progress_bar_enabled()
@@ -223,6 +235,7 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0) -> Path:
         config = json.loads(config_path.read_text(encoding="utf-8"))
         config[RANDOM_WEIGHTS_KEY] = True
         config[_VERSION_KEY] = BUILDER_VERSION
+        config[_ANSWERS_KEY] = answers
         config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n",
                                encoding="utf-8")
         (out_dir / "config.json").unlink(missing_ok=True)
@@ -252,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
                     "its output is not a translation).")
     parser.add_argument("out_dir", type=Path, help="folder to create (reused when complete)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--answers", action="store_true",
+                        help="answer one word then stop (default: noise that never stops)")
     args = parser.parse_args(argv)
-    path = build_tiny_model(args.out_dir, seed=args.seed)
+    path = build_tiny_model(args.out_dir, seed=args.seed, answers=args.answers)
     print(path, file=sys.stderr)
     return 0
 

@@ -20,15 +20,22 @@ hymt="$venv/bin/hymt"
 model=${HYMT_MODEL:-tencent/HY-MT1.5-1.8B}
 if "$venv/bin/python" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null \
    && "$venv/bin/python" -c "from transformers import AutoConfig; AutoConfig.from_pretrained('$model')" 2>/dev/null; then
-    "$hymt" translate samples/ --to en -o out/demo --model "$model" --report out/demo/report.json
+    "$hymt" translate samples/txt samples/docs samples/site --to en -o out/demo --model "$model" \
+        --report out/demo/report.json
+    "$hymt" translate samples/catalog/products.parquet --to en -o out/demo --model "$model" \
+        --columns title,body_html,option1_value --cell-format html
     echo "done: real translations with $model in out/demo/en/" >&2
     exit 0
 fi
 echo "No GPU or no model weights here: running the pipeline on a tiny random-weight model." >&2
 "$venv/bin/python" -m hymt_cli.tiny_model .cache/tiny-hymt
-"$hymt" translate samples/ --to en -o out/demo/tiny-vllm --model .cache/tiny-hymt --deterministic \
-    --report out/demo/tiny-vllm/report.json || true
-"$hymt" translate samples/ --to en -o out/demo/pseudo --engine pseudo --report out/demo/pseudo/report.json
+docs=(samples/txt samples/docs samples/site samples/glossary-demo)
+catalog=(samples/catalog/products.parquet --columns title,body_html,option1_value --cell-format html)
+"$hymt" translate "${docs[@]}" --to en -o out/demo/tiny-vllm --model .cache/tiny-hymt --deterministic \
+    --enforce-eager --no-cache --report out/demo/tiny-vllm/report.json
+"$hymt" translate "${docs[@]}" --to en -o out/demo/pseudo --engine pseudo --no-cache \
+    --glossary glossaries/product-terms.tsv --glossary glossaries/brand.json --report out/demo/pseudo/report.json
+"$hymt" translate "${catalog[@]}" --to en,fr -o out/demo/pseudo --engine pseudo --no-cache
 cat >&2 <<'NOTE'
 
 NOTE: these outputs are NOT real translations.
@@ -36,5 +43,6 @@ NOTE: these outputs are NOT real translations.
                        validation, and every segment keeps its source text (see report.json).
   out/demo/pseudo/     pseudo-localization: shows which text would be translated and that the
                        layout survives.
-For real translations run on a GPU with the model: hymt translate samples/ --to en --model tencent/HY-MT1.5-1.8B
+For real translations, on a GPU with the model:
+  hymt translate samples/txt samples/docs samples/site --to en --model tencent/HY-MT1.5-1.8B
 NOTE

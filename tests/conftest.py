@@ -1,11 +1,14 @@
-"""Shared fixtures: the tiny random-weight model, its tokenizer, and one vLLM engine.
+"""Shared fixtures: the tiny random-weight models, their tokenizer, and one vLLM engine.
 
-The tiny model is cached under pytest's cache dir, keyed by the builder's version, so
-only the first session pays the few seconds of building it. The vLLM engine takes
+`tiny_model_dir` is noise that never stops (every answer runs to max_tokens);
+`answering_model_dir` answers one word piece, then EOS (see hymt_cli.tiny_model). Both
+share the tokenizer. They are cached under pytest's cache dir, keyed by the builder's
+version, so only the first session pays the few seconds of building them. The vLLM engine takes
 ~20-30 s to start on CPU, so one engine serves the whole session.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,14 +21,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU and real model weights")
 
 
-@pytest.fixture(scope="session")
-def tiny_model_dir(request: pytest.FixtureRequest) -> Path:
+def _model_root(request: pytest.FixtureRequest) -> Path:
     cache = request.config.cache
     if cache is None:  # pytest -p no:cacheprovider
-        root = request.getfixturevalue("tmp_path_factory").mktemp("tiny-model")
-    else:
-        root = cache.mkdir(f"hymt-tiny-model-v{BUILDER_VERSION}")
-    return build_tiny_model(root / "model")
+        return request.getfixturevalue("tmp_path_factory").mktemp("tiny-model")
+    return cache.mkdir(f"hymt-tiny-model-v{BUILDER_VERSION}")
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(request: pytest.FixtureRequest) -> Path:
+    return build_tiny_model(_model_root(request) / "noise")
+
+
+@pytest.fixture(scope="session")
+def answering_model_dir(request: pytest.FixtureRequest) -> Path:
+    return build_tiny_model(_model_root(request) / "answers", answers=True)
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +59,13 @@ def vllm_engine(tiny_engine_options: EngineOptions):
     engine = VllmEngine(tiny_engine_options, Sampling.deterministic())
     yield engine
     engine.close()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(tmp_path_factory, monkeypatch):
+    """The translation memory defaults to the user cache dir: never the real one in tests."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))

@@ -109,3 +109,32 @@ class FaultEngine:
 
     def close(self) -> None:
         pass
+
+
+class BlockSyntaxEngine:
+    """Answers with text whose lines start with Markdown block syntax (`# `, `- `, `1. `,
+    `>`, `|`, `---`, a fence, 4-space indent, a reference definition ...). `extra`: also adds
+    lines of its own (then the source's line breaks cannot all be kept)."""
+
+    name = "block-syntax"
+    STARTS = ("# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "| a | b |", "---", "```", "~~~",
+              "    indented", "[x]: /u", "[^9]: n", "===", "!!! note", "$$", ":-- | --", "<div>")
+
+    def __init__(self, extra: bool = False) -> None:
+        self.extra = extra
+        self.calls = 0
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for r in requests:
+            self.calls += 1
+            lines = r.source_text.split("\n")
+            text = "\n".join(self.STARTS[(self.calls + i) % len(self.STARTS)] + line
+                             for i, line in enumerate(lines))
+            if self.extra:
+                text += "\n\n" + "\n".join(self.STARTS) + "\nend"
+            out.append(Generation(text, "stop", 1))
+        return out
+
+    def close(self) -> None:
+        pass

@@ -191,3 +191,35 @@ def test_missing_model_is_exit_3_with_a_hint(tmp_path: Path) -> None:
     assert result.returncode == 3
     assert b"hint:" in result.stderr
     assert not (tmp_path / "a.fr.txt").exists()
+
+
+def test_two_inputs_never_write_the_same_output(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "index.txt").write_text(f"From {folder}.\n")
+    out = tmp_path / "out"
+    result = hymt("translate", str(tmp_path / "a"), str(tmp_path / "b"), "--to", "fr", "-o", str(out),
+                  "--engine", "pseudo")
+    assert result.returncode == 1
+    assert b"is already written from" in result.stderr
+    assert "⟦Ƒŕóɱ á." in (out / "fr" / "index.txt").read_text()
+
+
+def test_interrupt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "HF_HUB_OFFLINE": "1"}
+    # stdin stays open: the run is still reading its input when Ctrl-C arrives
+    proc = subprocess.Popen([sys.executable, "-m", "hymt_cli", "translate", "-", "--format", "txt", "--to", "en",
+                             "--engine", "pseudo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert out == b""
+    assert b"interrupted" in err

@@ -115,3 +115,13 @@ def test_matches_never_overlap_and_match_their_entry(text):
     for m in matches:
         surface = text[m.start:m.end]
         assert surface == m.entry.source if m.entry.case_sensitive else surface.lower() == m.entry.source.lower()
+
+
+def test_loosely_written_tags_count_for_numbering_and_are_never_matched():
+    # `<s2 />` (a space) is not one of our tags for the validator, but a DNT placeholder must
+    # not reuse its number (restore accepts `<s2 />`) and a term must not match inside it.
+    glossary = Glossary([Entry("Acme", ""), Entry("s2", "S2")])
+    use = glossary.use("Acme <s2 /> text", DE)
+    assert use.text == "<s3/> <s2 /> text"
+    assert use.formatted
+    assert use.restore("<s3/> <s2 /> Text") == "Acme <s2 /> Text"

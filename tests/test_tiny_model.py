@@ -31,6 +31,16 @@ def test_config_has_the_real_architecture_and_the_random_flag(tiny_model_dir: Pa
         assert (tiny_model_dir / name).is_file(), name
 
 
+def test_both_flavours_are_flagged(tiny_model_dir: Path, answering_model_dir: Path) -> None:
+    noise = json.loads((tiny_model_dir / "config.json").read_text(encoding="utf-8"))
+    answers = json.loads((answering_model_dir / "config.json").read_text(encoding="utf-8"))
+    assert noise["hymt_tiny_model_answers"] is False and answers["hymt_tiny_model_answers"] is True
+    assert has_random_weights(str(answering_model_dir))
+    # same tokenizer: prompts tokenized for one model fit the other
+    assert ((tiny_model_dir / "tokenizer.json").read_bytes()
+            == (answering_model_dir / "tokenizer.json").read_bytes())
+
+
 def test_has_random_weights(tiny_model_dir: Path, tmp_path: Path) -> None:
     assert has_random_weights(str(tiny_model_dir))
     assert not has_random_weights(str(tmp_path / "missing"))

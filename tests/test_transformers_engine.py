@@ -1,4 +1,8 @@
-"""TransformersEngine on the tiny random model, plus its bucketing and trimming rules."""
+"""TransformersEngine on the tiny random models, plus its bucketing and trimming rules.
+
+`engine` runs the noise model (answers run to max_tokens); `answering` the model that
+answers one word piece, then EOS.
+"""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -24,6 +28,13 @@ def engine(tiny_engine_options: EngineOptions):
         yield engine
 
 
+@pytest.fixture(scope="module")
+def answering(answering_model_dir: Path, tiny_engine_options: EngineOptions):
+    options = replace(tiny_engine_options, model=str(answering_model_dir))
+    with TransformersEngine(options, Sampling.deterministic()) as engine:
+        yield engine
+
+
 def requests_for(tokenizer, max_tokens: list[int], messages=MESSAGES) -> list[GenerationRequest]:
     return [GenerationRequest(m, tokenizer.prompt_ids(m), n) for m, n in zip(messages, max_tokens)]
 
@@ -38,20 +49,27 @@ def test_one_generation_per_request_in_order(engine, tiny_tokenizer) -> None:
 
 
 def test_each_request_keeps_its_own_max_tokens(engine, tiny_tokenizer) -> None:
-    requests = requests_for(tiny_tokenizer, [1, 16, 1, 2, 64])
+    requests = requests_for(tiny_tokenizer, [1, 16, 3, 2, 40])
     for request, result in zip(requests, engine.generate(requests)):
-        assert 1 <= result.output_tokens <= request.max_tokens
+        # noise never stops: each row is cut at its own budget, not the bucket's largest
+        assert (result.finish_reason, result.output_tokens) == ("length", request.max_tokens)
+        assert result.text and "<｜" not in result.text and "\ufffd" not in result.text
+
+
+def test_a_row_stops_at_its_eos(answering, tiny_tokenizer) -> None:
+    requests = requests_for(tiny_tokenizer, [1, 16, 1, 2, 64])
+    for request, result in zip(requests, answering.generate(requests)):
         if request.max_tokens == 1:
             assert (result.finish_reason, result.output_tokens) == ("length", 1)
-        else:  # the tiny model answers one word piece, then EOS
+        else:  # one word piece, then EOS (counted as vLLM does, not decoded)
             assert (result.finish_reason, result.output_tokens) == ("stop", 2)
-        assert result.text and "<｜" not in result.text
+        assert result.text.strip() and "<｜" not in result.text
 
 
-def test_more_requests_than_one_bucket_holds(engine, tiny_tokenizer) -> None:
+def test_more_requests_than_one_bucket_holds(answering, tiny_tokenizer) -> None:
     messages = [f"{i} " * (i % 7 + 1) for i in range(40)]
     requests = requests_for(tiny_tokenizer, [1 + i % 3 for i in range(40)], messages)
-    results = engine.generate(requests)
+    results = answering.generate(requests)
     assert len(results) == 40
     assert [r.finish_reason for r in results] == [
         "length" if q.max_tokens == 1 else "stop" for q in requests]

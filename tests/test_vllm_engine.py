@@ -1,11 +1,12 @@
-"""VllmEngine on the tiny random model: a real engine, structural assertions.
+"""VllmEngine on the tiny random models: a real engine, structural assertions.
 
-The tiny model answers every prompt with one word piece and then EOS (see
-`hymt_cli.tiny_model._make_it_answer`), so max_tokens=1 must end with "length" and a
-larger budget with "stop" after 2 tokens.
+The session engine runs the noise model: every answer is a word piece repeated up to its
+max_tokens ("length"). The answering model (one word piece, then EOS: "stop" after 2
+tokens) runs in the stdout subprocess test, which starts an engine of its own anyway.
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
+from hymt_cli.engine.base import EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.errors import EngineUnavailable
 
 pytest.importorskip("vllm")
@@ -53,15 +54,25 @@ def test_one_generation_per_request_in_order(vllm_engine, tiny_tokenizer) -> Non
 
 
 def test_each_request_keeps_its_own_max_tokens(vllm_engine, tiny_tokenizer) -> None:
-    requests = requests_for(tiny_tokenizer, [1, 16, 1, 2, 64])
+    requests = requests_for(tiny_tokenizer, [1, 16, 3, 2, 40])
     results = vllm_engine.generate(requests)
     for request, result in zip(requests, results):
-        assert 1 <= result.output_tokens <= request.max_tokens
-        if request.max_tokens == 1:
-            assert (result.finish_reason, result.output_tokens) == ("length", 1)
-        else:  # a word piece, then EOS (counted, not decoded)
-            assert (result.finish_reason, result.output_tokens) == ("stop", 2)
-        assert result.text and "<｜" not in result.text
+        # noise never stops: every row runs to its own budget, not the batch's largest
+        assert (result.finish_reason, result.output_tokens) == ("length", request.max_tokens)
+        assert result.text and "<｜" not in result.text and "\ufffd" not in result.text
+
+
+def test_finish_reasons_map_to_stop_or_length() -> None:
+    from types import SimpleNamespace
+
+    from hymt_cli.engine.vllm_engine import _generation
+
+    def completion(reason: str | None) -> SimpleNamespace:
+        return SimpleNamespace(text="t", finish_reason=reason, token_ids=[5, 6, 1])
+
+    assert _generation(completion("stop")) == Generation("t", "stop", 3)
+    for incomplete in ("length", "abort", "error", None):
+        assert _generation(completion(incomplete)).finish_reason == "length"
 
 
 def test_greedy_is_deterministic(vllm_engine, tiny_tokenizer) -> None:
@@ -120,21 +131,27 @@ def test_a_missing_model_folder_is_engine_unavailable(tmp_path: Path) -> None:
         VllmEngine(EngineOptions(model=str(tmp_path)), Sampling.deterministic())
 
 
-def test_stdout_stays_clean(tiny_model_dir: Path) -> None:
-    """vLLM's logs, its child processes and native code must not write to stdout."""
+def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path: Path) -> None:
+    """vLLM's logs, its child processes and native code must not write to stdout.
+
+    The same run checks the "stop" path on the answering model: one word piece, then EOS.
+    """
+    results = tmp_path / "results.json"
     script = textwrap.dedent(f"""
-        import sys
+        import json, sys
         from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
         from hymt_cli.engine.vllm_engine import VllmEngine
         from hymt_cli.tokenizer import ChatTemplateTokenizer
 
         if __name__ == "__main__":
-            model = {str(tiny_model_dir)!r}
+            model = {str(answering_model_dir)!r}
             ids = ChatTemplateTokenizer.load(model).prompt_ids("Hello")
             options = EngineOptions(model=model, dtype="float32", enforce_eager=True)
             with VllmEngine(options, Sampling.deterministic()) as engine:
-                result = engine.generate([GenerationRequest("Hello", ids, 4)])
-            print("generated", result, file=sys.stderr)
+                out = engine.generate([GenerationRequest("Hello", ids, n) for n in (1, 8)])
+            print("generated", out, file=sys.stderr)
+            with open({str(results)!r}, "w") as f:
+                json.dump([[g.text, g.finish_reason, g.output_tokens] for g in out], f)
             print("DOCUMENT")  # the one stdout writer still reaches stdout afterwards
     """)
     env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_LOGGING")}
@@ -144,3 +161,7 @@ def test_stdout_stays_clean(tiny_model_dir: Path) -> None:
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     assert done.stdout == b"DOCUMENT\n"
     assert b"INFO" in done.stderr and b"generated [Generation(" in done.stderr
+    (text1, reason1, tokens1), (text8, reason8, tokens8) = json.loads(results.read_text())
+    assert (reason1, tokens1) == ("length", 1)
+    assert (reason8, tokens8) == ("stop", 2)  # EOS counted, not decoded
+    assert text1 == text8 and text8.strip() and "<｜" not in text8

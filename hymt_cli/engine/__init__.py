@@ -7,7 +7,7 @@ ENGINE_NAMES = ("vllm", "transformers", "pseudo", "identity")
 MODEL_FREE_ENGINES = frozenset({"pseudo", "identity"})
 
 
-def create_engine(name: str, options: EngineOptions, sampling: Sampling) -> Engine:
+def create_engine(name: str, options: EngineOptions, sampling: Sampling, *, verbose: bool = False) -> Engine:
     if name == "identity":
         from .identity import IdentityEngine
 
@@ -19,7 +19,7 @@ def create_engine(name: str, options: EngineOptions, sampling: Sampling) -> Engi
     if name == "vllm":
         from .vllm_engine import VllmEngine
 
-        return VllmEngine(options, sampling)
+        return VllmEngine(options, sampling, verbose=verbose)
     if name == "transformers":
         from .transformers_engine import TransformersEngine
 

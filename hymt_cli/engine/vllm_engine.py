@@ -154,7 +154,9 @@ def _route_vllm_logs_to_stderr(verbose: bool) -> None:
     if verbose:
         os.environ["VLLM_LOGGING_LEVEL"] = "INFO"
     else:
-        os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+        # vLLM's CPU/GPU tuning warnings (tcmalloc, Triton, oneDNN...) are noise to a user
+        # translating documents; errors still show, -v shows everything.
+        os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
 
 
 @contextmanager
@@ -213,7 +215,7 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
     elif on_cpu:
         # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
         # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
-        # cache size does, and lets vLLM skip its memory-profiling warm-up.
+        # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
         kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
     else:
         kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE

@@ -9,9 +9,10 @@ from pathlib import Path
 from .base import DocumentDecodeError, DocumentFormat, FormatOptions
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
+from .parquet import ParquetFormat
 from .text import TextFormat
 
-_FORMATS: tuple[type, ...] = (TextFormat, MarkdownFormat, HtmlFormat)
+_FORMATS: tuple[type, ...] = (TextFormat, MarkdownFormat, HtmlFormat, ParquetFormat)
 
 FORMAT_NAMES: tuple[str, ...] = tuple(cls.name for cls in _FORMATS)
 SUFFIXES: dict[str, type] = {suffix: cls for cls in _FORMATS for suffix in cls.suffixes}

@@ -28,6 +28,11 @@ class FormatOptions:
 
     segment_by: str = "paragraph"  # txt: "paragraph" | "line"
     target_language: str | None = None  # html: value for <html lang>
+    # parquet: which string columns, replace them or add <column>_<lang>, how a cell is parsed
+    columns: tuple[str, ...] = ()
+    add_columns: bool = False
+    cell_format: str = "txt"
+    rows_per_batch: int = 8192
 
 
 class DocumentFormat(Protocol):

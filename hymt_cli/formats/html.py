@@ -10,6 +10,10 @@ description) are segments too, nested inside their tag when it sits in running t
 
 Never translated: script, style, pre, code, kbd, samp, textarea, svg, math, template,
 comments, and elements with `translate="no"` or class `notranslate` (with their subtree).
+Mis-nested or unclosed, they stay untranslated as far as browsers or html.parser could
+read them open (`<code><pre></code>x`: x is in the pre; `<p><code></p>x`: code reopens;
+a textarea is raw text to `</textarea>`), and a segment never spans such an element, so
+no translated text can be moved into one.
 Doctype, entity spelling, attribute quoting and order, tag case and whitespace are kept
 because everything outside the translated spans is copied from the source.
 """
@@ -34,6 +38,9 @@ VOID = frozenset("area base br col embed hr img input link meta param source tra
 OPAQUE_INLINE = frozenset("code kbd samp".split())  # kept whole, as one placeholder
 OPAQUE_BLOCK = frozenset(
     "script style pre textarea svg math template noembed object iframe".split())
+# Browsers read these as raw text up to their own end tag (html.parser only does so for
+# script and style): no tag inside them opens or closes anything.
+_RAW_TEXT = frozenset("textarea noembed iframe".split())
 TRANSLATABLE_ATTRS = frozenset({"alt", "title", "placeholder", "aria-label"})
 META_NAMES = frozenset({"description", "og:title", "og:description", "twitter:title",
                         "twitter:description"})
@@ -133,6 +140,10 @@ def parse_events(text: str) -> list[_Event]:
     return merged
 
 
+def _inline(tag: str) -> bool:
+    return tag in INLINE or tag in VOID_INLINE or tag in OPAQUE_INLINE
+
+
 def _skip_attrs(attrs) -> bool:
     values = {name.lower(): (value or "") for name, value in attrs}
     return values.get("translate", "").strip().lower() == "no" or \
@@ -157,26 +168,56 @@ def _attribute_spans(src: str, start: int, end: int) -> list[tuple[str, int, int
     return out
 
 
-def _attr_escape(quote: str):
+_SIGNIFICANT = '<>&"\''
+_REFERENCE_START = re.compile(r"&(?=[A-Za-z#])")
+
+
+_REFERENCE = re.compile(r"&#?[A-Za-z0-9]+;?")
+
+
+def _spelled(raw: str) -> frozenset[str]:
+    """Markup-significant characters that `raw` writes as references (`&lt;` -> "<")."""
+    found = (html.unescape(m.group(0)) for m in _REFERENCE.finditer(raw))
+    return frozenset(c for c in found if c in _SIGNIFICANT)
+
+
+def _escape_markup(text: str, spelled: frozenset[str]) -> str:
+    """Translated text as HTML: what the source spelled as a reference is spelled so again;
+    `&` that would start a reference and `<` that would start a tag always are."""
+    text = text.replace("&", "&amp;") if "&" in spelled else _REFERENCE_START.sub("&amp;", text)
+    text = text.replace("<", "&lt;") if "<" in spelled else \
+        _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+    if ">" in spelled:
+        text = text.replace(">", "&gt;")
+    if '"' in spelled:
+        text = text.replace('"', "&quot;")
+    return text.replace("'", "&#39;") if "'" in spelled else text
+
+
+def _attr_escape(quote: str, spelled: frozenset[str] = frozenset()):
     if quote == '"':
-        return lambda s: s.replace('"', "&quot;")
+        return lambda s: _escape_markup(s, spelled).replace('"', "&quot;")
     if quote == "'":
-        return lambda s: s.replace("'", "&#39;")
-    return lambda s: '"' + s.replace('"', "&quot;") + '"'
+        return lambda s: _escape_markup(s, spelled).replace("'", "&#39;")
+    return lambda s: '"' + _escape_markup(s, spelled).replace('"', "&quot;") + '"'
 
 
-def _text_escape(text: str) -> str:
-    return _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+def _text_escape(spelled: frozenset[str] = frozenset()):
+    return lambda text: _escape_markup(text, spelled)
 
 
 class _Segmenter:
-    def __init__(self, src: str, offset: int) -> None:
+    def __init__(self, src: str, offset: int, blank_lines: bool = True) -> None:
         self.src = src
         self.offset = offset
+        self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
         self.out: list[Located] = []
         self.run: list[Part] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
-        self.opaque: tuple[str, int, int] | None = None  # inline element kept whole: tag, start, depth
+        # An inline element kept whole: tag, start, depth, and the block (or code, kbd,
+        # samp) elements opened inside it and not yet closed (mis-nested: `<code><pre></code>`).
+        self.opaque: tuple[str, int, int, list[str]] | None = None
+        self.raw: str | None = None  # inside a raw-text element (textarea): only its end tag counts
         self.html_lang: tuple[int, int] | None = None
 
     @property
@@ -185,7 +226,10 @@ class _Segmenter:
 
     def flush(self) -> None:
         if self.run:
-            located = locate(self.src, self.run, newline="\n", escape=_text_escape, peel=False)
+            spelled = frozenset().union(*(_spelled(self.src[p.start:p.end])
+                                          for p in self.run if p.shown is not None))
+            located = locate(self.src, self.run, newline="\n", escape=_text_escape(spelled), peel=False,
+                             blank_lines=self.blank_lines)
             if located is not None:
                 self.out.append(located)
         self.run = []
@@ -193,7 +237,16 @@ class _Segmenter:
     def close_to(self, tag: str) -> bool:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
-                del self.stack[i:]
+                if _inline(tag) and any(not _inline(t) for t, _ in self.stack[i + 1:]):
+                    # An inline end tag never closes a block opened inside the element
+                    # (`<b><pre></b>x`: x is still in the pre, browsers reparent the pre).
+                    del self.stack[i]
+                else:
+                    # code, kbd, samp left open inside: code is reopened by browsers, and
+                    # html.parser sees all three open until their own end tags: keep skipping
+                    left_open = [t for t, _ in self.stack[i + 1:] if t in OPAQUE_INLINE]
+                    del self.stack[i:]
+                    self.stack.extend((t, True) for t in left_open)
                 return True
         return False
 
@@ -214,32 +267,57 @@ class _Segmenter:
                 shown = html.unescape(raw)
                 located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
                                  newline=" ",
-                                 escape=_attr_escape(quote), peel=False)
+                                 escape=_attr_escape(quote, _spelled(raw)), peel=False)
                 if located is not None:
                     self.out.append(located)
 
     def feed(self, event: _Event) -> None:
         a, b = event.start + self.offset, event.end + self.offset
         tag = event.tag
+        if self.raw is not None:
+            if not (event.kind == "end" and tag == self.raw):
+                return
+            self.raw = None
         if self.opaque is not None:
-            name, start, depth = self.opaque
+            name, start, depth, inner = self.opaque
+            if inner and inner[-1] in _RAW_TEXT and not (event.kind == "end" and tag == inner[-1]):
+                return
             if event.kind == "start" and tag == name:
-                self.opaque = (name, start, depth + 1)
+                self.opaque = (name, start, depth + 1, inner)
+                return
+            if event.kind == "start" and (tag in OPAQUE_INLINE or not _inline(tag) and tag not in VOID):
+                inner.append(tag)
+                return
+            if event.kind == "end" and tag in inner:
+                del inner[len(inner) - 1 - inner[::-1].index(tag):]
                 return
             if event.kind == "end" and tag == name:
                 if depth > 1:
-                    self.opaque = (name, start, depth - 1)
+                    self.opaque = (name, start, depth - 1, inner)
                     return
                 self.opaque = None
+                if inner:
+                    # A block opened inside is still open: the text after the end tag is in
+                    # it (and browsers keep the element going), so it is never translated,
+                    # and the element is no placeholder text could be moved across.
+                    self.flush()
+                    self.stack.extend((t, True) for t in inner)  # (name, True) is there already
+                    return
                 self.run.append(Part(start, b, "self"))
                 self.close_to(name)
                 return
             if event.kind == "end" and any(t == tag for t, _ in self.stack):
-                self.opaque = None  # the opaque element was closed implicitly
-                self.run.append(Part(start, a, "self"))
-                self.close_to(name)
-            else:
+                if inner and _inline(tag):
+                    return  # `<b><code><pre></b>`: the pre stays open, so does the skipping
+                # Closed implicitly (`<p><code></p>x`, `<a><code></a>x`): browsers reopen a
+                # formatting element after the end tag that closed it (x is code), and
+                # html.parser sees it open until its own end tag. End the run before it (no
+                # translated text may land after it) and skip until that end tag.
+                self.opaque = None
+                self.flush()
+                self.close_to(tag)  # keeps (name, True) on the stack
                 return
+            return
         skipping = self.skipping
         if event.kind in ("start", "startend"):
             skip_here = skipping or _skip_attrs(event.attrs)
@@ -252,7 +330,7 @@ class _Segmenter:
                 whole = tag in OPAQUE_INLINE or _skip_attrs(event.attrs)
                 if event.kind == "start" and whole and tag not in VOID:
                     self.stack.append((tag, True))
-                    self.opaque = (tag, a, 1)
+                    self.opaque = (tag, a, 1, [])
                     return
                 if event.kind == "startend" or tag in VOID:
                     self.run.append(Part(a, b, "self"))
@@ -265,11 +343,19 @@ class _Segmenter:
             self.attributes(event, skip_here)
             if event.kind == "start" and tag not in VOID:
                 closes = _CLOSES.get(tag, set())
-                if tag not in INLINE and "p" not in closes and self.stack and self.stack[-1][0] == "p":
-                    self.stack.pop()
+                if "p" not in closes:
+                    # A block start closes an open p, through the inline elements in it
+                    # (`<p><b><pre></p>x`: the pre is no child of the p, x is in the pre).
+                    i = len(self.stack)
+                    while i and _inline(self.stack[i - 1][0]):
+                        i -= 1
+                    if i and self.stack[i - 1][0] == "p":
+                        del self.stack[i - 1:]
                 if self.stack and self.stack[-1][0] in closes:
                     self.stack.pop()
                 self.stack.append((tag, skip_here or tag in OPAQUE_BLOCK))
+                if tag in _RAW_TEXT:
+                    self.raw = tag
             return
         if event.kind == "end":
             if tag in INLINE and not skipping:
@@ -290,23 +376,26 @@ class _Segmenter:
             raw = self.src[a:b]
             shown = html.unescape(raw)
             self.run.append(Part(a, b, "text", shown=shown if shown != raw else None))
-        elif event.kind == "comment" and self.src.endswith("-->", a, b):
+        elif event.kind == "comment" and self.src.endswith("-->", a, b) and b - a >= len("<!---->"):
+            # (`<!-->`, `<!--->` are comments html.parser leaves open to the end: no placeholder)
             self.run.append(Part(a, b, "self"))
         else:
             self.flush()
 
     def finish(self) -> None:
-        self.opaque = None  # an opaque element open to the end: text before it ends there
+        self.opaque = self.raw = None  # an opaque element open to the end: text before it ends there
         self.flush()
 
 
-def find_html_segments(src: str, start: int = 0, end: int | None = None) -> list[Located]:
-    """The translatable spans of the HTML in src[start:end] (offsets into src)."""
-    return _segment(src, start, len(src) if end is None else end).out
+def find_html_segments(src: str, start: int = 0, end: int | None = None, *,
+                       blank_lines: bool = True) -> list[Located]:
+    """The translatable spans of the HTML in src[start:end] (offsets into src).
+    `blank_lines=False`: translations never put a blank line in (a Markdown HTML block)."""
+    return _segment(src, start, len(src) if end is None else end, blank_lines).out
 
 
-def _segment(src: str, start: int, end: int) -> _Segmenter:
-    segmenter = _Segmenter(src, start)
+def _segment(src: str, start: int, end: int, blank_lines: bool = True) -> _Segmenter:
+    segmenter = _Segmenter(src, start, blank_lines)
     for event in parse_events(src[start:end]):
         segmenter.feed(event)
     segmenter.finish()

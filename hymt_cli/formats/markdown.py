@@ -11,14 +11,21 @@ are walked against that content to find the exact span of every piece of markup:
   emoji shortcodes (`:tada:`), templating (`{{ x }}`, `{% x %}`) -> `<sN/>`
 - soft/hard line breaks -> "\\n" for the model, the source's break (prefix included) back.
 
+Image alt text, link titles, reference definitions' titles and one-line inline footnotes
+(`^[...]`) are segments of their own, nested in the markup that holds them; destinations and
+labels never reach the model. Translated text that begins a paragraph line is escaped where
+it would open a block (`# `, `- `, `1. `, `>`, a fence ...), so the block structure stays.
+
 Whatever cannot be located exactly is not translated: the output is the source there.
 Code blocks, HTML comments, math blocks, link reference definitions and front matter
-(except `title`/`description` values) never reach the model. HTML blocks are translated
-with the HTML format's rules.
+(YAML `---` or TOML `+++`; except one-line `title`/`description` values) never reach the
+model. HTML blocks, also inside blockquotes and list items, are translated with the HTML
+format's rules.
 """
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -26,7 +33,7 @@ from typing import Any
 
 from ..segments import Segment
 from .base import FormatOptions, decode_utf8
-from .spans import Located, Part, SpliceIndex, locate
+from .spans import Located, Part, SpliceIndex, locate, segment_text
 
 _LINE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")
 _PROTECTED_TEXT = re.compile(
@@ -34,10 +41,12 @@ _PROTECTED_TEXT = re.compile(
     r"|:[a-z_+\-][a-z0-9_+\-]*:"                 # emoji shortcodes
     r"|\{[#.:][^{}\n]*\}"                          # heading ids / attribute lists {#id .class}
     r"|(?<!\S)\[[ xX]\](?=\s)"                      # task list boxes
+    r"|\[![A-Za-z]+\]"                             # GitHub alerts: > [!NOTE]
     r"|(?:https?|ftp)://[^\s<>()\[\]]+|www\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+"  # bare URLs
     r"|<[a-z][a-z0-9+.-]*:[^\s<>]*>",             # autolink-looking text
     re.DOTALL,
 )
+_ALERT = re.compile(r"\[![A-Za-z]+\]")
 _HTML_OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?>\Z", re.DOTALL)
 _HTML_CLOSE = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>\Z")
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
@@ -88,9 +97,63 @@ class _Lines:
         return src[self.starts[i]:self.ends[i]] if i < len(self.starts) else ""
 
 
-def _escape_text(text: str) -> str:
-    """Translated prose must not open HTML tags the source did not have."""
+_ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+
+
+def _escape_tag_start(text: str) -> str:
     return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+
+
+def _escape_text(text: str) -> str:
+    """Translated prose must not open HTML tags, code spans or math the source did not have
+    (a backtick or `$` next to a placeholder would change that code span or link)."""
+    text = _ENTITY_LIKE.sub("&amp;", text)  # the model saw characters: `&copy;` is text
+    return re.sub(r"(?<!\\)([`$])", r"\\\1", _escape_tag_start(text))
+
+
+_ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=[ \t]|\Z)")
+_BLOCK_START = re.compile(
+    r"#{1,6}(?:[ \t]|\Z)"                  # ATX heading
+    r"|[>|]"                                  # block quote; table row
+    r"|[-+*](?:[ \t]|\Z)"                    # bullet list item
+    r"|(?:[-*_][ \t]*){3,}\Z|=+[ \t]*\Z"      # thematic break; setext underline
+    r"|`{3}|~{3}|\$\$|!!!|\?\?\?"             # fence; math block; admonition
+    r"|:?-+:?[ \t]*\|"                        # table delimiter row
+    r"|\[[^\]]*\]:")                          # reference or footnote definition
+
+
+def _guard_line_start(text: str) -> str:
+    """Translated text that begins a line of a paragraph must not start a block there: the
+    output keeps the source's block structure (`- x` -> `\\- x`, `1. x` -> `1\\. x`)."""
+    text = text.lstrip(" \t")  # 4 spaces at a paragraph's start would open a code block
+    ordered = _ORDERED_START.match(text)
+    if ordered:
+        return ordered.group(1) + "\\" + text[ordered.end(1):]
+    if _BLOCK_START.match(text):
+        return "\\" + text
+    return text
+
+
+def _escape_inline_text_markup(text: str) -> str:
+    """Prose inside `^[...]`: as any prose, and brackets escaped."""
+    return re.sub(r"(?<!\\)([\[\]])", r"\\\1", _escape_text(text))
+
+
+def _escape_inline_text(chars: str) -> str:
+    """Text inside `[...]` (image alt): brackets and what could swallow them are escaped."""
+    out = _escape_tag_start(_ENTITY_LIKE.sub("&amp;", chars.replace("\\", "\\\\")))
+    return re.sub(r"([\[\]`$])", r"\\\1", out)
+
+
+def _title_escape(delimiter: str) -> Any:
+    """Escape for a link title written between `delimiter`s (`"`, `'` or `(`)."""
+    specials = {'"': '"', "'": "'", "(": "()"}[delimiter]
+
+    def escape(text: str) -> str:
+        out = _ENTITY_LIKE.sub("&amp;", text.replace("\\", "\\\\"))
+        return "".join("\\" + ch if ch in specials else ch for ch in out)
+
+    return escape
 
 
 def _escape_table_cell(text: str) -> str:
@@ -112,8 +175,12 @@ def _yaml_single(text: str) -> str:
 class _Walker:
     """Finds the parts of one inline token's content (offsets into `content`)."""
 
-    def __init__(self, content: str) -> None:
+    def __init__(self, content: str, footnotes: Mapping[int, Any] | None = None) -> None:
         self.content = content
+        self.footnotes = footnotes or {}  # inline footnotes' tokens, by id (the parser's env)
+        # Translatable text inside markup parts (image alt text, link titles, inline footnotes):
+        # (parts, escape) in `content`, each nested in the markup part that holds it.
+        self.nested: list[tuple[list[tuple[int, int, str, str]], Any]] = []
 
     def parts(self, children: Sequence[Any]) -> list[tuple[int, int, str, str]] | None:
         content = self.content
@@ -207,6 +274,12 @@ class _Walker:
                 label_end = self._bracket_end(c + 1)
                 if label_end is None:
                     return None
+                alt = content[c + 2:label_end]
+                # Plain alt text only: markup or escapes in it stay as written.
+                if alt.strip() and "\n" not in alt and tok.children is not None \
+                        and all(ch.type == "text" for ch in tok.children) \
+                        and "".join(ch.content for ch in tok.children) == alt:
+                    self.nested.append(([(c + 2, label_end, "text", "")], _escape_inline_text))
                 end = self._link_tail(label_end + 1)
                 out.append((c, end, "self", ""))
                 c = end
@@ -216,6 +289,8 @@ class _Walker:
                     end = None if end < 0 else end
                 elif content.startswith("^[", c):
                     end = self._bracket_end(c + 1)
+                    if end is not None:
+                        self._inline_footnote(c + 2, end, tok)
                 else:
                     return None
                 if end is None:
@@ -259,6 +334,25 @@ class _Walker:
             if len(run.group(0)) == len(ticks):
                 return c + len(ticks) + run.end()
         return None
+
+    def _inline_footnote(self, start: int, end: int, tok: Any) -> None:
+        """`^[text]`: its text is a segment of its own when it sits on one line."""
+        note = self.footnotes.get(tok.meta.get("id")) if tok.meta else None
+        if note is None or note.get("content") != self.content[start:end]:
+            return
+        inner = _Walker(self.content[start:end]).parts(note.get("tokens") or [])
+        if inner is None or any(kind == "break" for _, _, kind, _ in inner):
+            return
+        self.nested.append(([(a + start, b + start, kind, key) for a, b, kind, key in inner],
+                            _escape_inline_text_markup))
+
+    def _title(self, start: int, title: Any) -> None:
+        """A link title at content[start:title.pos], quotes included: translated when it is
+        plain (no escapes or entities: then the raw text is the title) and on one line."""
+        raw = self.content[start + 1:title.pos - 1]
+        if raw.strip() and raw == title.str and "\n" not in raw:
+            self.nested.append(([(start + 1, title.pos - 1, "text", "")],
+                                _title_escape(self.content[start])))
 
     def _bracket_end(self, c: int) -> int | None:
         """Index of the `]` closing the `[` at c (backslash escapes honoured)."""
@@ -305,6 +399,7 @@ class _Walker:
                     pos += 1
                 title = parseLinkTitle(content, pos, n)
                 if pos < n and start != pos and title.ok:
+                    self._title(pos, title)
                     pos = title.pos
                     while pos < n and content[pos] in " \t\n":
                         pos += 1
@@ -350,17 +445,28 @@ def find_segments(src: str) -> SpliceIndex:
     """Every translatable span of a Markdown document."""
     base = 1 if src.startswith("\ufeff") else 0
     lines = _Lines(src, base)
-    tokens = _markdown_parser().parse(src[base:])
+    env: dict[str, Any] = {}
+    toml = _toml_front_matter(src, lines)
+    text = src[base:]
+    if toml is not None:  # the parser does not know `+++`: it sees blank lines there
+        cut = (lines.starts[toml] if toml < len(lines.starts) else len(src)) - base
+        text = re.sub(r"[^\r\n]+", "", text[:cut]) + text[cut:]
+    tokens = _markdown_parser().parse(text, env)
     index = SpliceIndex(src)
+    if toml is not None:
+        index.extend(_toml_values(src, lines, toml))
+    index.extend(_reference_titles(src, lines, env.get("references", {})))
+    footnotes = env.get("footnotes", {}).get("list", {})
     previous: Any = None
     for position, tok in enumerate(tokens):
         if tok.type == "inline" and tok.map is not None and tok.children is not None:
             parent = previous.type if previous is not None else ""
             if parent in ("th_open", "td_open"):
                 continue  # table rows are handled from tr_open
-            index.add(_inline_segment(src, lines, tok, parent))
+            setext = parent == "heading_open" and previous.markup in ("=", "-")
+            index.extend(_inline_segment(src, lines, tok, parent, setext=setext, footnotes=footnotes))
         elif tok.type == "tr_open" and tok.map is not None:
-            for located in _table_row(src, lines, tokens, position):
+            for located in _table_row(src, lines, tokens, position, footnotes):
                 index.add(located)
         elif tok.type == "front_matter" and tok.map is not None:
             for located in _front_matter(src, lines, tok.map):
@@ -370,6 +476,46 @@ def find_segments(src: str) -> SpliceIndex:
                 index.add(located)
         previous = tok
     return index.finish()
+
+
+_CONTAINER_PREFIX = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+[ \t>]*)*\Z")
+
+
+def _reference_titles(src: str, lines: _Lines, references: Mapping[str, Any]) -> list[Located]:
+    """Titles of link reference definitions (`[label]: /url "Title"`), when the whole
+    definition is on one line; the label and the destination are never translated."""
+    from markdown_it.common.utils import normalizeReference
+    from markdown_it.helpers import parseLinkDestination, parseLinkTitle
+
+    out: list[Located] = []
+    for label, ref in references.items():
+        span = ref.get("map")
+        if not ref.get("title") or not span or span[1] - span[0] != 1 or span[0] >= len(lines.starts):
+            continue
+        text = lines.text(src, span[0])
+        open_at = text.find("[")
+        if open_at < 0 or not _CONTAINER_PREFIX.match(text[:open_at]):
+            continue
+        walker = _Walker(text)
+        close = walker._bracket_end(open_at)
+        if close is None or not text.startswith(":", close + 1) \
+                or normalizeReference(text[open_at + 1:close]) != label:
+            continue
+        pos = close + 2
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        dest = parseLinkDestination(text, pos, len(text))
+        if not dest.ok:
+            continue
+        pos = start = dest.pos
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        title = parseLinkTitle(text, pos, len(text))
+        if pos == start or not title.ok or text[title.pos:].strip() or title.str != ref["title"]:
+            continue
+        walker._title(pos, title)
+        out.extend(_nested(src, text, lambda c, at=lines.starts[span[0]]: at + c, walker))
+    return out
 
 
 def _line_offsets(src: str, lines: _Lines, tok: Any, parent: str) -> list[int] | None:
@@ -412,8 +558,8 @@ def _line_offsets(src: str, lines: _Lines, tok: Any, parent: str) -> list[int] |
     return offsets
 
 
-def _to_source(tok_content: str, offsets: list[int],
-               parts: list[tuple[int, int, str, str]]) -> list[Part]:
+def _mapper(tok_content: str, offsets: list[int]) -> Any:
+    """content offset -> source offset, given where each content line starts in the source."""
     line_starts = [0]
     for line in tok_content.split("\n")[:-1]:
         line_starts.append(line_starts[-1] + len(line) + 1)
@@ -422,30 +568,65 @@ def _to_source(tok_content: str, offsets: list[int],
         row = bisect.bisect_right(line_starts, c) - 1
         return offsets[row] + (c - line_starts[row])
 
+    return where
+
+
+def _to_source(where: Any, parts: list[tuple[int, int, str, str]]) -> list[Part]:
     return [Part(where(a), where(b), "text", "", key) if kind == "entity"
             else Part(where(a), where(b), kind, key) for a, b, kind, key in parts]
 
 
-def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *,
-                    escape: Any = None) -> Located | None:
+def _nested(src: str, content: str, where: Any, walker: _Walker,
+            in_table: bool = False) -> list[Located]:
+    """Alt texts, link titles and inline footnotes found by the walker, as segments of their own."""
+    out: list[Located] = []
+    for parts, escape in walker.nested:
+        source_parts = _to_source(where, parts)
+        if any(kind != "break" and src[p.start:p.end] != content[a:b]
+               for (a, b, kind, _), p in zip(parts, source_parts)):
+            continue
+        if in_table:
+            escape = (lambda inner: lambda s: re.sub(r"(?<!\\)\|", r"\\|", inner(s)))(escape)
+        located = locate(src, source_parts, newline=" ", escape=escape, peel=False)
+        if located is not None:
+            out.append(located)
+    return out
+
+
+def _inline_segment(src: str, lines: _Lines, tok: Any, parent: str, *, setext: bool = False,
+                    footnotes: Mapping[int, Any] | None = None) -> list[Located]:
     offsets = _line_offsets(src, lines, tok, parent)
     if offsets is None:
-        return None
-    parts = _Walker(tok.content).parts(tok.children)
+        return []
+    walker = _Walker(tok.content, footnotes)
+    parts = walker.parts(tok.children)
     if parts is None:
-        return None
-    source_parts = _to_source(tok.content, offsets, parts)
+        return []
+    if len(parts) > 2 and parts[0][2] == "self" and parts[1][2] == "break" \
+            and _ALERT.fullmatch(tok.content, parts[0][0], parts[0][1]):
+        parts = parts[2:]  # `> [!NOTE]` on its own line: the alert marker stays outside
+    where = _mapper(tok.content, offsets)
+    source_parts = _to_source(where, parts)
     # Sanity: every text part must read the same in the source as in the content.
     for (a, b, kind, _), part in zip(parts, source_parts):
         if kind != "break" and src[part.start:part.end] != tok.content[a:b]:
-            return None
+            return []
+    out = _nested(src, tok.content, where, walker)
     single_line = parent in ("heading_open", "admonition_title_open")
-    return locate(src, source_parts, newline=" " if single_line else None,
-                  escape=(lambda s: _escape_text(s).replace('"', "\u201d")) if parent == "admonition_title_open"
-                  else escape or _escape_text)
+    # A paragraph's (or setext heading's) lines start at the block's left edge: translated
+    # text there must not open a block.
+    starts_line = parent == "paragraph_open" or setext
+    located = locate(src, source_parts, newline=" " if single_line else None,
+                     escape=(lambda s: _escape_text(s).replace('"', "\u201d"))
+                     if parent == "admonition_title_open" else _escape_text,
+                     line_start=_guard_line_start if starts_line else None, blank_lines=False)
+    if located is not None:
+        out.append(located)
+    return out
 
 
-def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> list[Located]:
+def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int,
+               footnotes: Mapping[int, Any] | None = None) -> list[Located]:
     """Cells of one table row: each cell's content is found after the previous cell's."""
     row = tokens[start].map[0]
     if row >= len(lines.starts):
@@ -483,11 +664,13 @@ def _table_row(src: str, lines: _Lines, tokens: Sequence[Any], start: int) -> li
             cell = _CellToken(content, children, [row, row + 1])
         else:
             cell = _CellToken(content, tok.children, [row, row + 1])
-        offsets = [lines.starts[row] + found]
-        parts = _Walker(cell.content).parts(cell.children)
+        where = _mapper(cell.content, [lines.starts[row] + found])
+        walker = _Walker(cell.content, footnotes)
+        parts = walker.parts(cell.children)
         if parts is None:
             continue
-        located = locate(src, _to_source(cell.content, offsets, parts), newline=" ",
+        out.extend(_nested(src, cell.content, where, walker, in_table=True))
+        located = locate(src, _to_source(where, parts), newline=" ",
                          escape=_escape_table_cell)
         if located is not None:
             out.append(located)
@@ -527,8 +710,46 @@ def _front_matter(src: str, lines: _Lines, span: Sequence[int]) -> list[Located]
     return out
 
 
+_TOML_FENCE = re.compile(r"\+\+\+[ \t]*\Z")
+_TOML_KEY = re.compile(r"""(title|description)[ \t]*=[ \t]*(?:"([^"\\]*)"|'([^']*)')[ \t]*(?:#.*)?\Z""")
+
+
+def _toml_front_matter(src: str, lines: _Lines) -> int | None:
+    """Row after the closing `+++` of TOML front matter at the start, or None."""
+    if not lines.starts or not _TOML_FENCE.match(lines.text(src, 0)):
+        return None
+    for row in range(1, len(lines.starts)):
+        if _TOML_FENCE.match(lines.text(src, row)):
+            return row + 1
+    return None
+
+
+def _toml_values(src: str, lines: _Lines, end_row: int) -> list[Located]:
+    """`title` and `description` values of TOML front matter: top-level keys, one-line
+    basic strings without escapes or literal strings; everything else is kept."""
+    out: list[Located] = []
+    for row in range(1, end_row - 1):
+        text = lines.text(src, row)
+        if text.lstrip().startswith("["):
+            break  # a table: its keys are not the page's
+        match = _TOML_KEY.match(text)
+        if not match:
+            continue
+        group = 2 if match.group(2) is not None else 3
+        escape = ((lambda s: s.replace("\\", "\\\\").replace('"', '\\"')) if group == 2
+                  else (lambda s: s.replace("'", "\u2019")))
+        start, end = lines.starts[row] + match.start(group), lines.starts[row] + match.end(group)
+        located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape, peel=False)
+        if located is not None:
+            out.append(located)
+    return out
+
+
 def _html_block(src: str, lines: _Lines, tok: Any) -> list[Located]:
-    """An HTML block at the top level (not inside a container) is translated as HTML."""
+    """An HTML block is translated as HTML. Inside a container (`> `, a list item) each of
+    its lines is found after its prefix, and the prefixes become line breaks of the segments."""
+    from .html import find_html_segments
+
     first, last = tok.map
     last = min(last, len(lines.starts))
     if first >= last:
@@ -536,8 +757,44 @@ def _html_block(src: str, lines: _Lines, tok: Any) -> list[Located]:
     start = lines.starts[first]
     end = lines.ends[last - 1]
     raw = src[start:end]
-    if raw.replace("\r\n", "\n").replace("\r", "\n") != tok.content.rstrip("\n"):
+    content = tok.content.rstrip("\n")
+    if raw.replace("\r\n", "\n").replace("\r", "\n") == content:
+        return find_html_segments(src, start, end, blank_lines=False)
+    pieces = content.split("\n")
+    if len(pieces) != last - first:
         return []
-    from .html import find_html_segments
+    offsets = []
+    for row, piece in zip(range(first, last), pieces):
+        text = lines.text(src, row)
+        if not text.endswith(piece) or not _CONTAINER_PREFIX.match(text[:len(text) - len(piece)]):
+            return []
+        offsets.append(lines.ends[row] - len(piece))
+    where = _mapper(content, offsets)
+    out: list[Located] = []
+    for located in find_html_segments(content, blank_lines=False):
+        parts: list[Part] = []
+        numbers: list[int] = []
 
-    return find_html_segments(src, start, end)
+        def add(a: int, b: int, kind: str, n: int = 0, key: str = "", shown: str | None = None) -> None:
+            parts.append(Part(where(a), where(b), kind, key, shown))
+            numbers.append(n)
+
+        for part, n in zip(located.parts, located.numbers):
+            if part.kind != "text":  # markup is copied from the source, prefixes and all
+                add(part.start, part.end, part.kind, n, part.key)
+                continue
+            a = part.start
+            for i in range(part.start, part.end):
+                if content[i] == "\n":  # the line's end and the next line's prefix: a break
+                    if i > a:
+                        add(a, i, "text")
+                    add(i, i + 1, "break")
+                    a = i + 1
+            if part.end > a:
+                add(a, part.end, "text", shown=part.shown)
+        # a translation's extra line breaks would lack the prefix: they become spaces
+        moved = dataclasses.replace(located, parts=tuple(parts), numbers=tuple(numbers), newline=" ")
+        if segment_text(src, moved) != segment_text(content, located):
+            return []  # not found exactly: the whole block stays as it is
+        out.append(moved)
+    return out

@@ -46,6 +46,11 @@ class Located:
     newline: str = " "
     escape: Callable[[str], str] | None = None
     peel: bool = True  # move spaces just inside paired tags outside (Markdown emphasis)
+    # Makes translated text that begins a line safe there (Markdown: `# `, `- `, `>` ... must
+    # not open a block the source did not have). Set when the segment starts a line: then its
+    # first text and the text after every line break go through it.
+    line_start: Callable[[str], str] | None = None
+    blank_lines: bool = True  # False: a blank line would end the block (Markdown): dropped
 
     @property
     def start(self) -> int:
@@ -73,7 +78,9 @@ def _is_blank(src: str, part: Part) -> bool:
 
 
 def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
-           escape: Callable[[str], str] | None = None, peel: bool = True) -> Located | None:
+           escape: Callable[[str], str] | None = None, peel: bool = True,
+           line_start: Callable[[str], str] | None = None,
+           blank_lines: bool = True) -> Located | None:
     """Number the tags of `parts` (unmatched opens/closes become placeholders, so tags always
     nest); blank edges and markup wrapping the whole segment stay outside it. None if the
     segment has no text."""
@@ -124,7 +131,7 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
     final = tuple(Part(p.start, p.end, k, p.key, p.shown) for p, k in zip(items, kinds))
     if newline is None:
         newline = src[breaks_all[0].start:breaks_all[0].end] if breaks_all else " "
-    return Located(final, tuple(numbers), newline, escape, peel)
+    return Located(final, tuple(numbers), newline, escape, peel, line_start, blank_lines)
 
 
 def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
@@ -178,6 +185,7 @@ def segment_text(src: str, located: Located) -> str:
 
 _SPACE_AFTER_OPEN = re.compile(r"(<s\d+>)([ \t\u3000]+)")
 _SPACE_BEFORE_CLOSE = re.compile(r"([ \t\u3000]+)(</s\d+>)")
+_BLANK_LINES = re.compile(r"\n(?:[ \t\u3000]*\n)+")
 
 
 def splice_translation(src: str, located: Located, translation: str,
@@ -189,6 +197,8 @@ def splice_translation(src: str, located: Located, translation: str,
         source = lambda a, b: src[a:b]  # noqa: E731
     if translation == segment_text(src, located):  # untouched: the source, byte for byte
         return source(located.start, located.end)
+    if not located.blank_lines:
+        translation = _BLANK_LINES.sub("\n", translation).strip("\n")
     if located.peel:
         translation = _SPACE_AFTER_OPEN.sub(r"\2\1", translation)
         translation = _SPACE_BEFORE_CLOSE.sub(r"\2\1", translation)
@@ -207,9 +217,12 @@ def splice_translation(src: str, located: Located, translation: str,
     out: list[str] = []
     break_index = 0
     pos = 0
+    at_line_start = located.line_start is not None
 
     def add_text(text: str) -> None:
-        nonlocal break_index
+        nonlocal break_index, at_line_start
+        if not keep_breaks and "\n" not in located.newline:  # one line: escape it as a whole
+            text = text.replace("\n", located.newline)
         lines = text.split("\n")
         for i, line in enumerate(lines):
             if i:
@@ -218,7 +231,14 @@ def splice_translation(src: str, located: Located, translation: str,
                     break_index += 1
                 else:
                     out.append(located.newline)
-            out.append(located.escape(line) if located.escape else line)
+                at_line_start = located.line_start is not None
+            if located.escape:
+                line = located.escape(line)
+            if at_line_start and located.line_start is not None:
+                line = located.line_start(line)
+            if line:
+                out.append(line)
+                at_line_start = False
 
     for match in TAG.finditer(translation):
         add_text(translation[pos:match.start()])
@@ -228,6 +248,7 @@ def splice_translation(src: str, located: Located, translation: str,
         seen.add(tag)
         part = markup[tag]
         out.append(source(part.start, part.end))
+        at_line_start = False
         pos = match.end()
     add_text(translation[pos:])
     if len(seen) != len(markup):

@@ -1,0 +1,69 @@
+"""In-process runs with engines that count or fail, for translation memory and parquet tests."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from hymt_cli.cache import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.discovery import discover
+from hymt_cli.engine.base import Generation, GenerationRequest
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.formats import FormatOptions
+from hymt_cli.languages import parse_language_list
+from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.prompts import TEMPLATE_VERSION
+from hymt_cli.tokenizer import EstimatingTokenizer
+
+
+class CountingEngine:
+    """Wraps an engine and records every source text it was asked for."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.requested: list[str] = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        self.requested.extend(r.source_text for r in requests)
+        return self.inner.generate(requests)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class FailingEngine(CountingEngine):
+    """Returns an empty output (fails validation) for texts containing `marker`."""
+
+    def __init__(self, inner, marker: str) -> None:
+        super().__init__(inner)
+        self.marker = marker
+
+    def generate(self, requests):
+        out = super().generate(requests)
+        return [Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)]
+
+
+def engine_named(name: str):
+    return {"identity": IdentityEngine, "pseudo": PseudoEngine}[name]()
+
+
+def run(inputs: list[str], to: str, engine, *, cache: Path | None, out: Path | None = None,
+        dry_run: bool = False, batch_tokens: int = 262_144, **format_options):
+    """One in-process run; returns the report. `cache` None: no memory."""
+    sources, problems = discover([str(i) for i in inputs], format_name=None,
+                                 options=FormatOptions(**format_options))
+    assert not problems, problems
+    memory = None
+    if cache is not None:
+        context = build_context(engine=engine.name, model=None, revision=None, sampling=None,
+                                template_version=TEMPLATE_VERSION, model_free=True)
+        memory = PipelineMemory(TranslationMemory.open(cache, readonly=dry_run), context, None)
+    options = RunOptions(targets=tuple(parse_language_list(to)), out_dir=out, dry_run=dry_run,
+                         batch_tokens=batch_tokens)
+    try:
+        return Pipeline(options, EstimatingTokenizer(), lambda: engine, engine_name=engine.name,
+                        memory=memory).run(sources)
+    finally:
+        if memory is not None:
+            memory.close()
