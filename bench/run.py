@@ -185,6 +185,18 @@ def timed_generate(llm, table, **params) -> dict:
     return figures(wall, table, out_tokens, cached_tokens=cached)
 
 
+def warm_up(llm, table, n: int = 256) -> None:
+    """Bench only: one small pass so that one-time JIT work (Triton sampling kernels) stays
+    out of every contender's measured pass; the prefix cache is emptied afterwards."""
+    from vllm import SamplingParams
+
+    rows = table[-n:]
+    llm.generate(vllm_prompts(rows), [SamplingParams(max_tokens=8, ignore_eos=True, temperature=0.7, top_p=0.6,
+                                                    top_k=20, repetition_penalty=1.05) for _ in rows],
+                 use_tqdm=False)
+    llm.reset_prefix_cache()
+
+
 def figures(wall: float, table, out_tokens: int, **extra) -> dict:
     prompt_tokens = sum(len(t["ids"]) for t in table)
     return dict(wall_s=round(wall, 3), requests=len(table), prompt_tokens=prompt_tokens,
@@ -215,7 +227,10 @@ def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
         t0 = time.monotonic()
         engine = VllmEngine(options, Sampling(), ignore_eos=True)
         result["engine_init_s"] = round(time.monotonic() - t0, 2)
+        warm_up(engine._llm, table)  # noqa: SLF001
+        result["warmup_s"] = round(time.monotonic() - t0 - result["engine_init_s"], 2)
         holder["engine"] = engine
+        holder["ready"] = time.time()
         return BenchEngine(engine, table)
 
     work = Path(spec["work"])
@@ -224,6 +239,11 @@ def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
     pipeline = make_pipeline(spec, out_dir=work / "cold", engine_factory=factory, progress=clock)
     report = pipeline.run(sources(spec))
     cold = time.monotonic() - t0
+    # Steady state of a real run: from the engine being ready (planning was done meanwhile,
+    # in the foreground, while it started) to the last document written.
+    after_ready = clock.last - holder["ready"]
+    result["hymt_run"] = figures(after_ready, table, report.output_tokens, files=clock.files,
+                                 engine_s=round(report.engine_seconds, 2))
     result["hymt_cold"] = dict(
         wall_s=round(cold, 2), first_file_from_launch_s=round(clock.first - spec["launched"], 2),
         first_file_from_run_s=round(clock.first - (time.time() - cold), 2),
@@ -246,6 +266,7 @@ def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
     report = pipeline.run(sources(spec))
     wall = time.monotonic() - t0
     result["hymt"] = figures(wall, table, report.output_tokens, files=clock.files,
+                             engine_s=round(report.engine_seconds, 2),
                              first_file_s=round(clock.first - started, 2), engine_requests=report.engine_requests,
                              retried=report.retried, untranslated=report.untranslated,
                              segments=report.segments, unique_segments=report.unique_segments,
@@ -276,6 +297,9 @@ def worker_vllm(spec: dict, table: list[dict], result: dict) -> None:
     llm = LLM(**kwargs)
     result["engine_init_s"] = round(time.monotonic() - t0, 2)
     result["llm_kwargs"] = {k: v for k, v in kwargs.items() if k != "model"}
+    t0 = time.monotonic()
+    warm_up(llm, table)
+    result["warmup_s"] = round(time.monotonic() - t0, 2)
     save(spec, result)
     result["run"] = timed_generate(llm, table)
     print(f"{spec['name']}: {result['run']}", flush=True)
@@ -464,10 +488,10 @@ def main() -> int:
         results["hymt"] = run_worker(base, "hymt", "hymt", args.timeout)
     if "hf" in contenders and base["hf_n"]:
         results["hf"] = run_worker(base, "hf", "hf", args.timeout)
-    for name, llm_kwargs in (json.loads(args.variants) if args.variants else {}).items():
-        results[name] = run_worker(base, name, "vllm", args.timeout, llm_kwargs=llm_kwargs)
     if "vllm-oob" in contenders:
         results["vllm-oob"] = run_worker(base, "vllm-oob", "vllm", args.timeout)
+    for name, llm_kwargs in (json.loads(args.variants) if args.variants else {}).items():
+        results[name] = run_worker(base, name, "vllm", args.timeout, llm_kwargs=llm_kwargs)
     if "fp8" in contenders:
         results["hymt-fp8"] = run_worker(base, "hymt-fp8", "hymt", args.timeout, quantization="fp8")
 
@@ -478,7 +502,11 @@ def main() -> int:
     hymt_run = pick(hymt, "hymt")
     if hymt_run:
         hymt_run["segments_per_s"] = round(job["segments"] / hymt_run["wall_s"], 1)
-    lines = [("vllm (bare, hymt settings)", bare, hymt), ("hymt end to end", hymt_run, hymt)]
+    real = pick(hymt, "hymt_run")
+    if real:
+        real["segments_per_s"] = round(job["segments"] / real["wall_s"], 1)
+    lines = [("vllm (bare, hymt settings)", bare, hymt), ("hymt e2e, real run", real, hymt),
+             ("hymt e2e, warm, +planning", hymt_run, hymt)]
     for extra in ("vllm_greedy", "vllm_no_detok"):
         if pick(hymt, extra):
             lines.append((f"  {extra}", hymt[extra], hymt))
@@ -508,11 +536,16 @@ def main() -> int:
         if name in results and "engine_init_s" in results[name]:
             print(f"start-up: {name} engine init {results[name]['engine_init_s']} s")
     hf = pick(results.get("hf", {}), "run")
-    ratio_hymt = hymt_run["out_tok_per_s"] / base_tok_s if hymt_run and base_tok_s else float("nan")
+    # A real run plans (parses, tokenizes) while the engine starts: its steady state is the
+    # ratio that counts; the warm run with planning in the measured time is printed above.
+    ratio_hymt = real["out_tok_per_s"] / base_tok_s if real and base_tok_s else float("nan")
+    if hymt_run and base_tok_s:
+        print(f"hymt warm run with planning included: {hymt_run['out_tok_per_s'] / base_tok_s:.3f} of bare vLLM "
+              f"(planning {hymt_run['wall_s'] - hymt_run['engine_s']:.2f} s of {hymt_run['wall_s']} s)")
     ratio_hf = base_tok_s / hf["out_tok_per_s"] if hf and base_tok_s else float("nan")
     oob = pick(results.get("vllm-oob", {}), "run")
-    if oob and hymt_run:
-        print(f"hymt/vllm-oob = {hymt_run['out_tok_per_s'] / oob['out_tok_per_s']:.3f}, "
+    if oob and real:
+        print(f"hymt/vllm-oob = {real['out_tok_per_s'] / oob['out_tok_per_s']:.3f}, "
               f"vllm(hymt settings)/vllm-oob = {base_tok_s / oob['out_tok_per_s']:.3f}")
     results["ratios"] = dict(hymt_vllm=ratio_hymt, vllm_transformers=ratio_hf)
     if args.json:
