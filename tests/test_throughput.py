@@ -1,0 +1,191 @@
+"""What makes hymt fast: batch tokenization, the engine started in the background, answers
+streamed back (documents written as they settle), GPU engine defaults."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from hymt_cli.discovery import discover
+from hymt_cli.engine.base import EngineOptions, Generation, GenerationRequest, Sampling
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.formats import FormatOptions
+from hymt_cli.languages import language
+from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.prompts import build_prompt
+from hymt_cli.tokenizer import EstimatingTokenizer
+
+MESSAGES = [
+    "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
+    "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
+    build_prompt("Hello <s1>world</s1> — naïve café", language("de"), chinese_source=False, formatted=True),
+    "  leading and trailing spaces \n\n",
+    "x", "", "emoji 👩‍💻 and combining é and NBSP\u00a0here\r\nCRLF",
+]
+
+
+def test_batch_tokenization_gives_the_per_prompt_ids(tiny_tokenizer) -> None:
+    assert tiny_tokenizer.prompt_ids_batch(MESSAGES) == [tiny_tokenizer.prompt_ids(m) for m in MESSAGES]
+    assert tiny_tokenizer.prompt_ids_batch([]) == []
+
+
+def sources_in(tmp_path: Path, count: int = 4):
+    for i in range(count):
+        (tmp_path / f"doc{i}.txt").write_text(f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n",
+                                              encoding="utf-8")
+    found, problems = discover([str(tmp_path)], format_name=None, options=FormatOptions())
+    assert not problems
+    return found
+
+
+def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, tiny_tokenizer) -> None:
+    options = RunOptions(targets=(language("de"), language("zh")), dry_run=True)
+    pipeline = Pipeline(options, tiny_tokenizer, lambda: IdentityEngine())
+    report = pipeline.run(sources_in(tmp_path))
+    requests = list(pipeline._planner.requests.values())
+    assert requests and report.prompt_tokens == sum(len(r.prompt_ids) for r in requests)
+    for request in requests:
+        assert request.prompt_ids == tiny_tokenizer.prompt_ids(request.prompt)
+        assert request.prompt_tokens == len(request.prompt_ids) and request.max_tokens > request.source_tokens > 0
+
+
+class SlowStart:
+    """An engine factory that records its thread and takes a while, like vLLM's start."""
+
+    def __init__(self, engine=None, delay: float = 0.3, error: Exception | None = None) -> None:
+        self.engine = engine or IdentityEngine()
+        self.delay, self.error = delay, error
+        self.thread: threading.Thread | None = None
+        self.started_at: float | None = None
+
+    def __call__(self):
+        self.thread = threading.current_thread()
+        self.started_at = time.monotonic()
+        time.sleep(self.delay)
+        if self.error is not None:
+            raise self.error
+        return self.engine
+
+
+def test_the_engine_starts_in_the_background_while_planning(tmp_path: Path) -> None:
+    factory = SlowStart()
+    planned_at: list[float] = []
+    pipeline = Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory)
+    plan = pipeline._plan
+
+    def spy(sources, planner):
+        jobs = plan(sources, planner)
+        planned_at.append(time.monotonic())
+        return jobs
+
+    pipeline._plan = spy
+    report = pipeline.run(sources_in(tmp_path))
+    assert report.files_ok == 4 and report.files_failed == 0
+    assert factory.thread is not None and factory.thread is not threading.main_thread()
+    assert factory.started_at < planned_at[0]  # started before planning ended
+
+
+def test_an_engine_that_fails_to_start_fails_the_run_with_its_error(tmp_path: Path) -> None:
+    from hymt_cli.errors import EngineUnavailable
+
+    factory = SlowStart(delay=0.0, error=EngineUnavailable("no model here"))
+    pipeline = Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory)
+    with pytest.raises(EngineUnavailable, match="no model here"):
+        pipeline.run(sources_in(tmp_path))
+
+
+def test_no_engine_for_a_dry_run_or_nothing_to_translate(tmp_path: Path) -> None:
+    factory = SlowStart()
+    Pipeline(RunOptions(targets=(language("fr"),), dry_run=True), EstimatingTokenizer(), factory).run(
+        sources_in(tmp_path))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "n.txt").write_text("42\n\n3.14\n", encoding="utf-8")
+    found, _ = discover([str(tmp_path / "empty")], format_name=None, options=FormatOptions())
+    Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory).run(found)
+    assert factory.thread is None
+
+
+class Streaming:
+    """Answers like identity, one at a time and in reverse order, recording which documents
+    existed on disk when each answer was handed back."""
+
+    name = "streaming"
+    batch_tokens = 10**9
+    batch_requests = 10**6
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.calls = 0
+        self.files_seen: list[int] = []
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]):
+        self.calls += 1
+        for index in reversed(range(len(requests))):
+            self.files_seen.append(len(list(self.out_dir.rglob("*.txt"))))
+            yield index, Generation(requests[index].source_text, "stop", 3)
+
+    def generate(self, requests):
+        raise AssertionError("a streaming engine is asked through generate_stream")
+
+    def close(self) -> None:
+        pass
+
+
+def test_documents_are_written_as_their_answers_arrive(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    found = sources_in(docs, count=6)
+    out = tmp_path / "out"
+    engine = Streaming(out)
+    report = Pipeline(RunOptions(targets=(language("fr"),), out_dir=out), EstimatingTokenizer(),
+                      lambda: engine).run(found)
+    assert report.files_ok == 6 and report.untranslated == 0 and report.output_tokens == 3 * report.engine_requests
+    assert engine.calls == 1  # the engine's own budget: the whole job in one call
+    assert engine.files_seen[0] == 0 and engine.files_seen[-1] > 0  # written before the last answer
+    for source in found:
+        assert (out / "fr" / source.path.name).read_bytes() == source.path.read_bytes()
+
+
+def test_an_engine_that_loses_answers_is_an_error(tmp_path: Path) -> None:
+    class Lossy(Streaming):
+        def generate_stream(self, requests):
+            yield 0, Generation(requests[0].source_text, "stop", 1)
+
+    with pytest.raises(RuntimeError, match="answered 1 of"):
+        Pipeline(RunOptions(targets=(language("fr"),), out_dir=tmp_path / "o"), EstimatingTokenizer(),
+                 lambda: Lossy(tmp_path)).run(sources_in(tmp_path))
+
+
+def test_gpu_defaults_for_translation_sized_requests(tiny_engine_options) -> None:
+    from dataclasses import replace
+
+    from hymt_cli.engine.vllm_engine import CUDA_COMPILATION, _llm_kwargs
+
+    plain = replace(tiny_engine_options, enforce_eager=False)
+    cuda = _llm_kwargs(plain, Sampling(), on_cpu=False)
+    assert cuda["compilation_config"] == CUDA_COMPILATION and cuda["enable_prefix_caching"] is True
+    assert cuda["max_num_seqs"] == 1024 and cuda["max_num_batched_tokens"] == 16384
+    chosen = replace(tiny_engine_options, enforce_eager=True, max_num_seqs=64, quantization="fp8",
+                     tensor_parallel_size=2, gpu_memory_utilization=0.5, max_model_len=2048, dtype="bfloat16")
+    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False)
+    assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
+    assert (kwargs["quantization"], kwargs["tensor_parallel_size"], kwargs["gpu_memory_utilization"],
+            kwargs["max_model_len"], kwargs["dtype"]) == ("fp8", 2, 0.5, 2048, "bfloat16")
+    cpu = _llm_kwargs(plain, Sampling(), on_cpu=True)
+    assert "compilation_config" not in cpu and "max_num_seqs" not in cpu
+
+
+@pytest.mark.vllm
+def test_streamed_answers_match_generate(vllm_engine, tiny_tokenizer) -> None:
+    requests = [GenerationRequest(m, tiny_tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, [1, 16, 2, 8, 4])]
+    streamed = dict(vllm_engine.generate_stream(requests))
+    assert sorted(streamed) == list(range(len(requests)))
+    assert [streamed[i] for i in range(len(requests))] == vllm_engine.generate(requests)
+    # stopping early aborts the rest: the next call sees only its own requests
+    stream = vllm_engine.generate_stream(requests)
+    next(stream)
+    stream.close()
+    assert len(vllm_engine.generate(requests[:2])) == 2
