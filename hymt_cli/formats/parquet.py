@@ -242,6 +242,10 @@ class _CatalogRun:
         if pipeline.options.dry_run:
             return {}
         pipeline.translate_requests(left)
+        # Progress counts cells: the engine advanced it by the requests it answered; credit the
+        # cells that needed none (repeated values, memory hits, nulls, non-text).
+        pipeline.progress.advanced(requests=max(0, batch.num_rows * len(columns) * len(self.langs) - len(left)),
+                                   output_tokens=0)
 
         out = {}
         for lang in self.langs:

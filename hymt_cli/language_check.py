@@ -1,0 +1,68 @@
+"""Catch output in the wrong language (a failure users report, Hy-MT#29) by its script.
+
+Only where the script tells: the translation must change script (zh -> en, en -> ja ...)
+and the output's letters are still mostly outside the target's script. Same-script pairs
+(en -> de) and short segments (brand names stay as they are) are never judged.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .placeholders import LOOSE_TAG
+from .validation import Problem
+
+_SCRIPTS = {
+    "han": r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
+    "kana": r"\u3040-\u30ff\u31f0-\u31ff",
+    "hangul": r"\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",
+    "latin": r"A-Za-z\u00c0-\u024f\u1e00-\u1eff",
+    "cyrillic": r"\u0400-\u04ff\u0500-\u052f",
+    "arabic": r"\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff",
+    "hebrew": r"\u0590-\u05ff",
+    "thai": r"\u0e00-\u0e7f",
+    "devanagari": r"\u0900-\u097f",
+    "bengali": r"\u0980-\u09ff",
+    "gujarati": r"\u0a80-\u0aff",
+    "tamil": r"\u0b80-\u0bff",
+    "telugu": r"\u0c00-\u0c7f",
+    "khmer": r"\u1780-\u17ff",
+    "myanmar": r"\u1000-\u109f",
+    "tibetan": r"\u0f00-\u0fff",
+}
+_TARGET_SCRIPTS = {
+    **dict.fromkeys(["zh", "zh-Hant", "yue"], ("han",)),
+    "ja": ("han", "kana"),
+    "ko": ("hangul", "han"),
+    **dict.fromkeys(["ru", "uk", "kk", "mn"], ("cyrillic",)),
+    **dict.fromkeys(["ar", "fa", "ur", "ug"], ("arabic",)),
+    "he": ("hebrew",), "th": ("thai",), "hi": ("devanagari",), "mr": ("devanagari",),
+    "bn": ("bengali",), "gu": ("gujarati",), "ta": ("tamil",), "te": ("telugu",),
+    "km": ("khmer",), "my": ("myanmar",), "bo": ("tibetan",),
+    **dict.fromkeys(["en", "fr", "pt", "es", "tr", "it", "de", "vi", "ms", "id", "tl", "pl", "cs", "nl"],
+                    ("latin",)),
+}
+_IN_SCRIPT = {name: re.compile(f"[{ranges}]") for name, ranges in _SCRIPTS.items()}
+_LETTER = re.compile(r"[^\W\d_]")
+MIN_LETTERS = 20  # shorter texts are too often names, codes or brands that stay as they are
+
+
+def target_script_share(text: str, lang_code: str) -> float | None:
+    """Share of the letters of `text` written in the target language's script(s)."""
+    scripts = _TARGET_SCRIPTS.get(lang_code)
+    letters = _LETTER.findall(LOOSE_TAG.sub("", text))
+    if scripts is None or not letters:
+        return None
+    inside = sum(1 for ch in letters if any(_IN_SCRIPT[s].match(ch) for s in scripts))
+    return inside / len(letters)
+
+
+def wrong_script(request: Any, cleaned: str) -> Problem | None:
+    """Pipeline validator (model engines only): the output is not in the target's script."""
+    source_share = target_script_share(request.core, request.lang.code)
+    if source_share is None or source_share > 0.5 or len(_LETTER.findall(request.core)) < MIN_LETTERS:
+        return None  # same-script pair, unknown script, or too short to judge
+    output_share = target_script_share(cleaned, request.lang.code)
+    if output_share is not None and output_share < 0.2:
+        return Problem(f"output is not in {request.lang.english} (wrong script)")
+    return None
