@@ -134,3 +134,12 @@ def test_length_buckets(shapes, max_rows, max_tokens) -> None:
         width = max(len(requests[i].prompt_token_ids) for i in bucket)
         new = max(requests[i].max_tokens for i in bucket)
         assert len(bucket) == 1 or len(bucket) * (width + new) <= max_tokens
+
+
+def test_deterministic_requests_are_greedy_under_sampling(engine, tiny_engine_options, tiny_tokenizer) -> None:
+    """A retry (deterministic request) decodes greedily even when the run samples."""
+    greedy = [replace(r, deterministic=True) for r in requests_for(tiny_tokenizer, [6] * len(MESSAGES))]
+    with TransformersEngine(tiny_engine_options, Sampling(temperature=5.0, top_p=1.0, top_k=-1)) as sampler:
+        mixed = sampler.generate([greedy[0], *requests_for(tiny_tokenizer, [6]), *greedy[1:]])
+    expected = engine.generate(greedy)  # the greedy engine's answers
+    assert [mixed[0], *mixed[2:]] == expected

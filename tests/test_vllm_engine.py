@@ -165,3 +165,18 @@ def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path
     assert (reason1, tokens1) == ("length", 1)
     assert (reason8, tokens8) == ("stop", 2)  # EOS counted, not decoded
     assert text1 == text8 and text8.strip() and "<｜" not in text8
+
+
+def test_a_deterministic_request_is_greedy_whatever_the_run_sampling(tiny_engine_options) -> None:
+    """Retries ask for greedy decoding: the same deterministic request twice gives the same text,
+    also under the run's (random) HY-MT sampling."""
+    pytest.importorskip("vllm")
+    from hymt_cli.engine.base import GenerationRequest, Sampling
+    from hymt_cli.engine.vllm_engine import VllmEngine, sampling_params
+
+    params = VllmEngine._params.__get__(type("E", (), {"_sampling": Sampling(temperature=1.5),
+                                                      "_ignore_eos": False})())
+    greedy = params(GenerationRequest("x", (1, 2), 8, deterministic=True))
+    sampled = params(GenerationRequest("x", (1, 2), 8))
+    assert greedy.temperature == 0.0 and sampled.temperature == 1.5
+    assert sampling_params(Sampling(temperature=1.5), 8).temperature == 1.5

@@ -7,6 +7,7 @@ torch and transformers are imported only when an engine is built.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import EngineUnavailable
 from .base import EngineOptions, Generation, GenerationRequest, Sampling
@@ -57,9 +58,13 @@ class TransformersEngine:
         if self._model is None:
             raise RuntimeError("the transformers engine is closed")
         results: list[Generation | None] = [None] * len(requests)
-        for bucket in length_buckets(requests):
-            for index, generation in zip(bucket, self._generate_bucket([requests[i] for i in bucket])):
-                results[index] = generation
+        for deterministic in (False, True):  # a retry asks for greedy decoding: its own buckets
+            group = [i for i, r in enumerate(requests) if r.deterministic is deterministic]
+            for bucket in length_buckets([requests[i] for i in group]):
+                chosen = [group[i] for i in bucket]
+                batch = [requests[i] for i in chosen]
+                for index, generation in zip(chosen, self._generate_bucket(batch, greedy=deterministic)):
+                    results[index] = generation
         return results  # type: ignore[return-value]  # every index is in exactly one bucket
 
     def close(self) -> None:
@@ -75,7 +80,8 @@ class TransformersEngine:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _generate_bucket(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+    def _generate_bucket(self, requests: Sequence[GenerationRequest], *, greedy: bool = False
+                         ) -> list[Generation]:
         torch = self._torch
         width = max(len(r.prompt_token_ids) for r in requests)
         # left padding: every row's answer starts at the same column
@@ -85,8 +91,8 @@ class TransformersEngine:
             ids = request.prompt_token_ids
             input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
             attention_mask[row, width - len(ids):] = 1
-        config = self._generation_config(max(r.max_tokens for r in requests))
-        if self._sampling.seed is not None and not self._sampling.greedy:
+        config = self._generation_config(max(r.max_tokens for r in requests), greedy=greedy)
+        if self._sampling.seed is not None and not (greedy or self._sampling.greedy):
             torch.manual_seed(self._sampling.seed)
         with torch.inference_mode():
             sequences = self._model.generate(
@@ -100,10 +106,10 @@ class TransformersEngine:
             generations.append(Generation(text=text, finish_reason=reason, output_tokens=output_tokens))
         return generations
 
-    def _generation_config(self, max_new_tokens: int):
+    def _generation_config(self, max_new_tokens: int, *, greedy: bool = False):
         from transformers import GenerationConfig
 
-        s = self._sampling
+        s = replace(self._sampling, temperature=0.0) if greedy else self._sampling
         config = GenerationConfig(
             max_new_tokens=max_new_tokens, repetition_penalty=s.repetition_penalty,
             eos_token_id=sorted(self._eos_ids), pad_token_id=self._pad_id,

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import EngineUnavailable
@@ -112,7 +113,9 @@ class VllmEngine:
                 engine.abort_request(list(index))
 
     def _params(self, request: GenerationRequest):
-        return sampling_params(self._sampling, request.max_tokens, ignore_eos=self._ignore_eos)
+        # A retry asks for greedy decoding whatever the run's sampling.
+        sampling = replace(self._sampling, temperature=0.0) if request.deterministic else self._sampling
+        return sampling_params(sampling, request.max_tokens, ignore_eos=self._ignore_eos)
 
     def close(self) -> None:
         """Stop the engine-core and worker processes; safe to call twice."""
