@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__
+from .atomic import open_atomically
 from .discovery import discover
 from .engine import ENGINE_NAMES, MODEL_FREE_ENGINES, EngineOptions, Sampling, create_engine
 from .errors import EngineUnavailable, ExitCode, HymtError, UsageError
@@ -177,10 +178,7 @@ def translate(
                 result.untranslated or (result.glossary is not None and result.glossary.missed)):
             code = ExitCode.QUALITY_CHECK_FAILED
     except HymtError as exc:
-        console.print(f"[red]error:[/] {exc.message}")
-        if exc.hint:
-            console.print(f"  hint: {exc.hint}")
-        code = exc.exit_code
+        code = _print_error(console, exc)
     except KeyboardInterrupt:
         console.print("[red]interrupted[/]: files already written are complete; no partial file was left")
         code = ExitCode.INTERRUPTED
@@ -221,18 +219,8 @@ def tm_export(
                 with StdoutGuard() as stdout:
                     count = write(memory.entries(), _TextSink(stdout.write))
             else:
-                import os as _os
-                import tempfile
-
-                out.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".hymt-tmp", dir=out.parent)
-                try:
-                    with open(fd, "w", encoding="utf-8", newline="\n") as handle:
-                        count = write(memory.entries(), handle)
-                    _os.replace(tmp, out)
-                except BaseException:
-                    Path(tmp).unlink(missing_ok=True)
-                    raise
+                with open_atomically(out, "w", encoding="utf-8", newline="\n") as handle:
+                    count = write(memory.entries(), handle)
         console.print(f"hymt tm: exported {count} entries")
         code = ExitCode.OK
     except HymtError as exc:

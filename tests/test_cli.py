@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -223,3 +224,15 @@ def test_interrupt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert out == b""
     assert b"interrupted" in err
+
+
+def test_a_killed_runs_temp_files_are_swept_by_the_next_run(tmp_path: Path) -> None:
+    doc = tmp_path / "a.txt"
+    doc.write_text("Text.\n")
+    dead = tmp_path / ".a.fr.txt.999999999.x1y2.hymt-tmp"  # no such pid: a run killed mid-write
+    dead.write_text("half a docu")
+    alive = tmp_path / f".b.fr.txt.{os.getpid()}.x1y2.hymt-tmp"  # a live writer's file stays
+    alive.write_text("being written")
+    result = hymt("translate", str(doc), "--to", "fr", "--engine", "pseudo")
+    assert result.returncode == 0
+    assert not dead.exists() and alive.exists()

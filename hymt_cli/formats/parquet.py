@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..atomic import commit_temp, temp_beside
 from ..errors import InputError
 from ..segments import Segment
 from .base import FormatOptions
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ..pipeline import Piece, Pipeline
 
 _MAX_PROBLEMS = 100  # per output file: the report must not grow with the table
-_TMP_SUFFIX = ".hymt-tmp"
 
 
 class ParquetFormat:
@@ -318,12 +317,8 @@ class _AtomicParquet:
         self.schema = schema
         self._tmp: Path | None = None
         self._writer = None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temps(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent)
-        os.close(fd)
-        self._tmp = Path(tmp)
-        self._writer = pq.ParquetWriter(tmp, schema, **_writer_options(source, schema))
+        self._tmp = temp_beside(path)
+        self._writer = pq.ParquetWriter(str(self._tmp), schema, **_writer_options(source, schema))
 
     def write(self, data: list) -> None:
         import pyarrow as pa
@@ -333,15 +328,7 @@ class _AtomicParquet:
     def commit(self) -> None:
         self._writer.close()
         self._writer = None
-        fd = os.open(self._tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(self._tmp, (self.path.stat().st_mode & 0o7777) if self.path.exists() else 0o666 & ~mask)
-        os.replace(self._tmp, self.path)
+        commit_temp(self._tmp, self.path)
         self._tmp = None
 
     def discard(self) -> None:
@@ -378,34 +365,6 @@ def _writer_options(source, schema: pa.Schema) -> dict:
             first = next(iter(codecs.values()))
             options["compression"] = "none" if first == "uncompressed" else first
     return options
-
-
-_STALE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+" + re.escape(_TMP_SUFFIX) + "$")
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Temp files of runs that were killed (their process is gone) are removed."""
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return
-    for name in names:
-        match = _STALE.match(name)
-        if match and match.group("name") == path.name and not _pid_alive(int(match.group("pid"))):
-            try:
-                os.unlink(path.parent / name)
-            except OSError:
-                pass
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _first_line(exc: BaseException) -> str:
