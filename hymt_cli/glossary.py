@@ -34,6 +34,7 @@ from .placeholders import LOOSE_TAG, max_tag_number
 from .prompts import Term
 from .report import GlossaryMiss, GlossaryStats
 from .validation import Problem
+from .writing_systems import char_class
 
 
 class GlossaryError(UsageError):
@@ -349,9 +350,9 @@ _LOADERS = {".tsv": lambda p: _load_delimited(p, "\t"), ".csv": lambda p: _load_
 
 # -- matching -------------------------------------------------------------------------------
 
-_UNSPACED = re.compile(
-    "[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u1100-\u11ff\u3040-\u30ff\u3130-\u318f"
-    "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+# Scripts written without spaces between words: terms match as substrings there.
+_UNSPACED = char_class("thai", "lao", "tibetan", "myanmar", "khmer", "hangul", "hangul_compatibility",
+                       "kana", "han", "han_supplementary")
 
 
 def _is_spaced_word_char(ch: str) -> bool:

@@ -11,29 +11,12 @@ from typing import Any
 
 from .placeholders import LOOSE_TAG
 from .validation import Problem
+from .writing_systems import RANGES, char_class
 
-_SCRIPTS = {
-    "han": r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
-    "kana": r"\u3040-\u30ff\u31f0-\u31ff",
-    "hangul": r"\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",
-    "latin": r"A-Za-z\u00c0-\u024f\u1e00-\u1eff",
-    "cyrillic": r"\u0400-\u04ff\u0500-\u052f",
-    "arabic": r"\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff",
-    "hebrew": r"\u0590-\u05ff",
-    "thai": r"\u0e00-\u0e7f",
-    "devanagari": r"\u0900-\u097f",
-    "bengali": r"\u0980-\u09ff",
-    "gujarati": r"\u0a80-\u0aff",
-    "tamil": r"\u0b80-\u0bff",
-    "telugu": r"\u0c00-\u0c7f",
-    "khmer": r"\u1780-\u17ff",
-    "myanmar": r"\u1000-\u109f",
-    "tibetan": r"\u0f00-\u0fff",
-}
 _TARGET_SCRIPTS = {
     **dict.fromkeys(["zh", "zh-Hant", "yue"], ("han",)),
     "ja": ("han", "kana"),
-    "ko": ("hangul", "han"),
+    "ko": ("hangul", "hangul_compatibility", "han"),
     **dict.fromkeys(["ru", "uk", "kk", "mn"], ("cyrillic",)),
     **dict.fromkeys(["ar", "fa", "ur", "ug"], ("arabic",)),
     "he": ("hebrew",), "th": ("thai",), "hi": ("devanagari",), "mr": ("devanagari",),
@@ -42,7 +25,7 @@ _TARGET_SCRIPTS = {
     **dict.fromkeys(["en", "fr", "pt", "es", "tr", "it", "de", "vi", "ms", "id", "tl", "pl", "cs", "nl"],
                     ("latin",)),
 }
-_IN_SCRIPT = {name: re.compile(f"[{ranges}]") for name, ranges in _SCRIPTS.items()}
+_IN_SCRIPT = {name: char_class(name) for name in RANGES}
 _LETTER = re.compile(r"[^\W\d_]")
 MIN_LETTERS = 20  # shorter texts are too often names, codes or brands that stay as they are
 

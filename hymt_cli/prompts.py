@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .languages import LANGUAGES, Language
+from .writing_systems import char_class
 
 # Bump when any template text changes: translation-memory keys include it.
 TEMPLATE_VERSION = "hy-mt1.5/2"  # 2: formatted + terms in Chinese throughout
@@ -42,8 +43,8 @@ INSTRUCTION_MARKERS: tuple[str, ...] = (
     "将以下<source></source>之间的文本翻译为",
 )
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uac00-\ud7af\u1100-\u11ff]")
+_HAN = char_class("han")
+_KANA_HANGUL = char_class("kana", "hangul")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
