@@ -194,13 +194,15 @@ class Planner:
         return pieces
 
     def _request(self, core: str, lang: Language, where: tuple[str, int]) -> Request:
-        chinese_source = source_is_chinese(self.options.source, core)
-        use = self.glossary.use(core, lang) if self.glossary is not None else None
-        model_text = use.text if use is not None else core
-        formatted = has_tags(model_text)  # inline markup or do-not-translate placeholders
-        key = (lang.code, chinese_source, core, use)
+        # Prompt form, glossary use and tags all follow from the text and the language: a
+        # repeated text is looked up, not matched and detected again.
+        key = (lang.code, core)
         request = self.requests.get(key)
         if request is None:
+            chinese_source = source_is_chinese(self.options.source, core)
+            use = self.glossary.use(core, lang) if self.glossary is not None else None
+            model_text = use.text if use is not None else core
+            formatted = has_tags(model_text)  # inline markup or do-not-translate placeholders
             prompt = build_prompt(model_text, lang, chinese_source=chinese_source,
                                   terms=use.terms if use is not None else (), formatted=formatted)
             overhead = self._overhead_tokens(lang, chinese_source, formatted)
