@@ -82,9 +82,8 @@ def well_formed_answer(request) -> str:
 
 def sources(spec: dict):
     from hymt_cli.discovery import discover
-    from hymt_cli.formats import FormatOptions
 
-    found, problems = discover([spec["docs_dir"]], format_name=None, options=FormatOptions())
+    found, problems = discover([spec["docs_dir"]], format_name=None, options=None)
     assert not problems, problems
     return found
 

@@ -13,7 +13,7 @@ from .atomic import open_atomically
 from .discovery import discover
 from .engine import ENGINE_NAMES, MODEL_FREE_ENGINES, EngineOptions, Sampling, create_engine
 from .errors import EngineUnavailable, ExitCode, HymtError, UsageError
-from .formats import FORMAT_NAMES, FormatOptions
+from .formats import FORMAT_NAMES, ParquetOptions, TextOptions, text_format_names
 from .language_check import wrong_script
 from .languages import language, parse_language_list
 from .output import StdoutGuard, stderr_console
@@ -128,9 +128,13 @@ def translate(
                 os.environ.setdefault(variable, "error")
         if rows_per_batch < 1:
             raise UsageError("--rows-per-batch must be at least 1")
-        format_options = FormatOptions(segment_by=segment_by, cell_format=cell_format,
-                                       add_columns=add_columns, rows_per_batch=rows_per_batch,
-                                       columns=tuple(c.strip() for c in (columns or "").split(",") if c.strip()))
+        if cell_format not in text_format_names():
+            raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, not {cell_format!r}")
+        format_options = {
+            "txt": TextOptions(segment_by=segment_by),
+            "parquet": ParquetOptions(columns=tuple(c.strip() for c in (columns or "").split(",") if c.strip()),
+                                      add_columns=add_columns, cell_format=cell_format,
+                                      rows_per_batch=rows_per_batch)}
         sources, problems = discover(inputs, format_name=format_name, options=format_options)
         if not sources:
             for problem in problems:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .formats import SUFFIXES, DocumentFormat, FormatOptions, format_for_path, format_named
+from .formats import SUFFIXES, FormatSettings, format_for_path, format_named
 from .languages import LANGUAGES, Language
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
@@ -17,7 +18,7 @@ class SourceFile:
 
     path: Path | None
     relative: Path  # below the folder it was found in (its name for a file named directly)
-    format: DocumentFormat
+    format: Any
 
     @property
     def display(self) -> str:
@@ -36,7 +37,7 @@ def is_translation_name(path: Path) -> bool:
     return bool(inner) and inner[1:].lower() in _LANGUAGE_SUFFIXES
 
 
-def discover(inputs: list[str], *, format_name: str | None, options: FormatOptions
+def discover(inputs: list[str], *, format_name: str | None, options: FormatSettings | None = None
              ) -> tuple[list[SourceFile], list[InputProblem]]:
     """Expand files and folders into source documents; problems are per input, never fatal."""
     found: list[SourceFile] = []
@@ -66,7 +67,7 @@ def discover(inputs: list[str], *, format_name: str | None, options: FormatOptio
     return found, problems
 
 
-def _walk(root: Path, format_name: str | None, options: FormatOptions) -> list[SourceFile]:
+def _walk(root: Path, format_name: str | None, options: FormatSettings | None = None) -> list[SourceFile]:
     docs = []
     for folder, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))

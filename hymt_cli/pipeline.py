@@ -16,7 +16,7 @@ from .batching import length_sorted_batches, max_new_tokens, max_source_tokens
 from .discovery import SourceFile, output_path
 from .engine.base import Engine, Generation, GenerationRequest
 from .errors import InputError
-from .formats import DocumentDecodeError
+from .formats import Decoded, DocumentDecodeError, ParsedDocument
 from .languages import Language
 from .placeholders import has_tags, tag_validator
 from .prompts import build_prompt, source_is_chinese
@@ -119,8 +119,8 @@ class Job:
     source: SourceFile
     lang: Language
     output: Path | None
-    text: str
-    segments: list[Segment]
+    text: Decoded
+    parsed: ParsedDocument
     pieces: dict[int, list[Piece]]
     report: FileReport
     pending: int = 0
@@ -294,7 +294,8 @@ class Pipeline:
         writers: dict[Path, str] = {}  # output -> the input it is translated from
         for source in sources:
             try:
-                text, segments = self._load(source)
+                text, parsed = self._load(source)
+                segments = list(parsed.segments)
             except InputError as exc:
                 self.report.files.append(FileReport(source.display, None, None, "failed", exc.message,
                                                     format=source.format.name))
@@ -313,7 +314,7 @@ class Pipeline:
                         f"{source.display}: output {out} is already written from "
                         f"{writers[out.resolve()]}; use separate --out folders")
                     continue
-                job = Job(source, lang, out, text, segments, {}, file_report)
+                job = Job(source, lang, out, text, parsed, {}, file_report)
                 if self.glossary is not None:
                     file_report.glossary = GlossaryStats()
                 for segment in segments:
@@ -339,17 +340,17 @@ class Pipeline:
             self._engine_start = EngineStart(self.engine_factory)
 
     @staticmethod
-    def _load(source: SourceFile) -> tuple[str, list[Segment]]:
+    def _load(source: SourceFile) -> tuple[Decoded, ParsedDocument]:
         try:
             data = source.path.read_bytes() if source.path is not None else _read_stdin()
         except OSError as exc:
             raise InputError(f"{source.display}: cannot read: {exc.strerror or exc}") from None
         try:
-            text = source.format.decode(data)
+            decoded = source.format.decode(data)
         except DocumentDecodeError as exc:
             raise InputError(f"{source.display}: {exc}") from None
         try:
-            return text, source.format.segments(text)
+            return decoded, source.format.parse(decoded.text)
         except ValueError as exc:
             raise InputError(f"{source.display}: cannot parse as {source.format.name}: {exc}") from None
 
@@ -507,8 +508,8 @@ class Pipeline:
                 tally(job.report.glossary, segment_id, job.lang.code,
                       [(r.glossary, r.translation) for r in requests if r.glossary is not None])
         try:
-            text = job.source.format.reassemble(job.text, translated, target_language=job.lang.code)
-            data = job.source.format.encode(text)
+            text = job.parsed.reassemble(translated, target_language=job.lang.code)
+            data = job.text.encode(text)
             if job.output is None:
                 assert self.write_stdout is not None
                 self.write_stdout(data)

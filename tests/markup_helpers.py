@@ -7,7 +7,6 @@ from pathlib import Path
 
 from hymt_cli.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
-from hymt_cli.formats import FormatOptions
 from hymt_cli.formats.html import parse_events
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -19,7 +18,7 @@ HTML_FILES = sorted([*ROOT.glob("samples/**/*.html"), *ROOT.glob("tests/fixtures
 
 
 def translate(paths: Sequence[Path], engine, out_dir: Path, lang: str = "fr"):
-    sources, problems = discover([str(p) for p in paths], format_name=None, options=FormatOptions())
+    sources, problems = discover([str(p) for p in paths], format_name=None, options=None)
     assert not problems
     pipeline = Pipeline(RunOptions(targets=(language(lang),), out_dir=out_dir), EstimatingTokenizer(),
                         lambda: engine, engine_name=getattr(engine, "name", "test"))

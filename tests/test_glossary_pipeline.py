@@ -10,7 +10,6 @@ from hymt_cli.cli import main
 from hymt_cli.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
-from hymt_cli.formats import FormatOptions
 from hymt_cli.glossary import Entry, Glossary
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -55,7 +54,7 @@ class GlossaryIgnoringEngine:
 def run(tmp_path: Path, text: str, engine, glossary: Glossary):
     src = tmp_path / "doc.txt"
     src.write_text(text, encoding="utf-8")
-    sources, _ = discover([str(src)], format_name=None, options=FormatOptions())
+    sources, _ = discover([str(src)], format_name=None, options=None)
     options = RunOptions(targets=(language("de"),), out_dir=tmp_path / "out")
     report = Pipeline(options, EstimatingTokenizer(), lambda: engine, glossary=glossary).run(sources)
     return report, (tmp_path / "out" / "de" / "doc.txt").read_text(encoding="utf-8")

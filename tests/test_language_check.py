@@ -7,7 +7,6 @@ from engines import Faulty
 
 from hymt_cli.discovery import discover
 from hymt_cli.engine.base import Generation
-from hymt_cli.formats import FormatOptions
 from hymt_cli.language_check import target_script_share, wrong_script
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -48,7 +47,7 @@ def test_same_script_pairs_and_short_names_are_never_judged() -> None:
 def test_in_the_pipeline_a_wrong_language_output_is_retried_then_kept_as_source(tmp_path: Path) -> None:
     doc = tmp_path / "a.txt"
     doc.write_text(ZH + "\n", encoding="utf-8")
-    sources, _ = discover([str(doc)], format_name=None, options=FormatOptions())
+    sources, _ = discover([str(doc)], format_name=None, options=None)
     engine = Faulty(lambda r: Generation(r.source_text, "stop", 10))  # "answers" in the source language
     options = RunOptions(targets=(language("en"),))
     report = Pipeline(options, EstimatingTokenizer(), lambda: engine, validators=(wrong_script,)).run(sources)

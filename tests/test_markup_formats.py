@@ -26,9 +26,10 @@ def test_samples_exist():
 def test_format_identity_round_trip(path):
     fmt = format_for_path(path)
     data = path.read_bytes()
-    src = fmt.decode(data)
+    decoded = fmt.decode(data)
+    src = decoded.text
     segments = fmt.segments(src)
-    assert fmt.encode(fmt.reassemble(src, {s.id: s.text for s in segments})) == data
+    assert decoded.encode(fmt.reassemble(src, {s.id: s.text for s in segments})) == data
 
 
 def test_identity_engine_whole_pipeline_byte_exact(tmp_path):
@@ -64,8 +65,8 @@ def test_pseudo_html_structure_and_opaque_content(tmp_path):
     assert report.files_failed == 0 and report.untranslated == 0
     for src, out in outputs.items():
         fmt = format_for_path(src)
-        before = fmt.decode(src.read_bytes())
-        after = format_for_path(out).decode(out.read_bytes())
+        before = fmt.decode(src.read_bytes()).text
+        after = format_for_path(out).decode(out.read_bytes()).text
         assert html_structure(after) == html_structure(before), src
         prose = [s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))]
         assert after.count("⟦") + after.count("&#10214;") == len(prose), src
@@ -161,8 +162,8 @@ def test_fault_injection_keeps_structure_and_counts(tmp_path, fault):
             assert md_code(after) == md_code(before), (fault, src)
         else:
             fmt = format_for_path(src)
-            before = fmt.decode(src.read_bytes())
-            after = format_for_path(out).decode(out.read_bytes())
+            before = fmt.decode(src.read_bytes()).text
+            after = format_for_path(out).decode(out.read_bytes()).text
             assert html_structure(after) == html_structure(before), (fault, src)
     files = [f for f in report.files if f.segments]
     assert sum(f.retried for f in files) > 0
@@ -197,7 +198,6 @@ def test_retry_fixes_tags_without_repair(tmp_path):
 
 def test_formatted_prompt_for_tagged_segments(tmp_path):
     from hymt_cli.discovery import discover
-    from hymt_cli.formats import FormatOptions
     from hymt_cli.languages import language
     from hymt_cli.pipeline import Planner, RunOptions
     from hymt_cli.tokenizer import EstimatingTokenizer

@@ -8,14 +8,13 @@ from engines import Faulty, Recording
 from hymt_cli.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.formats import FormatOptions
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.tokenizer import EstimatingTokenizer
 
 
 def run(paths: list[Path], engine, *, targets=("fr",), **options):
-    sources, problems = discover([str(p) for p in paths], format_name=None, options=FormatOptions())
+    sources, problems = discover([str(p) for p in paths], format_name=None, options=None)
     assert not problems
     opts = RunOptions(targets=tuple(language(t) for t in targets), **options)
     return Pipeline(opts, EstimatingTokenizer(), lambda: engine).run(sources)
@@ -116,7 +115,7 @@ def test_long_paragraphs_are_split_and_rejoined(tmp_path: Path) -> None:
 
 def test_zh_and_xx_prompts_are_chosen_per_segment(tmp_path: Path) -> None:
     doc = write(tmp_path, "a.txt", "这是中文。\n\nThis is English.\n")
-    sources, _ = discover([str(doc)], format_name=None, options=FormatOptions())
+    sources, _ = discover([str(doc)], format_name=None, options=None)
     prompts = tmp_path / "p.jsonl"
     opts = RunOptions(targets=(language("de"),), dry_run=True, prompts_out=prompts)
     Pipeline(opts, EstimatingTokenizer(), lambda: IdentityEngine()).run(sources)

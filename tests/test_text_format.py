@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hymt_cli.engine.pseudo import pseudo_localize
-from hymt_cli.formats import FormatOptions, format_named
+from hymt_cli.formats import TextOptions, format_named
 from hymt_cli.formats.text import TextFormat
 
 SAMPLES = sorted((Path(__file__).parent.parent / "samples").rglob("*.txt"))
-PARAGRAPH, LINE = TextFormat(FormatOptions(segment_by="paragraph")), TextFormat(FormatOptions(segment_by="line"))
+PARAGRAPH, LINE = TextFormat(TextOptions(segment_by="paragraph")), TextFormat(TextOptions(segment_by="line"))
 
 # Heavy in what breaks naive splitters: CR/LF mixes, BOM, NBSP, ideographic space, emoji,
 # combining marks, tabs, blank-line runs, CJK, RTL.
@@ -33,8 +33,8 @@ def test_samples_exist() -> None:
 @pytest.mark.parametrize("fmt", [PARAGRAPH, LINE], ids=["paragraph", "line"])
 def test_identity_round_trip_on_samples(path: Path, fmt: TextFormat) -> None:
     data = path.read_bytes()
-    src = fmt.decode(data)
-    assert fmt.encode(identity(fmt, src)) == data
+    decoded = fmt.decode(data)
+    assert decoded.encode(identity(fmt, decoded.text)) == data
 
 
 @settings(max_examples=400, deadline=None)
@@ -94,5 +94,6 @@ def test_decode_reports_the_offset_of_bad_bytes() -> None:
 
 def test_bom_survives_encode() -> None:
     data = "\ufeffhi\n".encode()
-    assert PARAGRAPH.encode(PARAGRAPH.decode(data)) == data
-    assert PARAGRAPH.segments(PARAGRAPH.decode(data))[0].text == "hi"
+    decoded = PARAGRAPH.decode(data)
+    assert decoded.encode(decoded.text) == data
+    assert PARAGRAPH.segments(decoded.text)[0].text == "hi"

@@ -12,7 +12,6 @@ import pytest
 from hymt_cli.discovery import discover
 from hymt_cli.engine.base import EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.formats import FormatOptions
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.prompts import build_prompt
@@ -36,7 +35,7 @@ def sources_in(tmp_path: Path, count: int = 4):
     for i in range(count):
         (tmp_path / f"doc{i}.txt").write_text(f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n",
                                               encoding="utf-8")
-    found, problems = discover([str(tmp_path)], format_name=None, options=FormatOptions())
+    found, problems = discover([str(tmp_path)], format_name=None, options=None)
     assert not problems
     return found
 
@@ -103,7 +102,7 @@ def test_no_engine_for_a_dry_run_or_nothing_to_translate(tmp_path: Path) -> None
         sources_in(tmp_path))
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "n.txt").write_text("42\n\n3.14\n", encoding="utf-8")
-    found, _ = discover([str(tmp_path / "empty")], format_name=None, options=FormatOptions())
+    found, _ = discover([str(tmp_path / "empty")], format_name=None, options=None)
     Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory).run(found)
     assert factory.thread is None
 

@@ -14,7 +14,6 @@ from clirun import ROOT, hymt
 from engines import Recording
 
 from hymt_cli.discovery import discover
-from hymt_cli.formats import FormatOptions
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
 
@@ -26,7 +25,7 @@ MARKUP = [ROOT / "samples" / "docs", ROOT / "samples" / "site"]
 def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(SAMPLES, docs)
-    sources, problems = discover([str(docs)], format_name=None, options=FormatOptions())
+    sources, problems = discover([str(docs)], format_name=None, options=None)
     assert not problems
     engine = Recording(vllm_engine)
     options = RunOptions(targets=(language("en"), language("zh")), batch_tokens=4096)
@@ -70,7 +69,7 @@ def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answerin
 
 
 def test_markdown_and_html_samples_run_end_to_end(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
-    sources, problems = discover([str(p) for p in MARKUP], format_name=None, options=FormatOptions())
+    sources, problems = discover([str(p) for p in MARKUP], format_name=None, options=None)
     assert not problems and {s.format.name for s in sources} == {"md", "html"}
     engine = Recording(vllm_engine)
     out = tmp_path / "out"

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from hymt_cli.cache import PipelineMemory, TranslationMemory, build_context
 from hymt_cli.discovery import discover
+from hymt_cli.formats import ParquetOptions
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.formats import FormatOptions
 from hymt_cli.languages import parse_language_list
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.prompts import TEMPLATE_VERSION
@@ -52,7 +52,7 @@ def run(inputs: list[str], to: str, engine, *, cache: Path | None, out: Path | N
         dry_run: bool = False, batch_tokens: int = 262_144, **format_options):
     """One in-process run; returns the report. `cache` None: no memory."""
     sources, problems = discover([str(i) for i in inputs], format_name=None,
-                                 options=FormatOptions(**format_options))
+                                 options={"parquet": ParquetOptions(**format_options)})
     assert not problems, problems
     memory = None
     if cache is not None:

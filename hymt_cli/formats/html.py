@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from ..segments import Segment
-from .base import DocumentDecodeError, FormatOptions
+from .base import Decoded, DocumentDecodeError, SplicingFormat
 from .spans import Located, Part, SpliceIndex, locate
 
 INLINE = frozenset(
@@ -417,64 +417,53 @@ def declared_charset(data: bytes) -> str | None:
         return None
 
 
-class HtmlFormat:
+class HtmlFormat(SplicingFormat):
     name = "html"
     suffixes = (".html", ".htm")
 
-    def __init__(self, options: FormatOptions | None = None) -> None:
-        self.options = options or FormatOptions()
-        self.encoding = "utf-8"
-        self._cache: tuple[str, _Segmenter, SpliceIndex] | None = None
-
-    def decode(self, data: bytes) -> str:
+    def decode(self, data: bytes) -> Decoded:
         for bom, codec in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
                            (codecs.BOM_UTF16_BE, "utf-16-be")):
             if data.startswith(bom):
-                self.encoding = codec
-                return self._decode(data, codec, "byte order mark")
+                return _decode(data, codec, "byte order mark")
         declared = declared_charset(data)
         if declared is not None:
-            self.encoding = declared
-            return self._decode(data, declared, "declared charset")
+            return _decode(data, declared, "declared charset")
         if b"\x00" in data[:1024]:
             raise DocumentDecodeError("binary data, not an HTML page (NUL bytes)", data.index(b"\x00"))
-        self.encoding = "utf-8"
         try:
-            return data.decode("utf-8")
+            return Decoded(data.decode("utf-8"), "utf-8", "xmlcharrefreplace")
         except UnicodeDecodeError as exc:
             raise DocumentDecodeError(
                 f"not valid UTF-8 and no charset declared (add <meta charset=...>): {exc.reason}",
                 exc.start) from None
 
-    def _decode(self, data: bytes, codec: str, why: str) -> str:
-        try:
-            text = data.decode(codec)
-        except UnicodeDecodeError as exc:
-            raise DocumentDecodeError(f"not valid {codec} ({why}): {exc.reason}", exc.start) from None
-        return text  # a BOM stays in the text (U+FEFF): encoding writes it back
+    def parse(self, text: str) -> HtmlDocument:
+        return HtmlDocument(text)
 
-    def encode(self, text: str) -> bytes:
-        # Characters the page's charset lacks become character references (valid in text
-        # and attribute values, the only places translations go).
-        return text.encode(self.encoding, errors="xmlcharrefreplace")
 
-    def _index(self, src: str) -> tuple[_Segmenter, SpliceIndex]:
-        if self._cache is not None and self._cache[0] is src:
-            return self._cache[1], self._cache[2]
-        segmenter = _segment(src, 0, len(src))
-        index = SpliceIndex(src)
-        index.extend(segmenter.out)
-        index.finish()
-        self._cache = (src, segmenter, index)
-        return segmenter, index
+def _decode(data: bytes, codec: str, why: str) -> Decoded:
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise DocumentDecodeError(f"not valid {codec} ({why}): {exc.reason}", exc.start) from None
+    # A BOM stays in the text (U+FEFF): encoding writes it back. Characters the page's charset
+    # lacks become character references (valid in text and attribute values, the only places
+    # translations go).
+    return Decoded(text, codec, "xmlcharrefreplace")
 
-    def segments(self, src: str) -> list[Segment]:
-        return self._index(src)[1].segments()
 
-    def reassemble(self, src: str, translated: Mapping[int, str], *,
-                   target_language: str | None = None) -> str:
-        segmenter, index = self._index(src)
+class HtmlDocument:
+    def __init__(self, src: str) -> None:
+        self._segmenter = _segment(src, 0, len(src))
+        self._index = SpliceIndex(src)
+        self._index.extend(self._segmenter.out)
+        self._index.finish()
+        self.segments = self._index.segments()
+
+    def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
         edits = []
-        if target_language and segmenter.html_lang is not None:
-            edits.append((segmenter.html_lang[0], segmenter.html_lang[1], target_language))
-        return index.reassemble(translated, edits)
+        html_lang = self._segmenter.html_lang
+        if target_language and html_lang is not None:
+            edits.append((html_lang[0], html_lang[1], target_language))
+        return self._index.reassemble(translated, edits)

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..segments import Segment
-from .base import FormatOptions, decode_utf8
+from .base import Decoded, SplicingFormat, decode_utf8
 from .spans import Located, Part, SpliceIndex, locate, segment_text
 
 _LINE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")
@@ -412,33 +412,24 @@ class _Walker:
         return p
 
 
-class MarkdownFormat:
+class MarkdownFormat(SplicingFormat):
     name = "md"
     suffixes = (".md", ".markdown")
 
-    def __init__(self, options: FormatOptions | None = None) -> None:
-        self.options = options or FormatOptions()
-        self._cache: tuple[str, SpliceIndex] | None = None
-
-    def decode(self, data: bytes) -> str:
+    def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
 
-    def encode(self, text: str) -> bytes:
-        return text.encode("utf-8")
+    def parse(self, text: str) -> MarkdownDocument:
+        return MarkdownDocument(find_segments(text))
 
-    def segments(self, src: str) -> list[Segment]:
-        return self.index(src).segments()
 
-    def reassemble(self, src: str, translated: Mapping[int, str], *,
-                   target_language: str | None = None) -> str:
-        return self.index(src).reassemble(translated)
+class MarkdownDocument:
+    def __init__(self, index: SpliceIndex) -> None:
+        self.index = index
+        self.segments = index.segments()
 
-    def index(self, src: str) -> SpliceIndex:
-        if self._cache is not None and self._cache[0] is src:
-            return self._cache[1]
-        index = find_segments(src)
-        self._cache = (src, index)
-        return index
+    def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
+        return self.index.reassemble(translated)
 
 
 def find_segments(src: str) -> SpliceIndex:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..atomic import commit_temp, temp_beside
 from ..errors import InputError
 from ..segments import Segment
-from .base import FormatOptions
+from .base import DocumentFormat
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 _MAX_PROBLEMS = 100  # per output file: the report must not grow with the table
 
 
+@dataclass(frozen=True, slots=True)
+class ParquetOptions:
+    columns: tuple[str, ...] = ()  # string columns to translate
+    add_columns: bool = False  # keep the source columns, add <column>_<lang>
+    cell_format: str = "txt"  # the text format a cell is parsed with
+    rows_per_batch: int = 8192
+
+
 class ParquetFormat:
     """Registry entry for `.parquet`; `streamed` tells the pipeline to hand the file over."""
 
@@ -42,21 +50,13 @@ class ParquetFormat:
     suffixes = (".parquet",)
     streamed = True
 
-    def __init__(self, options: FormatOptions | None = None) -> None:
-        self.options = options or FormatOptions()
-
-    # The document contract does not apply to tables: the pipeline calls translate_stream.
-    def decode(self, data: bytes) -> str:
-        raise TypeError("parquet is a streamed format")
-
-    encode = segments = decode  # type: ignore[assignment]
-
-    def reassemble(self, src: str, translated: Mapping[int, str]) -> str:
-        raise TypeError("parquet is a streamed format")
+    def __init__(self, options: ParquetOptions, cell_format: DocumentFormat) -> None:
+        self.options = options
+        self.cell_format = cell_format
 
     def translate_stream(self, source: SourceFile, pipeline: Pipeline) -> None:
         """Translate one parquet file into every target language; reports go to pipeline.report."""
-        _CatalogRun(self.options, source, pipeline).run()
+        _CatalogRun(self.options, self.cell_format, source, pipeline).run()
 
 
 def _string_type(t: pa.DataType) -> bool:
@@ -76,20 +76,14 @@ class _Cell:
 
 
 class _CatalogRun:
-    def __init__(self, options: FormatOptions, source: SourceFile, pipeline: Pipeline) -> None:
-        from . import format_named
-
+    def __init__(self, options: ParquetOptions, cell_format: DocumentFormat, source: SourceFile,
+                 pipeline: Pipeline) -> None:
         self.options = options
         self.source = source
         self.pipeline = pipeline
         self.display = source.display
         self.langs: tuple[Language, ...] = pipeline.options.targets
-        if options.cell_format == "parquet":
-            raise InputError(f"{self.display}: --cell-format must be a text format, not parquet")
-        try:
-            self.cell_format = format_named(options.cell_format, options)
-        except KeyError:
-            raise InputError(f"{self.display}: unknown --cell-format {options.cell_format!r}") from None
+        self.cell_format = cell_format
         self._plain = options.cell_format == "txt"
 
     # -- driver -----------------------------------------------------------------------------
@@ -285,7 +279,7 @@ class _CatalogRun:
             return _Cell([(0, pieces)] if any(p.request for p in pieces) else [], True)
         from ..segments import is_translatable
 
-        segments: list[Segment] = self.cell_format.segments(value)
+        segments = self.cell_format.parse(value).segments
         return _Cell([(s.id, planner.pieces_for(s.text, lang, where)) for s in segments
                       if is_translatable(s.text)], False)
 
@@ -304,7 +298,7 @@ class _CatalogRun:
                 p.lead + (p.request.translation if p.request else p.core) + p.trail for p in pieces)
         if cell.whole:
             return translated.get(0, value), problem
-        return self.cell_format.reassemble(value, translated), problem
+        return self.cell_format.parse(value).reassemble(translated), problem
 
 
 class _AtomicParquet:

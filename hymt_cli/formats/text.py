@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..segments import Segment
-from .base import FormatOptions, decode_utf8
+from .base import Decoded, SplicingFormat, decode_utf8
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -49,20 +49,27 @@ def _lines(src: str) -> Iterator[tuple[int, int]]:
         pos = line_end if line_end > pos else pos + 1
 
 
-class TextFormat:
-    name = "txt"
-    suffixes = (".txt",)
+@dataclass(frozen=True, slots=True)
+class TextOptions:
+    segment_by: str = "paragraph"  # "paragraph" (blank-line separated) | "line"
 
-    def __init__(self, options: FormatOptions | None = None) -> None:
-        self.segment_by = (options or FormatOptions()).segment_by
+    def __post_init__(self) -> None:
         if self.segment_by not in ("paragraph", "line"):
             raise ValueError(f"segment_by must be 'paragraph' or 'line', not {self.segment_by!r}")
 
-    def decode(self, data: bytes) -> str:
+
+class TextFormat(SplicingFormat):
+    name = "txt"
+    suffixes = (".txt",)
+
+    def __init__(self, options: TextOptions | None = None) -> None:
+        self.segment_by = (options or TextOptions()).segment_by
+
+    def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
 
-    def encode(self, text: str) -> bytes:
-        return text.encode("utf-8")
+    def parse(self, text: str) -> TextDocument:
+        return TextDocument(text, self._spans(text))
 
     def _spans(self, src: str) -> list[_Span]:
         lines = [_content_span(src, a, b) for a, b in _lines(src)]
@@ -83,15 +90,19 @@ class TextFormat:
             spans.append(current)
         return spans
 
-    def segments(self, src: str) -> list[Segment]:
-        # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
-        return [Segment(i, _BREAK.sub("\n", src[s.start:s.end])) for i, s in enumerate(self._spans(src))]
 
-    def reassemble(self, src: str, translated: Mapping[int, str], *,
-                   target_language: str | None = None) -> str:
+class TextDocument:
+    def __init__(self, src: str, spans: list[_Span]) -> None:
+        self.src = src
+        self._spans = spans
+        # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
+        self.segments = [Segment(i, _BREAK.sub("\n", src[s.start:s.end])) for i, s in enumerate(spans)]
+
+    def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
+        src = self.src
         out: list[str] = []
         pos = 0
-        for i, span in enumerate(self._spans(src)):
+        for i, span in enumerate(self._spans):
             out.append(src[pos:span.start])
             original = src[span.start:span.end]
             out.append(_restore_line_breaks(original, translated[i]) if i in translated else original)
