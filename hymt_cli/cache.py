@@ -314,8 +314,8 @@ def _reason(exc: BaseException) -> str:
 class PipelineMemory:
     """Binds a memory to one run's context and source language; the pipeline's hook.
 
-    `recall` fills `translation` of the requests found and returns how many;
-    `remember` stores the requests that passed validation (failed ones never are).
+    `recall` looks (target language, source text) pairs up; `remember` stores the answers
+    that passed validation (failed ones never are).
     Store failures after retries do not stop the run: they are counted and reported.
     """
 
@@ -326,21 +326,14 @@ class PipelineMemory:
         self.stored = 0
         self.store_error: str | None = None
 
-    def recall(self, requests: Sequence) -> int:
-        found = self.memory.lookup(self.context, self.src_lang, [(r.lang.code, r.core) for r in requests])
-        hits = 0
-        for request, translation in zip(requests, found):
-            if translation is not None:
-                request.translation = translation
-                request.problem = None
-                hits += 1
-        return hits
+    def recall(self, keys: Sequence[tuple[str, str]]) -> list[str | None]:
+        """Translations for (target language, source text) pairs, in order; None: not stored."""
+        return self.memory.lookup(self.context, self.src_lang, keys)
 
-    def remember(self, requests: Sequence) -> None:
-        if self.store_error is not None:
+    def remember(self, items: Sequence[tuple[str, str, str]]) -> None:
+        """Store (target language, source text, translation) of answers that passed validation."""
+        if self.store_error is not None or not items:
             return
-        items = [(r.lang.code, r.core, r.translation) for r in requests
-                 if r.translation is not None and r.problem is None]
         try:
             self.stored += self.memory.store(self.context, self.src_lang, items)
         except sqlite3.Error as exc:

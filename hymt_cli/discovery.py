@@ -4,25 +4,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .formats import SUFFIXES, FormatSettings, format_for_path, format_named
 from .languages import LANGUAGES, Language
+from .sources import SourceFile
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
-
-
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """One input document. `path` None means standard input."""
-
-    path: Path | None
-    relative: Path  # below the folder it was found in (its name for a file named directly)
-    format: Any
-
-    @property
-    def display(self) -> str:
-        return "<stdin>" if self.path is None else str(self.path)
 
 
 @dataclass(frozen=True, slots=True)

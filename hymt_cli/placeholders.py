@@ -15,12 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from .validation import Problem
-
-if TYPE_CHECKING:  # pipeline imports this module's validator
-    from .pipeline import Request
 
 TAG = re.compile(r"<(/?)s(\d+)(/?)>")
 # Also a tag written loosely (`<s1 />`): for readers that must not miss one (numbering new
@@ -125,12 +119,6 @@ def tag_problem(source: str, output: str) -> str | None:
     if stray and not _STRAY.search(TAG.sub("", source)):
         return f"stray markup {stray.group(0)!r} in the output"
     return None
-
-
-def tag_validator(request: Request, cleaned: str) -> Problem | None:
-    """Pipeline validator: the output keeps the source's inline tags (retryable)."""
-    problem = tag_problem(request.core, cleaned)
-    return Problem(f"inline tags broken: {problem}") if problem else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ class FileReport:
     repaired: int = 0  # tags kept by translating inline runs separately
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
+    problems_omitted: int = 0  # beyond the first 100 problems of a file
     glossary: GlossaryStats | None = None  # None: no glossary in this run
 
 

@@ -28,7 +28,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-RANDOM_WEIGHTS_KEY = "hymt_random_weights"
+from .model_files import RANDOM_WEIGHTS_KEY
+
 # Bump when the build changes, so cached builds are rebuilt rather than reused.
 BUILDER_VERSION = 3
 _VERSION_KEY = "hymt_tiny_model_version"
@@ -247,15 +248,6 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> 
             hf_logging.enable_progress_bar()
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
-
-
-def has_random_weights(model: str) -> bool:
-    """True when `model` is a local folder holding a tiny model built here (random weights)."""
-    try:
-        config = json.loads((Path(model) / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(config, dict) and config.get(RANDOM_WEIGHTS_KEY) is True
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,12 +1,16 @@
-"""Engines for tests: a recorder around a real engine, and fault injection."""
+"""Engines for tests: recorders around real engines, and fault injection.
+
+They follow the real engine contract (`hymt_cli.engine.base.Engine`): engines that answer a
+batch at once subclass `BatchEngine`, which streams the batch back in order.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from hymt_cli.engine.base import Engine, Generation, GenerationRequest
+from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
 
 
-class Recording:
+class Recording(BatchEngine):
     """Wraps a real engine, records every request; `close` is left to the owner (shared engines)."""
 
     def __init__(self, inner: Engine) -> None:
@@ -20,11 +24,8 @@ class Recording:
         self.requests.extend(requests)
         return self.inner.generate(requests)
 
-    def close(self) -> None:
-        pass
 
-
-class Faulty:
+class Faulty(BatchEngine):
     """Fault injection: `fault(request) -> Generation | None` (None: answer like identity)."""
 
     name = "faulty"
@@ -37,5 +38,30 @@ class Faulty:
         self.requests.extend(requests)
         return [self.fault(r) or Generation(r.source_text, "stop", 1) for r in requests]
 
+
+class CountingEngine(BatchEngine):
+    """Wraps an engine and records every source text it was asked for."""
+
+    def __init__(self, inner: Engine) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.requested: list[str] = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        self.requested.extend(r.source_text for r in requests)
+        return self.inner.generate(requests)
+
     def close(self) -> None:
-        pass
+        self.inner.close()
+
+
+class FailingEngine(CountingEngine):
+    """Returns an empty output (fails validation) for texts containing `marker`."""
+
+    def __init__(self, inner: Engine, marker: str) -> None:
+        super().__init__(inner)
+        self.marker = marker
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = super().generate(requests)
+        return [Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import Generation, GenerationRequest
+from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.formats.html import parse_events
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -64,7 +64,7 @@ def html_structure(text: str) -> list[str]:
     return out
 
 
-class FaultEngine:
+class FaultEngine(BatchEngine):
     """Breaks the tags of every output in a different way, by request: drops, duplicates,
     swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""
 
@@ -110,7 +110,7 @@ class FaultEngine:
         pass
 
 
-class BlockSyntaxEngine:
+class BlockSyntaxEngine(BatchEngine):
     """Answers with text whose lines start with Markdown block syntax (`# `, `- `, `1. `,
     `>`, `|`, `---`, a fence, 4-space indent, a reference definition ...). `extra`: also adds
     lines of its own (then the source's line breaks cannot all be kept)."""

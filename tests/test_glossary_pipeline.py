@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hymt_cli.cli import main
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import Generation, GenerationRequest
+from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import Entry, Glossary
 from hymt_cli.languages import language
@@ -21,7 +21,7 @@ GLOSSARIES = [ROOT / "glossaries" / n for n in ("product-terms.tsv", "ui-labels.
 TERMS = {"Cloud Storage": "Cloud-Speicher", "access key": "Zugriffsschlüssel", "region": "Region"}
 
 
-class GlossaryIgnoringEngine:
+class GlossaryIgnoringEngine(BatchEngine):
     """Fault injection: 'translates' by upper-casing, ignoring the glossary; with `obey_on_retry`
     the deterministic retry applies the terms (as a model given a second chance might)."""
 

@@ -196,19 +196,6 @@ def test_retry_fixes_tags_without_repair(tmp_path):
     assert sum(f.repaired for f in files) == 0 and sum(f.untranslated for f in files) == 0
 
 
-def test_formatted_prompt_for_tagged_segments(tmp_path):
-    from hymt_cli.discovery import discover
-    from hymt_cli.languages import language
-    from hymt_cli.pipeline import Planner, RunOptions
-    from hymt_cli.tokenizer import EstimatingTokenizer
-
-    planner = Planner(EstimatingTokenizer(), RunOptions(targets=(language("fr"),)))
-    tagged = planner.pieces_for("Use <s1>bold</s1> here", language("fr"), ("x", 0))[0].request
-    plain = planner.pieces_for("Use bold here", language("fr"), ("x", 1))[0].request
-    assert tagged.formatted and "<source>Use <s1>bold</s1> here</source>" in tagged.prompt
-    assert not plain.formatted and "<source>" not in plain.prompt
-
-
 # -- Markdown: alt text, link titles, block-syntax guard -------------------------------------
 _LINKS_MD = (
     'See ![A cat on a mat](img/cat.png "The cat") and [the docs](https://x.org/d "Read the docs").\n'

@@ -9,7 +9,7 @@ from hymt_cli.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.pipeline import Pipeline, Planner, RunOptions
 from hymt_cli.tokenizer import EstimatingTokenizer
 
 
@@ -123,3 +123,13 @@ def test_zh_and_xx_prompts_are_chosen_per_segment(tmp_path: Path) -> None:
     assert any(line.startswith('{"file"') and "将以下文本翻译为德语" in line for line in lines)
     assert any("Translate the following segment into German" in line for line in lines)
     assert not (tmp_path / "a.de.txt").exists()
+
+
+def test_formatted_prompt_for_tagged_segments() -> None:
+    planner = Planner(EstimatingTokenizer(), context_tokens=8192, source=None)
+    (tagged,) = planner.pieces_for("Use <s1>bold</s1> here", language("fr"), ("x", 0))
+    (plain,) = planner.pieces_for("Use bold here", language("fr"), ("x", 1))
+    planned = {r.key: r for r in planner.finish()}
+    assert tagged.key is not None and plain.key is not None
+    assert planned[tagged.key].formatted and "<source>Use <s1>bold</s1> here</source>" in planned[tagged.key].prompt
+    assert not planned[plain.key].formatted and "<source>" not in planned[plain.key].prompt

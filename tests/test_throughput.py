@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import EngineOptions, Generation, GenerationRequest, Sampling
+from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.formats.text import TextFormat
+from hymt_cli.pipeline import Pipeline, Planner, RunOptions
 from hymt_cli.prompts import build_prompt
 from hymt_cli.tokenizer import EstimatingTokenizer
 
@@ -41,11 +42,17 @@ def sources_in(tmp_path: Path, count: int = 4):
 
 
 def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, tiny_tokenizer) -> None:
-    options = RunOptions(targets=(language("de"), language("zh")), dry_run=True)
-    pipeline = Pipeline(options, tiny_tokenizer, lambda: IdentityEngine())
-    report = pipeline.run(sources_in(tmp_path))
-    requests = list(pipeline._planner.requests.values())
+    targets = (language("de"), language("zh"))
+    found = sources_in(tmp_path)
+    report = Pipeline(RunOptions(targets=targets, dry_run=True), tiny_tokenizer, lambda: IdentityEngine()).run(found)
+    planner = Planner(tiny_tokenizer, context_tokens=8192, source=None)
+    for source in found:
+        for segment in TextFormat().segments(source.path.read_text(encoding="utf-8")):
+            for lang in targets:
+                planner.pieces_for(segment.text, lang, (source.display, segment.id))
+    requests = planner.finish()  # one batch call of the tokenizer
     assert requests and report.prompt_tokens == sum(len(r.prompt_ids) for r in requests)
+    assert report.unique_segments == len(requests)
     for request in requests:
         assert request.prompt_ids == tiny_tokenizer.prompt_ids(request.prompt)
         assert request.prompt_tokens == len(request.prompt_ids) and request.max_tokens > request.source_tokens > 0
@@ -73,14 +80,13 @@ def test_the_engine_starts_in_the_background_while_planning(tmp_path: Path) -> N
     factory = SlowStart()
     planned_at: list[float] = []
     pipeline = Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory)
-    plan = pipeline._plan
+    translate = pipeline._translate
 
-    def spy(sources, planner):
-        jobs = plan(sources, planner)
+    def spy(window):  # planning of the window is over when it is translated
         planned_at.append(time.monotonic())
-        return jobs
+        return translate(window)
 
-    pipeline._plan = spy
+    pipeline._translate = spy
     report = pipeline.run(sources_in(tmp_path))
     assert report.files_ok == 4 and report.files_failed == 0
     assert factory.thread is not None and factory.thread is not threading.main_thread()
@@ -112,8 +118,7 @@ class Streaming:
     existed on disk when each answer was handed back."""
 
     name = "streaming"
-    batch_tokens = 10**9
-    batch_requests = 10**6
+    limits = BatchLimits(10**9, 10**6)
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir

@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.tiny_model import (ASSISTANT, BOS, EOS, RANDOM_WEIGHTS_KEY, SPECIAL_TOKENS, USER,
-                                 build_tiny_model, has_random_weights)
+from hymt_cli.model_files import RANDOM_WEIGHTS_KEY, has_random_weights
+from hymt_cli.tiny_model import ASSISTANT, BOS, EOS, SPECIAL_TOKENS, USER, build_tiny_model
 
 EN_INSTRUCTION = "Translate the following segment into Chinese, without additional explanation."
 ZH_INSTRUCTION = "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释："

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from engines import CountingEngine, FailingEngine  # noqa: F401  (re-exported for the tests)
+
 from hymt_cli.cache import PipelineMemory, TranslationMemory, build_context
 from hymt_cli.discovery import discover
 from hymt_cli.formats import ParquetOptions
@@ -14,34 +16,6 @@ from hymt_cli.languages import parse_language_list
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.prompts import TEMPLATE_VERSION
 from hymt_cli.tokenizer import EstimatingTokenizer
-
-
-class CountingEngine:
-    """Wraps an engine and records every source text it was asked for."""
-
-    def __init__(self, inner) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.requested: list[str] = []
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        self.requested.extend(r.source_text for r in requests)
-        return self.inner.generate(requests)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-class FailingEngine(CountingEngine):
-    """Returns an empty output (fails validation) for texts containing `marker`."""
-
-    def __init__(self, inner, marker: str) -> None:
-        super().__init__(inner)
-        self.marker = marker
-
-    def generate(self, requests):
-        out = super().generate(requests)
-        return [Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)]
 
 
 def engine_named(name: str):

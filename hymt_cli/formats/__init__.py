@@ -1,7 +1,10 @@
 """Format registry: each format by name and file suffixes, with its own options dataclass.
 
-A new document format is one module with a class following `DocumentFormat` (base.py),
-listed in `_FORMATS` with its options type (or None when it has no options).
+Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
+units to translate and writers for the outputs. A document format (`DocumentFormat` +
+`SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
+writes batches of rows. A new format is one module, listed in `_FORMATS` with its options
+type (None when it has none).
 """
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .base import Decoded, DocumentDecodeError, DocumentFormat, ParsedDocument
+from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
+                   InputSource, ParsedDocument, Unit, UnitWriter)
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
@@ -57,6 +61,7 @@ def format_for_path(path: Path, settings: FormatSettings | None = None) -> Any |
     return format_named(name, settings) if name is not None else None
 
 
-__all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "ParsedDocument", "FORMAT_NAMES", "SUFFIXES",
+__all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
+           "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
            "FormatSettings", "TextOptions", "ParquetOptions", "format_named", "format_for_path",
            "text_format_names"]

@@ -13,14 +13,18 @@ values `decode` and `parse` return.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import BinaryIO, ClassVar, Protocol
 
 from ..segments import Segment
 
 
-class DocumentDecodeError(ValueError):
+class FormatError(ValueError):
+    """An input cannot be read as its format; the message names the problem, not the file."""
+
+
+class DocumentDecodeError(FormatError):
     """The bytes of a document are not valid text in its encoding."""
 
     def __init__(self, reason: str, offset: int | None = None) -> None:
@@ -69,23 +73,68 @@ class DocumentFormat(Protocol):
         ...
 
 
-class SplicingFormat:
-    """Conveniences over `parse` shared by the document formats (and handy in tests)."""
-
-    def parse(self, text: str) -> ParsedDocument:  # pragma: no cover - every format defines it
-        raise NotImplementedError
-
-    def segments(self, src: str) -> list[Segment]:
-        return list(self.parse(src).segments)
-
-    def reassemble(self, src: str, translated: Mapping[int, str], *,
-                   target_language: str | None = None) -> str:
-        return self.parse(src).reassemble(translated, target_language=target_language)
-
-
 def decode_utf8(data: bytes) -> Decoded:
     """Strict UTF-8, BOM kept as U+FEFF so that encoding restores it; errors give the offset."""
     try:
         return Decoded(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise DocumentDecodeError(f"not valid UTF-8 ({exc.reason})", exc.start) from None
+
+
+class InputSource(Protocol):
+    """Where an input's bytes come from: a file, or standard input."""
+
+    @property
+    def display(self) -> str: ...
+
+    def read_bytes(self) -> bytes: ...
+
+    def open_binary(self) -> BinaryIO:
+        """A seekable binary stream (standard input is read into memory first)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A part of an input that is translated and written as a whole: a document, or a batch of
+    table rows. `content` is the format's own (what its writer needs); `weights` says how many
+    occurrences a segment stands for (rows sharing a cell value; 1 where absent) and `labels`
+    how a report names a segment (default: its id)."""
+
+    index: int
+    segments: Sequence[Segment]
+    content: object
+    weights: Mapping[int, int] = field(default_factory=dict)
+    labels: Mapping[int, str] = field(default_factory=dict)
+
+    def weight(self, segment_id: int) -> int:
+        return self.weights.get(segment_id, 1)
+
+
+class UnitWriter(Protocol):
+    """Writes one output: units in order, then `close` completes the file (a table's footer)."""
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InputReader(Protocol):
+    """One opened input: its units, and a writer per target language."""
+
+    def units(self) -> Iterator[Unit]:
+        """The units in order; raise FormatError when the input turns out unreadable."""
+        ...
+
+    def writer(self, target_language: str, out: BinaryIO) -> UnitWriter:
+        """A writer of this input's translation into `out` (called after the first unit)."""
+        ...
+
+
+class InputFormat(Protocol):
+    """What the pipeline asks of a format: its name, and a reader for an input."""
+
+    @property
+    def name(self) -> str: ...
+
+    def open(self, source: InputSource) -> InputReader: ...

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from ..segments import Segment
-from .base import Decoded, DocumentDecodeError, SplicingFormat
+from .base import Decoded, DocumentDecodeError
+from .document import SplicingFormat
 from .spans import Located, Part, SpliceIndex, locate
 
 INLINE = frozenset(

@@ -32,7 +32,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..segments import Segment
-from .base import Decoded, SplicingFormat, decode_utf8
+from .base import Decoded, decode_utf8
+from .document import SplicingFormat
 from .spans import Located, Part, SpliceIndex, locate, segment_text
 
 _LINE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")

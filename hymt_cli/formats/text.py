@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..segments import Segment
-from .base import Decoded, SplicingFormat, decode_utf8
+from .base import Decoded, decode_utf8
+from .document import SplicingFormat
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _BREAK = re.compile(r"\r\n|\r|\n")

@@ -1,0 +1,83 @@
+"""Any document format as a pipeline input: one document is one unit.
+
+The reader reads and decodes the bytes and parses the text; the writer splices the
+translations into the parsed document and encodes it the way the source was encoded.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import BinaryIO, ClassVar
+
+from ..segments import Segment
+
+from .base import Decoded, DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A unit's content: the decoded source and its parse."""
+
+    decoded: Decoded
+    parsed: ParsedDocument
+
+
+class SplicingFormat:
+    """What every document format shares: opening an input as one unit (the pipeline's
+    `InputFormat`), and conveniences over `parse` (handy in tests)."""
+
+    name: ClassVar[str]
+
+    def decode(self, data: bytes) -> Decoded:  # pragma: no cover - every format defines it
+        raise NotImplementedError
+
+    def parse(self, text: str) -> ParsedDocument:  # pragma: no cover - every format defines it
+        raise NotImplementedError
+
+    def open(self, source: InputSource) -> DocumentReader:
+        return DocumentReader(self, source)
+
+    def segments(self, src: str) -> list[Segment]:
+        return list(self.parse(src).segments)
+
+    def reassemble(self, src: str, translated: Mapping[int, str], *,
+                   target_language: str | None = None) -> str:
+        return self.parse(src).reassemble(translated, target_language=target_language)
+
+
+class DocumentReader:
+    def __init__(self, fmt: DocumentFormat, source: InputSource) -> None:
+        self._format = fmt
+        self._source = source
+
+    def units(self) -> Iterator[Unit]:
+        try:
+            data = self._source.read_bytes()
+        except OSError as exc:
+            raise FormatError(f"cannot read: {exc.strerror or exc}") from None
+        decoded = self._format.decode(data)
+        try:
+            parsed = self._format.parse(decoded.text)
+        except FormatError:
+            raise
+        except (ValueError, RecursionError) as exc:
+            raise FormatError(f"cannot parse as {self._format.name}: {exc}") from None
+        yield Unit(0, parsed.segments, Document(decoded, parsed))
+
+    def writer(self, target_language: str, out: BinaryIO) -> DocumentWriter:
+        return DocumentWriter(target_language, out)
+
+
+class DocumentWriter:
+    def __init__(self, target_language: str, out: BinaryIO) -> None:
+        self._target = target_language
+        self._out = out
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        document = unit.content
+        assert isinstance(document, Document)
+        text = document.parsed.reassemble(translated, target_language=self._target)
+        self._out.write(document.decoded.encode(text))
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,91 @@
+"""Where each translation goes, what may never be overwritten, and writing it atomically.
+
+One set of rules for every format: an output is `<stem>.<lang><suffix>` beside its input,
+or `<out>/<lang>/<relative path>`; standard input goes to standard output. An output that
+is an input of the run, or that a second input would also write, is refused.
+"""
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from .atomic import commit_temp, temp_beside
+from .languages import Language
+from .sources import SourceFile
+
+
+def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Path | None:
+    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
+    if source.path is None:
+        return None
+    if out_dir is not None:
+        return out_dir / lang.code / source.relative
+    return source.path.with_name(f"{source.path.stem}.{lang.code}{source.path.suffix}")
+
+
+class OutputRules:
+    """Claims output paths for a run; refuses those that would lose data."""
+
+    def __init__(self, sources: list[SourceFile], out_dir: Path | None) -> None:
+        self._out_dir = out_dir
+        self._inputs = {s.path.resolve() for s in sources if s.path is not None}
+        self._writers: dict[Path, str] = {}  # output -> the input it is translated from
+
+    def claim(self, source: SourceFile, lang: Language) -> tuple[Path | None, str | None]:
+        """The output of `source` in `lang`, and why it is refused (None: it is not)."""
+        out = output_path(source, lang, self._out_dir)
+        if out is None:
+            return None, None
+        resolved = out.resolve()
+        if resolved in self._inputs:
+            return out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"
+        first = self._writers.setdefault(resolved, source.display)
+        if first != source.display:
+            return out, (f"{source.display}: output {out} is already written from {first}; "
+                         "use separate --out folders")
+        return out, None
+
+
+class PendingOutput:
+    """An output being written: a temp file beside its final path (or a private temp file for
+    standard output). `commit` renames it into place (or copies it to standard output);
+    `discard` removes it. Nobody ever sees half a file under the final name."""
+
+    def __init__(self, path: Path | None, write_stdout: Callable[[bytes], None] | None) -> None:
+        self.path = path
+        self._write_stdout = write_stdout
+        self._tmp: Path | None = None
+        if path is None:
+            self.handle: BinaryIO = tempfile.TemporaryFile()
+        else:
+            self._tmp = temp_beside(path)
+            self.handle = open(self._tmp, "wb")
+
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path is not None else "<stdout>"
+
+    def commit(self) -> None:
+        if self.path is None:
+            assert self._write_stdout is not None, "standard output needs a writer"
+            self.handle.seek(0)
+            while chunk := self.handle.read(1 << 20):
+                self._write_stdout(chunk)
+            self.handle.close()
+            return
+        self.handle.close()
+        assert self._tmp is not None
+        commit_temp(self._tmp, self.path)
+        self._tmp = None
+
+    def discard(self) -> None:
+        try:
+            self.handle.close()
+        except OSError:  # being thrown away: a failed flush does not matter
+            pass
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+            self._tmp = None
+

@@ -1,0 +1,24 @@
+"""Output checks the pipeline runs on every answer (besides validation.problem_with)."""
+from __future__ import annotations
+
+from ..glossary import Glossary
+from ..language_check import wrong_script
+from ..placeholders import tag_problem
+from ..validation import Problem
+from .planning import PlannedRequest
+
+
+def tags_kept(request: PlannedRequest, output: str) -> Problem | None:
+    """The output keeps the source's inline tags (retryable)."""
+    problem = tag_problem(request.core, output)
+    return Problem(f"inline tags broken: {problem}") if problem else None
+
+
+def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:
+    """The glossary's target terms are in the output (a soft problem)."""
+    return Glossary.check(request, output)
+
+
+def target_script(request: PlannedRequest, output: str) -> Problem | None:
+    """The output is written in the target language's script (engines that translate)."""
+    return wrong_script(request, output)

@@ -1,0 +1,115 @@
+"""Sending planned requests to the engine: one pass, one greedy retry for the answers a re-run
+may fix, then tag repair for what still breaks its tags.
+
+Answers are handed on as they arrive (`on_final`), so documents are written while the engine
+keeps generating, and committed to the memory in chunks, so a killed run resumes.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from ..batching import length_sorted_batches
+from ..engine.base import Engine, GenerationRequest
+from ..report import RunReport
+from .outcomes import Outcomes
+from .planning import PlannedRequest, Planner, RequestKey
+from .repair import Repair
+
+DEFAULT_BATCH_TOKENS = 262_144
+DEFAULT_BATCH_REQUESTS = 4096
+MEMORY_CHUNK = 1024  # answers committed to the memory (and counted by progress) at a time
+
+
+class ProgressSink(Protocol):
+    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
+    def file_done(self) -> None: ...
+
+
+class Memory(Protocol):
+    """Translation memory hook (cache.PipelineMemory), keyed by (target language, source text)."""
+
+    def recall(self, keys: Sequence[RequestKey]) -> list[str | None]: ...
+    def remember(self, items: Sequence[tuple[str, str, str]]) -> None: ...
+
+
+class Dispatcher:
+    def __init__(self, engine: Callable[[], Engine], outcomes: Outcomes, planner: Planner, *,
+                 report: RunReport, progress: ProgressSink, memory: Memory | None,
+                 batch_tokens: int | None, batch_requests: int | None,
+                 on_final: Callable[[RequestKey], None]) -> None:
+        self._engine = engine
+        self.outcomes = outcomes
+        self.planner = planner
+        self.report = report
+        self.progress = progress
+        self.memory = memory
+        self.batch_tokens = batch_tokens
+        self.batch_requests = batch_requests
+        self.on_final = on_final
+
+    def translate(self, requests: list[PlannedRequest]) -> None:
+        """Engine pass, then one deterministic second try for outputs that failed a check."""
+        if not requests:
+            return
+        engine = self._engine()
+        self._run_pass(engine, requests, deterministic=False)
+        retry = [r for r in requests if self.outcomes.retryable(r.key)]
+        if retry:
+            self.report.retried += len(retry)
+            self._run_pass(engine, retry, deterministic=True)
+            self._repair(engine, [r for r in retry if self.outcomes.wants_repair(r)])
+
+    def _run_pass(self, engine: Engine, requests: list[PlannedRequest], *, deterministic: bool) -> None:
+        batches = length_sorted_batches(
+            requests, lambda r: r.prompt_tokens + r.max_tokens,
+            token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
+            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
+        for batch in batches:
+            started = time.monotonic()
+            asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
+            self.report.engine_requests += len(batch)
+            done = out_tokens = 0
+            answered: list[PlannedRequest] = []
+            for index, generation in engine.generate_stream(asked):
+                done += 1
+                out_tokens += generation.output_tokens
+                request = batch[index]
+                answered.append(request)
+                if self.outcomes.answered(request, generation, deterministic=deterministic):
+                    self.on_final(request.key)
+                if len(answered) == MEMORY_CHUNK:
+                    self._advanced(answered, out_tokens, deterministic)
+                    answered, out_tokens = [], 0
+            self._advanced(answered, out_tokens, deterministic)
+            self.report.engine_seconds += time.monotonic() - started
+            if done != len(batch):
+                raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")
+
+    def _advanced(self, answered: list[PlannedRequest], output_tokens: int, deterministic: bool) -> None:
+        """Count and commit answers in chunks: a killed run resumes from the memory."""
+        self.report.output_tokens += output_tokens
+        if self.memory is not None and answered:
+            accepted = [(r.lang.code, r.core, outcome.translation) for r in answered
+                        if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
+            self.memory.remember(accepted)
+        if answered and not deterministic:
+            self.progress.advanced(requests=len(answered), output_tokens=output_tokens)
+
+    def _repair(self, engine: Engine, broken: list[PlannedRequest]) -> None:
+        """Tags still broken after the retry: translate each inline run on its own."""
+        if not broken:
+            return
+        repairs = [Repair.plan(r, lambda text, r=r: self.planner.plan_now(text, r.lang, r.ask.first_use))
+                   for r in broken]
+        fresh = {key: self.planner.planned[key] for rep in repairs for key in rep.run_keys()
+                 if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None}
+        if fresh:
+            self._run_pass(engine, list(fresh.values()), deterministic=True)
+        for rep in repairs:
+            translation = rep.translation(self.outcomes)
+            if translation is not None:
+                self.outcomes.repaired(rep.request.key, translation)
+            self.on_final(rep.request.key)

@@ -1,0 +1,318 @@
+"""The pipeline: the one driver of every run, whatever the format.
+
+inputs -> units (format readers) -> pieces -> unique requests (dedupe) -> memory ->
+prompt -> length-bucketed batches -> engine -> checks -> retry/repair -> units reassembled
+-> outputs written in unit order, committed atomically.
+
+Units are read and translated a window at a time (`RunOptions.window_segments`): all of a
+folder of documents usually fits in one window (one engine job, length-sorted across the
+documents); a table streams through window after window, so memory stays bounded.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.base import Engine
+from ..formats import FormatError, Unit
+from ..glossary import Glossary, tally
+from ..languages import Language
+from ..outputs import OutputRules, PendingOutput
+from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
+from ..segments import is_translatable
+from ..sources import SourceFile
+from ..tokenizer import PromptTokenizer
+from .checks import glossary_terms_used, tags_kept
+from .dispatch import Dispatcher, Memory, ProgressSink
+from .engine_start import EngineHolder
+from .jobs import Job, OpenInput
+from .outcomes import Check, Outcomes
+from .planning import Piece, PlannedRequest, Planner, RequestKey
+
+MAX_PROBLEMS = 100  # per output file: the report must not grow with the input
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    targets: tuple[Language, ...]
+    source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
+    out_dir: Path | None = None
+    context_tokens: int = 8192
+    # Per engine call. None: the engine's own limits (vLLM on a GPU takes whole jobs), else
+    # the dispatcher's defaults.
+    batch_tokens: int | None = None
+    batch_requests: int | None = None
+    dry_run: bool = False
+    prompts_out: Path | None = None
+    window_segments: int = 65_536  # segments planned and translated together (bounds memory)
+
+
+class NoProgress:
+    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
+    def file_done(self) -> None: ...
+
+
+@dataclass(eq=False)
+class UnitWork:
+    """One unit into one language: its pieces, and how many requests it still waits for."""
+
+    job: Job
+    unit: Unit
+    pieces: dict[int, list[Piece]]
+    pending: int = 0
+
+
+@dataclass(eq=False)
+class Window:
+    """Units planned together: one planner (dedupe across them), one set of outcomes."""
+
+    planner: Planner
+    outcomes: Outcomes
+    works: list[UnitWork] = field(default_factory=list)
+    waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
+    segments: int = 0
+    new_jobs: int = 0
+
+
+class Pipeline:
+    def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
+                 engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
+                 write_stdout: Callable[[bytes], None] | None = None,
+                 engine_name: str = "", model: str | None = None,
+                 validators: Sequence[Check] = (), glossary: Glossary | None = None,
+                 memory: Memory | None = None) -> None:
+        self.options = options
+        self.tokenizer = tokenizer
+        self.glossary = glossary
+        # Inline tags must survive in every format; glossary terms when there is a glossary.
+        self.checks: tuple[Check, ...] = ((tags_kept,) + tuple(validators)
+                                          + ((glossary_terms_used,) if glossary is not None else ()))
+        self.memory = memory
+        self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
+        self.progress: ProgressSink = progress or NoProgress()
+        self.write_stdout = write_stdout
+        self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
+                                estimated_tokens=not tokenizer.exact)
+        self._queue: deque[SourceFile] = deque()
+        self._current: OpenInput | None = None
+        self._inputs: list[OpenInput] = []
+        self._prompts: PendingOutput | None = None
+
+    def run(self, sources: Sequence[SourceFile]) -> RunReport:
+        started = time.monotonic()
+        self._rules = OutputRules(list(sources), self.options.out_dir)
+        self._queue = deque(sources)
+        if self.options.prompts_out is not None:
+            self._prompts = PendingOutput(self.options.prompts_out, None)
+        failed = True
+        try:
+            while (window := self._fill()) is not None:
+                self._translate(window)
+            if self._prompts is not None:
+                self._prompts.commit()
+            failed = False
+        finally:
+            self.engine.close(failed=failed)
+            if failed:
+                self._discard_all()
+        report = self.report
+        report.segments = sum(f.segments for f in report.files)
+        report.engine_seconds = round(report.engine_seconds, 3)
+        report.seconds = round(time.monotonic() - started, 3)
+        return report
+
+    # -- reading and planning -----------------------------------------------------------------
+    def _fill(self) -> Window | None:
+        """Read units until the window is full or the inputs are done; None when nothing is left."""
+        window = Window(Planner(self.tokenizer, context_tokens=self.options.context_tokens,
+                                source=self.options.source, glossary=self.glossary), Outcomes(self.checks))
+        while window.segments < self.options.window_segments:
+            current = self._next_input(window)
+            if current is None:
+                break
+            try:
+                unit = next(current.units)
+            except StopIteration:
+                self._exhausted(current)
+                continue
+            except FormatError as exc:
+                self._unreadable(current, f"{current.source.display}: {exc}")
+                continue
+            current.read += 1
+            self._plan_unit(window, current, unit)
+        if not window.works and self._current is None and not self._queue:
+            return None
+        return window
+
+    def _next_input(self, window: Window) -> OpenInput | None:
+        while self._current is None and self._queue:
+            source = self._queue.popleft()
+            opened = OpenInput(source, source.format.open(source), iter(()))
+            opened.units = opened.reader.units()
+            for lang in self.options.targets:
+                job = self._job(opened, lang)
+                opened.jobs.append(job)
+                window.new_jobs += job.live
+            if any(job.live for job in opened.jobs):
+                self._current = opened
+                self._inputs.append(opened)
+        return self._current
+
+    def _job(self, opened: OpenInput, lang: Language) -> Job:
+        out, refusal = self._rules.claim(opened.source, lang)
+        report = FileReport(opened.source.display, str(out) if out else "<stdout>", lang.code,
+                            format=opened.source.format.name)
+        if refusal is not None:
+            report.status, report.error = "failed", refusal
+        elif self.options.dry_run:
+            report.status = "skipped"
+        if self.glossary is not None:
+            report.glossary = GlossaryStats()
+        self.report.files.append(report)
+        return Job(opened, lang, out, report, self.write_stdout, self.progress.file_done)
+
+    def _exhausted(self, current: OpenInput) -> None:
+        current.exhausted = True
+        self._current = None
+        for job in current.jobs:
+            job.commit_if_done()
+
+    def _unreadable(self, current: OpenInput, message: str) -> None:
+        """An input that cannot be read: nothing of it is written, one line says why."""
+        self._current = None
+        current.exhausted = True
+        if current.read == 0:  # failed before any unit: one report for the input, not per language
+            for job in current.jobs:
+                self.report.files.remove(job.report)
+            self.report.files.append(FileReport(current.source.display, None, None, "failed", message,
+                                                format=current.source.format.name))
+            current.jobs = []
+        current.fail(message)
+
+    def _plan_unit(self, window: Window, current: OpenInput, unit: Unit) -> None:
+        planner = window.planner
+        translatable = [s for s in unit.segments if is_translatable(s.text)]
+        window.segments += len(unit.segments)
+        for job in current.jobs:
+            if not job.live:
+                continue
+            work = UnitWork(job, unit, {})
+            for segment in translatable:
+                work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang,
+                                                             (current.source.display, segment.id))
+                job.report.segments += unit.weight(segment.id)
+            keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
+            for key in keys:
+                window.waiting[key].append(work)
+            work.pending = len(keys)
+            window.works.append(work)
+        if planner.asks and self.memory is None:
+            # Work for the model: load it while the other inputs are read (with a translation
+            # memory, once the memory has been asked: see `_translate`).
+            self.engine.start()
+
+    # -- translating --------------------------------------------------------------------------
+    def _translate(self, window: Window) -> None:
+        planner, outcomes = window.planner, window.outcomes
+        asks = planner.unplanned()
+        recalled = self._recall(window, [a.key for a in asks])  # by text: the engine can start first
+        left = [a.key for a in asks if a.key not in recalled]
+        if left:
+            self.engine.start()
+        requests = planner.finish()  # tokenized while the engine starts
+        report = self.report
+        report.unique_segments += len(requests)
+        report.prompt_tokens += sum(r.prompt_tokens for r in requests)
+        report.cache_hit_tokens += sum(r.prompt_tokens for r in requests if r.key in recalled)
+        if self._prompts is not None:
+            self._write_prompts(planner, requests)
+        if self.options.dry_run:
+            return
+        self.progress.planned(files=window.new_jobs, requests=len(left),
+                              prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left))
+        for work in window.works:  # units with nothing to translate are done already
+            if work.pending == 0:
+                self._finish(window, work)
+        for key in recalled:
+            self._settled(window, key)
+        dispatcher = Dispatcher(self.engine.get, outcomes, planner, report=report, progress=self.progress,
+                                memory=self.memory, batch_tokens=self.options.batch_tokens,
+                                batch_requests=self.options.batch_requests,
+                                on_final=lambda key: self._settled(window, key))
+        dispatcher.translate([planner.planned[k] for k in left])
+        unfinished = [w for w in window.works if w.pending]
+        if unfinished:
+            raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")
+
+    def _recall(self, window: Window, keys: list[RequestKey]) -> set[RequestKey]:
+        """Settle what the translation memory knows; return those keys."""
+        if self.memory is None or not keys:
+            return set()
+        found = set()
+        for key, translation in zip(keys, self.memory.recall(keys), strict=True):
+            if translation is not None:
+                window.outcomes.recalled(key, translation)
+                found.add(key)
+        self.report.cache_hits += len(found)
+        return found
+
+    def _settled(self, window: Window, key: RequestKey) -> None:
+        """The request has its final outcome: finish every unit that was waiting only for it."""
+        for work in window.waiting.pop(key, ()):
+            work.pending -= 1
+            if work.pending == 0:
+                self._finish(window, work)
+
+    def _finish(self, window: Window, work: UnitWork) -> None:
+        outcomes, unit, report = window.outcomes, work.unit, work.job.report
+        translated: dict[int, str] = {}
+        for segment_id, pieces in work.pieces.items():
+            keys = [p.key for p in pieces if p.key is not None]
+            weight = unit.weight(segment_id)
+            if any(outcomes[k].attempts > 1 for k in keys):
+                report.retried += weight
+            if any(outcomes[k].repaired for k in keys):
+                report.repaired += weight
+            failed = [outcomes[k].problem for k in keys if outcomes[k].translation is None]
+            if failed:
+                report.untranslated += weight
+                self._problem(report, unit, segment_id, failed[0].message if failed[0] else "not translated")
+                continue
+            translated[segment_id] = "".join(
+                p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
+                for p in pieces)
+            report.translated += weight
+            if report.glossary is not None:
+                uses = [(g, outcomes[k].translation or "") for k in keys
+                        if (g := window.planner.planned[k].glossary) is not None]
+                tally(report.glossary, segment_id, work.job.lang.code, uses)
+        work.job.deliver(unit, translated)
+
+    @staticmethod
+    def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:
+        if len(report.problems) >= MAX_PROBLEMS:
+            report.problems_omitted += 1
+            return
+        label = unit.labels.get(segment_id)
+        report.problems.append(SegmentProblem(-1, f"{label}: {message}") if label is not None
+                               else SegmentProblem(segment_id, message))
+
+    def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
+        assert self._prompts is not None
+        for r in requests:
+            line = {"file": r.ask.first_use[0], "segment": r.ask.first_use[1], "lang": r.lang.code,
+                    "prompt": r.prompt, "tokens": r.prompt_tokens, "max_tokens": r.max_tokens,
+                    "uses": planner.uses[r.key]}
+            self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
+
+    def _discard_all(self) -> None:
+        for opened in self._inputs:
+            for job in opened.jobs:
+                job.discard()
+        if self._prompts is not None:
+            self._prompts.discard()

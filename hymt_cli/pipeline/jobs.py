@@ -1,0 +1,108 @@
+"""Jobs: one input into one target language, written unit by unit in input order.
+
+A job's output is written to a temp file as its units complete (`PendingOutput`) and
+committed once the input is read to its end and every unit is written; a job that fails
+leaves nothing under its final name.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..formats import InputReader, Unit, UnitWriter
+from ..languages import Language
+from ..outputs import PendingOutput
+from ..report import FileReport
+from ..sources import SourceFile
+
+
+@dataclass(eq=False)
+class OpenInput:
+    """An input being read: its units come one at a time."""
+
+    source: SourceFile
+    reader: InputReader
+    units: Iterator[Unit]
+    jobs: list[Job] = field(default_factory=list)
+    read: int = 0  # units read so far
+    exhausted: bool = False
+    failed: bool = False
+
+    def fail(self, message: str) -> None:
+        """The input turned out unreadable: every job fails, one line for the input."""
+        self.failed = True
+        for i, job in enumerate(self.jobs):
+            job.fail(message if i == 0 else None)
+
+
+@dataclass(eq=False)
+class Job:
+    input: OpenInput
+    lang: Language
+    output: Path | None
+    report: FileReport
+    write_stdout: Callable[[bytes], None] | None = None
+    on_committed: Callable[[], None] = lambda: None
+    pending: PendingOutput | None = None
+    writer: UnitWriter | None = None
+    written: int = 0
+    committed: bool = False
+    _ready: dict[int, tuple[Unit, Mapping[int, str]]] = field(default_factory=dict)
+
+    @property
+    def live(self) -> bool:
+        return self.report.status != "failed"
+
+    def deliver(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        """A unit is translated: write it, and any later ones that were waiting for it."""
+        if not self.live:
+            return
+        self._ready[unit.index] = (unit, translated)
+        while self.live and self.written in self._ready:
+            ready, done = self._ready.pop(self.written)
+            self._guarded(lambda: self._open().write(ready, done))
+            self.written += 1
+        self.commit_if_done()
+
+    def commit_if_done(self) -> None:
+        if self.committed or not self.live or not self.input.exhausted or self.written != self.input.read:
+            return
+        self._guarded(lambda: self._open().close())  # an empty table still gets its file
+        if self.live:
+            assert self.pending is not None
+            self._guarded(self.pending.commit)
+        if self.live:
+            self.pending, self.committed = None, True
+            self.on_committed()
+
+    def fail(self, message: str | None) -> None:
+        self.report.status, self.report.error = "failed", message
+        self._ready.clear()
+        self.discard()
+
+    def discard(self) -> None:
+        if self.pending is not None:
+            self.pending.discard()
+            self.pending = None
+
+    def _open(self) -> UnitWriter:
+        if self.writer is None:
+            self.pending = PendingOutput(self.output, self.write_stdout)
+            self.writer = self.input.reader.writer(self.lang.code, self.pending.handle)
+        return self.writer
+
+    def _guarded(self, action: Callable[[], object]) -> None:
+        """Run a write step; an error fails this job only (the other files go on)."""
+        where = str(self.output) if self.output is not None else "<stdout>"
+        try:
+            action()
+        except OSError as exc:  # includes pyarrow's IO errors (disk full, permissions)
+            self.fail(f"{where}: cannot write: {exc.strerror or _first_line(exc)}")
+        except Exception as exc:  # a format bug must not take the other files down
+            self.fail(f"{self.input.source.display}: cannot reassemble: {type(exc).__name__}: {exc}")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,144 @@
+"""The settings of a translate run, as the user gave them, and what follows from them.
+
+`TranslateSettings` is a frozen record of the flags; its methods check the values up front
+(a usage error before anything is read or loaded) and derive the typed pieces the run is
+built from: languages, sampling, engine options, per-format options.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .engine import ENGINES, EngineOptions, EngineSpec, Sampling
+from .errors import UsageError
+from .formats import FORMAT_NAMES, FormatSettings, ParquetOptions, TextOptions, text_format_names
+from .languages import Language, language, parse_language_list
+
+DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
+
+
+@dataclass(frozen=True, slots=True)
+class TranslateSettings:
+    inputs: tuple[str, ...]
+    to: str
+    source_lang: str = "auto"
+    format_name: str | None = None
+    segment_by: str = "paragraph"
+    out: Path | None = None
+    # model and engine
+    model: str | None = None
+    revision: str | None = None
+    engine: str = "vllm"
+    engine_args: tuple[str, ...] = ()  # KEY=VALUE, VALUE as JSON where it parses
+    max_model_len: int | None = None
+    dtype: str = "auto"
+    quantization: str | None = None
+    gpu_memory_utilization: float | None = None
+    tensor_parallel_size: int = 1
+    enforce_eager: bool = False
+    trust_remote_code: bool = False
+    batch_tokens: int | None = None
+    # sampling
+    temperature: float = 0.7
+    top_p: float = 0.6
+    top_k: int = 20
+    repetition_penalty: float = 1.05
+    seed: int | None = None
+    deterministic: bool = False
+    # parquet
+    columns: str | None = None
+    add_columns: bool = False
+    cell_format: str = "txt"
+    rows_per_batch: int = 8192
+    # glossary, memory, reporting
+    glossary: tuple[Path, ...] = ()
+    cache: Path | None = None
+    no_cache: bool = False
+    dry_run: bool = False
+    prompts_out: Path | None = None
+    report: Path | None = None
+    strict: bool = False
+    quiet: bool = False
+    verbose: bool = False
+
+    def check(self) -> None:
+        """Every value that can be judged without reading an input; UsageError otherwise."""
+        self.targets()
+        self.source()
+        self.spec()
+        self.format_settings()
+        self.engine_options()
+        if self.format_name is not None and self.format_name not in FORMAT_NAMES:
+            raise UsageError(f"unknown format {self.format_name!r}; choose one of {', '.join(FORMAT_NAMES)}")
+        if "-" in self.inputs:
+            if self.format_name is None:
+                raise UsageError("reading standard input (-) needs --format, e.g. --format txt")
+            if len(self.targets()) != 1:
+                raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
+
+    def targets(self) -> tuple[Language, ...]:
+        return tuple(parse_language_list(self.to))
+
+    def source(self) -> Language | None:
+        """None: detect per segment (auto)."""
+        return None if self.source_lang.strip().lower() == "auto" else language(self.source_lang)
+
+    def spec(self) -> EngineSpec:
+        spec = ENGINES.get(self.engine)
+        if spec is None:
+            raise UsageError(f"unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}")
+        return spec
+
+    @property
+    def model_name(self) -> str:
+        return self.model or DEFAULT_MODEL
+
+    def uses_model(self) -> bool:
+        """The run loads a model, or at least its tokenizer (a test engine given --model)."""
+        return self.spec().needs_model or self.model is not None
+
+    def sampling(self) -> Sampling:
+        if self.deterministic:
+            return Sampling.deterministic(self.seed or 0)
+        return Sampling(self.temperature, self.top_p, self.top_k, self.repetition_penalty, self.seed)
+
+    def engine_options(self) -> EngineOptions:
+        extra = parse_engine_args(self.engine_args)
+        if extra and not self.spec().takes_engine_args:
+            raise UsageError(f"engine {self.engine!r} takes no --engine-arg")
+        return EngineOptions(model=self.model_name, revision=self.revision,
+                             trust_remote_code=self.trust_remote_code, dtype=self.dtype,
+                             max_model_len=self.max_model_len,
+                             gpu_memory_utilization=self.gpu_memory_utilization,
+                             tensor_parallel_size=self.tensor_parallel_size, quantization=self.quantization,
+                             enforce_eager=self.enforce_eager, extra=extra)
+
+    def format_settings(self) -> FormatSettings:
+        if self.segment_by not in ("paragraph", "line"):
+            raise UsageError(f"--segment-by must be paragraph or line, not {self.segment_by!r}")
+        if self.cell_format not in text_format_names():
+            raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, "
+                             f"not {self.cell_format!r}")
+        if self.rows_per_batch < 1:
+            raise UsageError("--rows-per-batch must be at least 1")
+        columns = tuple(c.strip() for c in (self.columns or "").split(",") if c.strip())
+        return {"txt": TextOptions(segment_by=self.segment_by),
+                "parquet": ParquetOptions(columns=columns, add_columns=self.add_columns,
+                                          cell_format=self.cell_format, rows_per_batch=self.rows_per_batch)}
+
+
+def parse_engine_args(pairs: tuple[str, ...]) -> dict[str, object]:
+    """`KEY=VALUE` pairs; a VALUE that parses as JSON is that value (numbers, true/false,
+    objects), anything else is a string: `max_num_seqs=2048`, `compilation_config={"mode": 0}`."""
+    parsed: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise UsageError(f"--engine-arg must be KEY=VALUE with KEY a Python name, not {pair!r}")
+        try:
+            parsed[key] = json.loads(raw)
+        except ValueError:
+            parsed[key] = raw
+    return parsed

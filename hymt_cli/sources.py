@@ -1,0 +1,33 @@
+"""An input of a run: a file found on disk, or standard input."""
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .formats import InputFormat
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One input. `path` None means standard input. An `InputSource` for its format."""
+
+    path: Path | None
+    relative: Path  # below the folder it was found in (its name for a file named directly)
+    format: InputFormat
+
+    @property
+    def display(self) -> str:
+        return "<stdin>" if self.path is None else str(self.path)
+
+    def read_bytes(self) -> bytes:
+        if self.path is None:
+            return sys.stdin.buffer.read()
+        return self.path.read_bytes()
+
+    def open_binary(self) -> BinaryIO:
+        if self.path is None:
+            return io.BytesIO(sys.stdin.buffer.read())
+        return open(self.path, "rb")
