@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-cpu.sh
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
-exec "${HYMT_VENV:-.venv}/bin/python" -m pytest "$@"
+venv=${HYMT_VENV:-.venv}
+"$venv/bin/lint-imports" --no-cache >&2  # the import contracts of ARCHITECTURE.md (pyproject.toml)
+exec "$venv/bin/python" -m pytest "$@"

@@ -1,17 +1,29 @@
-"""Run the real `hymt` command in a subprocess (stdout and stderr kept apart)."""
+"""Run the real `hymt` command in a subprocess (stdout and stderr kept apart): the one CLI
+runner of the tests."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def hymt(*args: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict | None = None,
-         timeout: float = 300) -> subprocess.CompletedProcess[bytes]:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "HF_HUB_OFFLINE": "1",
-                   **(env or {})}
+def environment(env: dict[str, str] | None = None) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "HF_HUB_OFFLINE": "1", **(env or {})}
+
+
+def hymt(*args: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
+         timeout: float = 300, text: bool = False) -> subprocess.CompletedProcess[Any]:
+    """`hymt ARGS...` to completion; `text` decodes stdout/stderr (then `stdin` must be None)."""
     return subprocess.run([sys.executable, "-m", "hymt_cli", *args], input=stdin, capture_output=True,
-                          cwd=cwd, env=environment, timeout=timeout)
+                          cwd=cwd, env=environment(env), timeout=timeout, text=text)
+
+
+def start_hymt(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+               stdin: int | None = None, stdout: int | None = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    """`hymt ARGS...` in the background (for signals); stderr is piped."""
+    return subprocess.Popen([sys.executable, "-m", "hymt_cli", *args], cwd=cwd, env=environment(env),
+                            stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)

@@ -21,6 +21,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU and real model weights")
 
 
+# Fixtures that start a vLLM engine: a test using one must say so with the `vllm` marker, so that
+# `-m "not vllm"` really runs without vLLM.
+_STARTS_VLLM = frozenset({"vllm_engine"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _STARTS_VLLM & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("vllm") is None:
+            raise pytest.UsageError(f"{item.nodeid} starts vLLM (fixture vllm_engine) without @pytest.mark.vllm")
+
+
 def _model_root(request: pytest.FixtureRequest) -> Path:
     cache = request.config.cache
     if cache is None:  # pytest -p no:cacheprovider

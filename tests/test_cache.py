@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
 from hymt_cli.cache import CacheError, MemoryContext, TranslationMemory, build_context, default_cache_path
@@ -182,12 +183,8 @@ def test_engine_crash_keeps_committed_batches(tmp_path):
     assert (tmp_path / "doc.fr.txt").read_bytes() == doc.read_bytes()
 
 
-def _cli(*args: str, cwd: Path, env_extra: dict | None = None) -> subprocess.CompletedProcess:
-    import os
-
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "hymt_cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+def _cli(*args: str, cwd: Path, env_extra: dict | None = None):
+    return hymt(*args, cwd=cwd, env=env_extra, text=True)
 
 
 def test_cli_dry_run_counts_engine_vs_memory_and_writes_nothing(tmp_path):

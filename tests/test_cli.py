@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import ROOT, hymt
+from clirun import ROOT, hymt, start_hymt
 
 SAMPLES = ROOT / "samples" / "txt"
 
@@ -207,17 +207,13 @@ def test_two_inputs_never_write_the_same_output(tmp_path: Path) -> None:
 
 
 def test_interrupt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
-    import os
     import signal
     import subprocess
-    import sys
     import time
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "HF_HUB_OFFLINE": "1"}
     # stdin stays open: the run is still reading its input when Ctrl-C arrives
-    proc = subprocess.Popen([sys.executable, "-m", "hymt_cli", "translate", "-", "--format", "txt", "--to", "en",
-                             "--engine", "pseudo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    proc = start_hymt("translate", "-", "--format", "txt", "--to", "en", "--engine", "pseudo",
+                      stdin=subprocess.PIPE, cwd=tmp_path)
     time.sleep(3)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -12,6 +10,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from catalog_gen import write_catalog
+from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
 from hymt_cli.engine.pseudo import pseudo_localize
@@ -160,10 +159,8 @@ def test_dry_run_counts_and_writes_nothing(catalog, tmp_path):
 
 # -- bad input through the CLI --------------------------------------------------------------
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "hymt_cli", "translate", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+def _cli(*args: str, cwd: Path):
+    return hymt("translate", *args, cwd=cwd, text=True)
 
 
 def _no_outputs(folder: Path) -> bool:

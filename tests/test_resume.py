@@ -1,16 +1,15 @@
 """A run killed with SIGKILL mid-way, then restarted: finishes, same output, no repeated work."""
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
 from catalog_gen import write_catalog
+from clirun import start_hymt
 from tm_helpers import CountingEngine, engine_named, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,10 +18,8 @@ COLUMNS = "title,body_html,option1_value"
 
 def _translate(src: Path, out: Path, cache: Path) -> subprocess.Popen:
     # A tiny token budget: hundreds of small engine batches, each committed to the memory.
-    return subprocess.Popen(
-        [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr,de", "--engine", "pseudo",
-         "--columns", COLUMNS, "--batch-tokens", "60", "--cache", str(cache), "-o", str(out), "-q"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE)
+    return start_hymt("translate", str(src), "--to", "fr,de", "--engine", "pseudo", "--columns", COLUMNS,
+                      "--batch-tokens", "60", "--cache", str(cache), "-o", str(out), "-q", cwd=ROOT, stdout=None)
 
 
 def _stored(cache: Path) -> int:

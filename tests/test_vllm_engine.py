@@ -43,6 +43,7 @@ def test_importing_the_engine_modules_imports_neither_vllm_nor_torch() -> None:
     assert done.stdout.strip() == "[]"
 
 
+@pytest.mark.vllm
 def test_one_generation_per_request_in_order(vllm_engine, tiny_tokenizer) -> None:
     requests = requests_for(tiny_tokenizer, [16] * len(MESSAGES))
     forward = vllm_engine.generate(requests)
@@ -53,6 +54,7 @@ def test_one_generation_per_request_in_order(vllm_engine, tiny_tokenizer) -> Non
     assert alone == forward[:2]
 
 
+@pytest.mark.vllm
 def test_each_request_keeps_its_own_max_tokens(vllm_engine, tiny_tokenizer) -> None:
     requests = requests_for(tiny_tokenizer, [1, 16, 3, 2, 40])
     results = vllm_engine.generate(requests)
@@ -75,6 +77,7 @@ def test_finish_reasons_map_to_stop_or_length() -> None:
         assert _generation(completion(incomplete)).finish_reason == "length"
 
 
+@pytest.mark.vllm
 def test_greedy_is_deterministic(vllm_engine, tiny_tokenizer) -> None:
     request = requests_for(tiny_tokenizer, [8])[0]
     first = vllm_engine.generate([request, request])
@@ -82,10 +85,12 @@ def test_greedy_is_deterministic(vllm_engine, tiny_tokenizer) -> None:
     assert first[0] == first[1] == again[0]
 
 
+@pytest.mark.vllm
 def test_no_requests_no_work(vllm_engine) -> None:
     assert vllm_engine.generate([]) == []
 
 
+@pytest.mark.vllm
 def test_agrees_with_the_transformers_engine(vllm_engine, tiny_tokenizer, tiny_engine_options) -> None:
     from hymt_cli.engine.transformers_engine import TransformersEngine
 
@@ -131,6 +136,7 @@ def test_a_missing_model_folder_is_engine_unavailable(tmp_path: Path) -> None:
         VllmEngine(EngineOptions(model=str(tmp_path)), Sampling.deterministic())
 
 
+@pytest.mark.vllm
 def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path: Path) -> None:
     """vLLM's logs, its child processes and native code must not write to stdout.
 

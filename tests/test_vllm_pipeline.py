@@ -22,6 +22,7 @@ SAMPLES = ROOT / "samples" / "txt"
 MARKUP = [ROOT / "samples" / "docs", ROOT / "samples" / "site"]
 
 
+@pytest.mark.vllm
 def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(SAMPLES, docs)
@@ -48,6 +49,7 @@ def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine
     assert all("cut off at max_tokens" in p.problem for f in report.files for p in f.problems)
 
 
+@pytest.mark.vllm
 def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answering_model_dir: Path,
                                                                           tmp_path: Path) -> None:
     """The answering tiny model ends its answers (EOS): they pass validation and are spliced in."""
@@ -68,6 +70,7 @@ def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answerin
     assert "hymt:" not in out and "WARNING" not in out and "INFO" not in out
 
 
+@pytest.mark.vllm
 def test_markdown_and_html_samples_run_end_to_end(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
     sources, problems = discover([str(p) for p in MARKUP], format_name=None, options=None)
     assert not problems and {s.format.name for s in sources} == {"md", "html"}

@@ -1,0 +1,61 @@
+"""Engines declare themselves; --engine-arg reaches the engine's constructor."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from clirun import hymt
+
+from hymt_cli.engine import ENGINES, EngineSetup, Sampling
+from hymt_cli.errors import ExitCode, UsageError
+from hymt_cli.settings import TranslateSettings, parse_engine_args
+
+
+def test_engine_args_are_json_where_they_parse() -> None:
+    parsed = parse_engine_args(("max_num_seqs=2048", 'compilation_config={"mode": 0}', "kv_cache_dtype=fp8",
+                                "enable_prefix_caching=false", "note=a=b"))
+    assert parsed == {"max_num_seqs": 2048, "compilation_config": {"mode": 0}, "kv_cache_dtype": "fp8",
+                      "enable_prefix_caching": False, "note": "a=b"}
+    for bad in ("novalue", "=1", "two words=1", "1x=2"):
+        with pytest.raises(UsageError, match="KEY=VALUE"):
+            parse_engine_args((bad,))
+
+
+def test_engine_args_override_hymt_defaults_for_vllm(tiny_engine_options) -> None:
+    from hymt_cli.engine.vllm_engine import _llm_kwargs
+
+    options = replace(tiny_engine_options, enforce_eager=False,
+                      extra={"max_num_seqs": 7, "compilation_config": {"mode": 3}, "swap_space": 1})
+    kwargs = _llm_kwargs(options, Sampling(), on_cpu=False)
+    assert kwargs["max_num_seqs"] == 7 and kwargs["compilation_config"] == {"mode": 3} and kwargs["swap_space"] == 1
+
+
+def test_engine_args_reach_transformers_from_pretrained(tiny_engine_options) -> None:
+    pytest.importorskip("transformers")
+    options = replace(tiny_engine_options, extra={"attn_implementation": "eager"})
+    engine = ENGINES["transformers"].build(EngineSetup(options, Sampling.deterministic()))
+    try:
+        assert engine._model.config._attn_implementation == "eager"  # type: ignore[attr-defined]
+    finally:
+        engine.close()
+
+
+def test_engines_without_arguments_refuse_them_in_one_line(tmp_path) -> None:
+    (tmp_path / "a.txt").write_text("Hello.\n")
+    result = hymt("translate", str(tmp_path / "a.txt"), "--to", "fr", "--engine", "identity",
+                  "--engine-arg", "max_num_seqs=8", text=True)
+    assert result.returncode == ExitCode.USAGE
+    assert result.stderr.strip() == "error: engine 'identity' takes no --engine-arg"
+    assert not (tmp_path / "a.fr.txt").exists()
+
+
+def test_the_cli_offers_every_registered_engine_and_asks_the_registry() -> None:
+    help_text = hymt("translate", "--help", text=True).stdout
+    for name, spec in ENGINES.items():
+        assert name in help_text
+        # what the pipeline is told follows the declaration, never the name
+        settings = TranslateSettings(inputs=("x",), to="fr", engine=name)
+        assert settings.uses_model() is spec.needs_model
+    assert TranslateSettings(inputs=("x",), to="fr", engine="pseudo", model="m").uses_model()
+    with pytest.raises(UsageError, match="unknown engine 'nope'"):
+        TranslateSettings(inputs=("x",), to="fr", engine="nope").check()
