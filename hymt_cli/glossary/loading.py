@@ -23,7 +23,11 @@ def load_entries(path: Path) -> list[Entry]:
     if loader is None:
         raise GlossaryError(f"{path}: unknown glossary format {path.suffix or '(no suffix)'!r}; "
                             "use .tsv, .csv, .json or .tbx")
-    return loader(path)
+    entries = loader(path)
+    if not entries:
+        raise GlossaryError(f"{path}: no glossary entries (a term needs a target, or to be marked "
+                            "do-not-translate)")
+    return entries
 
 
 def _show(entry: Entry) -> str:
