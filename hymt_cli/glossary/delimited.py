@@ -52,8 +52,8 @@ def _kind(name: str, where: str) -> str:
         return ""
     code = language_code(name) if _LANGUAGE_TAG.fullmatch(name.strip().replace("_", "-")) else None
     if code is None:
-        raise GlossaryError(f"{where}: unknown column {shown(name.strip())}; expected {', '.join(ROLES)}, metadata "
-                         f"({', '.join(sorted(METADATA))}) or language codes such as de, fr, zh-Hant")
+        raise GlossaryError(f"{where}: unknown column {shown(name.strip())}; expected {', '.join(ROLES)}, "
+                            f"metadata ({', '.join(sorted(METADATA))}) or language codes such as de, fr, zh-Hant")
     return "lang:" + code
 
 

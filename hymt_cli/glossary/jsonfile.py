@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from .entries import Entry, GlossaryError, code_or_error, shown, target, term
 from .reading import read_text
 
+T = TypeVar("T")
 _TOP_KEYS = frozenset({"terms", "do_not_translate", "source_lang", "note"})
 _TERM_KEYS = frozenset({"source", "target", "targets", "case_sensitive", "source_lang", "note", "id"})
 _DNT_KEYS = frozenset({"source", "case_sensitive", "note", "id"})
@@ -76,7 +77,8 @@ class _Places:
                 found = self.text.find(encoded, self.pos)
                 if found >= 0:
                     self.pos = found + len(encoded)
-                    return f"{self.path}:{self.text.count(chr(10), 0, found) + 1}"
+                    line = self.text.count("\n", 0, found) + 1
+                    return f"{self.path}:{line}"
         return f"{self.path}: {index}"
 
 
@@ -88,22 +90,13 @@ def _keys(item: Mapping[str, object], allowed: frozenset[str], where: str) -> No
                             f"expected {', '.join(sorted(allowed))}")
 
 
-def _string(value: object, where: str, name: str) -> str:
-    if not isinstance(value, str):
-        raise GlossaryError(f"{where}: {name!r} must be a string")
-    return value
+_KINDS: dict[type, str] = {str: "a string", bool: "true or false", list: "a list"}
 
 
-def _boolean(value: object, where: str, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise GlossaryError(f"{where}: {name!r} must be true or false")
-    return value
-
-
-def _list(data: Mapping[str, object], name: str, path: Path) -> list[object]:
-    value = data.get(name, [])
-    if not isinstance(value, list):
-        raise GlossaryError(f"{path}: {name!r} must be a list")
+def _expect(value: object, kind: type[T], where: object, name: str) -> T:
+    """`value` if it is a `kind` (str, bool or list), else a GlossaryError naming the key."""
+    if not isinstance(value, kind):
+        raise GlossaryError(f"{where}: {name!r} must be {_KINDS[kind]}")
     return value
 
 
@@ -112,10 +105,10 @@ def term_entries(item: object, where: str, default_source: str | None) -> list[E
     if not isinstance(item, dict):
         raise GlossaryError(f"{where}: a term must be an object with 'source' and 'targets'")
     _keys(item, _TERM_KEYS, where)
-    source = term(_string(item.get("source"), where, "source"), where)
-    case_sensitive = _boolean(item.get("case_sensitive", False), where, "case_sensitive")
-    source_lang = item.get("source_lang", default_source)
-    source_lang = code_or_error(_string(source_lang, where, "source_lang"), where) if source_lang else None
+    source = term(_expect(item.get("source"), str, where, "source"), where)
+    case_sensitive = _expect(item.get("case_sensitive", False), bool, where, "case_sensitive")
+    lang = item.get("source_lang", default_source)
+    source_lang = code_or_error(_expect(lang, str, where, "source_lang"), where) if lang else None
     targets = item.get("targets", {})
     if not isinstance(targets, dict):
         raise GlossaryError(f"{where}: 'targets' must map language codes to strings")
@@ -123,10 +116,10 @@ def term_entries(item: object, where: str, default_source: str | None) -> list[E
         raise GlossaryError(f"{where}: term {shown(source)} has no 'targets' (use do_not_translate to keep it)")
     entries = []
     if "target" in item:
-        entries.append(Entry(source, target(_string(item["target"], where, "target"), where), None,
+        entries.append(Entry(source, target(_expect(item["target"], str, where, "target"), where), None,
                              source_lang, case_sensitive, where))
     for code, value in targets.items():
-        entries.append(Entry(source, target(_string(value, where, f"targets.{code}"), where),
+        entries.append(Entry(source, target(_expect(value, str, where, f"targets.{code}"), where),
                              code_or_error(code, where), source_lang, case_sensitive, where))
     return entries
 
@@ -153,11 +146,11 @@ def load_json(path: Path) -> list[Entry]:
     _keys(data, _TOP_KEYS, f"{path}:1")
     default_source = data.get("source_lang")
     if default_source is not None:
-        default_source = _string(default_source, f"{path}:1", "source_lang")
+        default_source = _expect(default_source, str, f"{path}:1", "source_lang")
     places = _Places(path, text)
     entries: list[Entry] = []
-    for i, item in enumerate(_list(data, "terms", path)):
+    for i, item in enumerate(_expect(data.get("terms", []), list, path, "terms")):
         entries.extend(term_entries(item, places.of(item, f"terms[{i}]"), default_source))
-    for i, item in enumerate(_list(data, "do_not_translate", path)):
+    for i, item in enumerate(_expect(data.get("do_not_translate", []), list, path, "do_not_translate")):
         entries.append(dnt_entry(item, places.of(item, f"do_not_translate[{i}]")))
     return entries

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 from xml.parsers import expat
 
 from .entries import TRUE, Entry, GlossaryError, code_or_error, term
@@ -68,7 +69,7 @@ def parse_xml(path: Path, data: bytes) -> Node:
     parser.buffer_text = True
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-    def refuse(what: str) -> None:
+    def refuse(what: str) -> NoReturn:
         raise GlossaryError(f"{path}:{parser.CurrentLineNumber}: {what} not allowed in a TBX glossary")
 
     def start(tag: str, attrs: dict[str, str]) -> None:
@@ -80,7 +81,6 @@ def parse_xml(path: Path, data: bytes) -> Node:
 
     def external(*args: object) -> int:
         refuse("external entities are")
-        return 0
 
     parser.StartElementHandler = start
     parser.EndElementHandler = lambda tag: stack.pop()
