@@ -58,6 +58,7 @@ def _kind(name: str, where: str) -> str:
 
 
 def read_header(header: Sequence[str], where: str) -> Columns:
+    """The header row's meaning (see the module docstring); refuses unknown, unnamed and duplicate columns."""
     roles: dict[str, int] = {}
     languages: dict[int, str] = {}
     seen: dict[str, str] = {}
@@ -101,6 +102,7 @@ def row_entries(row: Sequence[str], columns: Columns, where: str) -> list[Entry]
 
 
 def load_delimited(path: Path, delimiter: str) -> list[Entry]:
+    """Every entry of a TSV (tab) or CSV (`,`) glossary; errors name the line."""
     reader = csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)

@@ -139,6 +139,7 @@ def dnt_entry(item: object, where: str) -> Entry:
 
 
 def load_json(path: Path) -> list[Entry]:
+    """Every entry of a JSON glossary (see the module docstring)."""
     text = read_text(path)
     data = parse(path, text)
     if not isinstance(data, dict) or not ({"terms", "do_not_translate"} & set(data)):

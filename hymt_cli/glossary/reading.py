@@ -15,6 +15,7 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codec
 
 
 def read_bytes(path: Path) -> bytes:
+    """The file's bytes; an unreadable file is a GlossaryError."""
     try:
         return path.read_bytes()
     except OSError as exc:
@@ -40,4 +41,5 @@ def decode(path: Path, data: bytes) -> str:
 
 
 def read_text(path: Path) -> str:
+    """The file decoded as `decode` says."""
     return decode(path, read_bytes(path))

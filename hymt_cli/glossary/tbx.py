@@ -146,6 +146,7 @@ def concept_entries(concept: Node, path: Path) -> list[Entry]:
 
 
 def load_tbx(path: Path) -> list[Entry]:
+    """Every entry of a TBX glossary, each concept in every direction (see the module docstring)."""
     root = parse_xml(path, read_bytes(path))
     concepts = list(root.iter("termEntry", "conceptEntry"))
     if not concepts:
