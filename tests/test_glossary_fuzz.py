@@ -45,9 +45,11 @@ def load(folder: Path, suffix: str, data: bytes) -> Glossary | None:
 
 def use_everywhere(glossary: Glossary) -> None:
     """A loaded glossary works downstream: matching, placeholders, prompt, verification."""
-    text = " ".join(e.source for e in glossary.entries[:20])
     for code in {e.target_lang or "de" for e in glossary.entries[:20]}:
-        use = glossary.use(text, language(code))
+        applicable = [e for e in glossary.entries if e.target_lang in (None, code) and e.source_lang != code]
+        if not applicable:  # e.g. zh -> zh: a term never applies into its own language
+            continue
+        use = glossary.use(" ".join(e.source for e in applicable[:20]), language(code))
         assert use is not None
         prompt = build_prompt(use.text, language(code), chinese_source=False, terms=use.terms,
                               formatted=use.formatted)
