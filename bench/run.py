@@ -56,12 +56,12 @@ def fixed_output_tokens(source_tokens: int) -> int:
 # -- planning (parent) ---------------------------------------------------------------------------
 def plan(spec: dict) -> dict:
     """hymt's own plan of the job (dry run): the prompts every contender gets."""
-    from hymt_cli.pipeline import Pipeline
 
     t0 = time.monotonic()
-    pipeline = make_pipeline(spec, out_dir=Path(spec["work"]) / "dry", engine_factory=None, dry_run=True)
+    requests: list = []
+    pipeline = make_pipeline(spec, out_dir=Path(spec["work"]) / "dry", engine_factory=None, dry_run=True,
+                             on_planned=requests.extend)
     report = pipeline.run(sources(spec))
-    requests = list(pipeline._planner.requests.values())  # noqa: SLF001  the bench reads the plan
     table = [dict(ids=r.prompt_ids, out=fixed_output_tokens(r.source_tokens), answer=well_formed_answer(r))
              for r in requests]
     return dict(table=table, segments=report.segments, unique=len(requests),
@@ -88,7 +88,8 @@ def sources(spec: dict):
     return found
 
 
-def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = False, progress=None):
+def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = False, progress=None,
+                  on_planned=None):
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.languages import parse_language_list
     from hymt_cli.pipeline import Pipeline, RunOptions
@@ -99,7 +100,7 @@ def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = 
     options = RunOptions(targets=tuple(parse_language_list(spec["targets"])), out_dir=out_dir, dry_run=dry_run)
     glossary = load_glossaries([REPO / g for g in GLOSSARIES])
     return Pipeline(options, tokenizer, engine_factory, progress=progress, engine_name="vllm",
-                    model=spec["model"], glossary=glossary)
+                    model=spec["model"], glossary=glossary, on_planned=on_planned)
 
 
 # -- contenders (subprocesses) -------------------------------------------------------------------
@@ -111,8 +112,7 @@ class BenchEngine:
     def __init__(self, inner, table: list[dict]) -> None:
         self.inner = inner
         self.by_ids = {tuple(t["ids"]): t for t in table}
-        self.batch_tokens = getattr(inner, "batch_tokens", None)
-        self.batch_requests = getattr(inner, "batch_requests", None)
+        self.limits = inner.limits
         self.requests = 0
 
     def _fixed(self, requests):

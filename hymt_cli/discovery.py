@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .formats import SUFFIXES, FormatSettings, format_for_path, format_named
-from .languages import LANGUAGES, Language
+from .languages import LANGUAGES
 from .sources import SourceFile
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
@@ -67,12 +67,3 @@ def _walk(root: Path, format_name: str | None, options: FormatSettings | None = 
                 continue
             docs.append(SourceFile(path, path.relative_to(root), fmt))
     return docs
-
-
-def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Path | None:
-    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
-    if source.path is None:
-        return None
-    if out_dir is not None:
-        return out_dir / lang.code / source.relative
-    return source.path.with_name(f"{source.path.stem}.{lang.code}{source.path.suffix}")

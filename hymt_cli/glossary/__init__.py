@@ -3,7 +3,7 @@ terms, verify and tally adherence.
 
 The pipeline calls three narrow hooks: `Glossary.use(text, lang)` while planning (what the
 model sees and which terms go into the prompt), `GlossaryUse.restore(output)` on every model
-output, and `check_terms(use, output)` (or `Glossary.check` as a validator: a miss is a *soft*
+output, and `check_terms(use, output)` (the pipeline's validator: a miss is a *soft*
 problem, retried once, then the best output is kept and the miss recorded). `tally` fills the
 report.
 
@@ -19,12 +19,12 @@ Modules, one job each:
 from __future__ import annotations
 
 from .entries import Entry, GlossaryError, language_code
-from .glossary import Glossary, GlossaryRequest
+from .glossary import Glossary
 from .injection import Expected, GlossaryUse
 from .loading import load_entries, load_glossaries
 from .matching import Match, Matcher, at_word_edges, fold, select
 from .verification import check_terms, tally
 
-__all__ = ["Entry", "Expected", "Glossary", "GlossaryError", "GlossaryRequest", "GlossaryUse", "Match",
+__all__ = ["Entry", "Expected", "Glossary", "GlossaryError", "GlossaryUse", "Match",
            "Matcher", "at_word_edges", "check_terms", "fold", "language_code", "load_entries",
            "load_glossaries", "select", "tally"]

@@ -2,21 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from ..languages import Language
-from ..validation import Problem
 from .entries import Entry
 from .injection import GlossaryUse, build_use
 from .matching import Matcher, fold
-from .verification import check_terms
-
-
-class GlossaryRequest(Protocol):
-    """What `Glossary.check` reads from a pipeline request."""
-
-    @property
-    def glossary(self) -> GlossaryUse | None: ...
 
 
 class Glossary:
@@ -54,8 +44,3 @@ class Glossary:
         """The glossary's part in translating `text` into `lang`; None when no term occurs."""
         matches = self.matcher(lang).find(text)
         return build_use(text, matches) if matches else None
-
-    @staticmethod
-    def check(request: GlossaryRequest, output: str) -> Problem | None:
-        """Validator: `check_terms` on the request's glossary use."""
-        return check_terms(request.glossary, output)

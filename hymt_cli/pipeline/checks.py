@@ -1,7 +1,7 @@
 """Output checks the pipeline runs on every answer (besides validation.problem_with)."""
 from __future__ import annotations
 
-from ..glossary import Glossary
+from ..glossary import check_terms
 from ..language_check import wrong_script
 from ..placeholders import tag_problem
 from ..validation import Problem
@@ -16,7 +16,7 @@ def tags_kept(request: PlannedRequest, output: str) -> Problem | None:
 
 def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:
     """The glossary's target terms are in the output (a soft problem)."""
-    return Glossary.check(request, output)
+    return check_terms(request.glossary, output)
 
 
 def target_script(request: PlannedRequest, output: str) -> Problem | None:

@@ -102,7 +102,7 @@ class Dispatcher:
         """Tags still broken after the retry: translate each inline run on its own."""
         if not broken:
             return
-        repairs = [Repair.plan(r, lambda text, r=r: self.planner.plan_now(text, r.lang, r.ask.first_use))
+        repairs = [Repair.plan(r, lambda text, r=r: self.planner.plan_now(text, r.lang, r.first_use))
                    for r in broken]
         fresh = {key: self.planner.planned[key] for rep in repairs for key in rep.run_keys()
                  if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None}

@@ -85,7 +85,9 @@ class Pipeline:
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
                  validators: Sequence[Check] = (), glossary: Glossary | None = None,
-                 memory: Memory | None = None) -> None:
+                 memory: Memory | None = None,
+                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None) -> None:
+        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan)."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
@@ -102,6 +104,7 @@ class Pipeline:
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
         self._prompts: PendingOutput | None = None
+        self._on_planned = on_planned
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
@@ -231,6 +234,8 @@ class Pipeline:
         report.cache_hit_tokens += sum(r.prompt_tokens for r in requests if r.key in recalled)
         if self._prompts is not None:
             self._write_prompts(planner, requests)
+        if self._on_planned is not None:
+            self._on_planned(requests)
         if self.options.dry_run:
             return
         self.progress.planned(files=window.new_jobs, requests=len(left),
@@ -305,7 +310,7 @@ class Pipeline:
     def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
         assert self._prompts is not None
         for r in requests:
-            line = {"file": r.ask.first_use[0], "segment": r.ask.first_use[1], "lang": r.lang.code,
+            line = {"file": r.first_use[0], "segment": r.first_use[1], "lang": r.lang.code,
                     "prompt": r.prompt, "tokens": r.prompt_tokens, "max_tokens": r.max_tokens,
                     "uses": planner.uses[r.key]}
             self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")

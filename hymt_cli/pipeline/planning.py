@@ -7,7 +7,7 @@ token ids and output budget never change. What comes back is recorded elsewhere
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..batching import max_new_tokens, max_source_tokens
 from ..glossary import Glossary, GlossaryUse
@@ -42,44 +42,14 @@ class Ask:
         return self.glossary.text if self.glossary is not None else self.core
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedRequest:
-    """One unique request, as it goes to the engine."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedRequest(Ask):
+    """One unique request, as it goes to the engine: the ask with its tokens and output budget."""
 
-    ask: Ask
     prompt_ids: tuple[int, ...]
     prompt_tokens: int
     source_tokens: int
     max_tokens: int
-
-    # The checks and the report read these as a request's own.
-    @property
-    def key(self) -> RequestKey:
-        return self.ask.key
-
-    @property
-    def core(self) -> str:
-        return self.ask.core
-
-    @property
-    def lang(self) -> Language:
-        return self.ask.lang
-
-    @property
-    def prompt(self) -> str:
-        return self.ask.prompt
-
-    @property
-    def formatted(self) -> bool:
-        return self.ask.formatted
-
-    @property
-    def glossary(self) -> GlossaryUse | None:
-        return self.ask.glossary
-
-    @property
-    def model_text(self) -> str:
-        return self.ask.model_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +143,9 @@ class Planner:
     def _planned(self, ask: Ask, ids: tuple[int, ...], prompt_tokens: int) -> PlannedRequest:
         overhead = self._overhead_tokens(ask.lang, source_is_chinese(self.source, ask.core), ask.formatted)
         source_tokens = max(1, prompt_tokens - overhead)
-        return PlannedRequest(ask, ids, prompt_tokens, source_tokens,
-                              max_new_tokens(source_tokens, prompt_tokens, self.context_tokens))
+        return PlannedRequest(**{f.name: getattr(ask, f.name) for f in fields(Ask)}, prompt_ids=ids,
+                              prompt_tokens=prompt_tokens, source_tokens=source_tokens,
+                              max_tokens=max_new_tokens(source_tokens, prompt_tokens, self.context_tokens))
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool) -> int:
         key = (lang.code, chinese_source, formatted)
