@@ -24,6 +24,7 @@ from ..languages import Language
 from ..outputs import OutputRules, PendingOutput
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
+from ..signals import deferred
 from ..sources import SourceFile
 from ..tokenizer import PromptTokenizer
 from .checks import glossary_terms_used, tags_kept
@@ -53,8 +54,9 @@ class RunOptions:
 
 class NoProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
-    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
-    def file_done(self) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
+    def file_done(self, output: str | None = None) -> None: ...
+    def phase(self, name: str) -> None: ...
 
 
 @dataclass(eq=False)
@@ -111,7 +113,8 @@ class Pipeline:
         self._rules = OutputRules(list(sources), self.options.out_dir)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
-            self._prompts = PendingOutput(self.options.prompts_out, None)
+            with deferred():
+                self._prompts = PendingOutput(self.options.prompts_out, None)
         failed = True
         try:
             while (window := self._fill()) is not None:
@@ -155,6 +158,7 @@ class Pipeline:
     def _next_input(self, window: Window) -> OpenInput | None:
         while self._current is None and self._queue:
             source = self._queue.popleft()
+            self.progress.phase("reading")
             opened = OpenInput(source, source.format.open(source), iter(()))
             opened.units = opened.reader.units()
             for lang in self.options.targets:
@@ -177,7 +181,7 @@ class Pipeline:
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
-        return Job(opened, lang, out, report, self.write_stdout, self.progress.file_done)
+        return Job(opened, lang, out, report, self.write_stdout, lambda: self.progress.file_done(report.output))
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True
@@ -227,6 +231,7 @@ class Pipeline:
         left = [a.key for a in asks if a.key not in recalled]
         if left:
             self.engine.start()
+        self.progress.phase("planning")
         requests = planner.finish()  # tokenized while the engine starts
         report = self.report
         report.unique_segments += len(requests)
@@ -316,8 +321,12 @@ class Pipeline:
             self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
 
     def _discard_all(self) -> None:
+        """The run stopped early (a signal, an error): remove every temp file; an output not
+        committed yet is reported as not written ("interrupted")."""
         for opened in self._inputs:
             for job in opened.jobs:
                 job.discard()
+                if not job.committed and job.report.status == "ok":
+                    job.report.status = "interrupted"
         if self._prompts is not None:
             self._prompts.discard()
