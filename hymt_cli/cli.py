@@ -24,6 +24,7 @@ from .errors import ExitCode, HymtError
 from .formats import FORMAT_NAMES, text_format_names
 from .output import stderr_console
 from .settings import DEFAULT_MODEL, DTYPES, PROGRESS_MODES, TranslateSettings
+from .signals import install as install_signal_handlers
 
 EXAMPLES = """[bold]Examples[/]
 
@@ -167,7 +168,7 @@ Verbose = Annotated[Optional[bool], _opt("--verbose", "-v", panel=REPORTING, hel
 ConfigFile = Annotated[Optional[Path], typer.Option("--config", metavar="FILE", rich_help_panel=REPORTING,
                                                     help="Settings file [default: the nearest hymt.toml or "
                                                          "pyproject.toml \\[tool.hymt] upward].")]
-NoConfig = Annotated[bool, typer.Option("--no-config", rich_help_panel=REPORTING, help="Ignore config files.")]
+NoConfig = Annotated[bool, typer.Option("--no-config", rich_help_panel=REPORTING, metavar="", help="Ignore config files.")]
 
 
 @app.command(epilog=EXAMPLES)
@@ -280,9 +281,9 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
         code = command(console)
     except HymtError as exc:
         code = print_error(console, exc)
-    except KeyboardInterrupt:  # outside a translation run (which handles its own signals)
-        console.print("hymt: interrupted")
-        code = ExitCode.INTERRUPTED
+    except KeyboardInterrupt as exc:  # outside a translation run (which handles its own signals)
+        console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
+        code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
     except Exception as exc:
         if os.environ.get("HYMT_DEBUG"):
             raise
@@ -308,14 +309,17 @@ def main(argv: list[str] | None = None) -> int:
 
     The command line's own errors (a missing or unknown option, a value that is not a number)
     are printed in hymt's style: one `error:` line, a hint, exit 2."""
+    install_signal_handlers()
     try:
         code = app(args=argv, prog_name="hymt", standalone_mode=False)
     except typer.Abort:
         return ExitCode.INTERRUPTED
     except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...
         return _usage_error(exc)
-    except KeyboardInterrupt:
-        return ExitCode.INTERRUPTED
+    except KeyboardInterrupt as exc:  # a signal while the command line is parsed
+        stderr_console().print(f"hymt: interrupted ({exc or 'SIGINT'}) while starting; nothing was done",
+                               markup=False)
+        return int(getattr(exc, "exit_code", ExitCode.INTERRUPTED))
     return code if isinstance(code, int) else 0
 
 

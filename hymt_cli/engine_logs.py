@@ -20,6 +20,8 @@ _KEEP = 20  # log files of earlier runs kept in the default folder
 _PREFIX = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|DEBUG|ERROR|CRITICAL)?\s*"
                      r"(\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?)?\s*(\[[^\]]*\]\s*)?")
 _BAR_TAIL = re.compile(r"\s*\|[^|]*\[[^\]]*\]\s*$")  # tqdm's "| 1/1 [00:00<00:00, 39.5it/s]"
+_RECORD = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|ERROR|CRITICAL) ")  # a vLLM log record
+_BAR = re.compile(r"\d+%\|?|\| \d+/\d+ ")  # tqdm: "40%|####", "| 3/8 ["
 _PROBLEM = re.compile(r"\b(ERROR|CRITICAL|Error|Exception|Traceback)\b|error:")
 
 
@@ -98,11 +100,13 @@ class EngineLog:
         return [line for line in lines if line][-limit:]
 
     def activity(self) -> str | None:
-        """What the engine is doing, from its last log line: "Loading weights took 0.12 GB"."""
-        for line in reversed(self.lines(20)):
-            text = _BAR_TAIL.sub("", _PREFIX.sub("", line)).strip()
-            if text and not text.startswith(("warnings.warn", "if ", "  ")):
-                return text[:100]
+        """What the engine is doing: its last log record or loading bar ("Loading weights took
+        0.12 s", "Capturing CUDA graphs: 40%"); stray prints and warnings' source lines are not."""
+        for line in reversed(self.lines(40)):
+            if _RECORD.match(line) or _BAR.search(line):
+                text = _BAR_TAIL.sub("", _PREFIX.sub("", line)).strip()
+                if text:
+                    return text[:100]
         return None
 
     def problems(self, limit: int = 5) -> list[str]:

@@ -30,7 +30,7 @@ Activity = Callable[[], "str | None"]
 
 @dataclass
 class RunState:
-    phase: str = "reading"
+    phase: str = "preparing"
     started: float = field(default_factory=time.monotonic)
     files_total: int = 0
     files_written: int = 0
@@ -81,6 +81,8 @@ class RunState:
                     f"ETA {_clock(eta) if eta is not None else '--:--'}")
         if self.phase == "writing":
             return f"writing: {files}"
+        if self.phase == "preparing":
+            return f"preparing (tokenizer, glossary, memory), {time.monotonic() - self.started:.0f} s"
         if self.phase == "finished":
             return f"done: {files}, {self.requests_done:,} segments from the engine"
         return f"{self.phase} the inputs"
@@ -155,11 +157,12 @@ class Progress:
             self._emit("file_written", path=output)
 
     # -- the engine's start (from the thread that builds it) ----------------------------------
-    def engine_starting(self, what: str) -> None:
+    def engine_starting(self, engine: str, model: str | None) -> None:
         with self._lock:
             s = self.state
-            s.engine, s.engine_what, s.engine_since = "starting", what, time.monotonic()
-            self._emit("engine_starting", engine=what)
+            s.engine, s.engine_what, s.engine_since = "starting", f"{engine}, {model}" if model else engine, \
+                time.monotonic()
+            self._emit("engine_starting", engine=engine, model=model)
 
     def engine_ready(self) -> None:
         with self._lock:
@@ -216,7 +219,7 @@ class PlainProgress:
                                 f"{data['files']} output file(s)")
             self._last = time.monotonic()
         elif name == "engine_starting":
-            self._console.print(f"hymt: starting the engine ({data['engine']})")
+            self._console.print(f"hymt: starting the engine ({state.engine_what})", markup=False)
         elif name == "engine_ready":
             self._console.print(f"hymt: engine ready in {data['seconds']} s")
         elif name == "phase" and data["phase"] == "writing":

@@ -55,6 +55,13 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
+def install() -> None:
+    """Handle SIGINT/SIGTERM from now on (the command line, first thing at start-up)."""
+    if threading.current_thread() is threading.main_thread():
+        for signum in HANDLED:
+            signal.signal(signum, _handler)
+
+
 @contextmanager
 def handling_signals() -> Iterator[None]:
     """Turn SIGINT/SIGTERM into `Interrupted` for the block (main thread only; elsewhere a no-op)."""
@@ -64,7 +71,6 @@ def handling_signals() -> Iterator[None]:
     previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
     for signum in HANDLED:
         previous[signum] = signal.signal(signum, _handler)
-    _state.received = _state.pending = None
     try:
         yield
     finally:

@@ -146,8 +146,7 @@ class _Run:
         setup = EngineSetup(self.settings.engine_options(), self.settings.sampling(), verbose=self.settings.verbose)
         if self.log is not None:
             self.log.start()
-        self.progress.engine_starting(f"{self.spec.name}, {self.report.model}" if self.report.model
-                                      else self.spec.name)
+        self.progress.engine_starting(self.spec.name, self.report.model)
         engine = self.spec.build(setup)
         self.progress.engine_ready()
         return engine
@@ -176,7 +175,9 @@ class _Run:
         self.progress.close()
         if self.settings.report is not None:
             report.write(self.settings.report)
-        summarize(report, self.console, dry_run=self.settings.dry_run, quiet=self.settings.quiet,
+        # With --progress json, the `finished` event has the totals: no second summary.
+        summarize(report, self.console, dry_run=self.settings.dry_run,
+                  quiet=self.settings.quiet or self.settings.progress == "json",
                   verbose=self.settings.verbose, strict=self.settings.strict, code=code)
         return code
 
