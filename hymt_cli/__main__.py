@@ -8,6 +8,6 @@ try:
 
     code = main()
 except KeyboardInterrupt as exc:  # a signal before the command line took over
-    print(f"hymt: interrupted ({exc}) while starting; nothing was done", file=sys.stderr)
+    print(f"hymt: interrupted ({exc or 'SIGINT'}) while starting; nothing was done", file=sys.stderr)
     code = getattr(exc, "exit_code", 130)
 sys.exit(code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+from signal import Signals
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
@@ -24,6 +25,7 @@ from .errors import ExitCode, HymtError
 from .formats import FORMAT_NAMES, text_format_names
 from .output import stderr_console
 from .settings import DEFAULT_MODEL, DTYPES, PROGRESS_MODES, TranslateSettings
+from . import signals
 from .signals import install as install_signal_handlers
 
 EXAMPLES = """[bold]Examples[/]
@@ -282,7 +284,8 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
     except HymtError as exc:
         code = print_error(console, exc)
     except KeyboardInterrupt as exc:  # outside a translation run (which handles its own signals)
-        console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
+        if not signals.reported(True):
+            console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
         code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
     except Exception as exc:
         if os.environ.get("HYMT_DEBUG"):
@@ -316,10 +319,14 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.INTERRUPTED
     except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...
         return _usage_error(exc)
-    except KeyboardInterrupt as exc:  # a signal while the command line is parsed
-        stderr_console().print(f"hymt: interrupted ({exc or 'SIGINT'}) while starting; nothing was done",
-                               markup=False)
-        return int(getattr(exc, "exit_code", ExitCode.INTERRUPTED))
+    except KeyboardInterrupt:  # a signal while the command line is parsed
+        code = ExitCode.INTERRUPTED
+    signum = signals.received()
+    if signum is not None:  # typer turns an interrupt into exit 130 by itself: say which, once
+        if not signals.reported(True):
+            stderr_console().print(f"hymt: interrupted ({signal_name(signum)}) while starting; nothing "
+                                   "was done", markup=False)
+        return int(signals.exit_code_for(signum))
     return code if isinstance(code, int) else 0
 
 
@@ -333,3 +340,7 @@ def _usage_error(exc: typer.TyperException) -> int:
     console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")
     console.print(f"hint: {command} --help lists the options")
     return ExitCode.USAGE if code in (ExitCode.USAGE, 1) else code
+
+
+def signal_name(signum: int) -> str:
+    return Signals(signum).name

@@ -33,13 +33,14 @@ class Interrupted(KeyboardInterrupt):
 
     @property
     def exit_code(self) -> ExitCode:
-        return ExitCode.TERMINATED if self.signum == signal.SIGTERM else ExitCode.INTERRUPTED
+        return exit_code_for(self.signum)
 
 
 class _State:
     depth = 0  # nesting of deferred() in the main thread
     pending: int | None = None  # a signal that arrived inside deferred()
     received: int | None = None  # the first signal of the run
+    reported = False  # the line saying so was printed
 
 
 _state = _State()
@@ -81,6 +82,17 @@ def handling_signals() -> Iterator[None]:
 def received() -> int | None:
     """The signal that stopped the run, if any."""
     return _state.received
+
+
+def reported(value: bool | None = None) -> bool:
+    """Whether the one line about the interruption was printed (set it with True)."""
+    if value is not None:
+        _state.reported = value
+    return _state.reported
+
+
+def exit_code_for(signum: int) -> ExitCode:
+    return ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
 
 
 @contextmanager

@@ -30,6 +30,7 @@ from .progress import JsonProgress, LiveProgress, NoDisplay, PlainProgress, Prog
 from .prompts import TEMPLATE_VERSION
 from .report import FileReport, RunReport
 from .settings import TranslateSettings
+from . import signals
 from .signals import Interrupted, handling_signals
 from .summary import summarize, summarize_check, summarize_interrupted
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
@@ -193,6 +194,7 @@ class _Run:
         self._record()
         if self.settings.report is not None:
             report.write(self.settings.report)
+        signals.reported(True)
         summarize_interrupted(report, self.console, exc.name, kept=kept, report_path=self.settings.report)
         return exc.exit_code
 
