@@ -67,7 +67,8 @@ def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_
         for lang in targets:
             out = output_path(source, lang, out_dir)
             assert out is not None
-            reason = _why_stale(source.path, out, manifest_folder(out, out_dir, lang.code), recipe)
+            reason = _why_stale(source.path, out, manifest_folder(out, out_dir, lang.code),
+                                {**recipe, "to": lang.code})
             if reason == "edited":
                 edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
             elif reason is not None:
