@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import traceback
 from signal import Signals
 from collections.abc import Callable
 from dataclasses import MISSING, fields
@@ -23,7 +24,7 @@ from . import __version__
 from .engine import ENGINES
 from .errors import ExitCode, HymtError
 from .formats import FORMAT_NAMES, text_format_names
-from .output import stderr_console
+from .output import message_stream, stderr_console
 from .settings import DEFAULT_MODEL, DTYPES, PROGRESS_MODES, TranslateSettings
 from . import signals
 from .signals import install as install_signal_handlers
@@ -288,8 +289,8 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
             console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
         code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
     except Exception as exc:
-        if os.environ.get("HYMT_DEBUG"):
-            raise
+        if os.environ.get("HYMT_DEBUG"):  # to hymt's stderr: descriptor 2 may be the engine's log
+            traceback.print_exc(file=message_stream())
         console.print(f"[red]error:[/] internal error: {type(exc).__name__}: {exc}", markup=True)
         console.print("hint: this is a bug in hymt; set HYMT_DEBUG=1 for the traceback and report it")
         code = ExitCode.SOME_INPUTS_FAILED

@@ -22,6 +22,7 @@ _PREFIX = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|DEBUG|ERROR|CRITICAL)
 _BAR_TAIL = re.compile(r"\s*\|[^|]*\[[^\]]*\]\s*$")  # tqdm's "| 1/1 [00:00<00:00, 39.5it/s]"
 _RECORD = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|ERROR|CRITICAL) ")  # a vLLM log record
 _BAR = re.compile(r"\d+%\|?|\| \d+/\d+ ")  # tqdm: "40%|####", "| 3/8 ["
+_UNINFORMATIVE = ("non-default args", "Using ", "reserved_cpus")
 _PROBLEM = re.compile(r"\b(ERROR|CRITICAL|Error|Exception|Traceback)\b|error:")
 
 
@@ -105,8 +106,8 @@ class EngineLog:
         for line in reversed(self.lines(40)):
             if _RECORD.match(line) or _BAR.search(line):
                 text = _BAR_TAIL.sub("", _PREFIX.sub("", line)).strip()
-                if text:
-                    return text[:100]
+                if text and not text.startswith(_UNINFORMATIVE):
+                    return text[:80]
         return None
 
     def problems(self, limit: int = 5) -> list[str]:

@@ -69,14 +69,14 @@ def handling_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
+    previous: dict[signal.Signals, Callable[[int, FrameType | None], object] | int | None] = {}
     for signum in HANDLED:
         previous[signum] = signal.signal(signum, _handler)
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        for handled, handler in previous.items():
+            signal.signal(handled, handler if handler is not None else signal.SIG_DFL)
 
 
 def received() -> int | None:

@@ -17,8 +17,10 @@ _SHOWN_STALE = 50
 
 
 class StaleOutput(Protocol):
-    output: str
-    reason: str
+    @property
+    def output(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
 
 
 def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool, verbose: bool = False,

@@ -128,11 +128,9 @@ class _Run:
                     validators=(target_script,) if self.spec.translates else (), glossary=glossary,
                     memory=self.memory)
                 self.report = self.pipeline.report
-                try:
-                    self.report = self.pipeline.run(self.found.sources)
-                finally:
-                    if self.log is not None:
-                        self.log.stop()
+                self.report = self.pipeline.run(self.found.sources)
+                if self.log is not None:  # after a failure or a signal, the engine's processes may
+                    self.log.stop()       # still be ending: their last words go to the log too
         except (EngineUnavailable, RuntimeError, OSError):
             self._show_log()
             raise
