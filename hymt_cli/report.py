@@ -40,7 +40,8 @@ class FileReport:
     output: str | None
     lang: str | None
     status: str = "ok"  # ok | failed | skipped
-    error: str | None = None
+    error: str | None = None  # why it failed
+    warning: str | None = None  # why it was skipped, or what went wrong besides
     format: str | None = None
     segments: int = 0
     translated: int = 0
