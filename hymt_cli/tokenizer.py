@@ -5,9 +5,12 @@ Prompts are tokenized once, here; engines receive token ids and never re-tokeniz
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .errors import EngineUnavailable
+
+if TYPE_CHECKING:
+    from transformers import BatchEncoding, PreTrainedTokenizerBase
 
 
 class PromptTokenizer(Protocol):
@@ -29,7 +32,7 @@ class ChatTemplateTokenizer:
 
     exact = True
 
-    def __init__(self, hf_tokenizer) -> None:
+    def __init__(self, hf_tokenizer: PreTrainedTokenizerBase) -> None:
         self._tok = hf_tokenizer
 
     @classmethod
@@ -54,15 +57,15 @@ class ChatTemplateTokenizer:
         return cls(tok)
 
     @property
-    def hf_tokenizer(self):
+    def hf_tokenizer(self) -> PreTrainedTokenizerBase:
         return self._tok
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
         ids = self._tok.apply_chat_template([{"role": "user", "content": user_message}],
                                             add_generation_prompt=True, tokenize=True)
-        if hasattr(ids, "keys"):  # transformers 5 returns a BatchEncoding
-            ids = ids["input_ids"]
-        return tuple(ids)
+        if isinstance(ids, list):  # transformers 4: the ids of the one conversation
+            return tuple(cast("list[int]", ids))
+        return tuple(cast("BatchEncoding", ids)["input_ids"])  # transformers 5
 
     def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
         """`prompt_ids` for many messages at once, the same ids.
