@@ -22,6 +22,14 @@ class PromptTokenizer(Protocol):
         """Token ids of the whole prompt: chat template, no system prompt, generation prompt added."""
         ...
 
+    def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
+        """`prompt_ids` of many messages (one call, where the tokenizer can batch)."""
+        ...
+
+    def prompt_count(self, user_message: str) -> int:
+        """Token count of the whole prompt (exact or estimated, as `exact` says)."""
+        ...
+
     def count(self, text: str) -> int:
         """Token count of plain text (no special tokens)."""
         ...
@@ -81,6 +89,9 @@ class ChatTemplateTokenizer:
                                               add_generation_prompt=True, tokenize=False)
         return [tuple(ids) for ids in self._tok(list(texts), add_special_tokens=False)["input_ids"]]
 
+    def prompt_count(self, user_message: str) -> int:
+        return len(self.prompt_ids(user_message))
+
     def count(self, text: str) -> int:
         return len(self._tok(text, add_special_tokens=False)["input_ids"])
 
@@ -97,6 +108,9 @@ class EstimatingTokenizer:
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
         return ()
+
+    def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
+        return [() for _ in user_messages]
 
     def count(self, text: str) -> int:
         return -(-len(text.encode("utf-8")) // 3)
