@@ -9,7 +9,6 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__
-from .atomic import open_atomically
 from .discovery import discover
 from .engine import ENGINE_NAMES, MODEL_FREE_ENGINES, EngineOptions, Sampling, create_engine
 from .errors import EngineUnavailable, ExitCode, HymtError, UsageError
@@ -209,7 +208,7 @@ def tm_export(
     """Write every entry of the translation memory as TMX or JSON lines."""
     console = stderr_console()
     from .cache import TranslationMemory, default_cache_path
-    from .tm_exchange import FORMATS, write_jsonl, write_tmx
+    from .tm_exchange import FORMATS, export, export_to_file
 
     try:
         if format_name not in FORMATS:
@@ -218,13 +217,11 @@ def tm_export(
         if not path.exists():
             raise UsageError(f"cache {path}: no translation memory there yet")
         with TranslationMemory.open(path, readonly=True) as memory:
-            write = write_tmx if format_name == "tmx" else write_jsonl
             if out is None:
                 with StdoutGuard() as stdout:
-                    count = write(memory.entries(), _TextSink(stdout.write))
+                    count = export(memory.entries(), format_name, _TextSink(stdout.write))
             else:
-                with open_atomically(out, "w", encoding="utf-8", newline="\n") as handle:
-                    count = write(memory.entries(), handle)
+                count = export_to_file(memory.entries(), format_name, out)
         console.print(f"hymt tm: exported {count} entries")
         code = ExitCode.OK
     except HymtError as exc:
@@ -247,8 +244,8 @@ def tm_import(
         result = read_entries(file, format_name)
         with TranslationMemory.open(cache or default_cache_path()) as memory:
             count = memory.import_entries(result.entries)
-        skipped = f", skipped {result.skipped} (unknown language, empty or inline markup)" if result.skipped else ""
-        console.print(f"hymt tm: imported {count} entries{skipped}")
+        skipped = f"; {result.describe_skipped()}" if result.skipped else ""
+        console.print(f"hymt tm: imported {count} entries{skipped}", markup=False)
         code = ExitCode.OK
     except HymtError as exc:
         code = _print_error(console, exc)
