@@ -175,6 +175,9 @@ class TranslationMemory:
             empty = cls(sqlite3.connect(":memory:", isolation_level=None), path, readonly=True)
             empty._create_tables()
             return empty
+        if not _sqlite_or_empty(path):  # sqlite itself takes a file of a byte or two for an empty database
+            raise CacheError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
+                             hint=_HINT_ELSEWHERE)
         if not readonly:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -362,6 +365,19 @@ def _connect(uri: str) -> sqlite3.Connection:
     """The one place hymt opens its memory (tests put a fault-injecting connection here)."""
     return sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None,
                            check_same_thread=False)
+
+
+_SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def _sqlite_or_empty(path: Path) -> bool:
+    """False for an existing file that does not start as every SQLite database does."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+    except OSError:  # missing, unreadable...: sqlite's own error says what is wrong
+        return True
+    return head in (b"", _SQLITE_MAGIC)
 
 
 def _uri_path(path: Path) -> str:

@@ -49,6 +49,24 @@ def test_garbage_file_is_named_as_not_sqlite_and_left_alone(tmp_path: Path) -> N
     assert bad.read_bytes() == b"this is not sqlite\n" * 100
 
 
+@pytest.mark.parametrize("content", [b"x", b"\n\n", b"SQLite format 2\0" + bytes(200)], ids=repr)
+def test_tiny_file_that_sqlite_would_take_for_an_empty_database_is_left_alone(tmp_path: Path,
+                                                                              content: bytes) -> None:
+    small = tmp_path / "notes.txt"
+    small.write_bytes(content)
+    for readonly in (False, True):
+        error = _error(small, readonly=readonly)
+        assert error.message == f"cache {small}: not a hymt translation memory: the file is not an SQLite database"
+    assert small.read_bytes() == content
+
+
+def test_empty_file_becomes_a_memory(tmp_path: Path) -> None:
+    path = tmp_path / "tm.db"
+    path.write_bytes(b"")
+    with TranslationMemory.open(path) as tm:
+        assert tm.store(CTX, "en", [("fr", "Red", "Rouge")]) == 1
+
+
 def test_truncated_memory_is_called_damaged(tmp_path: Path) -> None:
     data = _memory(tmp_path / "full.db", entries=3000).read_bytes()
     truncated = tmp_path / "tm.db"
