@@ -166,6 +166,7 @@ def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -
     config.use_qk_norm = True
     config.use_cla = False
     torch.manual_seed(seed)
+    # _from_config is untyped in transformers
     model: HunYuanDenseV1ForCausalLM = HunYuanDenseV1ForCausalLM._from_config(  # type: ignore[no-untyped-call]
         config, dtype=torch.float32)
     _arrange_embeddings(model, tokenizer, seed, answers)
@@ -254,6 +255,7 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> 
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tiny-model-", dir=out_dir.parent))
     bars = hf_logging.is_progress_bar_enabled()
+    # (transformers' logging helpers are untyped)
     hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # a shard bar for a 3 MB file is noise
     try:
         tokenizer.save_pretrained(tmp)

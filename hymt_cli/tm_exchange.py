@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from .atomic import open_atomically
+from .atomic import open_text_atomically
 from .cache import Entry, is_unicode
 from .errors import InputError, OutputError
 from .languages import LANGUAGES
@@ -125,7 +125,7 @@ def export(entries: Iterable[Entry], fmt: str, out: TextOut) -> int:
 def export_to_file(entries: Iterable[Entry], fmt: str, path: Path) -> int:
     """`export` into `path`, which appears only, and whole, when every entry is written."""
     try:
-        with open_atomically(path, "w", encoding="utf-8", newline="\n") as handle:
+        with open_text_atomically(path) as handle:
             return export(entries, fmt, handle)
     except OSError as exc:
         raise OutputError(f"{path}: cannot write the export: {_write_problem(path, exc)}",
@@ -247,11 +247,11 @@ def _entry(source: str, target: str, src_tag: str, tgt_tag: str) -> Entry | tupl
     if tgt is None:
         return "unknown language", repr(tgt_tag)
     if not target.strip():
-        return "empty target (not translated)", ""
+        return "empty target", ""
     if not source:
         return "empty source", ""
     if not (is_unicode(source) and is_unicode(target)):
-        return "text not valid Unicode (lone surrogate)", ""
+        return "lone surrogate in the text", ""
     return Entry(source, target, language_code(src_tag) or "auto", tgt)
 
 
@@ -386,7 +386,7 @@ class _TmxReader:
             return
         src_tag = unit.srclang or self.header_srclang
         if not src_tag:
-            skips.add("no source language (srclang on neither <tu> nor <header>)", where)
+            skips.add("no srclang on <tu> or <header>", where)
             return
         index = _source_index(unit.variants, src_tag)
         if index is None:

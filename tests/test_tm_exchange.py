@@ -80,8 +80,8 @@ def test_jsonl_unusable_records_are_skipped_and_counted_by_reason(tmp_path: Path
     assert result.skipped == 8
     assert result.describe_skipped() == (
         "skipped 8: 2 not a JSON object (first: line 2, list); 2 'source' missing or not a string (first: line 3); "
-        "1 unknown language (first: line 5, 'xx'); 1 empty target (not translated) (first: line 6); "
-        "1 text not valid Unicode (lone surrogate) (first: line 7); 1 'src_lang' not a string (first: line 11)")
+        "1 unknown language (first: line 5, 'xx'); 1 empty target (first: line 6); "
+        "1 lone surrogate in the text (first: line 7); 1 'src_lang' not a string (first: line 11)")
 
 
 def test_jsonl_without_a_usable_entry_is_an_error(tmp_path: Path) -> None:
@@ -186,11 +186,9 @@ def test_tmx_source_language_from_tu_header_or_neither(tmp_path: Path) -> None:
     path = _tmx(tmp_path, body, header='<header segtype="sentence"/>')
     result = read_entries(path)
     assert result.entries == [Entry("Red", "Rouge", "en", "fr")]
-    assert result.describe_skipped() == ("skipped 2: 2 no source language (srclang on neither <tu> nor <header>) "
-                                         "(first: line 6)")
+    assert result.describe_skipped() == "skipped 2: 2 no srclang on <tu> or <header> (first: line 6)"
     none = _tmx(tmp_path, _tu("Blue", "Bleu"), header="")
-    assert _refused(none) == (f"{none}: no usable entries; skipped 1: 1 no source language (srclang on neither "
-                              "<tu> nor <header>) (first: line 5)")
+    assert _refused(none) == f"{none}: no usable entries; skipped 1: 1 no srclang on <tu> or <header> (first: line 5)"
 
 
 def test_tmx_unusable_units_are_skipped_and_counted(tmp_path: Path) -> None:
@@ -210,7 +208,7 @@ def test_tmx_unusable_units_are_skipped_and_counted(tmp_path: Path) -> None:
     result = read_entries(_tmx(tmp_path, body))
     assert result.entries == [Entry("Red", "Rouge", "en", "fr"), Entry("Yellow", "Jaune", "en", "fr")]
     assert result.skips.counts == {
-        "inline markup in <seg>": 2, "unknown language": 1, "empty target (not translated)": 1,
+        "inline markup in <seg>": 2, "unknown language": 1, "empty target": 1,
         "fewer than two <tuv>": 1, "no <tuv> in the source language": 1,
         'malformed <ph type="x-hymt-char">': 1, "no <seg>": 1}
     assert result.skips.first["inline markup in <seg>"] == "line 6"

@@ -74,7 +74,9 @@ class TransformersEngine:
                 batch = [requests[i] for i in chosen]
                 for index, generation in zip(chosen, self._generate_bucket(batch, greedy=deterministic)):
                     results[index] = generation
-        return results  # type: ignore[return-value]  # every index is in exactly one bucket
+        done = [generation for generation in results if generation is not None]
+        assert len(done) == len(requests)  # every index is in exactly one bucket
+        return done
 
     def close(self) -> None:
         """Drop the model so its memory can be reclaimed; safe to call twice."""
