@@ -441,7 +441,7 @@ def memory_error(path: Path, exc: sqlite3.Error, doing: str) -> CacheError:
         verb = "write" if code == _READONLY else doing
         return CacheError(f"{where}: cannot {verb}: {_access_problem(path, exc)}", hint=_HINT_WRITABLE)
     if code == _IOERR:
-        return CacheError(f"{where}: cannot {doing}: disk I/O error ({_error_name(exc)})",
+        return CacheError(f"{where}: cannot {doing}: disk I/O error{_error_name(exc)}",
                           hint="check the disk or file system; the memory itself may be fine")
     if code == _NOMEM:
         return CacheError(f"{where}: cannot {doing}: out of memory")
@@ -468,8 +468,9 @@ def _access_problem(path: Path, exc: sqlite3.Error) -> str:
 
 
 def _error_name(exc: sqlite3.Error) -> str:
+    """` (SQLITE_IOERR_WRITE)`: sqlite's extended name of the error, where it gave one."""
     name = getattr(exc, "sqlite_errorname", None)
-    return name if isinstance(name, str) else str(exc)
+    return f" ({name})" if isinstance(name, str) else ""
 
 
 def _folder_error(path: Path, exc: OSError) -> CacheError:

@@ -195,6 +195,25 @@ def test_pipeline_memory_keeps_going_and_says_why_nothing_more_was_stored(
     assert memory.stored == 0
 
 
+def test_disk_io_error_while_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _memory(tmp_path / "tm.db")
+
+    class FailingDisk(sqlite3.Connection):
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+            if "FROM segments" in sql:
+                raise sqlite3.OperationalError("disk I/O error")
+            return super().execute(sql, *args)
+
+    monkeypatch.setattr(cache, "_connect",
+                        lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=FailingDisk))
+    with TranslationMemory.open(path) as tm:
+        with pytest.raises(CacheError) as info:
+            tm.lookup(CTX, "en", [("fr", "Red")])
+    assert info.value.message == f"cache {path}: cannot read: disk I/O error"
+    assert info.value.hint == "check the disk or file system; the memory itself may be fine"
+    _never_advises_deleting(info.value)
+
+
 def test_locked_for_too_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _memory(tmp_path / "tm.db")
     monkeypatch.setattr(cache, "_BUSY_MS", 50)
