@@ -18,10 +18,8 @@ long). hymt never modifies or advises deleting a file it did not create as its m
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
-import os
 import random
 import re
 import sqlite3
@@ -30,11 +28,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-from .errors import ExitCode, HymtError
-from .languages import Language
-from .validation import Problem
+from .cache_errors import HINT_DAMAGED, HINT_ELSEWHERE, CacheError, folder_error, is_lock_error, memory_error
 
 SCHEMA_VERSION = 1
 APPLICATION = "hymt.memory"
@@ -43,12 +39,6 @@ _CHUNK = 500  # keys per SELECT ... IN (...) (sqlite's default variable limit is
 _BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
 _LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
 _ORIGIN_MODEL, _ORIGIN_IMPORT = "model", "import"
-
-
-class CacheError(HymtError):
-    """The translation memory cannot be opened or used: pick another --cache or --no-cache."""
-
-    exit_code = ExitCode.USAGE
 
 
 T = TypeVar("T")
@@ -177,16 +167,16 @@ class TranslationMemory:
             return empty
         if not _sqlite_or_empty(path):  # sqlite itself takes a file of a byte or two for an empty database
             raise CacheError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
-                             hint=_HINT_ELSEWHERE)
+                             hint=HINT_ELSEWHERE)
         if not readonly:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise _folder_error(path, exc) from None
+                raise folder_error(path, exc) from None
         try:
             db = _connect(f"file:{_uri_path(path)}?mode=ro" if readonly else f"file:{_uri_path(path)}")
         except sqlite3.Error as exc:
-            raise memory_error(path, exc, "open") from None
+            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
         memory = cls(db, path, readonly=readonly)
         try:
             memory._retry(lambda: db.execute(f"PRAGMA busy_timeout={_BUSY_MS}"))
@@ -196,7 +186,7 @@ class TranslationMemory:
                 db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             db.close()
-            raise memory_error(path, exc, "open") from None
+            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
         except BaseException:
             db.close()
             raise
@@ -213,7 +203,7 @@ class TranslationMemory:
         if not tables:
             if self.readonly:
                 raise CacheError(f"cache {self.path}: an empty file, not a hymt translation memory yet",
-                                 hint=_HINT_ELSEWHERE)
+                                 hint=HINT_ELSEWHERE)
 
             def create() -> None:
                 with self._transaction():
@@ -231,7 +221,7 @@ class TranslationMemory:
         if meta.get("application") != APPLICATION:
             names = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
             raise CacheError(f"cache {self.path}: not a hymt translation memory: an SQLite database of "
-                             f"another application (tables: {names})", hint=_HINT_ELSEWHERE)
+                             f"another application (tables: {names})", hint=HINT_ELSEWHERE)
         schema = meta.get("schema", "")
         if schema != str(SCHEMA_VERSION):
             newer = schema.isdigit() and int(schema) > SCHEMA_VERSION
@@ -243,7 +233,7 @@ class TranslationMemory:
         missing = {"contexts", "segments"} - tables
         if missing:
             raise CacheError(f"cache {self.path}: the translation memory is damaged (table "
-                             f"{', '.join(sorted(missing))} missing)", hint=_HINT_DAMAGED)
+                             f"{', '.join(sorted(missing))} missing)", hint=HINT_DAMAGED)
 
     # -- sqlite plumbing --------------------------------------------------------------------
     @contextmanager
@@ -266,7 +256,7 @@ class TranslationMemory:
         try:
             yield
         except sqlite3.Error as exc:
-            raise memory_error(self.path, exc, doing) from None
+            raise memory_error(self.path, exc, doing, busy_ms=_BUSY_MS) from None
 
     @staticmethod
     def _retry(action: Callable[[], T]) -> T:
@@ -275,7 +265,7 @@ class TranslationMemory:
             try:
                 return action()
             except sqlite3.OperationalError as exc:
-                if _result_code(exc) not in (_BUSY, _LOCKED) or attempt == _LOCK_RETRIES - 1:
+                if not is_lock_error(exc) or attempt == _LOCK_RETRIES - 1:
                     raise
                 time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -392,92 +382,6 @@ def is_unicode(text: str) -> bool:
     """False for a str holding lone surrogates (e.g. undecodable bytes kept by surrogateescape),
     which no UTF-8 file or database can store."""
     return _SURROGATE.search(text) is None
-
-
-# -- errors --------------------------------------------------------------------------------------
-# sqlite's primary result codes (sqlite.org/rescode.html), and the messages sqlite gives for them,
-# for errors raised without a code.
-_PERM, _BUSY, _LOCKED, _NOMEM, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = (
-    3, 5, 6, 7, 8, 10, 11, 13, 14, 26)
-_MESSAGES = (("database or disk is full", _FULL), ("disk I/O error", _IOERR),
-             ("readonly database", _READONLY), ("unable to open database file", _CANTOPEN),
-             ("database is locked", _BUSY), ("database table is locked", _LOCKED),
-             ("file is not a database", _NOTADB), ("database disk image is malformed", _CORRUPT),
-             ("access permission denied", _PERM), ("out of memory", _NOMEM))
-_HINT_ELSEWHERE = "hymt leaves this file alone; pass --cache NEW_FILE for a memory elsewhere, or --no-cache"
-_HINT_DAMAGED = ("pass --cache NEW_FILE or --no-cache; sqlite3's .recover command may salvage "
-                 "the entries of the damaged file")
-_HINT_WRITABLE = "pass --cache FILE in a writable folder, or --no-cache"
-
-
-def _result_code(exc: sqlite3.Error) -> int | None:
-    code = getattr(exc, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF  # extended codes (SQLITE_IOERR_WRITE...) share the primary's low byte
-    text = str(exc)
-    return next((c for message, c in _MESSAGES if message in text), None)
-
-
-def memory_error(path: Path, exc: sqlite3.Error, doing: str) -> CacheError:
-    """A sqlite error as a one-line CacheError: what is wrong and what the user can do.
-
-    `doing` is "open", "read" or "write". Only a file that is not a usable hymt memory is
-    called one; a disk or permission problem is named as such, with the memory intact."""
-    code = _result_code(exc)
-    where = f"cache {path}"
-    if code == _NOTADB:
-        return CacheError(f"{where}: not a hymt translation memory: the file is not an SQLite database",
-                          hint=_HINT_ELSEWHERE)
-    if code == _CORRUPT:
-        return CacheError(f"{where}: the translation memory is damaged ({exc})", hint=_HINT_DAMAGED)
-    if code == _FULL:
-        return CacheError(f"{where}: cannot {doing}: the disk is full ({exc})",
-                          hint="free some space, or pass --cache FILE on another disk, or --no-cache; "
-                               "the memory keeps what it had")
-    if code in (_BUSY, _LOCKED):
-        return CacheError(f"{where}: locked by another process for over {_BUSY_MS / 1000:g} s",
-                          hint="wait for the other hymt run to finish, or pass --cache NEW_FILE or --no-cache")
-    if code in (_READONLY, _CANTOPEN, _PERM):
-        verb = "write" if code == _READONLY else doing
-        return CacheError(f"{where}: cannot {verb}: {_access_problem(path, exc)}", hint=_HINT_WRITABLE)
-    if code == _IOERR:
-        return CacheError(f"{where}: cannot {doing}: disk I/O error{_error_name(exc)}",
-                          hint="check the disk or file system; the memory itself may be fine")
-    if code == _NOMEM:
-        return CacheError(f"{where}: cannot {doing}: out of memory")
-    return CacheError(f"{where}: cannot {doing}: {exc}", hint="pass --no-cache to run without the memory")
-
-
-def _access_problem(path: Path, exc: sqlite3.Error) -> str:
-    """Why sqlite could not open or write `path`, in the file system's words where it can tell."""
-    folder = path.parent
-    if path.is_dir():
-        return "it is a folder, not a database file"
-    if not folder.is_dir():
-        return f"folder {folder} does not exist"
-    if not os.access(folder, os.X_OK):
-        return f"permission denied on folder {folder}"
-    if path.exists() and not os.access(path, os.R_OK):
-        return "permission denied (the file is not readable)"
-    if path.exists() and not os.access(path, os.W_OK):
-        return "the file is read-only"
-    if not os.access(folder, os.W_OK):
-        # sqlite writes FILE-journal, FILE-wal and FILE-shm beside the memory
-        return f"folder {folder} is read-only (sqlite needs to create files beside the memory)"
-    return str(exc)
-
-
-def _error_name(exc: sqlite3.Error) -> str:
-    """` (SQLITE_IOERR_WRITE)`: sqlite's extended name of the error, where it gave one."""
-    name = getattr(exc, "sqlite_errorname", None)
-    return f" ({name})" if isinstance(name, str) else ""
-
-
-def _folder_error(path: Path, exc: OSError) -> CacheError:
-    """The memory's folder could not be created."""
-    reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-    culprit = exc.filename if exc.filename is not None else path.parent
-    return CacheError(f"cache {path}: cannot create folder {culprit}: {reason}", hint=_HINT_WRITABLE)
 
 
 class PipelineMemory:
