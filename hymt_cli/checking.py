@@ -5,8 +5,9 @@
 
 `stale_outputs` is `hymt translate --check`: for each input and target language, is the
 output there, and is it what a run would write now? It compares the source's digest and the
-run's recipe (model, glossary, sampling, prompt template, languages, format options) with
-the manifest hymt kept when it wrote the output (manifest.py).
+run's provenance (model and its revision or folder digest, prompt template, glossary, sampling:
+the translation memory's context key) with what the output folder's manifest (manifest.py)
+recorded when hymt wrote the file.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import UsageError
-from .manifest import entry, file_digest, manifest_folder
+from .manifest import file_digest, read_manifest
 from .outputs import output_path
 from .sources import SourceFile
 from .languages import Language
@@ -58,7 +59,7 @@ class Stale:
 
 
 def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_dir: Path | None,
-                  recipe: dict[str, object]) -> tuple[list[Stale], list[Stale]]:
+                  provenance: str) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures)."""
     stale: list[Stale] = []
     edited: list[Stale] = []
@@ -67,8 +68,7 @@ def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_
         for lang in targets:
             out = output_path(source, lang, out_dir)
             assert out is not None
-            reason = _why_stale(source.path, out, manifest_folder(out, out_dir, lang.code),
-                                {**recipe, "to": lang.code})
+            reason = _why_stale(source.path, out, provenance)
             if reason == "edited":
                 edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
             elif reason is not None:
@@ -76,20 +76,16 @@ def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_
     return stale, edited
 
 
-def _why_stale(source: Path, out: Path, folder: Path, recipe: dict[str, object]) -> str | None:
+def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
     if not out.exists():
         return "missing"
-    record = entry(folder, out)
-    if record is None:
-        return "no record of hymt writing it (written by an older hymt, or by hand)"
-    if record.get("source_sha256") != file_digest(source):
+    written = read_manifest(out.parent).get(out.name)
+    if written is None:
+        return "no record of hymt writing it (written by hand, or by an older hymt)"
+    if written.source_sha256 != file_digest(source):
         return f"the source changed ({source})"
-    old = record.get("recipe")
-    if not isinstance(old, dict):
-        return "no record of how it was made"
-    changed = [key for key in sorted(set(recipe) | set(old)) if recipe.get(key) != old.get(key)]
-    if changed:
-        return "changed since: " + ", ".join(changed)
-    if record.get("output_sha256") != file_digest(out):
+    if written.provenance != provenance:
+        return "written with another model, glossary, sampling or prompt template"
+    if written.sha256 != file_digest(out):
         return "edited"
     return None

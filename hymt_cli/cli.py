@@ -101,6 +101,9 @@ SegmentBy = Annotated[Optional[str], _opt("--segment-by", panel=IO, field="segme
                                           help="txt: paragraphs (blank-line separated) or lines.")]
 Out = Annotated[Optional[Path], _opt("--out", "-o", panel=IO, metavar="DIR", help="Write DIR/<lang>/<relative "
                                      "path> instead of <stem>.<lang><suffix> beside each input.")]
+Overwrite = Annotated[Optional[bool], _opt("--overwrite/--no-overwrite", panel=IO, help="Replace existing "
+                                           "outputs hymt did not write (a person's translation, or hymt's "
+                                           "output edited since).")]
 FollowSymlinks = Annotated[Optional[bool], _opt("--follow-symlinks/--no-follow-symlinks", panel=IO,
                                                 help="Follow symbolic links that lead outside an input folder.")]
 Columns = Annotated[Optional[str], _opt("--columns", panel=IO, metavar="NAMES",
@@ -177,7 +180,7 @@ NoConfig = Annotated[bool, typer.Option("--no-config", rich_help_panel=REPORTING
 @app.command(epilog=EXAMPLES)
 def translate(
     inputs: Inputs = None, to: To = None, source_lang: From = None, source_suffix: SourceSuffix = None,
-    format_name: Format = None, segment_by: SegmentBy = None, out: Out = None,
+    format_name: Format = None, segment_by: SegmentBy = None, out: Out = None, overwrite: Overwrite = None,
     follow_symlinks: FollowSymlinks = None, columns: Columns = None, add_columns: AddColumns = None,
     cell_format: CellFormat = None, rows_per_batch: RowsPerBatch = None, model: Model = None,
     revision: Revision = None, engine: EngineName = None, engine_arg: EngineArgs = None,

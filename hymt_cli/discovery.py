@@ -9,8 +9,9 @@ report lists them, `-v` prints them, the summary counts them):
 - symbolic links leading outside the input folder (`--follow-symlinks` follows them, and links
   to folders), and anything that is not a regular file (FIFOs, devices, sockets: reading
   one would hang or never end), symlinks to them included;
-- the output folders of this run (`-o DIR`: `DIR/<lang>/`, even inside an input folder) and of
-  earlier runs (marked by their `.hymt-manifest.json`): hymt never reads its outputs as inputs.
+- outputs: this run's output folders (`-o DIR`: `DIR/<lang>/`, even inside an input folder),
+  and every file an earlier run wrote (listed in its folder's `.hymt-manifest.json`): hymt
+  never reads its own outputs as inputs.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from .formats import SUFFIXES, FormatSettings, format_for_path, format_named
 from .languages import LANGUAGES
-from .manifest import MANIFEST, is_output_tree
+from .manifest import MANIFEST_NAME, read_manifest
 from .report import SkippedInput
 from .sources import SourceFile
 
@@ -135,8 +136,7 @@ class _Walk:
         for folder, dirnames, filenames in os.walk(self.root, followlinks=follow):
             here = Path(folder)
             real = _real(here)
-            # A folder named as an input is read even if an earlier run wrote it; not this run's.
-            reason = _output_tree(real, self.out_dirs, markers=here != self.root)
+            reason = _output_tree(real, self.out_dirs)
             if reason is not None or real in self.seen:
                 if reason is not None:
                     self.skip(here, reason)
@@ -144,7 +144,12 @@ class _Walk:
                 continue
             self.seen.add(real)
             dirnames[:] = self._folders(here, dirnames)
+            written = read_manifest(here) if MANIFEST_NAME in filenames else {}
             for name in sorted(filenames):
+                if name in written:
+                    self.skip(here / name, "written by hymt (an earlier run's output, in "
+                                           f"{MANIFEST_NAME})")
+                    continue
                 doc = self._file(here / name)
                 if doc is not None:
                     docs.append(doc)
@@ -164,7 +169,7 @@ class _Walk:
 
     def _file(self, path: Path) -> SourceFile | None:
         if path.name.startswith("."):
-            if path.name != MANIFEST:
+            if path.name != MANIFEST_NAME:
                 self.skip(path, "hidden file")
             return None
         code = language_suffix(path)
@@ -195,13 +200,10 @@ class _Walk:
         return None
 
 
-def _output_tree(real: Path, out_dirs: tuple[Path, ...], *, markers: bool = True) -> str | None:
-    """Why the folder `real` (resolved) holds outputs, or None."""
+def _output_tree(real: Path, out_dirs: tuple[Path, ...]) -> str | None:
+    """Why the folder `real` (resolved) holds this run's outputs, or None."""
     if any(real.is_relative_to(out) for out in out_dirs):
         return "inside this run's output folder (-o)"
-    for folder in (real, *real.parents) if markers else ():
-        if is_output_tree(folder):
-            return f"inside the output folder of an earlier run ({folder / MANIFEST})"
     return None
 
 

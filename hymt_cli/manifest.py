@@ -1,35 +1,40 @@
-"""What hymt wrote, so that `hymt translate --check` can tell, without an engine, whether each
-output is still what a run would write.
+"""What hymt wrote: a manifest per output folder, so a run replaces only its own files.
 
-A manifest, `.hymt-manifest.json`, sits in the folder of the outputs it describes: beside
-the inputs, or in the root of each `-o DIR/<lang>/` tree (there it also marks the tree as
-outputs, which discovery never reads: `"tree": true`). For each output (by path relative to
-the manifest's folder): its source (relative path and SHA-256), what else decides the
-output (model and its revision or folder digest, prompt template, glossary digest, sampling,
-languages, format options), and the output's own SHA-256.
+`.hymt-manifest.json` in a folder lists the files hymt wrote there with the SHA-256 of what it
+wrote, the source they came from (its digest too) and the run's provenance (model, prompts,
+glossary, sampling: `MemoryContext.key`). A file that exists and is not listed with its
+current digest — a person's translation, or hymt's output edited since — is never replaced
+unless the user says `--overwrite`. The manifest holds no timestamps: committed next to
+the outputs, it changes only when they do.
+
+Several runs may write into one folder: updates lock the folder (flock) and rewrite the
+manifest atomically.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import write_atomically
 
-MANIFEST = ".hymt-manifest.json"
-VERSION = 1
+MANIFEST_NAME = ".hymt-manifest.json"
+SCHEMA = "hymt.manifest/1"
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """One output written by a run."""
+    """One file hymt wrote."""
 
-    output: Path
-    source: Path
-    recipe: Mapping[str, object]  # everything besides the source that decides the output
+    sha256: str
+    source: str  # the source's path relative to the manifest's folder (POSIX separators)
+    source_sha256: str
+    provenance: str
 
 
 def file_digest(path: Path) -> str:
@@ -40,54 +45,63 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def manifest_folder(output: Path, out_dir: Path | None, lang: str) -> Path:
-    """Where the manifest describing `output` lives."""
-    return out_dir / lang if out_dir is not None else output.parent
-
-
-def _read(folder: Path) -> dict[str, object]:
+def read_manifest(folder: Path) -> dict[str, Written]:
+    """The files hymt wrote in `folder` (empty when there is no usable manifest: then nothing
+    there counts as hymt's, the safe reading)."""
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) and data.get("hymt_manifest") == VERSION else {}
+    files = data.get("files") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
+    if not isinstance(files, dict):
+        return {}
+    found = {}
+    for name, entry in files.items():
+        try:
+            found[name] = Written(str(entry["sha256"]), str(entry["source"]), str(entry["source_sha256"]),
+                                  str(entry["provenance"]))
+        except (KeyError, TypeError):
+            continue  # an entry hymt cannot read protects its file
+    return found
 
 
-def is_output_tree(folder: Path) -> bool:
-    """True when `folder` is the root of an -o language tree (never an input)."""
-    return (folder / MANIFEST).is_file() and _read(folder).get("tree") is True
+def written_by_hymt(path: Path) -> bool:
+    """`path` is a file hymt wrote and nobody changed since."""
+    entry = read_manifest(path.parent).get(path.name)
+    if entry is None:
+        return False
+    try:
+        return file_digest(path) == entry.sha256
+    except OSError:
+        return False
 
 
-def mark_tree(folder: Path) -> None:
-    """Make `folder` (an -o DIR/<lang>/) an output tree, before anything is written into it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    data = _read(folder)
-    if data.get("tree") is not True:
-        write_atomically(folder / MANIFEST, _dump({"hymt_manifest": VERSION, "tree": True,
-                                                   "files": data.get("files", {})}))
+def record(path: Path, source: Path | None, provenance: str) -> None:
+    """Remember that hymt just wrote `path` (from `source`)."""
+    folder = path.parent
+    entry = Written(file_digest(path), _relative(source, folder) if source else "<stdin>",
+                    file_digest(source) if source else "", provenance)
+    with _locked(folder):
+        files = read_manifest(folder)
+        files[path.name] = entry
+        payload = {"schema": SCHEMA, "files": {name: {"sha256": w.sha256, "source": w.source,
+                                                       "source_sha256": w.source_sha256,
+                                                       "provenance": w.provenance}
+                                                for name, w in sorted(files.items())}}
+        # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
+        write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))
 
 
-def record(folder: Path, written: Iterable[Written], *, tree: bool) -> None:
-    """Add (or replace) the entries of outputs written into `folder`'s manifest."""
-    data = _read(folder) or {"hymt_manifest": VERSION, "tree": tree, "files": {}}
-    files = data.setdefault("files", {})
-    assert isinstance(files, dict)
-    for item in written:
-        files[_relative(item.output, folder)] = {
-            "source": _relative(item.source, folder), "source_sha256": file_digest(item.source),
-            "recipe": dict(item.recipe), "output_sha256": file_digest(item.output)}
-    write_atomically(folder / MANIFEST, _dump(data))
+def _relative(source: Path, folder: Path) -> str:
+    return Path(os.path.relpath(source.resolve(), folder.resolve())).as_posix()
 
 
-def entry(folder: Path, output: Path) -> dict[str, object] | None:
-    files = _read(folder).get("files")
-    found = files.get(_relative(output, folder)) if isinstance(files, dict) else None
-    return found if isinstance(found, dict) else None
-
-
-def _relative(path: Path, folder: Path) -> str:
-    return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(folder))).as_posix()
-
-
-def _dump(data: Mapping[str, object]) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on the folder itself (no lock file left behind)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

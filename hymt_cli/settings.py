@@ -31,6 +31,7 @@ class TranslateSettings:
     segment_by: str = "paragraph"
     out: Path | None = None
     follow_symlinks: bool = False
+    overwrite: bool = False  # replace existing outputs hymt did not write
     # model and engine
     model: str | None = None
     revision: str | None = None

@@ -28,6 +28,8 @@ def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool
     for file in result.files:
         if file.status == "failed" and file.error:  # a file failing in every language: one line
             console.print(f"[red]error:[/] {_esc(file.error)}")
+        elif file.warning:
+            console.print(f"[yellow]warning:[/] {_esc(file.warning)}")
     if not quiet:
         _skipped(result, console, verbose=verbose)
         if dry_run:

@@ -9,20 +9,18 @@ interrupted status, one line on stderr, exit 130 or 143.
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from rich.console import Console
 
-from .cache import PipelineMemory, TranslationMemory, build_context, default_cache_path
+from .cache import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
 from .checking import check_locations, stale_outputs
 from .discovery import Discovered, DiscoveryRules, find_inputs
 from .engine import Engine, EngineSetup
 from .engine_logs import EngineLog, new_log_path
 from .errors import EngineUnavailable, ExitCode, HymtError
 from .glossary import Glossary, load_glossaries
-from .manifest import Written, manifest_folder, mark_tree, record
 from .model_files import check_model_reachable, has_random_weights
 from .output import StdoutGuard, message_stream
 from .pipeline import Pipeline, RunOptions, target_script
@@ -107,18 +105,15 @@ class _Run:
         if settings.uses_model() and has_random_weights(settings.model_name):
             console.print(f"[yellow]warning:[/] {settings.model_name} is a random-weight test model: "
                           "its output is NOT a real translation (untranslatable output keeps the source)")
-        if settings.out is not None and not settings.dry_run:
-            for lang in settings.targets():
-                mark_tree(settings.out / lang.code)
         self._run_pipeline(tokenizer, glossary)
-        self._record()
         return self._finish(exit_code(self.report, settings))
 
     def _run_pipeline(self, tokenizer: PromptTokenizer, glossary: Glossary | None) -> None:
         settings = self.settings
         options = RunOptions(targets=settings.targets(), source=settings.source(), out_dir=settings.out,
                              context_tokens=settings.max_model_len or 8192, batch_tokens=settings.batch_tokens,
-                             dry_run=settings.dry_run, prompts_out=settings.prompts_out)
+                             dry_run=settings.dry_run, prompts_out=settings.prompts_out,
+                             overwrite=settings.overwrite, provenance=context_of(settings, glossary).key)
         self.memory = None if settings.no_cache else self._open_memory(glossary)
         try:
             with StdoutGuard() as stdout:
@@ -189,40 +184,11 @@ class _Run:
         kept = self.memory.stored if self.memory is not None else 0
         self.progress.interrupted(exc.name, files_ok=report.files_ok, kept_in_memory=kept)
         self.progress.close()
-        self._record()
         if self.settings.report is not None:
             report.write(self.settings.report)
         signals.reported(True)
         summarize_interrupted(report, self.console, exc.name, kept=kept, report_path=self.settings.report)
         return exc.exit_code
-
-    def _record(self) -> None:
-        """The manifest of each output written (for --check)."""
-        if self.settings.dry_run or (self.settings.glossary and self.glossary is None):
-            return
-        recipe = self._recipe(self.glossary)
-        by_folder: dict[Path, list[Written]] = {}
-        for f in self.report.files:
-            if f.status == "ok" and f.output and f.output != "<stdout>" and f.lang and Path(f.output).is_file():
-                out = Path(f.output)
-                folder = manifest_folder(out, self.settings.out, f.lang)
-                by_folder.setdefault(folder, []).append(Written(out, Path(f.input), {**recipe, "to": f.lang}))
-        for folder, written in by_folder.items():
-            try:
-                record(folder, written, tree=self.settings.out is not None)
-            except OSError as exc:
-                self.console.print(f"[yellow]warning:[/] {folder}: cannot update the manifest: {exc.strerror}")
-
-    def _recipe(self, glossary: Glossary | None) -> dict[str, object]:
-        settings = self.settings
-        context = build_context(engine=self.spec.name, model=settings.model_name if settings.uses_model() else None,
-                                revision=settings.revision, sampling=settings.sampling(),
-                                template_version=TEMPLATE_VERSION,
-                                glossary_digest=glossary.digest if glossary else "",
-                                model_free=not self.spec.needs_model)
-        formats = settings.format_settings()
-        return {**context.describe(), "from": settings.source_lang,
-                "format_options": json.dumps({k: repr(v) for k, v in sorted(formats.items())})}
 
     def _check(self) -> ExitCode:
         """--check: missing or stale outputs, listed; exit 5 when there is any."""
@@ -231,7 +197,8 @@ class _Run:
         glossary = (load_glossaries(list(self.settings.glossary), source=self.settings.source())
                     if self.settings.glossary else None)
         stale, edited = stale_outputs([s for s in self.found.sources if s.path is not None],
-                                      self.settings.targets(), self.settings.out, self._recipe(glossary))
+                                      self.settings.targets(), self.settings.out,
+                                      context_of(self.settings, glossary).key)
         code = summarize_check(stale, edited, self.console, checked=len(self.found.sources) * len(
             self.settings.targets()), quiet=self.settings.quiet)
         if self.found.problems and code == ExitCode.OK:
@@ -281,12 +248,8 @@ class _Run:
         settings = self.settings
         path: Path = settings.cache or default_cache_path()
         memory = TranslationMemory.open(path, readonly=settings.dry_run)
-        context = build_context(engine=self.spec.name, model=settings.model_name, revision=settings.revision,
-                                sampling=settings.sampling(), template_version=TEMPLATE_VERSION,
-                                glossary_digest=glossary.digest if glossary else "",
-                                model_free=not self.spec.needs_model)
         source = settings.source()
-        return PipelineMemory(memory, context, source.code if source is not None else None)
+        return PipelineMemory(memory, context_of(settings, glossary), source.code if source is not None else None)
 
 
 def exit_code(result: RunReport, settings: TranslateSettings) -> ExitCode:
@@ -304,4 +267,9 @@ def exit_code(result: RunReport, settings: TranslateSettings) -> ExitCode:
     return ExitCode.OK
 
 
-__all__ = ["translate", "exit_code", "HymtError"]
+def context_of(settings: TranslateSettings, glossary: Glossary | None) -> MemoryContext:
+    """What decides a translation besides its text: the memory's key, the manifest's provenance."""
+    spec = settings.spec()
+    return build_context(engine=spec.name, model=settings.model_name, revision=settings.revision,
+                         sampling=settings.sampling(), template_version=TEMPLATE_VERSION,
+                         glossary_digest=glossary.digest if glossary else "", model_free=not spec.needs_model)

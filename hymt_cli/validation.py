@@ -12,10 +12,25 @@ _TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
 _LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)
 
 
-def clean_output(text: str) -> str:
-    """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add."""
-    match = _TARGET_WRAPPER.match(text)
-    return (match.group(1) if match else text).strip()
+def clean_output(text: str, sent: str = "") -> str:
+    """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add: only the layers
+    the model added (a source that really reads `<target>…</target>` keeps its own)."""
+    own = _wrappers(sent)
+    cleaned = text.strip()
+    while _wrappers(cleaned) > own:
+        match = _TARGET_WRAPPER.match(cleaned)
+        assert match is not None
+        cleaned = match.group(1).strip()
+    return cleaned
+
+
+def _wrappers(text: str) -> int:
+    """How many `<target>` layers wrap the whole of `text`."""
+    layers = 0
+    while (match := _TARGET_WRAPPER.match(text)) is not None:
+        layers += 1
+        text = match.group(1)
+    return layers
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,11 +116,11 @@ def test_check_lists_missing_and_stale_outputs_without_an_engine(project: Path) 
     assert f"note: {Path('docs') / 'guide.de.md'}: edited since hymt wrote it (kept)" in lines
     assert "error: 3 of 4 output(s) missing or stale" in stale.stderr
     other = hymt("translate", "--check", "--engine", "identity", cwd=project, text=True)
-    assert "changed since: model" in other.stderr
+    assert "written with another model, glossary, sampling or prompt template" in other.stderr
     terms = project / "terms.tsv"
     terms.write_text("source\ttarget\nGuide\tLeitfaden\n")
     glossary = hymt("translate", "--check", "--glossary", str(terms), cwd=project, text=True)
-    assert "changed since: glossary_digest" in glossary.stderr
+    assert "written with another model, glossary, sampling or prompt template" in glossary.stderr
 
 
 def test_check_with_an_output_folder(tmp_path: Path) -> None:

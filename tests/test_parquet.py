@@ -251,3 +251,20 @@ def test_cache_that_is_not_a_database_is_exit_2_nothing_written(catalog, tmp_pat
     assert result.returncode == ExitCode.USAGE
     assert "not a hymt translation memory" in result.stderr
     assert not (tmp_path / "catalog.fr.parquet").exists()
+
+
+def test_invalid_utf8_in_a_string_column_is_one_line_other_files_done(tmp_path):
+    bad = tmp_path / "bad.parquet"
+    titles = pa.array([b"Red shirt", b"Bad \xff byte", b"Blue"], pa.binary()).view(pa.string())
+    pq.write_table(pa.table({"title": titles, "n": [1, 2, 3]}), bad)
+    good = tmp_path / "good.txt"
+    good.write_text("Hello there.\n")
+    result = _cli(str(bad), str(good), "--to", "fr", "--engine", "identity", "--no-cache", "--columns", "title",
+                  cwd=tmp_path)
+    assert result.returncode == ExitCode.SOME_INPUTS_FAILED, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [f"error: {bad}: column 'title' holds text that is not valid UTF-8 (rows 0-2: "
+                      "Invalid UTF8 sequence at string index 1)"]
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "good.fr.txt").read_text() == "Hello there.\n"
+    assert not (tmp_path / "bad.fr.parquet").exists() and not list(tmp_path.glob(".*hymt-tmp"))

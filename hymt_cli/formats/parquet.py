@@ -109,15 +109,21 @@ class ParquetReader:
         import pyarrow as pa
 
         iterator = parquet_file.iter_batches(batch_size=max(1, self.options.rows_per_batch))
+        first_row = 0
         while True:
             try:
                 batch = next(iterator)
-                for name in self._columns:  # strings must be UTF-8: Arrow does not check on read
-                    batch.column(name).validate(full=True)
             except StopIteration:
                 return
             except (pa.ArrowException, ValueError, OSError) as exc:
                 raise FormatError(f"corrupt parquet data ({_first_line(exc)})") from None
+            for name in self._columns:  # strings must be UTF-8: Arrow does not check on read
+                try:
+                    batch.column(name).validate(full=True)
+                except pa.ArrowException as exc:
+                    raise FormatError(f"column {name!r} holds text that is not valid UTF-8 (rows {first_row}-"
+                                      f"{first_row + batch.num_rows - 1}: {_first_line(exc)})") from None
+            first_row += batch.num_rows
             yield batch
 
     def _unit(self, index: int, batch: pa.RecordBatch) -> Unit:

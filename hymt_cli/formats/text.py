@@ -115,7 +115,7 @@ class TextDocument:
 def _restore_line_breaks(original: str, translation: str) -> str:
     """Give the translation the original's line endings: each break kept in place when the
     line count matches, otherwise the original's first break style throughout."""
-    breaks = _BREAK.findall(original)
+    breaks: list[str] = _BREAK.findall(original)
     parts = translation.split("\n")
     if not breaks:
         return translation

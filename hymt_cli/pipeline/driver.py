@@ -21,6 +21,7 @@ from ..engine.base import Engine
 from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
 from ..languages import Language
+from ..manifest import record
 from ..outputs import OutputRules, PendingOutput
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
@@ -50,6 +51,10 @@ class RunOptions:
     dry_run: bool = False
     prompts_out: Path | None = None
     window_segments: int = 65_536  # segments planned and translated together (bounds memory)
+    overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
+    # the output folder's manifest with every file written.
+    provenance: str = ""
 
 
 class NoProgress:
@@ -110,7 +115,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = OutputRules(list(sources), self.options.out_dir)
+        self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             with deferred():
@@ -171,17 +176,31 @@ class Pipeline:
         return self._current
 
     def _job(self, opened: OpenInput, lang: Language) -> Job:
-        out, refusal = self._rules.claim(opened.source, lang)
-        report = FileReport(opened.source.display, str(out) if out else "<stdout>", lang.code,
+        claim = self._rules.claim(opened.source, lang)
+        report = FileReport(opened.source.display, str(claim.path) if claim.path else "<stdout>", lang.code,
                             format=opened.source.format.name)
-        if refusal is not None:
-            report.status, report.error = "failed", refusal
+        if claim.refusal is not None:
+            report.status, report.error = "failed", claim.refusal
+        elif claim.protected is not None:
+            report.status, report.warning = "skipped", claim.protected
         elif self.options.dry_run:
             report.status = "skipped"
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
-        return Job(opened, lang, out, report, self.write_stdout, lambda: self.progress.file_done(report.output))
+        job = Job(opened, lang, claim.path, report, self.write_stdout,
+                  live=claim.refusal is None and claim.protected is None)
+        job.on_committed = lambda: self._committed(job)
+        return job
+
+    def _committed(self, job: Job) -> None:
+        if job.output is not None:
+            try:
+                record(job.output, job.input.source.path, self.options.provenance)
+            except OSError as exc:
+                job.report.warning = (f"{job.output}: written, but not recorded in its folder's manifest "
+                                      f"({exc.strerror or exc}): the next run will not replace it")
+        self.progress.file_done(job.report.output)
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True
