@@ -247,8 +247,8 @@ class LiveProgress:
         state = self._state
         if state is None:
             return Text("")
-        width = 24
-        filled = int(state.fraction() * width) if state.phase in ("translating", "writing") else 0
+        width = 16
+        filled = int(state.fraction() * width) if state.phase in ("translating", "writing", "finished") else 0
         bar = "━" * filled + "╺" + " " * (width - filled - 1) if filled < width else "━" * width
         return Text(f"{bar} {state.describe(self._activity)}", no_wrap=True, overflow="ellipsis")
 

@@ -13,9 +13,10 @@ import subprocess
 import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 
-from clirun import hymt, start_hymt
+from clirun import ROOT, hymt, start_hymt
 
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho".split()
 
@@ -84,6 +85,7 @@ def test_killed_at_random_moments_then_rerun(tmp_path: Path, reference: dict[str
                 continue
             assert last[0].startswith(f"hymt: interrupted ({name}): ")
             data = json.loads(report.read_text())
+            jsonschema.validate(data, json.loads((ROOT / "schemas" / "report-2.schema.json").read_text()))
             assert data["status"] == "interrupted" and data["signal"] == name
             assert data["exit_code"] == proc.returncode
             assert {f["status"] for f in data["files"]} <= {"ok", "interrupted"}
