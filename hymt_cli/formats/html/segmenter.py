@@ -1,0 +1,255 @@
+"""The HTML segmenter: parser events in, located segments out.
+
+Text between two block boundaries (any tag that is not inline) is one segment (a *run*):
+inline elements inside it become `<sN>...</sN>` tags, void/opaque inline elements (`<br>`,
+`<img>`, `<code>...</code>`, comments) `<sN/>` placeholders. Translatable attributes are
+segments too. Each event kind has its handler (`_HANDLERS`); an inline element kept whole
+(code, kbd, samp, `translate="no"`) is followed by `_Opaque` until its end tag.
+"""
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..spans import Located, Part, locate
+from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, RAW_TEXT, TRANSLATABLE_ATTRS, VOID,
+                       is_inline, skips_subtree)
+from .escapes import attribute_escape, attribute_spans, spelled, text_escape
+from .events import Event, parse_events
+
+
+@dataclass(slots=True)
+class _Opaque:
+    """An inline element kept whole: its tag, start, nesting depth, and the block (or code,
+    kbd, samp) elements opened inside it and not yet closed (mis-nested: `<code><pre></code>`)."""
+
+    tag: str
+    start: int
+    depth: int = 1
+    inner: list[str] = field(default_factory=list)
+
+
+class Segmenter:
+    def __init__(self, src: str, offset: int, blank_lines: bool = True) -> None:
+        self.src = src
+        self.offset = offset
+        self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
+        self.out: list[Located] = []
+        self.run: list[Part] = []
+        self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
+        self.opaque: _Opaque | None = None
+        self.raw: str | None = None  # inside a raw-text element (textarea): only its end tag counts
+        self.html_lang: tuple[int, int] | None = None
+
+    @property
+    def skipping(self) -> bool:
+        return any(skip for _, skip in self.stack)
+
+    def feed(self, event: Event) -> None:
+        a, b = event.start + self.offset, event.end + self.offset
+        if self.raw is not None:
+            if not (event.kind == "end" and event.tag == self.raw):
+                return
+            self.raw = None
+        if self.opaque is not None:
+            self._in_opaque(self.opaque, event, a, b)
+            return
+        _HANDLERS[event.kind](self, event, a, b)
+
+    def finish(self) -> None:
+        self.opaque = self.raw = None  # an opaque element open to the end: text before it ends there
+        self.flush()
+
+    def flush(self) -> None:
+        """The run so far becomes a segment."""
+        if self.run:
+            found = frozenset[str]().union(*(spelled(self.src[p.start:p.end])
+                                             for p in self.run if p.shown is not None))
+            located = locate(self.src, self.run, newline="\n", escape=text_escape(found), peel=False,
+                             blank_lines=self.blank_lines)
+            if located is not None:
+                self.out.append(located)
+        self.run = []
+
+    def close_to(self, tag: str) -> bool:
+        """Close the innermost open `tag` (and what is open inside it); False if none is open."""
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                if is_inline(tag) and any(not is_inline(t) for t, _ in self.stack[i + 1:]):
+                    # An inline end tag never closes a block opened inside the element
+                    # (`<b><pre></b>x`: x is still in the pre, browsers reparent the pre).
+                    del self.stack[i]
+                else:
+                    # code, kbd, samp left open inside: code is reopened by browsers, and
+                    # html.parser sees all three open until their own end tags: keep skipping
+                    left_open = [t for t, _ in self.stack[i + 1:] if t in OPAQUE_INLINE]
+                    del self.stack[i:]
+                    self.stack.extend((t, True) for t in left_open)
+                return True
+        return False
+
+    def attributes(self, event: Event, skip: bool) -> None:
+        """Translatable attribute values of a start tag become segments."""
+        if skip:
+            return
+        a, b = event.start + self.offset, event.end + self.offset
+        names = {n.lower(): (v or "") for n, v in event.attrs}
+        described = event.tag == "meta" and (names.get("name", "").lower() in META_NAMES
+                                             or names.get("property", "").lower() in META_NAMES)
+        for name, vstart, vend, quote in attribute_spans(self.src, a, b):
+            if event.tag == "html" and name == "lang":
+                self.html_lang = (vstart, vend)
+            wanted = name in TRANSLATABLE_ATTRS or (described and name == "content")
+            if wanted and vend > vstart:
+                raw = self.src[vstart:vend]
+                shown = html.unescape(raw)
+                located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
+                                 newline=" ", escape=attribute_escape(quote, spelled(raw)), peel=False)
+                if located is not None:
+                    self.out.append(located)
+
+    # -- inside an inline element kept whole ------------------------------------------------
+    def _in_opaque(self, opaque: _Opaque, event: Event, a: int, b: int) -> None:
+        tag, inner = event.tag, opaque.inner
+        if inner and inner[-1] in RAW_TEXT and not (event.kind == "end" and tag == inner[-1]):
+            return
+        if event.kind == "start" and tag == opaque.tag:
+            opaque.depth += 1
+        elif event.kind == "start" and (tag in OPAQUE_INLINE or not is_inline(tag) and tag not in VOID):
+            inner.append(tag)
+        elif event.kind != "end":
+            return
+        elif tag in inner:
+            del inner[len(inner) - 1 - inner[::-1].index(tag):]
+        elif tag == opaque.tag:
+            self._opaque_end(opaque, b)
+        elif any(t == tag for t, _ in self.stack) and not (inner and is_inline(tag)):
+            # (`<b><code><pre></b>`: the pre stays open, so does the skipping.) Closed
+            # implicitly (`<p><code></p>x`, `<a><code></a>x`): browsers reopen a formatting
+            # element after the end tag that closed it (x is code), and html.parser sees it
+            # open until its own end tag. End the run before it (no translated text may land
+            # after it) and skip until that end tag.
+            self.opaque = None
+            self.flush()
+            self.close_to(tag)  # keeps (opaque.tag, True) on the stack
+
+    def _opaque_end(self, opaque: _Opaque, b: int) -> None:
+        if opaque.depth > 1:
+            opaque.depth -= 1
+            return
+        self.opaque = None
+        if opaque.inner:
+            # A block opened inside is still open: the text after the end tag is in it (and
+            # browsers keep the element going), so it is never translated, and the element
+            # is no placeholder text could be moved across.
+            self.flush()
+            self.stack.extend((t, True) for t in opaque.inner)  # (tag, True) is there already
+            return
+        self.run.append(Part(opaque.start, b, "self"))
+        self.close_to(opaque.tag)
+
+    # -- event handlers ----------------------------------------------------------------------
+    def _start(self, event: Event, a: int, b: int) -> None:
+        skipping = self.skipping
+        skip_here = skipping or skips_subtree(event.attrs)
+        if is_inline(event.tag):
+            self._inline_start(event, a, b, skipping, skip_here)
+        else:
+            self._block_start(event, skip_here)
+
+    def _inline_start(self, event: Event, a: int, b: int, skipping: bool, skip_here: bool) -> None:
+        tag = event.tag
+        if skipping:
+            if event.kind == "start" and tag not in VOID:
+                self.stack.append((tag, True))
+            return
+        self.attributes(event, skip_here)
+        whole = tag in OPAQUE_INLINE or skips_subtree(event.attrs)
+        if event.kind == "start" and whole and tag not in VOID:
+            self.stack.append((tag, True))
+            self.opaque = _Opaque(tag, a)
+        elif event.kind == "startend" or tag in VOID:
+            self.run.append(Part(a, b, "self"))
+        else:
+            self.stack.append((tag, False))
+            self.run.append(Part(a, b, "open", tag))
+
+    def _block_start(self, event: Event, skip_here: bool) -> None:
+        tag = event.tag
+        self.flush()
+        self.attributes(event, skip_here)
+        if event.kind != "start" or tag in VOID:
+            return
+        closes = CLOSES.get(tag, frozenset())
+        if "p" not in closes:
+            # A block start closes an open p, through the inline elements in it
+            # (`<p><b><pre></p>x`: the pre is no child of the p, x is in the pre).
+            i = len(self.stack)
+            while i and is_inline(self.stack[i - 1][0]):
+                i -= 1
+            if i and self.stack[i - 1][0] == "p":
+                del self.stack[i - 1:]
+        if self.stack and self.stack[-1][0] in closes:
+            self.stack.pop()
+        self.stack.append((tag, skip_here or tag in OPAQUE_BLOCK))
+        if tag in RAW_TEXT:
+            self.raw = tag
+
+    def _end(self, event: Event, a: int, b: int) -> None:
+        tag = event.tag
+        if not is_inline(tag):
+            self.flush()
+        elif not self.skipping:  # (a stray end tag of an opaque or void element: a placeholder)
+            self.run.append(Part(a, b, "close", tag) if tag in INLINE else Part(a, b, "self"))
+        self.close_to(tag)
+
+    def _data(self, event: Event, a: int, b: int) -> None:
+        if not self.skipping:
+            self.run.append(Part(a, b, "text"))
+
+    def _reference(self, event: Event, a: int, b: int) -> None:
+        if not self.skipping:  # the model sees the character, not its reference
+            raw = self.src[a:b]
+            shown = html.unescape(raw)
+            self.run.append(Part(a, b, "text", shown=shown if shown != raw else None))
+
+    def _comment(self, event: Event, a: int, b: int) -> None:
+        if self.skipping:
+            return
+        # (`<!-->`, `<!--->` are comments html.parser leaves open to the end: no placeholder)
+        if self.src.endswith("-->", a, b) and b - a >= len("<!---->"):
+            self.run.append(Part(a, b, "self"))
+        else:
+            self.flush()
+
+    def _boundary(self, event: Event, a: int, b: int) -> None:
+        if not self.skipping:  # a declaration or processing instruction ends the run
+            self.flush()
+
+
+_HANDLERS: dict[str, Callable[[Segmenter, Event, int, int], None]] = {
+    "start": Segmenter._start,
+    "startend": Segmenter._start,
+    "end": Segmenter._end,
+    "data": Segmenter._data,
+    "ref": Segmenter._reference,
+    "comment": Segmenter._comment,
+    "decl": Segmenter._boundary,
+    "other": Segmenter._boundary,
+}
+
+
+def find_html_segments(src: str, start: int = 0, end: int | None = None, *,
+                       blank_lines: bool = True) -> list[Located]:
+    """The translatable spans of the HTML in src[start:end] (offsets into src).
+    `blank_lines=False`: translations never put a blank line in (a Markdown HTML block)."""
+    return segment(src, start, len(src) if end is None else end, blank_lines).out
+
+
+def segment(src: str, start: int, end: int, blank_lines: bool = True) -> Segmenter:
+    segmenter = Segmenter(src, start, blank_lines)
+    for event in parse_events(src[start:end]):
+        segmenter.feed(event)
+    segmenter.finish()
+    return segmenter
