@@ -4,10 +4,13 @@ The stdlib parser reports every event in order; consecutive events are contiguou
 source, so each event's span runs from its position (`getpos()`) to the next event's."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from .elements import Attrs
+
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(slots=True)
@@ -23,10 +26,7 @@ class _Recorder(HTMLParser):
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=False)
         self.events: list[Event] = []
-        self._line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
+        self._line_starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
 
     def _at(self) -> int:
         line, col = self.getpos()

@@ -17,6 +17,7 @@ from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, 
                        is_inline, skips_subtree)
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
 from .events import Event, parse_events
+from .open_elements import OpenElements
 
 
 @dataclass(slots=True)
@@ -28,6 +29,21 @@ class _Opaque:
     start: int
     depth: int = 1
     inner: list[str] = field(default_factory=list)
+    _where: dict[str, list[int]] = field(default_factory=dict)  # indices in inner, by tag
+
+    def open_inner(self, tag: str) -> None:
+        self._where.setdefault(tag, []).append(len(self.inner))
+        self.inner.append(tag)
+
+    def has_inner(self, tag: str) -> bool:
+        return bool(self._where.get(tag))
+
+    def close_inner(self, tag: str) -> None:
+        """Close the innermost `tag` opened inside, and what was opened inside that."""
+        cut = self._where[tag][-1]
+        for inner_tag in reversed(self.inner[cut:]):
+            self._where[inner_tag].pop()
+        del self.inner[cut:]
 
 
 class Segmenter:
@@ -37,14 +53,14 @@ class Segmenter:
         self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
         self.out: list[Located] = []
         self.run: list[Part] = []
-        self.stack: list[tuple[str, bool]] = []  # (tag, skip subtree)
+        self.open = OpenElements()
         self.opaque: _Opaque | None = None
         self.raw: str | None = None  # inside a raw-text element (textarea): only its end tag counts
         self.html_lang: tuple[int, int] | None = None
 
     @property
     def skipping(self) -> bool:
-        return any(skip for _, skip in self.stack)
+        return self.open.skipping
 
     def feed(self, event: Event) -> None:
         a, b = event.start + self.offset, event.end + self.offset
@@ -71,23 +87,6 @@ class Segmenter:
             if located is not None:
                 self.out.append(located)
         self.run = []
-
-    def close_to(self, tag: str) -> bool:
-        """Close the innermost open `tag` (and what is open inside it); False if none is open."""
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i][0] == tag:
-                if is_inline(tag) and any(not is_inline(t) for t, _ in self.stack[i + 1:]):
-                    # An inline end tag never closes a block opened inside the element
-                    # (`<b><pre></b>x`: x is still in the pre, browsers reparent the pre).
-                    del self.stack[i]
-                else:
-                    # code, kbd, samp left open inside: code is reopened by browsers, and
-                    # html.parser sees all three open until their own end tags: keep skipping
-                    left_open = [t for t, _ in self.stack[i + 1:] if t in OPAQUE_INLINE]
-                    del self.stack[i:]
-                    self.stack.extend((t, True) for t in left_open)
-                return True
-        return False
 
     def attributes(self, event: Event, skip: bool) -> None:
         """Translatable attribute values of a start tag become segments."""
@@ -117,14 +116,14 @@ class Segmenter:
         if event.kind == "start" and tag == opaque.tag:
             opaque.depth += 1
         elif event.kind == "start" and (tag in OPAQUE_INLINE or not is_inline(tag) and tag not in VOID):
-            inner.append(tag)
+            opaque.open_inner(tag)
         elif event.kind != "end":
             return
-        elif tag in inner:
-            del inner[len(inner) - 1 - inner[::-1].index(tag):]
+        elif opaque.has_inner(tag):
+            opaque.close_inner(tag)
         elif tag == opaque.tag:
             self._opaque_end(opaque, b)
-        elif any(t == tag for t, _ in self.stack) and not (inner and is_inline(tag)):
+        elif self.open.is_open(tag) and not (inner and is_inline(tag)):
             # (`<b><code><pre></b>`: the pre stays open, so does the skipping.) Closed
             # implicitly (`<p><code></p>x`, `<a><code></a>x`): browsers reopen a formatting
             # element after the end tag that closed it (x is code), and html.parser sees it
@@ -132,7 +131,7 @@ class Segmenter:
             # after it) and skip until that end tag.
             self.opaque = None
             self.flush()
-            self.close_to(tag)  # keeps (opaque.tag, True) on the stack
+            self.open.close(tag)  # keeps (opaque.tag, True) on the stack
 
     def _opaque_end(self, opaque: _Opaque, b: int) -> None:
         if opaque.depth > 1:
@@ -144,10 +143,10 @@ class Segmenter:
             # browsers keep the element going), so it is never translated, and the element
             # is no placeholder text could be moved across.
             self.flush()
-            self.stack.extend((t, True) for t in opaque.inner)  # (tag, True) is there already
+            self.open.extend_skipped(opaque.inner)  # (tag, True) is there already
             return
         self.run.append(Part(opaque.start, b, "self"))
-        self.close_to(opaque.tag)
+        self.open.close(opaque.tag)
 
     # -- event handlers ----------------------------------------------------------------------
     def _start(self, event: Event, a: int, b: int) -> None:
@@ -162,17 +161,17 @@ class Segmenter:
         tag = event.tag
         if skipping:
             if event.kind == "start" and tag not in VOID:
-                self.stack.append((tag, True))
+                self.open.push(tag, True)
             return
         self.attributes(event, skip_here)
         whole = tag in OPAQUE_INLINE or skips_subtree(event.attrs)
         if event.kind == "start" and whole and tag not in VOID:
-            self.stack.append((tag, True))
+            self.open.push(tag, True)
             self.opaque = _Opaque(tag, a)
         elif event.kind == "startend" or tag in VOID:
             self.run.append(Part(a, b, "self"))
         else:
-            self.stack.append((tag, False))
+            self.open.push(tag, False)
             self.run.append(Part(a, b, "open", tag))
 
     def _block_start(self, event: Event, skip_here: bool) -> None:
@@ -183,16 +182,10 @@ class Segmenter:
             return
         closes = CLOSES.get(tag, frozenset())
         if "p" not in closes:
-            # A block start closes an open p, through the inline elements in it
-            # (`<p><b><pre></p>x`: the pre is no child of the p, x is in the pre).
-            i = len(self.stack)
-            while i and is_inline(self.stack[i - 1][0]):
-                i -= 1
-            if i and self.stack[i - 1][0] == "p":
-                del self.stack[i - 1:]
-        if self.stack and self.stack[-1][0] in closes:
-            self.stack.pop()
-        self.stack.append((tag, skip_here or tag in OPAQUE_BLOCK))
+            self.open.close_paragraph()
+        if self.open.top() in closes:
+            self.open.pop()
+        self.open.push(tag, skip_here or tag in OPAQUE_BLOCK)
         if tag in RAW_TEXT:
             self.raw = tag
 
@@ -202,7 +195,7 @@ class Segmenter:
             self.flush()
         elif not self.skipping:  # (a stray end tag of an opaque or void element: a placeholder)
             self.run.append(Part(a, b, "close", tag) if tag in INLINE else Part(a, b, "self"))
-        self.close_to(tag)
+        self.open.close(tag)
 
     def _data(self, event: Event, a: int, b: int) -> None:
         if not self.skipping:

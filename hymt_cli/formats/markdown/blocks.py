@@ -131,7 +131,8 @@ def table_row(src: str, lines: Lines, tokens: Sequence[Token], start: int,
     out: list[Located] = []
     cursor = 0
     empties = 0
-    for tok in tokens[start + 1:]:
+    for position in range(start + 1, len(tokens)):  # (no slice: a copy per row is quadratic)
+        tok = tokens[position]
         if tok.type == "tr_close":
             break
         if tok.type != "inline" or tok.children is None:
