@@ -13,6 +13,7 @@ pipeline's validator should have caught it), the segment keeps its source text.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ class Part:
     kind: str
     key: str = ""
     shown: str | None = None  # what the model sees for a text part, if not the source (`&amp;` -> `&`)
+    # What a markup part becomes when its segment is translated, if not the source: a
+    # shortcut reference link's `]` becomes `][label]`, so that it resolves whatever its text.
+    written: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +95,7 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
             raise ValueError(f"segment parts are not contiguous at {a.end}..{b.start}")
     protected = _protect_tag_like_text(src, items)
     if _stray_tags(src, protected):  # e.g. `&lt;s1&gt;` shown as "<s1>": show the references
-        protected = _protect_tag_like_text(src, [Part(p.start, p.end, p.kind, p.key) for p in items])
+        protected = _protect_tag_like_text(src, _as_written(items))
         if _stray_tags(src, protected):
             return None
     if newline is None:
@@ -102,6 +106,18 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
         return None
     final, numbers = _number(trimmed)
     return Located(final, numbers, newline, escape, peel, line_start, blank_lines)
+
+
+def _as_written(items: list[Part]) -> list[Part]:
+    """The parts with every text shown as the source writes it (`\\<`, `&lt;`), adjacent
+    text parts joined: what reads as a tag there is found whole."""
+    out: list[Part] = []
+    for p in items:
+        if p.kind == "text" and out and out[-1].kind == "text":
+            out[-1] = Part(out[-1].start, p.end, "text")
+        else:
+            out.append(p if p.shown is None else dataclasses.replace(p, shown=None))
+    return out
 
 
 def _trim(src: str, items: list[Part]) -> list[Part] | None:
@@ -148,7 +164,7 @@ def _number(items: list[Part]) -> tuple[tuple[Part, ...], tuple[int, ...]]:
             numbers[i] = n
             if kind == "open":
                 numbers[pair[i]] = n
-    final = tuple(Part(p.start, p.end, k, p.key, p.shown) for p, k in zip(items, kinds))
+    final = tuple(p if p.kind == k else dataclasses.replace(p, kind=k) for p, k in zip(items, kinds))
     return final, tuple(numbers)
 
 
@@ -235,7 +251,7 @@ def splice_translation(src: str, located: Located, translation: str,
             return None
         seen.add(tag)
         part = markup[tag]
-        writer.markup(source(part.start, part.end))
+        writer.markup(source(part.start, part.end) if part.written is None else part.written)
         pos = match.end()
     writer.text(translation[pos:])
     if len(seen) != len(markup):

@@ -11,11 +11,16 @@ from html.parser import HTMLParser
 from .elements import Attrs
 
 _NEWLINE = re.compile("\n")
+_NOT_NEWLINE = re.compile("[^\n]")
+# Server-side code in a page (PHP, ASP/JSP/ERB): opaque to the model, wherever it sits. To
+# html.parser `<?php if ($a > 1) { ?>` would end at the first `>`; it is masked (same length,
+# same line breaks) as one processing instruction before parsing, and reported as "template".
+_SERVER_CODE = re.compile(r"<\?(?:php\b|=|[ \t\r\n])[\s\S]*?(?:\?>|\Z)|<%[\s\S]*?(?:%>|\Z)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
 class Event:
-    kind: str  # start | end | startend | data | ref | comment | decl | other
+    kind: str  # start | end | startend | data | ref | comment | decl | other | template
     start: int
     end: int
     tag: str = ""
@@ -65,15 +70,46 @@ class _Recorder(HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self._add("other")
 
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        """`<![` not followed by CDATA and friends makes the stdlib raise (AssertionError, up to
+        Python 3.12): browsers read it as a bogus comment up to the next `>`."""
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            end = self.rawdata.find(">", i + 3)
+            if end < 0:
+                return -1
+            self.unknown_decl(self.rawdata[i + 3:end])
+            return end + 1
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span written as `<?xxx>` (line breaks kept): one processing instruction."""
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for a, b in spans:
+        body = _NOT_NEWLINE.sub("x", text[a + 2:b - 1]) + ">" if b - a >= 3 else ""
+        out.append(text[pos:a])
+        out.append(("<?" + body)[:b - a])
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
 
 def parse_events(text: str) -> list[Event]:
     """Every parser event with its exact [start, end) span in `text`."""
+    code = [m.span() for m in _SERVER_CODE.finditer(text)]
     recorder = _Recorder(text)
-    recorder.feed(text)
+    recorder.feed(_mask(text, code))
     recorder.close()
     events = recorder.events
+    starts = {a: b for a, b in code}
     for i, event in enumerate(events):
         event.end = events[i + 1].start if i + 1 < len(events) else len(text)
+        if event.kind == "other" and starts.get(event.start) == event.end:
+            event.kind = "template"
     # Merge data events split by the parser's buffering; drop empty spans.
     merged: list[Event] = []
     for event in events:

@@ -9,6 +9,7 @@ segments too. Each event kind has its handler (`_HANDLERS`); an inline element k
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,6 +19,12 @@ from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, 
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
 from .events import Event, parse_events
 from .open_elements import OpenElements
+
+
+# Templating in text (Jinja, Liquid, Hugo, Handlebars): kept as written, as a placeholder.
+TEMPLATE_TEXT = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+# An attribute value holding template or server code is not translated at all.
+_TEMPLATED = re.compile(r"\{\{|\{%|<\?|<%")
 
 
 @dataclass(slots=True)
@@ -100,8 +107,8 @@ class Segmenter:
             if event.tag == "html" and name == "lang":
                 self.html_lang = (vstart, vend)
             wanted = name in TRANSLATABLE_ATTRS or (described and name == "content")
-            if wanted and vend > vstart:
-                raw = self.src[vstart:vend]
+            raw = self.src[vstart:vend]
+            if wanted and raw and not _TEMPLATED.search(raw):
                 shown = html.unescape(raw)
                 located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
                                  newline=" ", escape=attribute_escape(quote, spelled(raw)), peel=False)
@@ -198,8 +205,20 @@ class Segmenter:
         self.open.close(tag)
 
     def _data(self, event: Event, a: int, b: int) -> None:
-        if not self.skipping:
-            self.run.append(Part(a, b, "text"))
+        if self.skipping:
+            return
+        pos = a
+        for match in TEMPLATE_TEXT.finditer(self.src, a, b):  # `{{ x }}`: a placeholder
+            if match.start() > pos:
+                self.run.append(Part(pos, match.start(), "text"))
+            self.run.append(Part(match.start(), match.end(), "self"))
+            pos = match.end()
+        if pos < b:
+            self.run.append(Part(pos, b, "text"))
+
+    def _template(self, event: Event, a: int, b: int) -> None:
+        if not self.skipping:  # server code (`<?php ... ?>`, `<% ... %>`): a placeholder
+            self.run.append(Part(a, b, "self"))
 
     def _reference(self, event: Event, a: int, b: int) -> None:
         if not self.skipping:  # the model sees the character, not its reference
@@ -230,6 +249,7 @@ _HANDLERS: dict[str, Callable[[Segmenter, Event, int, int], None]] = {
     "comment": Segmenter._comment,
     "decl": Segmenter._boundary,
     "other": Segmenter._boundary,
+    "template": Segmenter._template,
 }
 
 

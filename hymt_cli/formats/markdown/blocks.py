@@ -8,13 +8,15 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from ..spans import Located, locate
+from ..spans import Located, Part, locate
 from .escapes import (Escape, escape_admonition_title, escape_table_cell, escape_text, guard_line_start,
                       in_table)
 from .inline import Footnotes, InlineWalker
 from .source import Lines, Where, content_mapper, markdown_parser, reads_the_same, to_source
 
 _ALERT = re.compile(r"\[![A-Za-z]+\]")
+# A Material for MkDocs content tab: `=== "Title"`, `===! "Title"` (selected), `===+ "Title"`.
+_CONTENT_TAB = re.compile(r'===[!+]?[ \t]+"([^"\n]*)"[ \t]*')
 _HEADING_HASHES = re.compile(r"[ \t>]*#+")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 # What may stand before a block's text on its line: block quote markers, list markers, indentation.
@@ -95,6 +97,11 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
     if not reads_the_same(src, tok.content, parts, source_parts):
         return []
     out = nested_segments(src, tok.content, where, walker)
+    tab = _CONTENT_TAB.fullmatch(tok.content.split("\n", 1)[0]) if parent == "paragraph_open" else None
+    if tab is not None:  # `=== "Title"`: only the title is text; the lines after it go on
+        out.extend(_content_tab_title(src, offsets[0], tab))
+        breaks = [i for i, part in enumerate(source_parts) if part.kind == "break"]
+        source_parts = source_parts[breaks[0] + 1:] if breaks else []
     single_line = parent in ("heading_open", "admonition_title_open")
     # A paragraph's (or setext heading's) lines start at the block's left edge: translated
     # text there must not open a block.
@@ -105,6 +112,14 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
     if located is not None:
         out.append(located)
     return out
+
+
+def _content_tab_title(src: str, at: int, tab: re.Match[str]) -> list[Located]:
+    title = Part(at + tab.start(1), at + tab.end(1), "text")
+    if src[title.start:title.end] != tab.group(1):
+        return []
+    located = locate(src, [title], newline=" ", escape=escape_admonition_title, peel=False)
+    return [located] if located is not None else []
 
 
 def _find_cell(text: str, content: str, cursor: int, empties: int) -> tuple[str, int] | None:

@@ -15,9 +15,10 @@ Escape = Callable[[str], str]
 
 _ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
-_CODE_OR_MATH = re.compile(r"(?<!\\)([`$])")
+# Markdown syntax in translated prose is escaped: a model's `*x*`, `[x](u)`, `` `x` ``,
+# `~~x~~`, `$x$` or a backslash escape must not become markup the source did not have.
+_PROSE_SPECIAL = re.compile(r"[\\`*~\[\]$]|(?<![^\W_])_|_(?![^\W_])")
 _BRACKET = re.compile(r"(?<!\\)([\[\]])")
-_PIPE = re.compile(r"(?<!\\)\|")
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=[ \t]|\Z)")
 _BLOCK_START = re.compile(
     r"#{1,6}(?:[ \t]|\Z)"                  # ATX heading
@@ -35,10 +36,11 @@ def escape_tag_start(text: str) -> str:
 
 
 def escape_text(text: str) -> str:
-    """Translated prose must not open HTML tags, code spans or math the source did not have
-    (a backtick or `$` next to a placeholder would change that code span or link)."""
+    """Translated prose is text, never markup: what would open an HTML tag, an entity, a
+    code span, math, emphasis, strikethrough, a link or an image, or escape the next
+    character is escaped (`*` -> `\\*`; `_` inside a word cannot open emphasis: kept)."""
     text = _ENTITY_LIKE.sub("&amp;", text)  # the model saw characters: `&copy;` is text
-    return _CODE_OR_MATH.sub(r"\\\1", escape_tag_start(text))
+    return escape_tag_start(_PROSE_SPECIAL.sub(lambda m: "\\" + m.group(0), text))
 
 
 def escape_admonition_title(text: str) -> str:
@@ -81,8 +83,9 @@ def title_escape(delimiter: str) -> Escape:
 
 
 def escape_pipes(text: str) -> str:
-    """A `|` inside a table cell would end the cell."""
-    return _PIPE.sub(r"\\|", text)
+    """A `|` inside a table cell would end the cell (applied after the other escapes, which
+    double every backslash: so every pipe here is the text's own)."""
+    return text.replace("|", "\\|")
 
 
 def escape_table_cell(text: str) -> str:

@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.token import Token
 
+from ..html.elements import OPAQUE_INLINE, skips_subtree
+from ..html.escapes import attribute_spans
 from .escapes import Escape, escape_alt_text, escape_inline_footnote, title_escape
 from .source import RawPart
 
@@ -62,6 +64,10 @@ class InlineWalker:
         self._cursor = 0
         self._children: Sequence[Token] = ()
         self._index = 0
+        self.links: list[int] = []  # where each open link's `[` is
+        self.opaque_tag: str | None = None  # the HTML element kept whole, while in it
+        self.opaque_depth = 0
+        self._opaque_from = (0, 0, 0)  # its start, and how many parts and nested there were
 
     def parts(self, children: Sequence[Token]) -> list[RawPart] | None:
         """The parts of the whole content, or None when a child is not found exactly."""
@@ -74,6 +80,8 @@ class InlineWalker:
             self._index += 1
         if self._cursor != len(self.content):
             return None
+        if self.opaque_tag is not None:  # not closed: kept whole to the end
+            self.end_opaque()
         return _protect(self.content, self._out)
 
     # -- helpers for the handlers ----------------------------------------------------------
@@ -83,13 +91,25 @@ class InlineWalker:
             return False
         return self.take_to(self._cursor + len(raw), kind, key)
 
-    def take_to(self, end: int | None, kind: str, key: str = "") -> bool:
+    def take_to(self, end: int | None, kind: str, key: str = "", written: str | None = None) -> bool:
         """The content from the cursor to `end` becomes one part (None: not found)."""
         if end is None:
             return False
-        self._out.append(RawPart(self._cursor, end, kind, key))
+        self._out.append(RawPart(self._cursor, end, kind, key, written))
         self._cursor = end
         return True
+
+    def begin_opaque(self, tag: str) -> None:
+        """An HTML element never translated (code, kbd, samp, `translate="no"`) starts at the
+        cursor: everything up to its end tag becomes one placeholder."""
+        self.opaque_tag, self.opaque_depth = tag, 1
+        self._opaque_from = (self._cursor, len(self._out), len(self.nested))
+
+    def end_opaque(self) -> None:
+        start, parts, nested = self._opaque_from
+        del self._out[parts:], self.nested[nested:]
+        self._out.append(RawPart(start, self._cursor, "self"))
+        self.opaque_tag = None
 
     def title(self, start: int, end: int, value: str) -> None:
         """A link title at content[start:end], quotes included: translated when it is plain
@@ -198,8 +218,9 @@ def _text(w: InlineWalker, tok: Token) -> bool:
 
 
 def _text_special(w: InlineWalker, tok: Token) -> bool:
-    # entities reach the model as their character; escapes stay as written
-    return w.take(tok.markup, "entity" if tok.info == "entity" else "text", tok.content)
+    # Entities and backslash escapes reach the model as their character; a translation's
+    # characters are escaped again where they would be markup (`&#42;`, `\*` -> `\*`).
+    return w.take(tok.markup, "entity", tok.content)
 
 
 def _line_break(w: InlineWalker, tok: Token) -> bool:
@@ -230,10 +251,27 @@ def _html_inline(w: InlineWalker, tok: Token) -> bool:
     raw = tok.content
     opening, closing = _HTML_OPEN.match(raw), _HTML_CLOSE.match(raw)
     if opening and not raw.endswith("/>") and opening.group(1).lower() not in _VOID:
-        return w.take(raw, "open", "html:" + opening.group(1).lower())
+        tag = opening.group(1).lower()
+        if w.opaque_tag is None and (tag in OPAQUE_INLINE or _skips_subtree(raw)):
+            w.begin_opaque(tag)
+        elif w.opaque_tag == tag:
+            w.opaque_depth += 1
+        return w.take(raw, "open", "html:" + tag)
     if closing:
-        return w.take(raw, "close", "html:" + closing.group(1).lower())
+        tag = closing.group(1).lower()
+        found = w.take(raw, "close", "html:" + tag)
+        if found and w.opaque_tag == tag:
+            w.opaque_depth -= 1
+            if not w.opaque_depth:
+                w.end_opaque()
+        return found
     return w.take(raw, "self")
+
+
+def _skips_subtree(raw: str) -> bool:
+    """`translate="no"` or class `notranslate` on the HTML start tag `raw`."""
+    attrs = tuple((name, raw[a:b]) for name, a, b, _ in attribute_spans(raw, 0, len(raw)))
+    return skips_subtree(attrs)
 
 
 def _link_open(w: InlineWalker, tok: Token) -> bool:
@@ -243,13 +281,27 @@ def _link_open(w: InlineWalker, tok: Token) -> bool:
             return False
         w.skip_to("link_close")
         return w.take_to(end + 1, "self")
+    w.links.append(w.cursor)
     return w.take("[", "open", "link")
 
 
 def _link_close(w: InlineWalker, tok: Token) -> bool:
-    if not w.content.startswith("]", w.cursor):
+    c = w.cursor
+    if not w.content.startswith("]", c) or not w.links:
         return False
-    return w.take_to(w.link_tail(w.cursor + 1), "close", "link")
+    start = w.links.pop()
+    end = w.link_tail(c + 1)
+    written = None
+    if _is_label_reference(w.content, c + 1, end):
+        # `[foo]` / `[foo][]`: the text is the label, and a translated label would match no
+        # definition: a translation writes the full reference `[translated][foo]`.
+        written = "][" + w.content[start + 1:c] + "]"
+    return w.take_to(end, "close", "link", written)
+
+
+def _is_label_reference(content: str, tail: int, end: int) -> bool:
+    """The link's `]` at tail-1 ends a shortcut (`[foo]`) or collapsed (`[foo][]`) reference."""
+    return content[tail:end] == "[]" or (end == tail and not content.startswith(("(", "["), tail))
 
 
 def _image(w: InlineWalker, tok: Token) -> bool:
@@ -260,12 +312,15 @@ def _image(w: InlineWalker, tok: Token) -> bool:
     if label_end is None:
         return False
     alt = w.content[c + 2:label_end]
-    # Plain alt text only: markup or escapes in it stay as written.
+    end = w.link_tail(label_end + 1)
+    # Plain alt text only: markup or escapes in it stay as written. The alt text of a
+    # shortcut or collapsed reference (`![foo]`, `![foo][]`) is its label: kept.
     if alt.strip() and "\n" not in alt and tok.children is not None \
             and all(ch.type == "text" for ch in tok.children) \
-            and "".join(ch.content for ch in tok.children) == alt:
+            and "".join(ch.content for ch in tok.children) == alt \
+            and not _is_label_reference(w.content, label_end + 1, end):
         w.nested.append(Nested([RawPart(c + 2, label_end, "text")], escape_alt_text))
-    return w.take_to(w.link_tail(label_end + 1), "self")
+    return w.take_to(end, "self")
 
 
 def _footnote_ref(w: InlineWalker, tok: Token) -> bool:

@@ -30,6 +30,7 @@ class RawPart(NamedTuple):
     end: int
     kind: str
     key: str = ""
+    written: str | None = None  # see Part.written
 
 
 @cache
@@ -83,7 +84,7 @@ def content_mapper(content: str, offsets: Sequence[int]) -> Where:
 def to_source(where: Where, parts: Sequence[RawPart]) -> list[Part]:
     """Content parts as parts of the source; an entity shows its character to the model."""
     return [Part(where(p.start), where(p.end), "text", "", p.key) if p.kind == "entity"
-            else Part(where(p.start), where(p.end), p.kind, p.key) for p in parts]
+            else Part(where(p.start), where(p.end), p.kind, p.key, written=p.written) for p in parts]
 
 
 def reads_the_same(src: str, content: str, parts: Sequence[RawPart], located: Sequence[Part]) -> bool:
