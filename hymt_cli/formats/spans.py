@@ -56,6 +56,9 @@ class Located:
     # first text and the text after every line break go through it.
     line_start: Callable[[str], str] | None = None
     blank_lines: bool = True  # False: a blank line would end the block (Markdown): dropped
+    # (text written so far, markup about to be written) -> that text made safe before it
+    # (Markdown: a `!` right before a link's `[` would make the link an image).
+    before_markup: Callable[[str, str], str] | None = None
 
     @property
     def start(self) -> int:
@@ -85,7 +88,8 @@ def _is_blank(src: str, part: Part) -> bool:
 def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
            escape: Callable[[str], str] | None = None, peel: bool = True,
            line_start: Callable[[str], str] | None = None,
-           blank_lines: bool = True) -> Located | None:
+           blank_lines: bool = True,
+           before_markup: Callable[[str, str], str] | None = None) -> Located | None:
     """Number the tags of `parts` (unmatched opens/closes become placeholders, so tags always
     nest); blank edges and markup wrapping the whole segment stay outside it. None if the
     segment has no text."""
@@ -105,7 +109,7 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
     if trimmed is None:
         return None
     final, numbers = _number(trimmed)
-    return Located(final, numbers, newline, escape, peel, line_start, blank_lines)
+    return Located(final, numbers, newline, escape, peel, line_start, blank_lines, before_markup)
 
 
 def _as_written(items: list[Part]) -> list[Part]:
@@ -130,7 +134,8 @@ def _trim(src: str, items: list[Part]) -> list[Part] | None:
             lo += 1
         while hi >= lo and _is_blank(src, items[hi]):
             hi -= 1
-        if hi - lo >= 1 and items[lo].kind == "open" and pair.get(lo) == hi:
+        # (markup rewritten on translation, `]` -> `][label]`, must stay in the segment)
+        if hi - lo >= 1 and items[lo].kind == "open" and pair.get(lo) == hi and items[hi].written is None:
             lo, hi = lo + 1, hi - 1
             continue
         break
@@ -282,9 +287,14 @@ class _TextWriter:
         self.next_break = 0
         self.at_line_start = located.line_start is not None
         self.out: list[str] = []
+        self.last_is_text = False
 
     def markup(self, text: str) -> None:
+        guard = self.located.before_markup
+        if guard is not None and self.last_is_text:
+            self.out[-1] = guard(self.out[-1], text)
         self.out.append(text)
+        self.last_is_text = False
         self.at_line_start = False
 
     def text(self, text: str) -> None:
@@ -301,6 +311,7 @@ class _TextWriter:
             if line:
                 self.out.append(line)
                 self.at_line_start = False
+                self.last_is_text = True
 
     def _line_break(self) -> None:
         if self.breaks is not None:
@@ -308,6 +319,7 @@ class _TextWriter:
             self.next_break += 1
         else:
             self.out.append(self.located.newline)
+        self.last_is_text = False
         self.at_line_start = self.located.line_start is not None
 
 

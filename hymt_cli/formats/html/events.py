@@ -12,6 +12,7 @@ from .elements import Attrs
 
 _NEWLINE = re.compile("\n")
 _NOT_NEWLINE = re.compile("[^\n]")
+_CUT_OFF_MARKUP = re.compile(r"<[!?/A-Za-z]")
 # Server-side code in a page (PHP, ASP/JSP/ERB): opaque to the model, wherever it sits. To
 # html.parser `<?php if ($a > 1) { ?>` would end at the first `>`; it is masked (same length,
 # same line breaks) as one processing instruction before parsing, and reported as "template".
@@ -119,12 +120,14 @@ def parse_events(text: str) -> list[Event]:
             merged[-1].end = event.end
         else:
             merged.append(event)
-    # An unclosed comment at the end comes as data: browsers hide it, so do we.
+    # Markup left open at the end (`<!-- x`, `<!x`, `<?x`, `</x`, `<a title=...`) comes as
+    # data: browsers read a comment or a tag cut off by the end of the page, never text.
     if merged and merged[-1].kind == "data":
         last = merged[-1]
-        at = text.find("<!--", last.start, last.end)
-        if at >= 0:
+        cut = _CUT_OFF_MARKUP.search(text, last.start, last.end)
+        if cut is not None:
+            at = cut.start()
             if at > last.start:
                 merged.insert(len(merged) - 1, Event("data", last.start, at))
-            last.kind, last.start = "comment", at
+            last.kind, last.start = "comment" if text.startswith("<!--", at) else "other", at
     return merged

@@ -9,8 +9,8 @@ from typing import Any
 from markdown_it.token import Token
 
 from ..spans import Located, Part, locate
-from .escapes import (Escape, escape_admonition_title, escape_table_cell, escape_text, guard_line_start,
-                      in_table)
+from .escapes import (Escape, escape_admonition_title, escape_table_cell, escape_text, guard_bang,
+                      guard_line_start, in_table)
 from .inline import Footnotes, InlineWalker
 from .source import Lines, Where, content_mapper, markdown_parser, reads_the_same, to_source
 
@@ -32,7 +32,7 @@ def nested_segments(src: str, content: str, where: Where, walker: InlineWalker,
         if not reads_the_same(src, content, parts, source_parts):
             continue
         located = locate(src, source_parts, newline=" ", escape=in_table(escape) if table else escape,
-                         peel=False)
+                         peel=False, before_markup=guard_bang)
         if located is not None:
             out.append(located)
     return out
@@ -108,7 +108,8 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
     starts_line = parent == "paragraph_open" or setext
     escape: Escape = escape_admonition_title if parent == "admonition_title_open" else escape_text
     located = locate(src, source_parts, newline=" " if single_line else None, escape=escape,
-                     line_start=guard_line_start if starts_line else None, blank_lines=False)
+                     line_start=guard_line_start if starts_line else None, blank_lines=False,
+                     before_markup=guard_bang)
     if located is not None:
         out.append(located)
     return out
@@ -174,7 +175,8 @@ def _cell_segments(src: str, content: str, children: Sequence[Token], at: int,
     if parts is None:
         return []
     out = nested_segments(src, content, where, walker, table=True)
-    located = locate(src, to_source(where, parts), newline=" ", escape=escape_table_cell)
+    located = locate(src, to_source(where, parts), newline=" ", escape=escape_table_cell,
+                     before_markup=guard_bang)
     if located is not None:
         out.append(located)
     return out

@@ -43,6 +43,14 @@ def escape_text(text: str) -> str:
     return escape_tag_start(_PROSE_SPECIAL.sub(lambda m: "\\" + m.group(0), text))
 
 
+def guard_bang(text: str, markup: str) -> str:
+    """Translated text ending in `!` right before a link's `[` would turn the link into an
+    image: the `!` is escaped."""
+    if markup.startswith("[") and text.endswith("!") and not text.endswith("\\!"):
+        return text[:-1] + "\\!"
+    return text
+
+
 def escape_admonition_title(text: str) -> str:
     """An admonition title sits between double quotes: a quote in it would end the title."""
     return escape_text(text).replace('"', "\u201d")

@@ -10,7 +10,7 @@ import dataclasses
 from markdown_it.token import Token
 
 from ..html import find_html_segments
-from ..spans import Located, Part, segment_text
+from ..spans import Located, Part, locate, segment_text
 from .blocks import CONTAINER_PREFIX
 from .source import Lines, Where, content_mapper
 
@@ -25,7 +25,7 @@ def html_block(src: str, lines: Lines, tok: Token) -> list[Located]:
     start, end = lines.starts[first], lines.ends[last - 1]
     content = tok.content.rstrip("\n")
     if src[start:end].replace("\r\n", "\n").replace("\r", "\n") == content:
-        return find_html_segments(src, start, end, blank_lines=False)
+        return _keep_block_start(src, find_html_segments(src, start, end, blank_lines=False), start)
     where = _prefixed_lines(src, lines, content, first, last)
     if where is None:
         return []
@@ -35,6 +35,22 @@ def html_block(src: str, lines: Lines, tok: Token) -> list[Located]:
         if moved is None:
             return []  # not found exactly: the whole block stays as it is
         out.append(moved)
+    return _keep_block_start(src, out, where(0))
+
+
+def _keep_block_start(src: str, segments: list[Located], start: int) -> list[Located]:
+    """The markup that starts the block makes it an HTML block: translated text must not
+    come before it. A placeholder there leaves the segment; a paired tag there (text
+    could move before it) leaves the segment untranslated."""
+    out: list[Located] = []
+    for located in segments:
+        if located.start != start:
+            out.append(located)
+        elif located.parts[0].kind in ("self", "close"):
+            again = locate(src, located.parts[1:], newline=located.newline, escape=located.escape,
+                           peel=located.peel, blank_lines=located.blank_lines)
+            if again is not None and again.start != start:
+                out.append(again)
     return out
 
 

@@ -301,7 +301,7 @@ def _link_close(w: InlineWalker, tok: Token) -> bool:
 
 def _is_label_reference(content: str, tail: int, end: int) -> bool:
     """The link's `]` at tail-1 ends a shortcut (`[foo]`) or collapsed (`[foo][]`) reference."""
-    return content[tail:end] == "[]" or (end == tail and not content.startswith(("(", "["), tail))
+    return end == tail or content[tail:end] == "[]"
 
 
 def _image(w: InlineWalker, tok: Token) -> bool:
