@@ -16,11 +16,15 @@ clearly not a page (an image, an archive ...) is refused as binary.
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
 
-import webencodings
+import webencodings  # type: ignore[import-untyped]
 
 from ..base import Decoded, DocumentDecodeError
 from .meta_prescan import prescan
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _BINARY = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"GIF87a", "a GIF image"), (b"GIF89a", "a GIF image"),
@@ -44,11 +48,11 @@ _DECODING_TABLE = _windows_1252_table()
 _ENCODING_TABLE = codecs.charmap_build(_DECODING_TABLE)
 
 
-def _encode_1252(text: str, errors: str = "strict") -> tuple[bytes, int]:
+def _encode_1252(text: str, errors: str = "strict", /) -> tuple[bytes, int]:
     return codecs.charmap_encode(text, errors, _ENCODING_TABLE)
 
 
-def _decode_1252(data: bytes, errors: str = "strict") -> tuple[str, int]:
+def _decode_1252(data: ReadableBuffer, errors: str = "strict", /) -> tuple[str, int]:
     return codecs.charmap_decode(data, errors, _DECODING_TABLE)
 
 

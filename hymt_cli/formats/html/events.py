@@ -71,7 +71,7 @@ class _Recorder(HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self._add("other")
 
-    def parse_marked_section(self, i: int, report: int = 1) -> int:
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
         """`<![` not followed by CDATA and friends makes the stdlib raise (AssertionError, up to
         Python 3.12): browsers read it as a bogus comment up to the next `>`."""
         try:

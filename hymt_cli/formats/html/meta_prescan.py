@@ -9,7 +9,7 @@ later `<meta>` in the head: here the prescan reads the whole head (it stops at `
 """
 from __future__ import annotations
 
-import webencodings
+import webencodings  # type: ignore[import-untyped]
 
 _SPACE = b"\t\n\x0c\r "
 
