@@ -103,8 +103,17 @@ def parse_events(text: str) -> list[Event]:
     """Every parser event with its exact [start, end) span in `text`."""
     code = [m.span() for m in _SERVER_CODE.finditer(text)]
     recorder = _Recorder(text)
-    recorder.feed(_mask(text, code))
-    recorder.close()
+    masked = _mask(text, code)
+    recorder.feed(masked)
+    # html.parser keeps what it could not finish (a tag, comment or declaration the page
+    # ends in) for more data; close() would then rescan it from every `<` in it (quadratic:
+    # `<a <a <a ...`). Browsers read such a tail as markup cut off by the end: one event.
+    tail = len(masked) - len(recorder.rawdata)
+    if _CUT_OFF_MARKUP.match(masked, tail):
+        kind = "comment" if masked.startswith("<!--", tail) else "other"
+        recorder.events.append(Event(kind, tail, -1))
+    else:
+        recorder.close()
     events = recorder.events
     starts = {a: b for a, b in code}
     for i, event in enumerate(events):
