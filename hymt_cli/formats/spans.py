@@ -22,6 +22,15 @@ from ..placeholders import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from ..segments import Segment
 
 
+# Templating in prose (Jinja, Liquid, Hugo, Handlebars: `{{ x }}`, `{% x %}`, `{# x #}`), kept
+# as placeholders by the markup formats. Each stops at the first close and never runs over
+# another opening (an unclosed `{{` costs the text up to the next one, not the rest of the
+# document: `.*?` there was quadratic in unclosed openings).
+TEMPLATING = (r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}"
+              r"|\{%(?:[^{%]|\{(?!%)|%(?!\}))*%\}"
+              r"|\{#(?:[^{#]|\{(?!#)|#(?!\}))*#\}")
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     """A span of the source inside a segment.

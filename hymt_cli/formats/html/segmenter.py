@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..spans import Located, Part, locate
+from ..spans import TEMPLATING, Located, Part, locate
 from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, RAW_TEXT, TRANSLATABLE_ATTRS, VOID,
                        is_inline, skips_subtree)
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
@@ -22,7 +22,7 @@ from .open_elements import OpenElements
 
 
 # Templating in text (Jinja, Liquid, Hugo, Handlebars): kept as written, as a placeholder.
-TEMPLATE_TEXT = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+TEMPLATE_TEXT = re.compile(TEMPLATING)
 # An attribute value holding template or server code is not translated at all.
 _TEMPLATED = re.compile(r"\{\{|\{%|<\?|<%")
 

@@ -24,11 +24,12 @@ from markdown_it.token import Token
 
 from ..html.elements import OPAQUE_INLINE, skips_subtree
 from ..html.escapes import attribute_spans
+from ..spans import TEMPLATING
 from .escapes import Escape, escape_alt_text, escape_inline_footnote, title_escape
 from .source import RawPart
 
 _PROTECTED_TEXT = re.compile(
-    r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"           # Jinja / Liquid / Hugo templating
+    TEMPLATING +                                   # Jinja / Liquid / Hugo templating
     r"|:[a-z_+\-][a-z0-9_+\-]*:"                 # emoji shortcodes
     r"|\{[#.:][^{}\n]*\}"                          # heading ids / attribute lists {#id .class}
     r"|(?<!\S)\[[ xX]\](?=\s)"                      # task list boxes
