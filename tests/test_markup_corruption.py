@@ -93,7 +93,7 @@ HOSTILE = [
     "[click](http://evil.example)", "![x](data:image/png;base64,AAAA)", "<script>alert(1)</script>",
     '<a href="javascript:alert(1)">x</a>', "<http://evil.example>", "*em* __strong__ ~~gone~~",
     "`code` $x^2$", "[ref][foo] [foo]", "&lt;b&gt; &#42;", "line\\", "trailing \\", "<!-- c -->",
-    "<img src=x onerror=alert(1)>", "[^1]", "^[note]",
+    "<img src=x onerror=alert(1)>", "[^1]", "^[note]", "hard  \nbreak", "---\n# x\n\n    code",
 ]
 MD_SOURCES = [
     "A *plain* paragraph with [a link](/u) and `code`.\n\n[foo]: /foo\n[^1]: note\n",
@@ -101,6 +101,8 @@ MD_SOURCES = [
     "> quoted\n> text\n\n- item\n  two\n",
     "# Heading\n\nSetext\n---\n",
     '!!! note "Title"\n    body text\n',
+    "<div>\n<p>Some <b>html</b> text\nand more</p>\n</div>\n",
+    "Two\nlines of *text*.\n",
 ]
 
 

@@ -323,6 +323,8 @@ class _TextWriter:
                 self.last_is_text = True
 
     def _line_break(self) -> None:
+        if self.last_is_text:  # trailing spaces before a break would make it a hard break (Markdown)
+            self.out[-1] = self.out[-1].rstrip(" \t")
         if self.breaks is not None:
             self.out.append(self.breaks[self.next_break])
             self.next_break += 1
