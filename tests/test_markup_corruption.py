@@ -39,6 +39,13 @@ def test_md_shortcut_and_collapsed_reference_links_keep_resolving():
     assert MD.parse(src).reassemble({s.id: s.text for s in MD.segments(src)}) == src
 
 
+def test_md_reference_label_across_lines_in_a_container():
+    src = "> See [the\n> guide] and [more\n> docs][].\n\n[the guide]: /g\n[more docs]: /m\n"
+    out = _translate(MD, src, pseudo_localize)
+    assert _links(out) == _links(src) == [("link_open", "/g"), ("link_open", "/m")]
+    assert_md_structure_kept(src, out)
+
+
 def test_md_shortcut_reference_image_keeps_its_label():
     src = "An ![logo] here and ![logo][] there.\n\n[logo]: /logo.png\n"
     out = _translate(MD, src, pseudo_localize)

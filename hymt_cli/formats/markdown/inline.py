@@ -42,6 +42,7 @@ _HTML_OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?>\Z", re.DOTALL)
 _HTML_CLOSE = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>\Z")
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 _BACKTICKS = re.compile(r"`+")
+_LINE_BREAKS = re.compile(r"[ \t]*\n[ \t]*")
 
 # An inline footnote as the footnote plugin keeps it in the parser's env: "content", "tokens".
 Footnotes = Mapping[int, Mapping[str, Any]]
@@ -296,7 +297,9 @@ def _link_close(w: InlineWalker, tok: Token) -> bool:
     if _is_label_reference(w.content, c + 1, end):
         # `[foo]` / `[foo][]`: the text is the label, and a translated label would match no
         # definition: a translation writes the full reference `[translated][foo]`.
-        written = "][" + w.content[start + 1:c] + "]"
+        # (a label's line breaks as spaces: the content lacks the lines' container prefixes,
+        # and labels match with their whitespace collapsed)
+        written = "][" + _LINE_BREAKS.sub(" ", w.content[start + 1:c]) + "]"
     return w.take_to(end, "close", "link", written)
 
 
