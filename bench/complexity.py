@@ -83,7 +83,12 @@ CASES = [
     Case("md unclosed templating {{ in a paragraph", "md", 20_000, lambda n: "text {{ " * n + "\n"),
     Case("md shortcut reference links", "md", 10_000, lambda n: "see [a] and [b][] " * n + "\n\n[a]: /a\n[b]: /b\n"),
     Case("md deep blockquote", "md", 2_000, lambda n: "> " * n + "deep quote\n"),
-    Case("md deep list", "md", 2_000, lambda n: "".join("  " * i + "- level\n" for i in range(n))),
+    # (a list n deep needs n indents per line: the input would grow as n^2; lists nested 64
+    # deep, n lines in all, keep it linear)
+    Case("md deep lists (64 levels)", "md", 20_000,
+         lambda n: "".join("  " * (i % 64) + "- level\n" for i in range(n))),
+    Case("md deep blockquote lines (64 levels)", "md", 20_000,
+         lambda n: "".join("> " * (i % 64) + "quote\n" for i in range(n))),
     Case("md million lines (2N)", "md", 500_000, lambda n: "A line of *text*.\n" * n),
     Case("txt million lines (2N)", "txt", 500_000, lambda n: "A line of text.\n" * n),
 ]
