@@ -1,4 +1,5 @@
-"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure."""
+"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure.
+(The test engines are in engines.py.)"""
 from __future__ import annotations
 
 import re
@@ -6,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.formats.html import parse_events
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -62,81 +62,6 @@ def html_structure(text: str) -> list[str]:
         elif keep > 0 or e.kind in ("comment", "decl"):
             out.append(raw)
     return out
-
-
-class FaultEngine(BatchEngine):
-    """Breaks the tags of every output in a different way, by request: drops, duplicates,
-    swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""
-
-    name = "fault"
-    FAULTS = ("drop", "dup", "swap", "rename", "invent", "target", "empty")
-
-    def __init__(self, fault: str | None = None, fix_on_retry: bool = False) -> None:
-        self.fault = fault
-        self.fix_on_retry = fix_on_retry
-        self.calls = 0
-
-    def _break(self, text: str, fault: str) -> str:
-        tags = re.findall(r"</?s\d+/?>", text)
-        if fault == "drop" and tags:
-            return text.replace(tags[0], "", 1)
-        if fault == "dup" and tags:
-            return text + tags[0]
-        pairs = [t for t in tags if not t.endswith("/>")]
-        if fault == "swap" and len(pairs) >= 2:  # an open and its close trade places
-            a, b = pairs[0], pairs[0].replace("<", "</")
-            return text.replace(a, "\0").replace(b, a).replace("\0", b)
-        if fault == "rename" and tags:
-            return text.replace(tags[0], tags[0].replace("s", "x", 1), 1)
-        if fault == "invent":
-            return text + " <s99/>"
-        if fault == "target":
-            return "<target>" + text
-        if fault == "empty":
-            return ""
-        return text + "<s1"
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
-        for i, r in enumerate(requests):
-            self.calls += 1
-            text = "«" + r.source_text + "»"
-            if "<s" in r.source_text and not (self.fix_on_retry and r.deterministic):
-                text = self._break(text, self.fault or self.FAULTS[(self.calls + i) % len(self.FAULTS)])
-            out.append(Generation(text, "stop", 1))
-        return out
-
-    def close(self) -> None:
-        pass
-
-
-class BlockSyntaxEngine(BatchEngine):
-    """Answers with text whose lines start with Markdown block syntax (`# `, `- `, `1. `,
-    `>`, `|`, `---`, a fence, 4-space indent, a reference definition ...). `extra`: also adds
-    lines of its own (then the source's line breaks cannot all be kept)."""
-
-    name = "block-syntax"
-    STARTS = ("# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "| a | b |", "---", "```", "~~~",
-              "    indented", "[x]: /u", "[^9]: n", "===", "!!! note", "$$", ":-- | --", "<div>")
-
-    def __init__(self, extra: bool = False) -> None:
-        self.extra = extra
-        self.calls = 0
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
-        for r in requests:
-            self.calls += 1
-            lines = r.source_text.split("\n")
-            text = "\n".join(self.STARTS[(self.calls + i) % len(self.STARTS)] + line
-                             for i, line in enumerate(lines))
-            if self.extra:
-                text += "\n\n" + "\n".join(self.STARTS) + "\nend"
-            out.append(Generation(text, "stop", 1))
-        return out
-
-    def close(self) -> None:
-        pass
 
 
 # -- "the output has the source's structure and no live markup of its own" -----------------

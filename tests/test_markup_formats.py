@@ -12,7 +12,8 @@ from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
 from hymt_cli.placeholders import tag_problem
 
-from markup_helpers import (HTML_FILES, MD_FILES, BlockSyntaxEngine, FaultEngine, html_structure,
+from engines import BlockSyntaxEngine, FaultEngine
+from markup_helpers import (HTML_FILES, MD_FILES, html_structure,
                             md_code, md_structure, translate)
 
 ALL = MD_FILES + HTML_FILES

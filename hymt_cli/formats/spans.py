@@ -94,6 +94,9 @@ def _is_blank(src: str, part: Part) -> bool:
     return part.kind == "break" or (part.kind == "text" and not src[part.start:part.end].strip())
 
 
+_HARD_BREAK = re.compile(r"\A(?:\\|[ \t]{2,})(?=\r\n|\r|\n)")
+
+
 def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
            escape: Callable[[str], str] | None = None, peel: bool = True,
            line_start: Callable[[str], str] | None = None,
@@ -113,7 +116,9 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
             return None
     if newline is None:
         first_break = next((p for p in protected if p.kind == "break"), None)
-        newline = src[first_break.start:first_break.end] if first_break is not None else " "
+        # An extra line break is a plain one: never a copy of a hard break (`  ` or `\\` before it).
+        newline = (_HARD_BREAK.sub("", src[first_break.start:first_break.end]) if first_break is not None
+                   else " ")
     trimmed = _trim(src, protected)
     if trimmed is None:
         return None
@@ -255,7 +260,7 @@ def splice_translation(src: str, located: Located, translation: str,
     markup = _markup_by_tag(located)
     breaks = [src[p.start:p.end] for p in located.parts if p.kind == "break"]
     newlines_in_text = sum(chunk.count("\n") for chunk in TAG.split(translation)[::4])
-    writer = _TextWriter(located, breaks if newlines_in_text == len(breaks) else None)
+    writer = _TextWriter(located, breaks, exact=newlines_in_text == len(breaks))
     seen: set[str] = set()
     pos = 0
     for match in TAG.finditer(translation):
@@ -287,12 +292,14 @@ def _markup_by_tag(located: Located) -> dict[str, Part]:
 
 class _TextWriter:
     """Writes a translation's text between its tags: escaped for its context, each line
-    break as the source's break (`breaks`, in order) or, when the translation has another
-    number of them, as the segment's `newline`; a line's start guarded where needed."""
+    break as the source's break (`breaks`, in order; a hard break stays a hard break), and a
+    line break beyond the source's as the segment's plain `newline` (`exact`: the translation
+    has as many breaks as the source); a line's start guarded where needed."""
 
-    def __init__(self, located: Located, breaks: list[str] | None) -> None:
+    def __init__(self, located: Located, breaks: list[str], *, exact: bool) -> None:
         self.located = located
         self.breaks = breaks
+        self.exact = exact
         self.next_break = 0
         self.at_line_start = located.line_start is not None
         self.out: list[str] = []
@@ -308,7 +315,7 @@ class _TextWriter:
 
     def text(self, text: str) -> None:
         located = self.located
-        if self.breaks is None and "\n" not in located.newline:  # one line: escape it as a whole
+        if not self.exact and "\n" not in located.newline:  # one line: escape it as a whole
             text = text.replace("\n", located.newline)
         for i, line in enumerate(text.split("\n")):
             if i:
@@ -325,7 +332,7 @@ class _TextWriter:
     def _line_break(self) -> None:
         if self.last_is_text:  # trailing spaces before a break would make it a hard break (Markdown)
             self.out[-1] = self.out[-1].rstrip(" \t")
-        if self.breaks is not None:
+        if self.next_break < len(self.breaks):
             self.out.append(self.breaks[self.next_break])
             self.next_break += 1
         else:

@@ -117,9 +117,19 @@ def yaml_single(text: str) -> str:
     return text.replace("'", "''")
 
 
-toml_basic = yaml_double  # a TOML basic string escapes `\` and `"` as YAML's double quotes do
+# TOML front matter is no front matter to CommonMark: a Markdown viewer shows it as a paragraph,
+# so what would open markup there (a tag, a link, an image, code, emphasis, math) must not: a
+# basic string writes those characters as `\uXXXX` escapes (Hugo reads the same value), a literal
+# string, which has no escapes, as their fullwidth look-alikes.
+_TOML_MARKUP = re.compile(r"<(?=[A-Za-z/!?])|[\[\]`*_~$!&]")
+
+
+def toml_basic(text: str) -> str:
+    """A TOML basic string escapes `\\` and `"` as YAML's double quotes do, markup as `\\uXXXX`."""
+    return _TOML_MARKUP.sub(lambda m: f"\\u{ord(m.group(0)):04X}", yaml_double(text))
 
 
 def toml_literal(text: str) -> str:
-    """A TOML literal string has no escapes: a `'` becomes a typographic apostrophe."""
-    return text.replace("'", "\u2019")
+    """A TOML literal string has no escapes: a `'` becomes a typographic apostrophe, markup
+    characters their fullwidth forms (`[` -> `［`)."""
+    return _TOML_MARKUP.sub(lambda m: chr(ord(m.group(0)) + 0xFEE0), text.replace("'", "\u2019"))
