@@ -295,7 +295,7 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
         if os.environ.get("HYMT_DEBUG"):  # to hymt's stderr: descriptor 2 may be the engine's log
             traceback.print_exc(file=message_stream())
         console.print(f"[red]error:[/] internal error: {type(exc).__name__}: {exc}", markup=True)
-        console.print("hint: this is a bug in hymt; set HYMT_DEBUG=1 for the traceback and report it")
+        console.print("  hint: this is a bug in hymt; set HYMT_DEBUG=1 for the traceback and report it")
         code = ExitCode.SOME_INPUTS_FAILED
     raise typer.Exit(int(code))
 
@@ -303,7 +303,7 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
 def print_error(console: Console, exc: HymtError) -> ExitCode:
     console.print(f"[red]error:[/] {_escape(exc.message)}")
     if exc.hint:
-        console.print(f"hint: {_escape(exc.hint)}")
+        console.print(f"  hint: {_escape(exc.hint)}")
     return exc.exit_code
 
 
@@ -342,7 +342,7 @@ def _usage_error(exc: typer.TyperException) -> int:
         return ExitCode.USAGE
     command = getattr(getattr(exc, "ctx", None), "command_path", "hymt")
     console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")
-    console.print(f"hint: {command} --help lists the options")
+    console.print(f"  hint: {command} --help lists the options")
     return ExitCode.USAGE if code in (ExitCode.USAGE, 1) else code
 
 

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from .output import hold_messages, release_messages
+
 _KEEP = 20  # log files of earlier runs kept in the default folder
 _PREFIX = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|DEBUG|ERROR|CRITICAL)?\s*"
                      r"(\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?)?\s*(\[[^\]]*\]\s*)?")
@@ -65,6 +67,7 @@ class EngineLog:
                 stream.flush()
             except (OSError, ValueError):
                 pass
+        hold_messages()  # hymt's own lines stay on the terminal
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             self._saved = (os.dup(1), os.dup(2))
@@ -87,6 +90,7 @@ class EngineLog:
         os.dup2(err, 2)
         os.close(out)
         os.close(err)
+        release_messages()
 
     def lines(self, limit: int = 200) -> list[str]:
         """The last `limit` lines of the file (loading bars split at their carriage returns)."""

@@ -29,8 +29,9 @@ def check_local_model(model: str) -> None:
     if looks_local(model) and not (path / "config.json").is_file():
         if path.is_dir():
             raise EngineUnavailable(f"model folder {model!r} has no config.json", hint=MODEL_HINT)
-        raise EngineUnavailable(f"model {model!r}: no such folder",
-                                hint="check the path; a hub model is named ORG/NAME, e.g. tencent/HY-MT1.5-1.8B")
+        raise EngineUnavailable(f"model folder {model!r} does not exist",
+                                hint="check the path (--model /local/path: a folder with config.json); a hub "
+                                     "model is named ORG/NAME, e.g. tencent/HY-MT1.5-1.8B")
 
 
 def check_model_reachable(model: str, revision: str | None, *, timeout: float = 4.0) -> None:

@@ -85,10 +85,12 @@ def received() -> int | None:
 
 
 def reported(value: bool | None = None) -> bool:
-    """Whether the one line about the interruption was printed (set it with True)."""
+    """Whether the one line about the interruption was printed; `reported(True)` says it is
+    being printed now and returns whether it already was."""
+    before = _state.reported
     if value is not None:
         _state.reported = value
-    return _state.reported
+    return before
 
 
 def exit_code_for(signum: int) -> ExitCode:

@@ -46,6 +46,9 @@ def translate(settings: TranslateSettings, console: Console) -> ExitCode:
             return run.execute()
         except Interrupted as exc:
             return run.interrupted(exc)
+        finally:
+            run.progress.close()  # before an error's line (idempotent)
+            run.close_memory()
 
 
 def _locations(settings: TranslateSettings) -> list[tuple[str, Path, bool]]:
@@ -57,9 +60,7 @@ def _locations(settings: TranslateSettings) -> list[tuple[str, Path, bool]]:
                        ("--log-file", settings.log_file)):
         if path is not None:
             places.append((flag, path, False))
-    if not (settings.no_cache or settings.dry_run or settings.check_only):
-        places.append(("--cache (the translation memory)", settings.cache or default_cache_path(), False))
-    return places
+    return places  # the translation memory is opened (and judged) before the model is looked for
 
 
 def _rules(settings: TranslateSettings) -> DiscoveryRules:
@@ -78,6 +79,7 @@ class _Run:
                                 dry_run=settings.dry_run)
         self.found = Discovered()
         self.pipeline: Pipeline | None = None
+        self.memory_file: TranslationMemory | None = None
         self.memory: PipelineMemory | None = None
         self.log: EngineLog | None = None
         self.glossary: Glossary | None = None
@@ -95,8 +97,11 @@ class _Run:
             for problem in self.found.problems:
                 self.console.print(f"[red]error:[/] {problem.input}: {problem.message}")
                 if problem.hint:
-                    self.console.print(f"hint: {problem.hint}")
+                    self.console.print(f"  hint: {problem.hint}")
             return self._finish(ExitCode.SOME_INPUTS_FAILED)
+        if not settings.no_cache:
+            self.memory_file = TranslationMemory.open(settings.cache or default_cache_path(),
+                                                      readonly=settings.dry_run)
         if settings.uses_model() and not settings.dry_run:
             check_model_reachable(settings.model_name, settings.revision)
         glossary = load_glossaries(list(settings.glossary), source=settings.source()) if settings.glossary else None
@@ -114,7 +119,10 @@ class _Run:
                              context_tokens=settings.max_model_len or 8192, batch_tokens=settings.batch_tokens,
                              dry_run=settings.dry_run, prompts_out=settings.prompts_out,
                              overwrite=settings.overwrite, provenance=context_of(settings, glossary).key)
-        self.memory = None if settings.no_cache else self._open_memory(glossary)
+        if self.memory_file is not None:
+            source = settings.source()
+            self.memory = PipelineMemory(self.memory_file, context_of(settings, glossary),
+                                         source.code if source is not None else None)
         try:
             with StdoutGuard() as stdout:
                 self.pipeline = Pipeline(
@@ -130,8 +138,7 @@ class _Run:
             self._show_log()
             raise
         finally:
-            if self.memory is not None:
-                self.memory.close()
+            self.close_memory()
         if self.memory is not None and self.memory.store_error:
             self.console.print(f"[yellow]warning:[/] {self.memory.store_error}")
 
@@ -150,7 +157,7 @@ class _Run:
             return
         for line in self.log.problems():
             self.console.print(f"  engine: {line}", markup=False)
-        self.console.print(f"hint: the engine's log: {self.log.path}", markup=False)
+        self.console.print(f"  hint: the engine's log: {self.log.path}", markup=False)
 
     # -- the end --------------------------------------------------------------------------------
     def _finish(self, code: ExitCode) -> ExitCode:
@@ -243,13 +250,10 @@ class _Run:
                 return EstimatingTokenizer()
             raise
 
-    def _open_memory(self, glossary: Glossary | None) -> PipelineMemory:
-        """The translation memory bound to this run's context (a dry run only reads it)."""
-        settings = self.settings
-        path: Path = settings.cache or default_cache_path()
-        memory = TranslationMemory.open(path, readonly=settings.dry_run)
-        source = settings.source()
-        return PipelineMemory(memory, context_of(settings, glossary), source.code if source is not None else None)
+    def close_memory(self) -> None:
+        memory, self.memory_file = self.memory_file, None
+        if memory is not None:
+            memory.close()
 
 
 def exit_code(result: RunReport, settings: TranslateSettings) -> ExitCode:

@@ -14,10 +14,10 @@ from hymt_cli.errors import ExitCode
 
 
 def _one_error(stderr: str) -> None:
-    """hymt's error style: `error: ...`, at most a `hint: ...` after it, nothing else."""
+    """hymt's error style: `error: ...`, at most a `  hint: ...` after it, nothing else."""
     lines = stderr.splitlines()
     assert lines and lines[0].startswith("error: "), stderr
-    assert len(lines) <= 2 and all(line.startswith("hint: ") for line in lines[1:]), stderr
+    assert len(lines) <= 2 and all(line.startswith("  hint: ") for line in lines[1:]), stderr
     assert "Traceback" not in stderr and "Usage:" not in stderr and "╭" not in stderr
 
 
@@ -77,7 +77,7 @@ def test_unwritable_output_locations_fail_in_seconds_before_any_model(tmp_path: 
     assert time.monotonic() - started < 30
     assert result.returncode == ExitCode.USAGE, result.stderr
     _one_error(result.stderr)
-    assert "is a file, not a folder" in result.stderr
+    assert "is a file, not a folder" in result.stderr or "cannot create folder blocker" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "blocker"]
 
 
@@ -89,7 +89,7 @@ def test_an_unreachable_hub_model_fails_in_seconds_with_a_hint(tmp_path: Path) -
                   env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")})
     assert time.monotonic() - started < 30
     assert result.returncode == ExitCode.ENGINE_UNAVAILABLE
-    _one_error(result.stderr.replace("warning:", "hint:"))
+    _one_error(result.stderr)
     assert "cannot be reached" in result.stderr and "hf download tencent/HY-MT1.5-1.8B" in result.stderr
     assert "HF_HUB_OFFLINE" in result.stderr and "huggingface-cli" not in result.stderr
     offline = hymt("translate", "a.txt", "--to", "fr", cwd=tmp_path, text=True, env={"HF_HOME": str(tmp_path / "hf")})
@@ -111,7 +111,7 @@ def test_a_local_model_path_that_does_not_exist_says_so(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("Hello.\n")
     result = hymt("translate", "a.txt", "--to", "fr", "--model", "./models/hy-mt", cwd=tmp_path, text=True)
     assert result.returncode == ExitCode.ENGINE_UNAVAILABLE
-    assert result.stderr.startswith("error: model './models/hy-mt': no such folder\n")
+    assert result.stderr.startswith("error: model folder './models/hy-mt' does not exist\n")
     assert "huggingface-cli" not in result.stderr
 
 
