@@ -34,7 +34,7 @@ def _padding(length: int) -> str:
     """`····1····2····3…`: numbered so that it never looks like a decoding loop to validation."""
     groups: list[str] = []
     size = i = 0
-    while size < length:
+    while size < length:  # linear: a running total, not a sum over the groups each time
         i += 1
         groups.append("····" + str(i))
         size += len(groups[-1])
