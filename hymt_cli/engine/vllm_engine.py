@@ -36,6 +36,7 @@ class VllmEngine:
 
     name = "vllm"
     limits = BatchLimits()  # on a GPU: whole jobs (see __init__)
+    retries = 0
 
     def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
                  ignore_eos: bool = False) -> None:
