@@ -6,6 +6,8 @@ Every command runs through `_run`, so errors look the same everywhere: one `erro
 from __future__ import annotations
 
 import os
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
@@ -74,6 +76,19 @@ TrustRemoteCode = Annotated[bool, typer.Option(help="Allow the model repo's own 
 BatchTokens = Annotated[Optional[int], typer.Option(
     help="Token budget (prompt + output) per engine call. Default: the engine's choice "
          "(vLLM on a GPU: whole jobs up to 8M tokens; otherwise 262144).")]
+BaseUrl = Annotated[Optional[str], typer.Option(
+    help="--engine openai: the OpenAI-compatible server (or load balancer), e.g. http://HOST:8000/v1.")]
+ApiKeyEnv = Annotated[Optional[str], typer.Option(
+    metavar="VAR", help="--engine openai: the environment variable that holds the server's API key.")]
+Concurrency = Annotated[int, typer.Option(
+    help="--engine openai: prompts in flight (keep the servers' batches full: ~1024 per vLLM server).")]
+RequestTimeout = Annotated[float, typer.Option(
+    help="--engine openai: seconds one HTTP request may take (then it is sent again).")]
+Ray = Annotated[Optional[str], typer.Option(
+    "--ray", metavar="[ADDRESS]", help="Run the engine on a Ray cluster: --ray (RAY_ADDRESS, a running "
+    "local cluster, else a new local one) or --ray HOST:PORT / ray://HOST:PORT. Needs hymt[ray].")]
+RayWorkers = Annotated[Optional[int], typer.Option(
+    help="--ray: engine workers [default: one per GPU of the cluster, else 1].")]
 Columns = Annotated[Optional[str], typer.Option(
     help="parquet: string columns to translate, comma-separated (e.g. title,description).")]
 AddColumns = Annotated[bool, typer.Option("--add-columns", help="parquet: keep the source columns and add "
@@ -106,7 +121,9 @@ def translate(
     deterministic: Deterministic = False, max_model_len: MaxModelLen = None, dtype: Dtype = "auto",
     quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
     tensor_parallel_size: TensorParallel = 1, enforce_eager: EnforceEager = False,
-    trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, columns: Columns = None,
+    trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = None, concurrency: Concurrency = 1024, request_timeout: RequestTimeout = 600.0,
+    ray: Ray = None, ray_workers: RayWorkers = None, columns: Columns = None,
     add_columns: AddColumns = False, cell_format: CellFormat = "txt", rows_per_batch: RowsPerBatch = 8192,
     cache: Cache = None, no_cache: NoCache = False, dry_run: DryRun = False, prompts_out: PromptsOut = None,
     report: Report = None, glossary: Glossary = None, strict: Strict = False, quiet: Quiet = False,
@@ -120,7 +137,8 @@ def translate(
         max_model_len=max_model_len, dtype=dtype, quantization=quantization,
         gpu_memory_utilization=gpu_memory_utilization, tensor_parallel_size=tensor_parallel_size,
         enforce_eager=enforce_eager, trust_remote_code=trust_remote_code, batch_tokens=batch_tokens,
-        temperature=temperature, top_p=top_p, top_k=top_k, repetition_penalty=repetition_penalty, seed=seed,
+        base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, request_timeout=request_timeout,
+        ray=ray, ray_workers=ray_workers, temperature=temperature, top_p=top_p, top_k=top_k, repetition_penalty=repetition_penalty, seed=seed,
         deterministic=deterministic, columns=columns, add_columns=add_columns, cell_format=cell_format,
         rows_per_batch=rows_per_batch, glossary=tuple(glossary or ()), cache=cache, no_cache=no_cache,
         dry_run=dry_run, prompts_out=prompts_out, report=report, strict=strict, quiet=quiet, verbose=verbose)
@@ -197,10 +215,26 @@ def print_error(console: Console, exc: HymtError) -> ExitCode:
     return exc.exit_code
 
 
+# `--ray` alone, or `--ray ADDRESS`: click has no option with an optional value, so a bare
+# `--ray` (followed by nothing that looks like a Ray address) becomes `--ray=`.
+_RAY_ADDRESS = re.compile(r"^(auto|local|ray://\S+|[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$")
+
+
+def _ray_flag(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]
+        if arg == "--ray" and not (i + 1 < len(argv) and _RAY_ADDRESS.match(argv[i + 1])):
+            arg = "--ray="
+        out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (one sys.exit, in __main__)."""
     try:
-        app(args=argv, prog_name="hymt", standalone_mode=True)
+        app(args=_ray_flag(list(sys.argv[1:] if argv is None else argv)), prog_name="hymt", standalone_mode=True)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0

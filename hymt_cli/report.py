@@ -65,6 +65,7 @@ class RunReport:
     cache_hits: int = 0  # unique requests answered by the translation memory
     cache_hit_tokens: int = 0  # their prompt tokens (not sent)
     retried: int = 0
+    engine_retries: int = 0  # requests a served engine sent again (connection error, timeout, 429, 5xx)
     prompt_tokens: int = 0
     output_tokens: int = 0
     estimated_tokens: bool = False

@@ -3,13 +3,14 @@ pipeline -> report, summary and exit code. The CLI calls `translate` and prints 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 
 from .cache import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
 from .discovery import discover
-from .engine import Engine, EngineSetup
+from .engine import Engine, EngineSetup, ServedModel, ServerOptions
 from .errors import EngineUnavailable, ExitCode
 from .glossary import Glossary, load_glossaries
 from .model_files import has_random_weights
@@ -23,9 +24,14 @@ from .sources import SourceFile
 from .summary import summarize
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
 
+DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
+
 
 def translate(settings: TranslateSettings, console: Console) -> ExitCode:
     settings.check()
+    served = _served_model(settings)  # a served engine: is the server there, which model?
+    if served is not None:
+        settings = replace(settings, model=served.name)
     if not settings.verbose:
         for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
             os.environ.setdefault(variable, "error")
@@ -36,11 +42,15 @@ def translate(settings: TranslateSettings, console: Console) -> ExitCode:
             console.print(f"[red]error:[/] {problem.input}: {problem.message}")
         return ExitCode.SOME_INPUTS_FAILED
     glossary = load_glossaries(list(settings.glossary), source=settings.source()) if settings.glossary else None
-    tokenizer = _tokenizer(settings, console)
+    tokenizer, tokenizer_source = _tokenizer(settings, console, also=served.root if served else None)
     if settings.uses_model() and has_random_weights(settings.model_name):
         console.print(f"[yellow]warning:[/] {settings.model_name} is a random-weight test model: "
                       "its output is NOT a real translation (untranslatable output keeps the source)")
-    result = _run_pipeline(settings, sources, tokenizer, glossary, console)
+    server = settings.server_options()
+    if server is not None:
+        server = replace(server, model=settings.model, tokenizer=tokenizer_source)
+    result = _run_pipeline(settings, sources, tokenizer, glossary, console, server=server,
+                           context_tokens=_context_tokens(settings, served))
     for problem in problems:
         result.files.insert(0, FileReport(problem.input, None, None, "failed", f"{problem.input}: {problem.message}"))
     if settings.report is not None:
@@ -58,16 +68,35 @@ def exit_code(result: RunReport, settings: TranslateSettings) -> ExitCode:
     return ExitCode.OK
 
 
+def _served_model(settings: TranslateSettings) -> ServedModel | None:
+    """Ask a served engine's server for its model, before anything is read (a dry run that
+    names its model plans without the server)."""
+    spec, server = settings.spec(), settings.server_options()
+    if spec.connect is None or server is None or (settings.dry_run and settings.model is not None):
+        return None
+    return spec.connect(server)
+
+
+def _context_tokens(settings: TranslateSettings, served: ServedModel | None) -> int:
+    """Prompt + output per request: --max-model-len, else 8192 or a server's shorter window."""
+    if settings.max_model_len:
+        return settings.max_model_len
+    if served is not None and served.max_model_len:
+        return min(DEFAULT_CONTEXT_TOKENS, served.max_model_len)
+    return DEFAULT_CONTEXT_TOKENS
+
+
 def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokenizer: PromptTokenizer,
-                  glossary: Glossary | None, console: Console) -> RunReport:
+                  glossary: Glossary | None, console: Console, *, server: ServerOptions | None,
+                  context_tokens: int) -> RunReport:
     spec = settings.spec()
-    setup = EngineSetup(settings.engine_options(), settings.sampling(), verbose=settings.verbose)
+    setup = EngineSetup(settings.engine_options(), settings.sampling(), verbose=settings.verbose, server=server)
 
     def build_engine() -> Engine:
         return spec.build(setup)
 
     options = RunOptions(targets=settings.targets(), source=settings.source(), out_dir=settings.out,
-                         context_tokens=settings.max_model_len or 8192, batch_tokens=settings.batch_tokens,
+                         context_tokens=context_tokens, batch_tokens=settings.batch_tokens,
                          dry_run=settings.dry_run, prompts_out=settings.prompts_out,
                          overwrite=settings.overwrite, provenance=_context(settings, glossary).key)
     memory = None if settings.no_cache else _open_memory(settings, glossary)
@@ -90,17 +119,31 @@ def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokeni
     return result
 
 
-def _tokenizer(settings: TranslateSettings, console: Console) -> PromptTokenizer:
-    """The model's tokenizer; an estimate where no model is needed or only a plan is wanted."""
+def _tokenizer(settings: TranslateSettings, console: Console, *, also: str | None = None
+               ) -> tuple[PromptTokenizer, str | None]:
+    """The model's tokenizer and where it loaded from; an estimate where no model is needed or
+    only a plan is wanted. A served engine's model is looked for under its served name, then
+    where the server loaded it from (`also`); when it is not on this machine, the server
+    tokenizes (the same chat template, one request per prompt)."""
     if not settings.uses_model():
-        return EstimatingTokenizer()
+        return EstimatingTokenizer(), None
+    spec, server = settings.spec(), settings.server_options()
     try:
         return ChatTemplateTokenizer.load(settings.model_name, revision=settings.revision,
-                                          trust_remote_code=settings.trust_remote_code)
+                                          trust_remote_code=settings.trust_remote_code), settings.model_name
     except EngineUnavailable as exc:
-        if not settings.spec().needs_model or settings.dry_run:
+        if also is not None and also != settings.model_name:
+            try:
+                return ChatTemplateTokenizer.load(also, trust_remote_code=settings.trust_remote_code), also
+            except EngineUnavailable:
+                pass
+        if spec.server_tokenizer is not None and server is not None:
+            if not settings.quiet:
+                console.print(f"note: {exc.message}; the server tokenizes the prompts")
+            return spec.server_tokenizer(server, settings.model_name), None
+        if not spec.needs_model or settings.dry_run:
             console.print(f"[yellow]warning:[/] {exc.message}; token counts are estimates")
-            return EstimatingTokenizer()
+            return EstimatingTokenizer(), None
         raise
 
 

@@ -68,23 +68,26 @@ class Dispatcher:
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
         for batch in batches:
-            started = time.monotonic()
+            started, retries = time.monotonic(), engine.retries
             asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
             self.report.engine_requests += len(batch)
             done = out_tokens = 0
             answered: list[PlannedRequest] = []
-            for index, generation in engine.generate_stream(asked):
-                done += 1
-                out_tokens += generation.output_tokens
-                request = batch[index]
-                answered.append(request)
-                if self.outcomes.answered(request, generation, deterministic=deterministic):
-                    self.on_final(request.key)
-                if len(answered) == MEMORY_CHUNK:
-                    self._advanced(answered, out_tokens, deterministic)
-                    answered, out_tokens = [], 0
-            self._advanced(answered, out_tokens, deterministic)
-            self.report.engine_seconds += time.monotonic() - started
+            try:
+                for index, generation in engine.generate_stream(asked):
+                    done += 1
+                    out_tokens += generation.output_tokens
+                    request = batch[index]
+                    answered.append(request)
+                    if self.outcomes.answered(request, generation, deterministic=deterministic):
+                        self.on_final(request.key)
+                    if len(answered) == MEMORY_CHUNK:
+                        self._advanced(answered, out_tokens, deterministic)
+                        answered, out_tokens = [], 0
+            finally:  # also when the engine fails mid-batch: what came back is kept for a rerun
+                self._advanced(answered, out_tokens, deterministic)
+                self.report.engine_retries += engine.retries - retries
+                self.report.engine_seconds += time.monotonic() - started
             if done != len(batch):
                 raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")
 
