@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import ENGINES, EngineOptions, EngineSpec, Sampling, ServerOptions
+from .engine.ray_engine import RayOptions
 from .errors import UsageError
 from .formats import FORMAT_NAMES, FormatSettings, ParquetOptions, TextOptions, text_format_names
 from .languages import Language, language, parse_language_list
@@ -159,6 +160,13 @@ class TranslateSettings:
             raise UsageError(f"--ray runs an engine on Ray workers; --engine {self.engine} sends to a server")
         if self.ray_workers is not None and self.ray_workers < 1:
             raise UsageError("--ray-workers must be at least 1")
+
+    def ray_options(self) -> RayOptions:
+        """How the engine runs on Ray: a GPU per worker (tensor-parallel: that many) for engines
+        that load a model, when the cluster has GPUs."""
+        spec = self.spec()
+        return RayOptions(address=self.ray or "", workers=self.ray_workers,
+                          gpus_per_worker=float(self.tensor_parallel_size) if spec.needs_model else 0.0)
 
     def format_settings(self) -> FormatSettings:
         if self.segment_by not in ("paragraph", "line"):

@@ -11,6 +11,7 @@ from rich.console import Console
 from .cache import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
 from .discovery import discover
 from .engine import Engine, EngineSetup, ServedModel, ServerOptions
+from .engine.ray_engine import RayCluster, RayEngine
 from .errors import EngineUnavailable, ExitCode
 from .glossary import Glossary, load_glossaries
 from .model_files import has_random_weights
@@ -92,7 +93,11 @@ def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokeni
     spec = settings.spec()
     setup = EngineSetup(settings.engine_options(), settings.sampling(), verbose=settings.verbose, server=server)
 
+    cluster: RayCluster | None = None
+
     def build_engine() -> Engine:
+        if cluster is not None:  # the engine on Ray workers, one per GPU of the cluster
+            return RayEngine(cluster, spec.build, setup, settings.ray_options(), name=spec.name)
         return spec.build(setup)
 
     options = RunOptions(targets=settings.targets(), source=settings.source(), out_dir=settings.out,
@@ -104,6 +109,8 @@ def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokeni
         LiveProgress(console) if console.is_terminal else PlainProgress(console))
     try:
         with StdoutGuard() as stdout:
+            if settings.ray is not None and not settings.dry_run:
+                cluster = RayCluster.connect(settings.ray, verbose=settings.verbose)  # on the main thread
             pipeline = Pipeline(options, tokenizer, build_engine, progress=progress, write_stdout=stdout.write,
                                 engine_name=spec.name, model=settings.model_name if settings.uses_model() else None,
                                 validators=(target_script,) if spec.translates else (),
@@ -114,6 +121,8 @@ def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokeni
             progress.close()
         if memory is not None:
             memory.close()
+        if cluster is not None:
+            cluster.close()
     if memory is not None and memory.store_error:
         console.print(f"[yellow]warning:[/] {memory.store_error}")
     return result
