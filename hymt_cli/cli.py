@@ -14,6 +14,7 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
 from .engine import ENGINES
@@ -209,9 +210,9 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
 
 
 def print_error(console: Console, exc: HymtError) -> ExitCode:
-    console.print(f"[red]error:[/] {exc.message}")
+    console.print(f"[red]error:[/] {escape(exc.message)}")  # a message may hold [brackets]
     if exc.hint:
-        console.print(f"  hint: {exc.hint}")
+        console.print(f"  hint: {escape(exc.hint)}")
     return exc.exit_code
 
 

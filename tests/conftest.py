@@ -87,6 +87,47 @@ def vllm_server(answering_model_dir: Path, tmp_path_factory: pytest.TempPathFact
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def ray_head():
+    """One local Ray cluster per session (2 CPUs: workers get fractions of them)."""
+    pytest.importorskip("ray")
+    import tempfile
+
+    from servers import RayHead
+
+    with tempfile.TemporaryDirectory(prefix="hymt-ray-", dir="/tmp") as temp:  # short: Ray's socket paths
+        head = RayHead(Path(temp))
+        try:
+            head.wait_ready()
+            yield head
+        finally:
+            head.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(ray_head):
+    """This test process connected to `ray_head` (on the main thread, as hymt does)."""
+    import os
+
+    from hymt_cli.engine.ray_engine import RayCluster
+
+    from ray._private.authentication.authentication_token_setup import _enable_token_auth
+
+    saved = {k: os.environ.get(k) for k in ray_head.CLIENT_ENV}
+    os.environ.update(ray_head.CLIENT_ENV)
+    _enable_token_auth()  # RAY_AUTH_MODE=token, and Ray's config (read at import) told so
+    cluster = RayCluster.connect(ray_head.address)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 

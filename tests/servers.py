@@ -216,3 +216,48 @@ def _segment(prompt_text: str) -> str:
     for marker in ("<｜hy_Assistant｜>", "<|extra_0|>"):
         body = body.split(marker)[0]
     return body
+
+
+class RayHead:
+    """A local Ray cluster of one node (`ray start --head --block`, fractional CPUs for the
+    tests) on free ports, with token authentication as Ray sets it up; its clients need
+    RAY_AUTH_MODE=token (`CLIENT_ENV`)."""
+
+    CLIENT_ENV = {"RAY_AUTH_MODE": "token"}
+
+    def __init__(self, temp_dir: Path, *, cpus: int = 2) -> None:
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.log = temp_dir / "ray-head.log"
+        ray = Path(sys.executable).parent / "ray"
+        env = {**os.environ, **self.CLIENT_ENV, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
+                [str(ray), "start", "--head", "--block", f"--port={self.port}", f"--num-cpus={cpus}",
+                 f"--ray-client-server-port={free_port()}", f"--dashboard-agent-listen-port={free_port()}",
+                 "--min-worker-port=0", "--max-worker-port=0", "--include-dashboard=false",
+                 "--disable-usage-stats", f"--temp-dir={temp_dir}", "--object-store-memory=300000000"],
+                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+
+    def wait_ready(self, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"ray start exited ({self.process.returncode}):\n{self.log.read_text()[-3000:]}")
+            if "will now block forever" in self.log.read_text(errors="replace"):
+                return
+            time.sleep(0.5)
+        raise RuntimeError(f"ray head not up after {timeout:g} s:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # `ray start --block` stops the node's processes
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # whatever of this node is left
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
