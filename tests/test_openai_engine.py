@@ -307,3 +307,35 @@ def test_vllm_server_answers_several_prompts_per_request(vllm_server, tiny_token
     assert grouped == single and len(grouped) == 30
     assert all(isinstance(g, Generation) and g.finish_reason in ("stop", "length") and g.output_tokens >= 1
                for g in grouped)
+
+
+@pytest.mark.vllm
+def test_serve_args_give_vllm_serve_the_offline_engines_settings(answering_model_dir: Path) -> None:
+    """`hymt serve-args` parses with vLLM's own server parser into the engine arguments hymt's
+    offline engine gives `vllm.LLM` (the same code makes both)."""
+    import shlex
+
+    pytest.importorskip("vllm")
+    from vllm.engine.arg_utils import AsyncEngineArgs
+    from vllm.entrypoints.launchers.cli_args import make_arg_parser
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    from hymt_cli.engine.base import EngineOptions
+    from hymt_cli.engine.vllm_engine import _llm_kwargs
+
+    line = hymt("serve-args", "--model", str(answering_model_dir), "--port", "8123", "--engine-arg",
+                "max_num_seqs=2048", text=True)
+    assert line.returncode == 0, line.stderr
+    argv = shlex.split(line.stdout)
+    assert argv[:3] == ["vllm", "serve", str(answering_model_dir)]
+    args = make_arg_parser(FlexibleArgumentParser()).parse_args(["--model", argv[2], *argv[3:]])
+    served = AsyncEngineArgs.from_cli_args(args)
+    offline = _llm_kwargs(EngineOptions(model=str(answering_model_dir), extra={"max_num_seqs": 2048}), Sampling(),
+                          on_cpu=False)
+    for key, value in offline.items():
+        got = getattr(served, key)
+        if key == "compilation_config":
+            assert (int(got.mode), got.cudagraph_mode.name) == (value["mode"], value["cudagraph_mode"])
+        else:
+            assert got == value, key
+    assert args.generation_config == "vllm" and args.port == 8123
