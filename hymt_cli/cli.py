@@ -82,7 +82,8 @@ BaseUrl = Annotated[Optional[str], typer.Option(
 ApiKeyEnv = Annotated[Optional[str], typer.Option(
     metavar="VAR", help="--engine openai: the environment variable that holds the server's API key.")]
 Concurrency = Annotated[int, typer.Option(
-    help="--engine openai: prompts in flight (keep the servers' batches full: ~1024 per vLLM server).")]
+    help="--engine openai: prompts in flight across the servers (keep their batches full: about twice each "
+         "server's --max-num-seqs, 2048 per server of `hymt serve-args`).")]
 RequestTimeout = Annotated[float, typer.Option(
     help="--engine openai: seconds one HTTP request may take (then it is sent again).")]
 Ray = Annotated[Optional[str], typer.Option(
@@ -123,7 +124,7 @@ def translate(
     quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
     tensor_parallel_size: TensorParallel = 1, enforce_eager: EnforceEager = False,
     trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, base_url: BaseUrl = None,
-    api_key_env: ApiKeyEnv = None, concurrency: Concurrency = 1024, request_timeout: RequestTimeout = 600.0,
+    api_key_env: ApiKeyEnv = None, concurrency: Concurrency = 2048, request_timeout: RequestTimeout = 600.0,
     ray: Ray = None, ray_workers: RayWorkers = None, columns: Columns = None,
     add_columns: AddColumns = False, cell_format: CellFormat = "txt", rows_per_batch: RowsPerBatch = 8192,
     cache: Cache = None, no_cache: NoCache = False, dry_run: DryRun = False, prompts_out: PromptsOut = None,

@@ -45,7 +45,7 @@ class TranslateSettings:
     # a served engine (--engine openai)
     base_url: str | None = None
     api_key_env: str | None = None  # the NAME of the variable holding the key, never the key
-    concurrency: int = 1024  # prompts in flight
+    concurrency: int = 2048  # prompts in flight (twice a server's max_num_seqs)
     request_timeout: float = 600.0  # seconds per HTTP request
     # Ray: the address of a cluster ("" = Ray's own choice: RAY_ADDRESS, a running local
     # cluster, else a new local instance); None = no Ray

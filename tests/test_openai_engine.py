@@ -317,8 +317,12 @@ def test_serve_args_give_vllm_serve_the_offline_engines_settings(answering_model
 
     pytest.importorskip("vllm")
     from vllm.engine.arg_utils import AsyncEngineArgs
-    from vllm.entrypoints.launchers.cli_args import make_arg_parser
     from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    try:
+        from vllm.entrypoints.launchers.cli_args import make_arg_parser
+    except ImportError:  # vLLM before 0.3x
+        from vllm.entrypoints.openai.cli_args import make_arg_parser  # type: ignore[no-redef]
 
     from hymt_cli.engine.base import EngineOptions
     from hymt_cli.engine.vllm_engine import _llm_kwargs

@@ -143,7 +143,7 @@ class ServerOptions:
     base_url: str
     model: str | None = None
     api_key: str | None = field(default=None, repr=False)
-    concurrency: int = 1024
+    concurrency: int = 2048
     request_timeout: float = 600.0
     tokenizer: str | None = None
 
