@@ -88,8 +88,8 @@ def record(path: Path, source: Path | None, provenance: str) -> None:
                                                        "source_sha256": w.source_sha256,
                                                        "provenance": w.provenance}
                                                 for name, w in sorted(files.items())}}
-        write_atomically(folder / MANIFEST_NAME,
-                         (json.dumps(payload, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
+        write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))
 
 
 def _relative(source: Path, folder: Path) -> str:

@@ -9,6 +9,8 @@ from .prompts import INSTRUCTION_MARKERS
 
 _TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
 # The same 1-30 characters ten or more times in a row: a decoding loop ("!!!!!!!!", "la la la ...").
+# C0 and C1 controls but tab and line breaks, and DEL: never text a document should get from a model.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)
 
 
@@ -56,6 +58,9 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False)
     if not cleaned:
         return Problem("empty output")
+    control = _CONTROL.search(cleaned)
+    if control and control.group(0) not in source:
+        return Problem(f"output contains the control character U+{ord(control.group(0)):04X}")
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
             return Problem("output echoes the instruction")

@@ -107,3 +107,17 @@ def test_an_unreadable_manifest_protects_everything(tmp_path: Path) -> None:
     assert written_by_hymt(path)
     (tmp_path / MANIFEST_NAME).write_text("{not json")
     assert not written_by_hymt(path)
+
+
+def test_a_file_name_that_is_not_utf8_is_recorded(tmp_path: Path) -> None:
+    import os
+
+    raw = os.path.join(os.fsencode(tmp_path), b"caf\xff.fr.txt")
+    try:
+        with open(raw, "wb") as handle:
+            handle.write(b"x\n")
+    except OSError:
+        return  # a file system that takes UTF-8 names only
+    path = Path(os.fsdecode(raw))
+    record(path, None, "p")
+    assert written_by_hymt(path) and path.name in read_manifest(tmp_path)

@@ -12,10 +12,20 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
 from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+
+if TYPE_CHECKING:
+    from vllm import LLM, SamplingParams
+    from vllm.inputs import TokensPrompt
+    from vllm.outputs import CompletionOutput
+
+# Keyword arguments of `vllm.LLM`: vLLM validates them itself (EngineArgs), e.g. the dtype
+# and quantization names the user typed, so they are passed through untyped.
+LlmArgs = dict[str, Any]
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 _CUDA_MEMORY_SHARE = 0.9
@@ -48,6 +58,7 @@ class VllmEngine:
         """
         self._ignore_eos = ignore_eos
         self._calls = 0
+        self._llm: LLM | None = None
         _route_vllm_logs_to_stderr(verbose)
         check_local_model(options.model)
         try:
@@ -74,7 +85,7 @@ class VllmEngine:
             return []
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
-        prompts = [{"prompt_token_ids": list(r.prompt_token_ids)} for r in requests]
+        prompts = [_tokens_prompt(r) for r in requests]
         params = [self._params(r) for r in requests]
         outputs = self._llm.generate(prompts, params, use_tqdm=False)
         return [_generation(out.outputs[0]) for out in outputs]
@@ -91,6 +102,7 @@ class VllmEngine:
             return
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
+        from vllm.outputs import RequestOutput
         from vllm.sampling_params import RequestOutputKind
 
         engine = self._llm.llm_engine
@@ -101,17 +113,17 @@ class VllmEngine:
                 params = self._params(request)
                 params.output_kind = RequestOutputKind.FINAL_ONLY  # as LLM.generate: no partial outputs
                 request_id = f"hymt-{self._calls}-{i}"
-                engine.add_request(request_id, {"prompt_token_ids": list(request.prompt_token_ids)}, params)
+                engine.add_request(request_id, _tokens_prompt(request), params)
                 index[request_id] = i
             while index and engine.has_unfinished_requests():
                 for out in engine.step():
-                    if out.finished:
+                    if out.finished and isinstance(out, RequestOutput):  # (never pooling output here)
                         yield index.pop(out.request_id), _generation(out.outputs[0])
         finally:
             if index:
                 engine.abort_request(list(index))
 
-    def _params(self, request: GenerationRequest):
+    def _params(self, request: GenerationRequest) -> SamplingParams:
         # A retry asks for greedy decoding whatever the run's sampling.
         sampling = replace(self._sampling, temperature=0.0) if request.deterministic else self._sampling
         return sampling_params(sampling, request.max_tokens, ignore_eos=self._ignore_eos)
@@ -132,7 +144,7 @@ class VllmEngine:
         self.close()
 
 
-def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False):
+def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:
     """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
     from vllm import SamplingParams
 
@@ -185,9 +197,9 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> dict:
+def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> LlmArgs:
     """Arguments for `vllm.LLM`: what the user set, plus hardware-aware defaults."""
-    kwargs: dict = dict(
+    kwargs: LlmArgs = dict(
         model=options.model, revision=options.revision,
         trust_remote_code=options.trust_remote_code, dtype=options.dtype,
         tensor_parallel_size=options.tensor_parallel_size,
@@ -216,9 +228,9 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
     return kwargs
 
 
-def _cuda_defaults(options: EngineOptions) -> dict:
+def _cuda_defaults(options: EngineOptions) -> LlmArgs:
     """Engine settings for translation-sized requests on a GPU, where the user set none."""
-    tuned: dict = dict(enable_prefix_caching=True)  # the instruction prefix is shared per language
+    tuned: LlmArgs = dict(enable_prefix_caching=True)  # the instruction prefix is shared per language
     if not options.enforce_eager:
         tuned["compilation_config"] = dict(CUDA_COMPILATION)
     if options.max_num_seqs is None:
@@ -249,11 +261,15 @@ def _cpu_kv_cache_bytes() -> int:
     """
     import psutil
 
-    share = psutil.virtual_memory().available // 10
+    share: int = psutil.virtual_memory().available // 10
     return max(512 << 20, min(4 << 30, share))
 
 
-def _generation(completion) -> Generation:
+def _tokens_prompt(request: GenerationRequest) -> TokensPrompt:
+    return {"prompt_token_ids": list(request.prompt_token_ids)}
+
+
+def _generation(completion: CompletionOutput) -> Generation:
     # vLLM also reports "abort"/"error"; the answer is then incomplete, like a cut one,
     # and the pipeline treats "length" as a per-segment error.
     reason = "stop" if completion.finish_reason == "stop" else "length"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..segments import Segment
 from .base import DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
+from .text import fit_line_breaks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -196,8 +197,9 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
 
 
 def _render(cell: _Cell, translated: Mapping[int, str]) -> str:
-    if cell.parsed is None:
-        return translated.get(cell.ids[0], cell.value)
+    if cell.parsed is None:  # one line of plain text: it stays one line
+        text = translated.get(cell.ids[0])
+        return cell.value if text is None else fit_line_breaks(cell.value, text)
     local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
     return cell.parsed.reassemble(local)
 
