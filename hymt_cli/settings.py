@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engine import ENGINES, EngineOptions, EngineSpec, Sampling
+from .engine import ENGINES, EngineOptions, EngineSpec, Sampling, ServerOptions
+from .engine.ray_engine import RayOptions
 from .errors import UsageError
 from .formats import FORMAT_NAMES, FormatSettings, ParquetOptions, TextOptions, text_format_names
 from .languages import Language, language, parse_language_list
@@ -45,6 +47,15 @@ class TranslateSettings:
     enforce_eager: bool = False
     trust_remote_code: bool = False
     batch_tokens: int | None = None
+    # a served engine (--engine openai)
+    base_url: str | None = None
+    api_key_env: str | None = None  # the NAME of the variable holding the key, never the key
+    concurrency: int = 2048  # prompts in flight (twice a server's max_num_seqs)
+    request_timeout: float = 600.0  # seconds per HTTP request
+    # Ray: the address of a cluster ("" = Ray's own choice: RAY_ADDRESS, a running local
+    # cluster, else a new local instance); None = no Ray
+    ray: str | None = None
+    ray_workers: int | None = None  # engine workers (default: one per GPU of the cluster)
     # sampling
     temperature: float = 0.7
     top_p: float = 0.6
@@ -86,6 +97,8 @@ class TranslateSettings:
         self.format_settings()
         self.engine_options()
         self.sampling_values()
+        self.server_options()
+        self.check_ray()
         if self.format_name is not None and self.format_name not in FORMAT_NAMES:
             raise UsageError(f"unknown format {self.format_name!r}; choose one of {', '.join(FORMAT_NAMES)}")
         if self.progress not in PROGRESS_MODES:
@@ -166,6 +179,46 @@ class TranslateSettings:
                              gpu_memory_utilization=self.gpu_memory_utilization,
                              tensor_parallel_size=self.tensor_parallel_size, quantization=self.quantization,
                              enforce_eager=self.enforce_eager, extra=extra)
+
+    def server_options(self) -> ServerOptions | None:
+        """Where a served engine's server is (None for the other engines). The API key is read
+        from the variable `--api-key-env` names."""
+        if not self.spec().served:
+            if self.base_url is not None:
+                raise UsageError(f"--base-url is for --engine openai, not --engine {self.engine}")
+            return None
+        if not self.base_url:
+            raise UsageError(f"--engine {self.engine} needs --base-url, e.g. http://HOST:8000/v1")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise UsageError(f"--base-url must start with http:// or https://, not {self.base_url!r}")
+        if self.concurrency < 1:
+            raise UsageError("--concurrency must be at least 1")
+        if not self.request_timeout > 0:
+            raise UsageError("--request-timeout must be more than 0 seconds")
+        key = None
+        if self.api_key_env is not None:
+            key = os.environ.get(self.api_key_env)
+            if not key:
+                raise UsageError(f"--api-key-env {self.api_key_env}: that environment variable is not set")
+        return ServerOptions(self.base_url, model=self.model, api_key=key, concurrency=self.concurrency,
+                             request_timeout=self.request_timeout)
+
+    def check_ray(self) -> None:
+        if self.ray is None:
+            if self.ray_workers is not None:
+                raise UsageError("--ray-workers needs --ray")
+            return
+        if self.spec().served:
+            raise UsageError(f"--ray runs an engine on Ray workers; --engine {self.engine} sends to a server")
+        if self.ray_workers is not None and self.ray_workers < 1:
+            raise UsageError("--ray-workers must be at least 1")
+
+    def ray_options(self) -> RayOptions:
+        """How the engine runs on Ray: a GPU per worker (tensor-parallel: that many) for engines
+        that load a model, when the cluster has GPUs."""
+        spec = self.spec()
+        return RayOptions(address=self.ray or "", workers=self.ray_workers,
+                          gpus_per_worker=float(self.tensor_parallel_size) if spec.needs_model else 0.0)
 
     def format_settings(self) -> FormatSettings:
         if self.segment_by not in ("paragraph", "line"):

@@ -47,6 +47,9 @@ def _totals(result: RunReport, console: Console) -> None:
                   f"{result.segments} segments: {translated} translated, {result.untranslated} untranslated; "
                   f"{result.engine_requests} engine requests, {result.cache_hits} from the memory, "
                   f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s")
+    if result.engine_retries:
+        console.print(f"note: {result.engine_retries} request(s) were sent again after a connection error, "
+                      "timeout, 429 or 5xx (none was lost)")
     if result.untranslated:
         console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
                       "their source text (details: --report FILE)")

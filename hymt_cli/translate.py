@@ -10,6 +10,7 @@ interrupted status, one line on stderr, exit 130 or 143.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -17,7 +18,8 @@ from rich.console import Console
 from .cache import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
 from .checking import check_locations, stale_outputs
 from .discovery import Discovered, DiscoveryRules, find_inputs
-from .engine import Engine, EngineSetup
+from .engine import Engine, EngineSetup, ServedModel, ServerOptions
+from .engine.ray_engine import RayCluster, RayEngine
 from .engine_logs import EngineLog, new_log_path
 from .errors import EngineUnavailable, ExitCode, HymtError
 from .glossary import Glossary, load_glossaries
@@ -33,15 +35,20 @@ from .signals import Interrupted, handling_signals
 from .summary import summarize, summarize_check, summarize_interrupted
 from .tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
 
+DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
+
 
 def translate(settings: TranslateSettings, console: Console) -> ExitCode:
     settings.check()
+    served = _served_model(settings)  # a served engine: is the server there, which model?
+    if served is not None:
+        settings = replace(settings, model=served.name)
     if not settings.verbose:
         for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
             os.environ.setdefault(variable, "error")
     check_locations(_locations(settings))
     with handling_signals():
-        run = _Run(settings, console)
+        run = _Run(settings, console, served)
         try:
             return run.execute()
         except Interrupted as exc:
@@ -63,6 +70,24 @@ def _locations(settings: TranslateSettings) -> list[tuple[str, Path, bool]]:
     return places  # the translation memory is opened (and judged) before the model is looked for
 
 
+def _served_model(settings: TranslateSettings) -> ServedModel | None:
+    """Ask a served engine's server for its model, before anything is read (a dry run that
+    names its model plans without the server)."""
+    spec, server = settings.spec(), settings.server_options()
+    if spec.connect is None or server is None or (settings.dry_run and settings.model is not None):
+        return None
+    return spec.connect(server)
+
+
+def _context_tokens(settings: TranslateSettings, served: ServedModel | None) -> int:
+    """Prompt + output per request: --max-model-len, else 8192 or a server's shorter window."""
+    if settings.max_model_len:
+        return settings.max_model_len
+    if served is not None and served.max_model_len:
+        return min(DEFAULT_CONTEXT_TOKENS, served.max_model_len)
+    return DEFAULT_CONTEXT_TOKENS
+
+
 def _rules(settings: TranslateSettings) -> DiscoveryRules:
     outputs = tuple(settings.out / lang.code for lang in settings.targets()) if settings.out else ()
     return DiscoveryRules(settings.format_name, settings.format_settings(), settings.discovery_suffix(),
@@ -70,9 +95,12 @@ def _rules(settings: TranslateSettings) -> DiscoveryRules:
 
 
 class _Run:
-    def __init__(self, settings: TranslateSettings, console: Console) -> None:
+    def __init__(self, settings: TranslateSettings, console: Console, served: ServedModel | None) -> None:
         self.settings = settings
         self.console = console
+        self.served = served
+        self.server: ServerOptions | None = None  # a served engine's server, with its tokenizer
+        self.cluster: RayCluster | None = None
         spec = settings.spec()
         self.spec = spec
         self.report = RunReport(engine=spec.name, model=settings.model_name if settings.uses_model() else None,
@@ -102,11 +130,14 @@ class _Run:
         if not settings.no_cache:
             self.memory_file = TranslationMemory.open(settings.cache or default_cache_path(),
                                                       readonly=settings.dry_run)
-        if settings.uses_model() and not settings.dry_run:
+        if settings.uses_model() and not settings.dry_run and not self.spec.served:
             check_model_reachable(settings.model_name, settings.revision)
         glossary = load_glossaries(list(settings.glossary), source=settings.source()) if settings.glossary else None
         self.glossary = glossary
-        tokenizer = self._tokenizer()
+        tokenizer, tokenizer_source = self._tokenizer()
+        server = settings.server_options()
+        if server is not None:
+            self.server = replace(server, model=settings.model, tokenizer=tokenizer_source)
         if settings.uses_model() and has_random_weights(settings.model_name):
             console.print(f"[yellow]warning:[/] {settings.model_name} is a random-weight test model: "
                           "its output is NOT a real translation (untranslatable output keeps the source)")
@@ -116,7 +147,8 @@ class _Run:
     def _run_pipeline(self, tokenizer: PromptTokenizer, glossary: Glossary | None) -> None:
         settings = self.settings
         options = RunOptions(targets=settings.targets(), source=settings.source(), out_dir=settings.out,
-                             context_tokens=settings.max_model_len or 8192, batch_tokens=settings.batch_tokens,
+                             context_tokens=_context_tokens(settings, self.served),
+                             batch_tokens=settings.batch_tokens,
                              dry_run=settings.dry_run, prompts_out=settings.prompts_out,
                              overwrite=settings.overwrite, provenance=context_of(settings, glossary).key)
         if self.memory_file is not None:
@@ -125,6 +157,8 @@ class _Run:
                                          source.code if source is not None else None)
         try:
             with StdoutGuard() as stdout:
+                if settings.ray is not None and not settings.dry_run:  # Ray wants the main thread
+                    self.cluster = RayCluster.connect(settings.ray, verbose=settings.verbose)
                 self.pipeline = Pipeline(
                     options, tokenizer, self._build_engine, progress=self.progress, write_stdout=stdout.write,
                     engine_name=self.spec.name, model=self.report.model,
@@ -139,16 +173,23 @@ class _Run:
             raise
         finally:
             self.close_memory()
+            if self.cluster is not None:
+                self.cluster.close()
         if self.memory is not None and self.memory.store_error:
             self.console.print(f"[yellow]warning:[/] {self.memory.store_error}")
 
     def _build_engine(self) -> Engine:
         """Runs in the engine-start thread: the engine's noise goes to its log file."""
-        setup = EngineSetup(self.settings.engine_options(), self.settings.sampling(), verbose=self.settings.verbose)
+        setup = EngineSetup(self.settings.engine_options(), self.settings.sampling(), verbose=self.settings.verbose,
+                            server=self.server)
         if self.log is not None:
             self.log.start()
         self.progress.engine_starting(self.spec.name, self.report.model)
-        engine = self.spec.build(setup)
+        if self.cluster is not None:  # the engine on Ray workers, one per GPU of the cluster
+            engine: Engine = RayEngine(self.cluster, self.spec.build, setup, self.settings.ray_options(),
+                                       name=self.spec.name)
+        else:
+            engine = self.spec.build(setup)
         self.progress.engine_ready()
         return engine
 
@@ -234,21 +275,37 @@ class _Run:
             return Progress(PlainProgress(self.console, activity=activity), tick=1.0, activity=activity)
         return Progress(NoDisplay())
 
-    def _tokenizer(self) -> PromptTokenizer:
-        """The model's tokenizer; an estimate where no model is needed or only a plan is wanted."""
+    def _tokenizer(self) -> tuple[PromptTokenizer, str | None]:
+        """The model's tokenizer and where it loaded from; an estimate where no model is needed or
+        only a plan is wanted. A served engine's model is looked for under its served name, then
+        where the server loaded it from; when it is not on this machine, the server tokenizes."""
         settings = self.settings
         if not settings.uses_model():
-            return EstimatingTokenizer()
+            return EstimatingTokenizer(), None
         try:
-            if settings.dry_run or not self.spec.needs_model:
+            if (settings.dry_run or not self.spec.needs_model) and not self.spec.served:
                 check_model_reachable(settings.model_name, settings.revision)
             return ChatTemplateTokenizer.load(settings.model_name, revision=settings.revision,
-                                              trust_remote_code=settings.trust_remote_code)
+                                              trust_remote_code=settings.trust_remote_code), settings.model_name
         except EngineUnavailable as exc:
-            if not self.spec.needs_model or settings.dry_run:
-                self.console.print(f"[yellow]warning:[/] {exc.message}; token counts are estimates")
-                return EstimatingTokenizer()
-            raise
+            return self._other_tokenizer(exc)
+
+    def _other_tokenizer(self, exc: EngineUnavailable) -> tuple[PromptTokenizer, str | None]:
+        settings, also = self.settings, self.served.root if self.served is not None else None
+        if also is not None and also != settings.model_name:
+            try:
+                return ChatTemplateTokenizer.load(also, trust_remote_code=settings.trust_remote_code), also
+            except EngineUnavailable:
+                pass
+        server = settings.server_options()
+        if self.spec.server_tokenizer is not None and server is not None:
+            if not settings.quiet:
+                self.console.print(f"note: {exc.message}; the server tokenizes the prompts", markup=False)
+            return self.spec.server_tokenizer(server, settings.model_name), None
+        if not self.spec.needs_model or settings.dry_run:
+            self.console.print(f"[yellow]warning:[/] {exc.message}; token counts are estimates")
+            return EstimatingTokenizer(), None
+        raise exc
 
     def close_memory(self) -> None:
         memory, self.memory_file = self.memory_file, None

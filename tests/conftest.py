@@ -23,13 +23,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Fixtures that start a vLLM engine: a test using one must say so with the `vllm` marker, so that
 # `-m "not vllm"` really runs without vLLM.
-_STARTS_VLLM = frozenset({"vllm_engine"})
+_STARTS_VLLM = frozenset({"vllm_engine", "vllm_server"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _STARTS_VLLM & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("vllm") is None:
-            raise pytest.UsageError(f"{item.nodeid} starts vLLM (fixture vllm_engine) without @pytest.mark.vllm")
+            raise pytest.UsageError(f"{item.nodeid} starts vLLM (a vllm_* fixture) without @pytest.mark.vllm")
 
 
 def _model_root(request: pytest.FixtureRequest) -> Path:
@@ -70,6 +70,62 @@ def vllm_engine(tiny_engine_options: EngineOptions):
     engine = VllmEngine(tiny_engine_options, Sampling.deterministic())
     yield engine
     engine.close()
+
+
+@pytest.fixture(scope="session")
+def vllm_server(answering_model_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+    """vLLM's OpenAI-compatible server on the CPU with the answering tiny model, one per session
+    (ready in one to two minutes)."""
+    pytest.importorskip("vllm")
+    from servers import VllmServer
+
+    server = VllmServer(answering_model_dir, tmp_path_factory.mktemp("vllm-server") / "server.log")
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_head():
+    """One local Ray cluster per session (2 CPUs: workers get fractions of them)."""
+    pytest.importorskip("ray")
+    import tempfile
+
+    from servers import RayHead
+
+    with tempfile.TemporaryDirectory(prefix="hymt-ray-", dir="/tmp") as temp:  # short: Ray's socket paths
+        head = RayHead(Path(temp))
+        try:
+            head.wait_ready()
+            yield head
+        finally:
+            head.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(ray_head):
+    """This test process connected to `ray_head` (on the main thread, as hymt does)."""
+    import os
+
+    from hymt_cli.engine.ray_engine import RayCluster
+
+    from ray._private.authentication.authentication_token_setup import _enable_token_auth
+
+    saved = {k: os.environ.get(k) for k in ray_head.CLIENT_ENV}
+    os.environ.update(ray_head.CLIENT_ENV)
+    _enable_token_auth()  # RAY_AUTH_MODE=token, and Ray's config (read at import) told so
+    cluster = RayCluster.connect(ray_head.address)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -161,7 +161,9 @@ def test_help_lists_choices_groups_and_examples() -> None:
     result = hymt("translate", "--help", text=True, env={"COLUMNS": "160"})
     assert result.returncode == 0
     text = result.stdout
-    for choice in ("[vllm|transformers|pseudo|identity]", "[txt|md|html|parquet]", "[txt|md|html]",
+    from hymt_cli.engine import ENGINES
+
+    for choice in ("[" + "|".join(ENGINES) + "]", "[txt|md|html|parquet]", "[txt|md|html]",
                    "[auto|bar|plain|json|none]"):
         assert choice in text
     for panel in ("Input and output", "Model and engine", "Sampling", "Glossary and memory", "Reporting",

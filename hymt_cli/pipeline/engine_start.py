@@ -1,5 +1,10 @@
 """The engine is built in a background thread, so that loading the model (and vLLM's CUDA
-graph capture) overlaps with reading the inputs and tokenizing the prompts."""
+graph capture) overlaps with reading the inputs and tokenizing the prompts.
+
+What must happen on the main thread happens before the pipeline runs, never in a factory:
+Ray is initialised there (`RayCluster.connect` in translate.py; a `ray.init()` from a thread
+that then ends loses its GCS connection after a minute), and a `RayEngine` built here only
+starts actors on the connected cluster."""
 from __future__ import annotations
 
 import threading
