@@ -67,6 +67,10 @@ Quantization = Annotated[Optional[str], typer.Option(help="vLLM quantization, e.
 GpuMemory = Annotated[Optional[float], typer.Option(
     help="vLLM memory share (GPU; on CPU: share of host RAM). Default: 0.9 GPU, 0.15 CPU.")]
 TensorParallel = Annotated[int, typer.Option(help="GPUs per model (vLLM).")]
+Gpus = Annotated[Optional[str], typer.Option(help="vLLM: the GPUs to use, as CUDA_VISIBLE_DEVICES names them "
+                                             "(e.g. 0,1). Default: every visible GPU, one engine or more each.")]
+Replicas = Annotated[Optional[int], typer.Option(help="vLLM: engine processes per GPU (CPU: in all). Default: "
+                                                 "2 for a small model when the memory holds them, else 1.")]
 EnforceEager = Annotated[bool, typer.Option(help="vLLM: no CUDA graphs (faster start, slower run).")]
 TrustRemoteCode = Annotated[bool, typer.Option(help="Allow the model repo's own code.")]
 BatchTokens = Annotated[Optional[int], typer.Option(
@@ -103,8 +107,8 @@ def translate(
     top_p: TopP = 0.6, top_k: TopK = 20, repetition_penalty: RepetitionPenalty = 1.05, seed: Seed = None,
     deterministic: Deterministic = False, max_model_len: MaxModelLen = None, dtype: Dtype = "auto",
     quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
-    tensor_parallel_size: TensorParallel = 1, enforce_eager: EnforceEager = False,
-    trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, columns: Columns = None,
+    tensor_parallel_size: TensorParallel = 1, gpus: Gpus = None, replicas: Replicas = None,
+    enforce_eager: EnforceEager = False, trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, columns: Columns = None,
     add_columns: AddColumns = False, cell_format: CellFormat = "txt", rows_per_batch: RowsPerBatch = 8192,
     cache: Cache = None, no_cache: NoCache = False, dry_run: DryRun = False, prompts_out: PromptsOut = None,
     report: Report = None, glossary: Glossary = None, strict: Strict = False, quiet: Quiet = False,
@@ -116,7 +120,7 @@ def translate(
         out=out, model=model, revision=revision, engine=engine, engine_args=tuple(engine_arg or ()),
         max_model_len=max_model_len, dtype=dtype, quantization=quantization,
         gpu_memory_utilization=gpu_memory_utilization, tensor_parallel_size=tensor_parallel_size,
-        enforce_eager=enforce_eager, trust_remote_code=trust_remote_code, batch_tokens=batch_tokens,
+        gpus=gpus, replicas=replicas, enforce_eager=enforce_eager, trust_remote_code=trust_remote_code, batch_tokens=batch_tokens,
         temperature=temperature, top_p=top_p, top_k=top_k, repetition_penalty=repetition_penalty, seed=seed,
         deterministic=deterministic, columns=columns, add_columns=add_columns, cell_format=cell_format,
         rows_per_batch=rows_per_batch, glossary=tuple(glossary or ()), cache=cache, no_cache=no_cache,
