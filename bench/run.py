@@ -324,11 +324,13 @@ def worker_vllm(spec: dict, table: list[dict], result: dict) -> None:
         ready = context.Event()
         process = context.Process(target=bare_replica, args=(kwargs, table[i::replicas], ready, go, answers))
         process.start()
-        while not ready.wait(timeout=5):  # one after another: each sizes its KV cache alone
-            if not process.is_alive():
-                raise RuntimeError(f"bare replica {i + 1} stopped during its start")
-        starts.append(round(time.monotonic() - t0, 2))
-        processes.append(process)
+        processes.append((process, ready))
+        if "kv_cache_memory_bytes" not in kwargs or spec["preset"] == "tiny":
+            wait_ready(process, ready, i, starts, t0)  # one after another: each sizes its KV cache alone
+    for i, (process, ready) in enumerate(processes):
+        if len(starts) <= i:
+            wait_ready(process, ready, i, starts, t0)
+    processes = [p for p, _ in processes]
     result["engine_init_s"] = starts[0]
     result["all_ready_s"] = starts[-1]
     save(spec, result)
@@ -344,6 +346,13 @@ def worker_vllm(spec: dict, table: list[dict], result: dict) -> None:
     print(f"{spec['name']}: {result['run']}", flush=True)
     for process in processes:
         process.join(timeout=120)
+
+
+def wait_ready(process, ready, i: int, starts: list, t0: float) -> None:
+    while not ready.wait(timeout=5):
+        if not process.is_alive():
+            raise RuntimeError(f"bare replica {i + 1} stopped during its start")
+    starts.append(round(time.monotonic() - t0, 2))
 
 
 def bare_replica(kwargs: dict, table: list[dict], ready, go, answers) -> None:
@@ -514,7 +523,10 @@ def main() -> int:
     parser.add_argument("--contenders", default="hymt,vllm,vllm-oob,vllm-today,hymt-1,hf",
                         help="in this order: hymt, vllm, vllm-oob, vllm-today, hymt-1, hf")
     parser.add_argument("--variants", default="", help="more bare-vLLM set-ups as a JSON object "
-                        "{name: LLM keyword arguments, \"_replicas\": engines on the GPU}, each in its own process")
+                        "{name: LLM keyword arguments, \"_replicas\": engines on the GPU, \"_hymt\": true to start "
+                        "from hymt's settings}, each in its own process")
+    parser.add_argument("--hymt-passes", default="real,warm,sorted",
+                        help="hymt's passes: real (engine started while planning), warm, sorted (whole-job sort)")
     parser.add_argument("--hymt-args", default="", help="engine arguments for hymt as JSON (--engine-arg)")
     parser.add_argument("--quantization", help="hymt's --quantization (the bare contender follows)")
     parser.add_argument("--work", type=Path, help="working folder (default: a temporary one)")
@@ -570,7 +582,7 @@ def main() -> int:
     variants = json.loads(args.variants) if args.variants else {}
     for name in contenders:
         if name == "hymt":
-            results[name] = run_worker(base, name, "hymt", args.timeout)
+            results[name] = run_worker(base, name, "hymt", args.timeout, passes=args.hymt_passes.split(","))
         elif name == "hymt-1":
             results[name] = run_worker(base, name, "hymt", args.timeout, replicas=1, passes=["warm"])
         elif name == "vllm":
@@ -582,6 +594,8 @@ def main() -> int:
         elif name == "hf" and base["hf_n"]:
             results[name] = run_worker(base, name, "hf", args.timeout)
     for name, llm_kwargs in variants.items():
+        if llm_kwargs.pop("_hymt", False):  # hymt's resolved settings, changed by the rest
+            llm_kwargs = {**hymt_bare_kwargs(base), **llm_kwargs}
         results[name] = run_worker(base, name, "vllm", args.timeout, llm_kwargs=llm_kwargs)
     summarize(results, job, base, args.json)
     return 0

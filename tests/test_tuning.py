@@ -36,12 +36,17 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
     assert (small.replicas_per_gpu, small.max_num_seqs, small.max_num_batched_tokens,
             small.cudagraph_capture_size) == (2, 2048, 32768, 2048)
     assert 0.43 <= small.gpu_memory_utilization <= 0.45
+    # the rest of an engine's share (weights and activations off) is its KV cache: both start at once
+    share = small.gpu_memory_utilization * H200.total_bytes
+    assert small.starts_together and 50 * GIB < small.kv_cache_bytes < share - 3.3 * GIB
     kwargs = small.llm_kwargs()
+    assert kwargs["kv_cache_memory_bytes"] == small.kv_cache_bytes
     assert kwargs["enable_prefix_caching"] is True
     assert kwargs["compilation_config"] == {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY",
                                             "max_cudagraph_capture_size": 2048}
     large = tune(ModelShape.from_config(HYMT_7B), H200)
     assert (large.replicas_per_gpu, large.max_num_seqs) == (1, 1024) and large.gpu_memory_utilization >= 0.88
+    assert large.kv_cache_bytes is None and "kv_cache_memory_bytes" not in large.llm_kwargs()  # vLLM profiles
 
 
 def test_memory_decides_how_many_engines_and_sequences() -> None:
@@ -94,7 +99,10 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     options = EngineOptions(model=str(tmp_path))
     plan = vllm_engine.plan_vllm(options)
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"], s.after) for s in plan.slots] == [
-        ("GPU 0 #1", "0", None), ("GPU 0 #2", "0", 0), ("GPU 1 #1", "1", None), ("GPU 1 #2", "1", 2)]
+        ("GPU 0 #1", "0", None), ("GPU 0 #2", "0", None), ("GPU 1 #1", "1", None), ("GPU 1 #2", "1", None)]
+    (tmp_path / "config.json").write_text("{}")  # no shape: vLLM sizes each KV cache, one after another
+    assert [s.after for s in vllm_engine.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
+    (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
     one = vllm_engine.plan_vllm(replace(options, gpus=("1",), replicas=1))
     assert one.slots == () and one.devices == "1" and one.tuning is not None
     assert [s.label for s in vllm_engine.plan_vllm(replace(options, replicas=1)).slots] == ["GPU 0", "GPU 1"]

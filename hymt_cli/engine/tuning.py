@@ -15,7 +15,8 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
   to 1024, one engine per GPU.
 - Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for
   activations and graphs, and a KV cache for `max_num_seqs` requests of KV_TOKENS_PER_SEQ
-  tokens; if it does not, fewer replicas, then fewer sequences.
+  tokens; if it does not, fewer replicas, then fewer sequences. Engines sharing a GPU get
+  the rest of their share as KV cache, sized here, and start at the same time.
 - Always: prefix caching on (the instruction prefix is shared per language), no
   torch.compile (start in ~half the time, same speed on these shapes).
 - FP8 (weights and KV cache) only where it was measured to win (see FP8_* below).
@@ -138,7 +139,16 @@ class Tuning:
     replicas_per_gpu: int
     quantization: str | None = None
     kv_cache_dtype: str | None = None
+    # Engines sharing a GPU get their KV cache size from the rule (their share, less weights
+    # and ACTIVATION_RESERVE) instead of vLLM's profiling of the free memory: they can then
+    # start at the same time (profiling while another engine allocates would mis-measure).
+    kv_cache_bytes: int | None = None
     why: str = ""
+
+    @property
+    def starts_together(self) -> bool:
+        """Engines sharing a GPU may start at once (else one after another)."""
+        return self.replicas_per_gpu == 1 or self.kv_cache_bytes is not None
 
     def llm_kwargs(self) -> dict[str, object]:
         """The `vllm.LLM` keyword arguments this tuning sets."""
@@ -151,6 +161,8 @@ class Tuning:
             kwargs["quantization"] = self.quantization
         if self.kv_cache_dtype is not None:
             kwargs["kv_cache_dtype"] = self.kv_cache_dtype
+        if self.kv_cache_bytes is not None:
+            kwargs["kv_cache_memory_bytes"] = self.kv_cache_bytes
         return kwargs
 
 
@@ -177,9 +189,13 @@ def tune(shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None,
                     and shape.active_params >= FP8_MIN_PARAMS else None)
     kv_dtype = ("fp8" if fp8_ok and shape is not None and FP8_KV_MIN_PARAMS is not None
                 and shape.active_params >= FP8_KV_MIN_PARAMS else None)
+    share = max(0.05, share)
+    kv_bytes = None
+    if count > 1 and shape is not None:
+        kv_bytes = int(share * gpu.total_bytes) - shape.weight_bytes - ACTIVATION_RESERVE
     return Tuning(max_num_seqs=seqs, max_num_batched_tokens=16 * seqs, cudagraph_capture_size=seqs,
-                  gpu_memory_utilization=max(0.05, share), replicas_per_gpu=count,
-                  quantization=quantization, kv_cache_dtype=kv_dtype,
+                  gpu_memory_utilization=share, replicas_per_gpu=count,
+                  quantization=quantization, kv_cache_dtype=kv_dtype, kv_cache_bytes=kv_bytes,
                   why=f"{why}: {count} engine(s) per GPU, max_num_seqs {seqs}")
 
 

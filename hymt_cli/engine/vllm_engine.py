@@ -219,10 +219,11 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
     for group in groups:
         devices = ",".join(g.device for g in group)
         for r in range(tuning.replicas_per_gpu):
-            # engines sharing a GPU start one after another: each sizes its KV cache from
-            # the memory it finds free
+            # engines sharing a GPU start together when the rule sized their KV caches, else
+            # one after another (each sizes its KV cache from the memory it finds free)
             label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
-            slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=len(slots) - 1 if r else None))
+            after = len(slots) - 1 if r and not tuning.starts_together else None
+            slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
     return VllmPlan(tuning, tuple(slots))
 
 
