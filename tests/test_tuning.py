@@ -42,8 +42,12 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
     kwargs = small.llm_kwargs()
     assert kwargs["kv_cache_memory_bytes"] == small.kv_cache_bytes
     assert kwargs["enable_prefix_caching"] is True
-    assert kwargs["compilation_config"] == {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY",
-                                            "max_cudagraph_capture_size": 2048}
+    graphs = kwargs["compilation_config"]
+    assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
+        0, "FULL_DECODE_ONLY", 2048)
+    sizes = graphs["cudagraph_capture_sizes"]
+    assert sizes == sorted(set(sizes)) and sizes[0] == 1 and sizes[-1] == 2048 and len(sizes) < 90
+    assert all(b - a <= max(8, a // 16) for a, b in zip(sizes, sizes[1:]))  # padding stays under ~6%
     large = tune(ModelShape.from_config(HYMT_7B), H200)
     assert (large.replicas_per_gpu, large.max_num_seqs) == (1, 1024) and large.gpu_memory_utilization >= 0.88
     assert large.kv_cache_bytes is None and "kv_cache_memory_bytes" not in large.llm_kwargs()  # vLLM profiles
@@ -75,7 +79,8 @@ def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions
     chosen = replace(plain, max_num_seqs=512, extra={"max_num_batched_tokens": 4096, "kv_cache_dtype": "fp8"})
     kwargs = vllm_engine._llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert (kwargs["max_num_seqs"], kwargs["max_num_batched_tokens"], kwargs["kv_cache_dtype"]) == (512, 4096, "fp8")
-    assert kwargs["compilation_config"]["max_cudagraph_capture_size"] == 512  # graphs follow the batch
+    graphs = kwargs["compilation_config"]  # graphs follow the batch
+    assert graphs["max_cudagraph_capture_size"] == graphs["cudagraph_capture_sizes"][-1] == 512
     own = replace(plain, extra={"compilation_config": {"mode": 3}})
     assert vllm_engine._llm_kwargs(own, Sampling(), on_cpu=False, tuning=tuning)["compilation_config"] == {"mode": 3}
     eager = vllm_engine._llm_kwargs(replace(plain, enforce_eager=True, quantization="awq"), Sampling(),

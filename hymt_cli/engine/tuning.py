@@ -155,8 +155,7 @@ class Tuning:
         kwargs: dict[str, object] = dict(
             max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
             gpu_memory_utilization=self.gpu_memory_utilization, enable_prefix_caching=True,
-            compilation_config={"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY",
-                                "max_cudagraph_capture_size": self.cudagraph_capture_size})
+            compilation_config=decode_graphs(self.cudagraph_capture_size))
         if self.quantization is not None:
             kwargs["quantization"] = self.quantization
         if self.kv_cache_dtype is not None:
@@ -197,6 +196,25 @@ def tune(shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None,
                   gpu_memory_utilization=share, replicas_per_gpu=count,
                   quantization=quantization, kv_cache_dtype=kv_dtype, kv_cache_bytes=kv_bytes,
                   why=f"{why}: {count} engine(s) per GPU, max_num_seqs {seqs}")
+
+
+def decode_graphs(largest: int) -> dict[str, object]:
+    """No torch.compile; full CUDA graphs for decode steps of up to `largest` sequences, at
+    the batch sizes of `capture_sizes` (a step pads up to the next one)."""
+    sizes = capture_sizes(largest)
+    return {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY", "cudagraph_capture_sizes": sizes,
+            "max_cudagraph_capture_size": sizes[-1]}
+
+
+def capture_sizes(largest: int) -> list[int]:
+    """vLLM's batch sizes up to 512 (1, 2, 4, then every 8, every 16 from 256), then every 32
+    to 1024 and every 64 beyond: a padded step wastes at most ~6% of its rows, and a start
+    captures 83 graphs for 2048 sequences instead of vLLM's 147 (8-14 s of start-up measured
+    for those on an H200)."""
+    sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, 512, 16)) + list(range(512, 1024, 32))
+    sizes += list(range(1024, max(largest, 1024) + 1, 64))
+    kept = [n for n in sizes if n < largest]
+    return kept + [largest]
 
 
 def _fits(shape: ModelShape, budget: float, seqs: int) -> bool:

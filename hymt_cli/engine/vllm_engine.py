@@ -19,7 +19,7 @@ from ..errors import EngineUnavailable
 from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
 from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
 from .replicas import ReplicaEngine, ReplicaSlot
-from .tuning import GIB, Gpu, ModelShape, Tuning, tune, visible_gpus
+from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 # Per engine call on a GPU: whole jobs at once; the engine feeds vLLM from them as it works
@@ -28,7 +28,8 @@ DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 CUDA_BATCH_TOKENS = 8 << 20
 CUDA_BATCH_REQUESTS = 65536
 IN_FLIGHT_SEQS = 2
-WARM_UP_TOKENS = 4
+WARM_UP_TOKENS = 8
+WARM_UP_REQUESTS = 256  # on a GPU; as bench/run.py's warm-up, after which no kernel was compiled
 
 
 class VllmEngine:
@@ -82,8 +83,8 @@ class VllmEngine:
                 hint=MODEL_HINT) from exc
         seqs = self._llm.llm_engine.vllm_config.scheduler_config.max_num_seqs
         self.in_flight = IN_FLIGHT_SEQS * int(seqs)
-        phase("warming up")  # first use JIT-compiles the sampling kernels (~15 s on a fresh machine)
-        self._warm_up()
+        phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
+        self._warm_up(2 if on_cpu else WARM_UP_REQUESTS)
         phase("ready")
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
@@ -151,12 +152,15 @@ class VllmEngine:
         for tag, request in itertools.islice(todo, max(0, self.in_flight - len(self._tags))):
             self.submit(tag, request)
 
-    def _warm_up(self) -> None:
-        """A few tokens with the run's sampling and greedy (retries): vLLM's sampling kernels
-        are compiled now, not in the middle of the first documents."""
-        ids = tuple(range(1, 9))
-        for tag, deterministic in enumerate((False, True)):
-            self.submit(tag, GenerationRequest("", ids, WARM_UP_TOKENS, deterministic))
+    def _warm_up(self, requests: int) -> None:
+        """A few tokens for `requests` requests of several lengths, with the run's sampling and
+        some greedy (retries): vLLM's Triton sampling kernels (penalties, temperature, top-k/
+        top-p) are compiled now for the batch sizes of real work, not in the middle of the
+        first documents (an H200 showed three such compilations in the first 10 s of a run,
+        ~10 s of stall, after a warm-up of 2 requests). From the kernel cache on the next start."""
+        for tag in range(requests):
+            ids = tuple(range(1 + tag % 7, 17 + tag % 97))
+            self.submit(tag, GenerationRequest("", ids, WARM_UP_TOKENS, deterministic=tag % 16 == 15))
         while self._tags:
             self.step()
 
@@ -369,10 +373,10 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool,
         if (value := getattr(options, key)) is not None:
             kwargs[key] = value
     kwargs.update(options.extra)  # --engine-arg: the user's word over every default
-    graphs = kwargs.get("compilation_config")
-    if tuning is not None and "compilation_config" not in options.extra and isinstance(graphs, dict):
+    if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
         # decode graphs for every batch the chosen max_num_seqs allows
-        graphs["max_cudagraph_capture_size"] = min(int(kwargs["max_num_seqs"]), int(kwargs["max_num_batched_tokens"]))
+        kwargs["compilation_config"] = decode_graphs(min(int(kwargs["max_num_seqs"]),
+                                                         int(kwargs["max_num_batched_tokens"])))
     return kwargs
 
 
