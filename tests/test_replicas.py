@@ -36,7 +36,7 @@ def test_two_replicas_share_the_requests_and_answer_each_once() -> None:
         assert engine.generate(requests[:5]) == [a for _, a in sorted(answers)[:5]]
         served = engine.served
     assert sum(served.values()) == 3005 and all(n > 0 for n in served.values()), served
-    assert "replica 1: building" in phases and "replica 2: ready" in phases
+    assert "replica 1: building" in phases and phases.count("replica 2: ready") == 1
 
 
 def test_replicas_of_one_device_start_one_after_another(tmp_path: Path) -> None:

@@ -101,6 +101,7 @@ class _Replica:
     in_flight: int = 0
     tags: set[int] = field(default_factory=set)
     served: int = 0
+    last_phase: str = ""
 
 
 class ReplicaEngine:
@@ -236,7 +237,8 @@ class ReplicaEngine:
                         self._phase(replica, payload)
                     elif kind == "ready":
                         replica.ready, replica.in_flight = True, int(payload)
-                        self._phase(replica, "ready")
+                        if replica.last_phase != "ready":  # an engine may have said so itself
+                            self._phase(replica, "ready")
                     elif kind == "error":
                         self._stopped(replica, payload)
                         break
@@ -247,6 +249,7 @@ class ReplicaEngine:
         return answers
 
     def _phase(self, replica: _Replica, name: str) -> None:
+        replica.last_phase = name
         if self._on_phase is not None:
             self._on_phase(name if len(self._replicas) == 1 else f"{replica.slot.label}: {name}")
 
