@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import BinaryIO, TextIO
 
 TMP_SUFFIX = ".hymt-tmp"
 
@@ -41,11 +41,24 @@ def commit_temp(tmp: Path, path: Path) -> None:
 
 
 @contextmanager
-def open_atomically(path: Path, mode: str = "wb", **open_args: Any) -> Iterator[IO[Any]]:
-    """`open(path, mode)`, except that `path` appears only, and whole, when the block succeeds."""
+def open_atomically(path: Path) -> Iterator[BinaryIO]:
+    """`open(path, "wb")`, except that `path` appears only, and whole, when the block succeeds."""
     tmp = temp_beside(path)
     try:
-        with open(tmp, mode, **open_args) as handle:
+        with open(tmp, "wb") as handle:
+            yield handle
+        commit_temp(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def open_text_atomically(path: Path) -> Iterator[TextIO]:
+    """`open_atomically` for UTF-8 text with "\n" line ends on every platform."""
+    tmp = temp_beside(path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
             yield handle
         commit_temp(tmp, path)
     except BaseException:

@@ -9,32 +9,39 @@ model output whatever the context.
 Every engine batch is committed as it arrives, so a run killed at any point and started
 again sends only what was not finished. WAL mode plus a busy timeout and retries let
 several runs share one database.
+
+Every failure surfaces as a `CacheError` with a one-line message that says which of two
+kinds of trouble it is: the file is not a usable hymt memory (not SQLite, another
+application's database, damaged, a newer schema), or the file system is in the way (disk
+full, read-only, permission denied, a folder where the file should be, locked for too
+long). hymt never modifies or advises deleting a file it did not create as its memory.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from .errors import ExitCode, HymtError
+from .cache_errors import HINT_DAMAGED, HINT_ELSEWHERE, CacheError, folder_error, is_lock_error, memory_error
 
 SCHEMA_VERSION = 1
 APPLICATION = "hymt.memory"
 _FILE_NAME = "memory.sqlite3"
 _CHUNK = 500  # keys per SELECT ... IN (...) (sqlite's default variable limit is far above)
-_BUSY_MS = 30_000
+_BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
+_LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
 _ORIGIN_MODEL, _ORIGIN_IMPORT = "model", "import"
 
 
-class CacheError(HymtError):
-    """The translation memory cannot be opened or used: a configuration problem."""
-
-    exit_code = ExitCode.USAGE
+T = TypeVar("T")
 
 
 def default_cache_path() -> Path:
@@ -88,7 +95,7 @@ def build_context(*, engine: str, model: str | None, revision: str | None, sampl
     """The context of a run. Model-free engines (identity, pseudo) are their own "model"."""
     if model_free or model is None:
         return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "")
-    fields = getattr(sampling, "__slots__", ())
+    fields: tuple[str, ...] = tuple(getattr(sampling, "__slots__", ()))
     described = json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
     return MemoryContext(model, model_digest(model, revision), template_version, glossary_digest, described)
 
@@ -135,7 +142,9 @@ class Entry:
 
 
 class TranslationMemory:
-    """A sqlite translation memory. Use `open`; close it (or use `with`) when done."""
+    """A sqlite translation memory. Use `open`; close it (or use `with`) when done.
+
+    Every method raises `CacheError` (never a raw sqlite3 or OS error)."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
         self._db = connection
@@ -147,36 +156,38 @@ class TranslationMemory:
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> TranslationMemory:
         """Open or create the database. `readonly`: a missing file is an empty memory and
-        nothing is ever written (dry runs). Raises CacheError with a one-line message."""
+        nothing is ever written (dry runs). A file that is not a hymt memory is never written."""
         path = Path(path)
+        if path.is_dir():
+            raise CacheError(f"cache {path}: is a folder, not a database file",
+                             hint="pass --cache FILE (a file in that folder, say) or --no-cache")
         if readonly and not path.exists():
             empty = cls(sqlite3.connect(":memory:", isolation_level=None), path, readonly=True)
             empty._create_tables()
             return empty
-        if path.is_dir():
-            raise CacheError(f"cache {path}: is a folder, not a database file",
-                             hint="pass --cache FILE or --no-cache")
-        try:
-            if not readonly:
+        if not _sqlite_or_empty(path):  # sqlite itself takes a file of a byte or two for an empty database
+            raise CacheError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
+                             hint=HINT_ELSEWHERE)
+        if not readonly:
+            try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-            uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
-            db = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None,
-                                 check_same_thread=False)
-        except (OSError, sqlite3.Error) as exc:
-            raise CacheError(f"cache {path}: cannot open: {_reason(exc)}",
-                             hint="pass --cache another path or --no-cache") from None
+            except OSError as exc:
+                raise folder_error(path, exc) from None
+        try:
+            db = _connect(f"file:{_uri_path(path)}?mode=ro" if readonly else f"file:{_uri_path(path)}")
+        except sqlite3.Error as exc:
+            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
         memory = cls(db, path, readonly=readonly)
         try:
             memory._retry(lambda: db.execute(f"PRAGMA busy_timeout={_BUSY_MS}"))
-            if not readonly:
+            memory._check_or_init()
+            if not readonly:  # only now: another application's database is never converted
                 memory._retry(lambda: db.execute("PRAGMA journal_mode=WAL").fetchone())
                 db.execute("PRAGMA synchronous=NORMAL")
-            memory._check_or_init()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             db.close()
-            raise CacheError(f"cache {path}: not a hymt translation memory ({_reason(exc)})",
-                             hint="pass --cache another path, delete the file, or use --no-cache") from None
-        except CacheError:
+            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
+        except BaseException:
             db.close()
             raise
         return memory
@@ -191,7 +202,8 @@ class TranslationMemory:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             if self.readonly:
-                raise CacheError(f"cache {self.path}: empty file, not a hymt translation memory")
+                raise CacheError(f"cache {self.path}: an empty file, not a hymt translation memory yet",
+                                 hint=HINT_ELSEWHERE)
 
             def create() -> None:
                 with self._transaction():
@@ -200,38 +212,63 @@ class TranslationMemory:
                                      (APPLICATION, str(SCHEMA_VERSION)))
             self._retry(create)
             return
-        meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall()) if "meta" in tables else {}
+        meta: dict[str, str] = {}
+        if "meta" in tables:
+            try:
+                meta = {str(k): str(v) for k, v in self._db.execute("SELECT name, value FROM meta")}
+            except sqlite3.OperationalError:  # a "meta" table of another shape: not ours
+                meta = {}
         if meta.get("application") != APPLICATION:
-            raise CacheError(f"cache {self.path}: a sqlite database, but not a hymt translation memory",
-                             hint="pass --cache another path or --no-cache")
-        if meta.get("schema") != str(SCHEMA_VERSION):
-            raise CacheError(f"cache {self.path}: translation memory schema {meta.get('schema')} is not "
-                             f"supported (this hymt reads schema {SCHEMA_VERSION})")
+            names = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
+            raise CacheError(f"cache {self.path}: not a hymt translation memory: an SQLite database of "
+                             f"another application (tables: {names})", hint=HINT_ELSEWHERE)
+        schema = meta.get("schema", "")
+        if schema != str(SCHEMA_VERSION):
+            newer = schema.isdigit() and int(schema) > SCHEMA_VERSION
+            raise CacheError(
+                f"cache {self.path}: translation memory schema {schema or '(none)'} "
+                f"{'is from a newer hymt' if newer else 'is not supported'}; this hymt reads schema "
+                f"{SCHEMA_VERSION}",
+                hint=("upgrade hymt, or " if newer else "") + "pass --cache NEW_FILE or --no-cache")
+        missing = {"contexts", "segments"} - tables
+        if missing:
+            raise CacheError(f"cache {self.path}: the translation memory is damaged (table "
+                             f"{', '.join(sorted(missing))} missing)", hint=HINT_DAMAGED)
 
     # -- sqlite plumbing --------------------------------------------------------------------
-    def _transaction(self):
-        db = self._db
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:  # sqlite may have rolled back by itself (disk full, I/O)
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the first error is the one to report
+            raise
 
-        class _Tx:
-            def __enter__(self_inner):
-                db.execute("BEGIN IMMEDIATE")
-
-            def __exit__(self_inner, exc_type, *rest):
-                db.execute("COMMIT" if exc_type is None else "ROLLBACK")
-                return False
-        return _Tx()
+    @contextmanager
+    def _reporting(self, doing: str) -> Iterator[None]:
+        """sqlite errors of the block as a CacheError naming the memory and what failed."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise memory_error(self.path, exc, doing, busy_ms=_BUSY_MS) from None
 
     @staticmethod
-    def _retry(action: Callable[[], object], attempts: int = 8):
+    def _retry(action: Callable[[], T]) -> T:
         """sqlite waits `busy_timeout` on a lock; beyond that, back off and try again."""
-        for attempt in range(attempts):
+        for attempt in range(_LOCK_RETRIES):
             try:
                 return action()
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts - 1:
+                if not is_lock_error(exc) or attempt == _LOCK_RETRIES - 1:
                     raise
                 time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))
-        return None
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def close(self) -> None:
         self._db.close()
@@ -252,22 +289,24 @@ class TranslationMemory:
         human_keys = [_human_key(tgt, text) for tgt, text in items]
         found: dict[bytes, str] = {}
         wanted = model_keys + human_keys
-        for start in range(0, len(wanted), _CHUNK):
-            chunk = wanted[start:start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = self._retry(lambda: self._db.execute(
-                f"SELECT key, target FROM segments WHERE key IN ({marks})", chunk).fetchall())
-            found.update(rows)
+        with self._reporting("read"):
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start:start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows: list[tuple[bytes, str]] = self._retry(lambda: self._db.execute(
+                    f"SELECT key, target FROM segments WHERE key IN ({marks})", chunk).fetchall())
+                found.update(rows)
         return [found.get(h, found.get(m)) for m, h in zip(model_keys, human_keys)]
 
     def store(self, context: MemoryContext, src_lang: str, items: Iterable[tuple[str, str, str]]) -> int:
-        """Store model translations (target language, source, translation) and commit."""
+        """Store model translations (target language, source, translation) and commit.
+        Texts that are not valid Unicode (lone surrogates) cannot be stored and are left out."""
         if self.readonly:
             return 0
         ctx = context.key
         now = time.time()
         rows = [(_model_key(ctx, src_lang, tgt, src), _ORIGIN_MODEL, ctx, src_lang, tgt, src, out, now)
-                for tgt, src, out in items]
+                for tgt, src, out in items if is_unicode(src) and is_unicode(out)]
         if not rows:
             return 0
 
@@ -277,38 +316,72 @@ class TranslationMemory:
                     self._db.execute("INSERT OR IGNORE INTO contexts VALUES (?, ?)",
                                      (ctx, json.dumps(context.describe(), sort_keys=True)))
                 self._db.executemany("INSERT OR REPLACE INTO segments VALUES (?,?,?,?,?,?,?,?)", rows)
-        self._retry(write)
+        with self._reporting("write"):
+            self._retry(write)
         self._known_contexts.add(ctx)
         return len(rows)
 
     def import_entries(self, entries: Iterable[Entry]) -> int:
-        """Store reviewed translations; they win over model output from now on."""
+        """Store reviewed translations, all or none; they win over model output from now on.
+        Entries whose texts are not valid Unicode (lone surrogates) are left out."""
         now = time.time()
         rows = [(_human_key(e.tgt_lang, e.source), _ORIGIN_IMPORT, "", e.src_lang, e.tgt_lang,
-                 e.source, e.target, now) for e in entries]
+                 e.source, e.target, now) for e in entries if is_unicode(e.source) and is_unicode(e.target)]
 
         def write() -> None:
             with self._transaction():
                 self._db.executemany("INSERT OR REPLACE INTO segments VALUES (?,?,?,?,?,?,?,?)", rows)
-        self._retry(write)
+        with self._reporting("write"):
+            self._retry(write)
         return len(rows)
 
     def entries(self) -> Iterator[Entry]:
         """Every stored entry (imported ones last-wins already), in a stable order."""
-        contexts = {c: json.loads(d) for c, d in self._db.execute("SELECT context, description FROM contexts")}
-        cursor = self._db.execute("SELECT source, target, src_lang, tgt_lang, origin, context FROM segments "
-                                  "ORDER BY tgt_lang, source, origin")
-        for source, target, src, tgt, origin, ctx in cursor:
-            yield Entry(source, target, src, tgt, origin, contexts.get(ctx) if ctx else None)
+        with self._reporting("read"):
+            contexts: dict[str, dict[str, str]] = {
+                c: json.loads(d) for c, d in self._db.execute("SELECT context, description FROM contexts")}
+            cursor = self._db.execute("SELECT source, target, src_lang, tgt_lang, origin, context FROM segments "
+                                      "ORDER BY tgt_lang, source, origin")
+            for source, target, src, tgt, origin, ctx in cursor:
+                yield Entry(source, target, src, tgt, origin, contexts.get(ctx) if ctx else None)
 
     def count(self) -> int:
-        return self._db.execute("SELECT count(*) FROM segments").fetchone()[0]
+        with self._reporting("read"):
+            row: tuple[int] = self._db.execute("SELECT count(*) FROM segments").fetchone()
+        return row[0]
 
 
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return str(exc)
+def _connect(uri: str) -> sqlite3.Connection:
+    """The one place hymt opens its memory (tests put a fault-injecting connection here)."""
+    return sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+
+
+_SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def _sqlite_or_empty(path: Path) -> bool:
+    """False for an existing file that does not start as every SQLite database does."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+    except OSError:  # missing, unreadable...: sqlite's own error says what is wrong
+        return True
+    return head in (b"", _SQLITE_MAGIC)
+
+
+def _uri_path(path: Path) -> str:
+    # In a file: URI, "?" and "#" would end the path and "%" starts an escape.
+    return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def is_unicode(text: str) -> bool:
+    """False for a str holding lone surrogates (e.g. undecodable bytes kept by surrogateescape),
+    which no UTF-8 file or database can store."""
+    return _SURROGATE.search(text) is None
 
 
 class PipelineMemory:
@@ -336,8 +409,8 @@ class PipelineMemory:
             return
         try:
             self.stored += self.memory.store(self.context, self.src_lang, items)
-        except sqlite3.Error as exc:
-            self.store_error = f"translation memory {self.memory.path}: cannot store: {exc}"
+        except CacheError as exc:
+            self.store_error = f"{exc.message}; later translations of this run were not stored"
 
     def close(self) -> None:
         self.memory.close()

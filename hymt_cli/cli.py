@@ -47,6 +47,8 @@ Format = Annotated[Optional[str], typer.Option(
 SegmentBy = Annotated[str, typer.Option(help="txt: paragraph (blank-line separated) or line.")]
 Out = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write DIR/<lang>/<relative path> "
                                              "instead of <stem>.<lang><suffix> beside each input.")]
+Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace existing outputs that hymt did not "
+                                         "write (a person's translation, or hymt's output edited since).")]
 Model = Annotated[Optional[str], typer.Option(help=f"Model name or local path [default: {DEFAULT_MODEL}].")]
 Revision = Annotated[Optional[str], typer.Option(help="Model revision (branch, tag or commit).")]
 EngineName = Annotated[str, typer.Option("--engine", help="Engine: " + "; ".join(
@@ -102,9 +104,9 @@ Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="More detail on s
 @app.command()
 def translate(
     inputs: Inputs, to: To, source_lang: From = "auto", format_name: Format = None,
-    segment_by: SegmentBy = "paragraph", out: Out = None, model: Model = None, revision: Revision = None,
-    engine: EngineName = "vllm", engine_arg: EngineArgs = None, temperature: Temperature = 0.7,
-    top_p: TopP = 0.6, top_k: TopK = 20, repetition_penalty: RepetitionPenalty = 1.05, seed: Seed = None,
+    segment_by: SegmentBy = "paragraph", out: Out = None, overwrite: Overwrite = False, model: Model = None,
+    revision: Revision = None, engine: EngineName = "vllm", engine_arg: EngineArgs = None,
+    temperature: Temperature = 0.7, top_p: TopP = 0.6, top_k: TopK = 20, repetition_penalty: RepetitionPenalty = 1.05, seed: Seed = None,
     deterministic: Deterministic = False, max_model_len: MaxModelLen = None, dtype: Dtype = "auto",
     quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
     tensor_parallel_size: TensorParallel = 1, gpus: Gpus = None, replicas: Replicas = None,
@@ -117,7 +119,8 @@ def translate(
     """Translate documents. Writes <stem>.<lang><suffix> beside each input, or to --out."""
     settings = TranslateSettings(
         inputs=tuple(inputs), to=to, source_lang=source_lang, format_name=format_name, segment_by=segment_by,
-        out=out, model=model, revision=revision, engine=engine, engine_args=tuple(engine_arg or ()),
+        out=out, overwrite=overwrite, model=model, revision=revision, engine=engine,
+        engine_args=tuple(engine_arg or ()),
         max_model_len=max_model_len, dtype=dtype, quantization=quantization,
         gpu_memory_utilization=gpu_memory_utilization, tensor_parallel_size=tensor_parallel_size,
         gpus=gpus, replicas=replicas, enforce_eager=enforce_eager, trust_remote_code=trust_remote_code, batch_tokens=batch_tokens,

@@ -39,6 +39,12 @@ class InputError(HymtError):
     exit_code = ExitCode.SOME_INPUTS_FAILED
 
 
+class OutputError(HymtError):
+    """An output cannot be written (disk full, permissions); nothing partial is left behind."""
+
+    exit_code = ExitCode.SOME_INPUTS_FAILED
+
+
 class EngineUnavailable(HymtError):
     """The engine or the model cannot be loaded (package missing, weights not found)."""
 

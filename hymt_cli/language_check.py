@@ -7,8 +7,9 @@ and the output's letters are still mostly outside the target's script. Same-scri
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Protocol
 
+from .languages import Language
 from .placeholders import LOOSE_TAG
 from .validation import Problem
 from .writing_systems import RANGES, char_class
@@ -40,7 +41,17 @@ def target_script_share(text: str, lang_code: str) -> float | None:
     return inside / len(letters)
 
 
-def wrong_script(request: Any, cleaned: str) -> Problem | None:
+class CheckedRequest(Protocol):
+    """What the check reads of a pipeline request: its source text and target language."""
+
+    @property
+    def core(self) -> str: ...
+
+    @property
+    def lang(self) -> Language: ...
+
+
+def wrong_script(request: CheckedRequest, cleaned: str) -> Problem | None:
     """Pipeline validator (model engines only): the output is not in the target's script."""
     source_share = target_script_share(request.core, request.lang.code)
     if source_share is None or source_share > 0.5 or len(_LETTER.findall(request.core)) < MIN_LETTERS:

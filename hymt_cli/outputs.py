@@ -2,17 +2,22 @@
 
 One set of rules for every format: an output is `<stem>.<lang><suffix>` beside its input,
 or `<out>/<lang>/<relative path>`; standard input goes to standard output. An output that
-is an input of the run, or that a second input would also write, is refused.
+is an input of the run, or that a second input would also write, is refused. A file that
+exists and that hymt did not write (manifest.py) — a person's translation — is skipped
+unless `overwrite` says otherwise.
 """
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from .atomic import commit_temp, temp_beside
 from .languages import Language
+from .manifest import written_by_hymt
 from .sources import SourceFile
 
 
@@ -25,27 +30,41 @@ def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Pat
     return source.path.with_name(f"{source.path.stem}.{lang.code}{source.path.suffix}")
 
 
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """An output path (None: standard output) and why it is not written: `refusal` fails the
+    file (a rule was broken), `protected` skips it (someone else's file is there)."""
+
+    path: Path | None
+    refusal: str | None = None
+    protected: str | None = None
+
+
 class OutputRules:
     """Claims output paths for a run; refuses those that would lose data."""
 
-    def __init__(self, sources: list[SourceFile], out_dir: Path | None) -> None:
+    def __init__(self, sources: list[SourceFile], out_dir: Path | None, *, overwrite: bool = False) -> None:
         self._out_dir = out_dir
+        self._overwrite = overwrite
         self._inputs = {s.path.resolve() for s in sources if s.path is not None}
         self._writers: dict[Path, str] = {}  # output -> the input it is translated from
 
-    def claim(self, source: SourceFile, lang: Language) -> tuple[Path | None, str | None]:
-        """The output of `source` in `lang`, and why it is refused (None: it is not)."""
+    def claim(self, source: SourceFile, lang: Language) -> Claim:
+        """The output of `source` in `lang`, and whether it may be written."""
         out = output_path(source, lang, self._out_dir)
         if out is None:
-            return None, None
+            return Claim(None)
         resolved = out.resolve()
         if resolved in self._inputs:
-            return out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"
+            return Claim(out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
         first = self._writers.setdefault(resolved, source.display)
         if first != source.display:
-            return out, (f"{source.display}: output {out} is already written from {first}; "
-                         "use separate --out folders")
-        return out, None
+            return Claim(out, f"{source.display}: output {out} is already written from {first}; "
+                              "use separate --out folders")
+        if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
+            return Claim(out, protected=f"{out} exists and hymt did not write it (a person's translation, or "
+                                        "hymt's output edited since): skipped; --overwrite replaces it")
+        return Claim(out)
 
 
 class PendingOutput:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 
 class _Rates:
@@ -35,7 +35,8 @@ class LiveProgress:
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
             console=console, redirect_stdout=False, redirect_stderr=False, transient=False)
-        self._segments = self._files = None
+        self._segments: TaskID | None = None
+        self._files: TaskID | None = None
 
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None:
         self._rates = _Rates()
@@ -45,8 +46,9 @@ class LiveProgress:
 
     def advanced(self, *, requests: int, output_tokens: int) -> None:
         self._rates.output_tokens += output_tokens
-        self._progress.update(self._segments, advance=requests,
-                              rate=f"{self._rates.tokens_per_second():,.0f} tok/s")
+        if self._segments is not None:
+            self._progress.update(self._segments, advance=requests,
+                                  rate=f"{self._rates.tokens_per_second():,.0f} tok/s")
 
     def file_done(self) -> None:
         if self._files is not None:

@@ -1,9 +1,22 @@
-"""The run report: per-file outcomes and totals, written as JSON with --report."""
+"""The run report: per-file outcomes and totals, written as JSON with --report.
+
+The report is always valid UTF-8 JSON, whatever the file names. A POSIX file name is bytes;
+one that is not valid UTF-8 reaches Python with each undecodable byte as a lone surrogate
+(surrogateescape), which no UTF-8 text can hold. In the report such a byte is written as
+the four characters `\\xNN` (its hex value, as Python prints it), in every string; and the
+path fields `input` and `output` of such a file get a lossless twin, `input_raw` /
+`output_raw`: the path's bytes percent-encoded (RFC 3986: unreserved characters and `/`
+kept, every other byte `%XX`), so `urllib.parse.unquote_to_bytes(record["input_raw"])`
+gives the exact name. The twins appear only for such names.
+"""
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 from .atomic import write_atomically
 
@@ -40,7 +53,8 @@ class FileReport:
     output: str | None
     lang: str | None
     status: str = "ok"  # ok | failed | skipped
-    error: str | None = None
+    error: str | None = None  # why it failed
+    warning: str | None = None  # why it was skipped, or what went wrong besides
     format: str | None = None
     segments: int = 0
     translated: int = 0
@@ -100,17 +114,60 @@ class RunReport:
     def repaired(self) -> int:
         return sum(f.repaired for f in self.files)
 
-    def to_json(self) -> dict:
-        data = asdict(self)
-        data = {"schema": SCHEMA, **data}
+    def to_json(self) -> dict[str, object]:
+        """The report as JSON data: valid Unicode throughout (module docstring)."""
+        data: dict[str, object] = {"schema": SCHEMA, **asdict(self)}
+        data["files"] = [_file_json(f) for f in self.files]
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
                     untranslated=self.untranslated, repaired=self.repaired)
         glossary = self.glossary
         if glossary is not None:
             data["glossary"] = {"expected": glossary.expected, "found": glossary.found,
                                 "missed": glossary.missed}
-        return data
+        return _unicode_json(data)
 
     def write(self, path: Path) -> None:
         text = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
         write_atomically(path, text.encode("utf-8"))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unicode_text(text: str) -> str:
+    """`text` with each lone surrogate written out: an undecodable byte kept by surrogateescape
+    (U+DC80..U+DCFF) as `\\xNN`, any other as `\\uNNNN`. Valid text is returned as it is."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: (f"\\x{ord(m.group()) - 0xDC00:02x}" if 0xDC80 <= ord(m.group()) <= 0xDCFF
+                                     else f"\\u{ord(m.group()):04x}"), text)
+
+
+def raw_path(path: str) -> str:
+    """A path's bytes, percent-encoded: lossless, and valid Unicode whatever the bytes."""
+    return quote_from_bytes(os.fsencode(path), safe="/")
+
+
+def _file_json(report: FileReport) -> dict[str, object]:
+    data = asdict(report)
+    for key in ("input", "output"):
+        value = data[key]
+        if isinstance(value, str) and _SURROGATE.search(value):
+            data[f"{key}_raw"] = raw_path(value)
+    return data
+
+
+def _unicode_json(value: object) -> dict[str, object]:
+    cleaned = _clean(value)
+    assert isinstance(cleaned, dict)
+    return cleaned
+
+
+def _clean(value: object) -> object:
+    if isinstance(value, str):
+        return unicode_text(value)
+    if isinstance(value, dict):
+        return {unicode_text(str(k)): _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value

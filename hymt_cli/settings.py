@@ -26,6 +26,7 @@ class TranslateSettings:
     format_name: str | None = None
     segment_by: str = "paragraph"
     out: Path | None = None
+    overwrite: bool = False  # replace existing outputs hymt did not write
     # model and engine
     model: str | None = None
     revision: str | None = None

@@ -12,6 +12,8 @@ def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool
     for file in result.files:
         if file.status == "failed" and file.error:  # a file failing in every language: one line
             console.print(f"[red]error:[/] {file.error}")
+        elif file.warning:
+            console.print(f"[yellow]warning:[/] {file.warning}")
     if quiet:
         return
     if dry_run:

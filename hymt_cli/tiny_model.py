@@ -27,6 +27,10 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from transformers import HunYuanDenseV1ForCausalLM, PreTrainedTokenizerFast
 
 from .model_files import RANDOM_WEIGHTS_KEY
 
@@ -61,7 +65,17 @@ CHAT_TEMPLATE = (
     "{%- if add_generation_prompt -%}" + ASSISTANT + "{%- endif -%}"
 )
 
-_SHAPE = dict(
+class _Shape(TypedDict):
+    hidden_size: int
+    intermediate_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int
+    max_position_embeddings: int
+
+
+_SHAPE = _Shape(
     hidden_size=128, intermediate_size=256, num_hidden_layers=2,
     num_attention_heads=2, num_key_value_heads=1,
     head_dim=64,  # vLLM's CPU attention rejects smaller heads
@@ -116,7 +130,7 @@ def _corpus(lines: int, seed: int) -> Iterator[str]:
     yield " ".join(_TAGS)
 
 
-def _build_tokenizer(seed: int):
+def _build_tokenizer(seed: int) -> PreTrainedTokenizerFast:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -127,16 +141,18 @@ def _build_tokenizer(seed: int):
         vocab_size=_VOCAB_SIZE, min_frequency=2, show_progress=False,
         special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tok.train_from_iterator(_corpus(_CORPUS_LINES, seed), trainer=trainer)
-    return PreTrainedTokenizerFast(
+    return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]  # **kwargs only
         tokenizer_object=tok, bos_token=BOS, eos_token=EOS, pad_token=PAD,
         chat_template=CHAT_TEMPLATE, model_max_length=_SHAPE["max_position_embeddings"])
 
 
-def _build_model(tokenizer, seed: int, answers: bool):
+def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -> HunYuanDenseV1ForCausalLM:
     import torch
     from transformers import HunYuanDenseV1Config, HunYuanDenseV1ForCausalLM
 
-    ids = tokenizer.convert_tokens_to_ids
+    def ids(token: str) -> int:
+        return _token_id(tokenizer, token)
+
     config = HunYuanDenseV1Config(
         **_SHAPE, vocab_size=len(tokenizer),
         hidden_act="silu", rms_norm_eps=1e-5, initializer_range=0.02,
@@ -151,7 +167,9 @@ def _build_model(tokenizer, seed: int, answers: bool):
     config.use_qk_norm = True
     config.use_cla = False
     torch.manual_seed(seed)
-    model = HunYuanDenseV1ForCausalLM._from_config(config, dtype=torch.float32)
+    # _from_config is untyped in transformers
+    model: HunYuanDenseV1ForCausalLM = HunYuanDenseV1ForCausalLM._from_config(  # type: ignore[no-untyped-call]
+        config, dtype=torch.float32)
     _arrange_embeddings(model, tokenizer, seed, answers)
     gen = model.generation_config
     gen.bos_token_id, gen.eos_token_id, gen.pad_token_id = ids(BOS), ids(EOS), ids(PAD)
@@ -161,7 +179,8 @@ def _build_model(tokenizer, seed: int, answers: bool):
     return model
 
 
-def _arrange_embeddings(model, tokenizer, seed: int, answers: bool) -> None:
+def _arrange_embeddings(model: HunYuanDenseV1ForCausalLM, tokenizer: PreTrainedTokenizerFast, seed: int,
+                        answers: bool) -> None:
     """Make decoding emit visible word pieces, and (with `answers`) stop after one.
 
     A fully random model repeats the last prompt token (a special token: empty text) and
@@ -180,24 +199,33 @@ def _arrange_embeddings(model, tokenizer, seed: int, answers: bool) -> None:
     import torch
 
     alpha, beta, small = 8.0, 30.0, 0.05
-    vocab, hidden = model.get_input_embeddings().weight.shape
+    embeddings = model.get_input_embeddings()
+    assert isinstance(embeddings, torch.nn.Embedding)
+    vocab, hidden = embeddings.weight.shape
     rows = torch.randn(vocab, hidden, generator=torch.Generator().manual_seed(seed))
-    special = set(tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS)) | set(tokenizer.all_special_ids)
-    words = torch.tensor([i not in special and tokenizer.decode([i]).strip() != ""
-                          and "\ufffd" not in tokenizer.decode([i]) for i in range(vocab)])
+    special = {_token_id(tokenizer, t) for t in SPECIAL_TOKENS} | set(tokenizer.all_special_ids)
+    pieces = [tokenizer.decode([i]) for i in range(vocab)]
+    words = torch.tensor([i not in special and isinstance(piece, str) and piece.strip() != ""
+                          and "\ufffd" not in piece for i, piece in enumerate(pieces)])
     rows[~words] *= small  # EOS included: without `answers` it is never emitted
     if answers:
         rows[:, 0] = 0.0
         rows[words, 0] = alpha
-        eos = tokenizer.convert_tokens_to_ids(EOS)
+        eos = _token_id(tokenizer, EOS)
         rows[eos] = 0.0
         rows[eos, 0] = beta
     with torch.no_grad():
-        model.get_input_embeddings().weight.copy_(rows)  # tied: the LM head too
+        embeddings.weight.copy_(rows)  # tied: the LM head too
         if answers:
             for layer in model.model.layers:
                 layer.self_attn.o_proj.weight[0] = 0.0
                 layer.mlp.down_proj.weight[0] = 0.0
+
+
+def _token_id(tokenizer: PreTrainedTokenizerFast, token: str) -> int:
+    found = tokenizer.convert_tokens_to_ids(token)
+    assert isinstance(found, int)  # one token in, one id out
+    return found
 
 
 def _is_complete(out_dir: Path, answers: bool) -> bool:
@@ -228,7 +256,8 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> 
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tiny-model-", dir=out_dir.parent))
     bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()  # a shard bar for a 3 MB file is noise
+    # (transformers' logging helpers are untyped)
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # a shard bar for a 3 MB file is noise
     try:
         tokenizer.save_pretrained(tmp)
         model.save_pretrained(tmp)
@@ -245,7 +274,7 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> 
             os.replace(path, out_dir / path.name)
     finally:
         if bars:
-            hf_logging.enable_progress_bar()
+            hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
 

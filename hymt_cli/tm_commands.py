@@ -6,11 +6,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .atomic import open_atomically
 from .cache import TranslationMemory, default_cache_path
 from .errors import ExitCode, UsageError
 from .output import StdoutGuard
-from .tm_exchange import FORMATS, read_entries, write_jsonl, write_tmx
+from .tm_exchange import FORMATS, export, export_to_file, read_entries
 
 
 def export_memory(format_name: str, out: Path | None, cache: Path | None, console: Console) -> ExitCode:
@@ -20,13 +19,11 @@ def export_memory(format_name: str, out: Path | None, cache: Path | None, consol
     if not path.exists():
         raise UsageError(f"cache {path}: no translation memory there yet")
     with TranslationMemory.open(path, readonly=True) as memory:
-        write = write_tmx if format_name == "tmx" else write_jsonl
         if out is None:
             with StdoutGuard() as stdout:
-                count = write(memory.entries(), _TextSink(stdout.write))
+                count = export(memory.entries(), format_name, _TextSink(stdout.write))
         else:
-            with open_atomically(out, "w", encoding="utf-8", newline="\n") as handle:
-                count = write(memory.entries(), handle)
+            count = export_to_file(memory.entries(), format_name, out)
     console.print(f"hymt tm: exported {count} entries")
     return ExitCode.OK
 
@@ -35,8 +32,8 @@ def import_memory(file: Path, format_name: str | None, cache: Path | None, conso
     result = read_entries(file, format_name)
     with TranslationMemory.open(cache or default_cache_path()) as memory:
         count = memory.import_entries(result.entries)
-    skipped = f", skipped {result.skipped} (unknown language, empty or inline markup)" if result.skipped else ""
-    console.print(f"hymt tm: imported {count} entries{skipped}")
+    skipped = f"; {result.describe_skipped()}" if result.skipped else ""
+    console.print(f"hymt tm: imported {count} entries{skipped}", markup=False)
     return ExitCode.OK
 
 

@@ -5,9 +5,12 @@ Prompts are tokenized once, here; engines receive token ids and never re-tokeniz
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .errors import EngineUnavailable
+
+if TYPE_CHECKING:
+    from transformers import BatchEncoding, PreTrainedTokenizerBase
 
 
 class PromptTokenizer(Protocol):
@@ -20,11 +23,11 @@ class PromptTokenizer(Protocol):
         ...
 
     def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
-        """`prompt_ids` of many messages in one call."""
+        """`prompt_ids` of many messages (one call, where the tokenizer can batch)."""
         ...
 
     def prompt_count(self, user_message: str) -> int:
-        """Token count of the whole prompt (exact, or an estimate where `exact` is False)."""
+        """Token count of the whole prompt (exact or estimated, as `exact` says)."""
         ...
 
     def count(self, text: str) -> int:
@@ -37,7 +40,7 @@ class ChatTemplateTokenizer:
 
     exact = True
 
-    def __init__(self, hf_tokenizer) -> None:
+    def __init__(self, hf_tokenizer: PreTrainedTokenizerBase) -> None:
         self._tok = hf_tokenizer
 
     @classmethod
@@ -62,15 +65,15 @@ class ChatTemplateTokenizer:
         return cls(tok)
 
     @property
-    def hf_tokenizer(self):
+    def hf_tokenizer(self) -> PreTrainedTokenizerBase:
         return self._tok
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
         ids = self._tok.apply_chat_template([{"role": "user", "content": user_message}],
                                             add_generation_prompt=True, tokenize=True)
-        if hasattr(ids, "keys"):  # transformers 5 returns a BatchEncoding
-            ids = ids["input_ids"]
-        return tuple(ids)
+        if isinstance(ids, list):  # transformers 4: the ids of the one conversation
+            return tuple(cast("list[int]", ids))
+        return tuple(cast("BatchEncoding", ids)["input_ids"])  # transformers 5
 
     def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
         """`prompt_ids` for many messages at once, the same ids.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .cache import PipelineMemory, TranslationMemory, build_context, default_cache_path
+from .cache import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
 from .discovery import discover
 from .engine import Engine, EngineSetup
 from .errors import EngineUnavailable, ExitCode
@@ -68,7 +68,8 @@ def _run_pipeline(settings: TranslateSettings, sources: list[SourceFile], tokeni
 
     options = RunOptions(targets=settings.targets(), source=settings.source(), out_dir=settings.out,
                          context_tokens=settings.max_model_len or 8192, batch_tokens=settings.batch_tokens,
-                         dry_run=settings.dry_run, prompts_out=settings.prompts_out)
+                         dry_run=settings.dry_run, prompts_out=settings.prompts_out,
+                         overwrite=settings.overwrite, provenance=_context(settings, glossary).key)
     memory = None if settings.no_cache else _open_memory(settings, glossary)
     progress = None if (settings.quiet or settings.dry_run) else (
         LiveProgress(console) if console.is_terminal else PlainProgress(console))
@@ -107,10 +108,13 @@ def _open_memory(settings: TranslateSettings, glossary: Glossary | None) -> Pipe
     """The translation memory bound to this run's context (a dry run only reads it)."""
     path: Path = settings.cache or default_cache_path()
     memory = TranslationMemory.open(path, readonly=settings.dry_run)
-    spec = settings.spec()
-    context = build_context(engine=spec.name, model=settings.model_name, revision=settings.revision,
-                            sampling=settings.sampling(), template_version=TEMPLATE_VERSION,
-                            glossary_digest=glossary.digest if glossary else "",
-                            model_free=not spec.needs_model)
     source = settings.source()
-    return PipelineMemory(memory, context, source.code if source is not None else None)
+    return PipelineMemory(memory, _context(settings, glossary), source.code if source is not None else None)
+
+
+def _context(settings: TranslateSettings, glossary: Glossary | None) -> MemoryContext:
+    """What decides a translation besides its text: the memory's key, the manifest's provenance."""
+    spec = settings.spec()
+    return build_context(engine=spec.name, model=settings.model_name, revision=settings.revision,
+                         sampling=settings.sampling(), template_version=TEMPLATE_VERSION,
+                         glossary_digest=glossary.digest if glossary else "", model_free=not spec.needs_model)

@@ -11,12 +11,29 @@ _TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
 # The same 1-30 characters ten or more times in a row: a decoding loop ("!!!!!!!!", "la la la ...").
 _LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)  # the definition; find_loop is the fast equivalent
 LOOP_UNIT, LOOP_REPEATS = 30, 10
+# C0 and C1 controls but tab and line breaks, and DEL: never text a document should get from a model.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def clean_output(text: str) -> str:
-    """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add."""
-    match = _TARGET_WRAPPER.match(text)
-    return (match.group(1) if match else text).strip()
+def clean_output(text: str, sent: str = "") -> str:
+    """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add: only the layers
+    the model added (a source that really reads `<target>…</target>` keeps its own)."""
+    own = _wrappers(sent)
+    cleaned = text.strip()
+    while _wrappers(cleaned) > own:
+        match = _TARGET_WRAPPER.match(cleaned)
+        assert match is not None
+        cleaned = match.group(1).strip()
+    return cleaned
+
+
+def _wrappers(text: str) -> int:
+    """How many `<target>` layers wrap the whole of `text`."""
+    layers = 0
+    while (match := _TARGET_WRAPPER.match(text)) is not None:
+        layers += 1
+        text = match.group(1)
+    return layers
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +59,9 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False)
     if not cleaned:
         return Problem("empty output")
+    control = _CONTROL.search(cleaned)
+    if control and control.group(0) not in source:
+        return Problem(f"output contains the control character U+{ord(control.group(0)):04X}")
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
             return Problem("output echoes the instruction")

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Install (CPU) and run the whole test suite: unit tests, CLI tests and the real vLLM
-# engine on a tiny random-weight model built on the fly.
+# Install (CPU) and run the whole test suite: the type check (mypy, configured in
+# pyproject.toml), unit tests, CLI tests and the real vLLM engine on a tiny random-weight
+# model built on the fly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-cpu.sh
+python="${HYMT_VENV:-.venv}/bin/python"
+"$python" -m mypy
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
-venv=${HYMT_VENV:-.venv}
-"$venv/bin/lint-imports" --no-cache >&2  # the import contracts of ARCHITECTURE.md (pyproject.toml)
-exec "$venv/bin/python" -m pytest "$@"
+"${HYMT_VENV:-.venv}/bin/lint-imports" --no-cache >&2  # the import contracts of ARCHITECTURE.md (pyproject.toml)
+exec "$python" -m pytest "$@"

@@ -5,6 +5,7 @@ batch at once subclass `BatchEngine`, which streams the batch back in order.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
@@ -105,3 +106,112 @@ class _Dying(BatchEngine):
         if self.left < 0:
             os._exit(3)
         return self.inner.generate(requests)
+
+
+class FaultEngine(BatchEngine):
+    """Breaks the tags of every output in a different way, by request: drops, duplicates,
+    swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""
+
+    name = "fault"
+    FAULTS = ("drop", "dup", "swap", "rename", "invent", "target", "empty")
+
+    def __init__(self, fault: str | None = None, fix_on_retry: bool = False) -> None:
+        self.fault = fault
+        self.fix_on_retry = fix_on_retry
+        self.calls = 0
+
+    def _break(self, text: str, fault: str) -> str:
+        tags = re.findall(r"</?s\d+/?>", text)
+        if fault == "drop" and tags:
+            return text.replace(tags[0], "", 1)
+        if fault == "dup" and tags:
+            return text + tags[0]
+        pairs = [t for t in tags if not t.endswith("/>")]
+        if fault == "swap" and len(pairs) >= 2:  # an open and its close trade places
+            a, b = pairs[0], pairs[0].replace("<", "</")
+            return text.replace(a, "\0").replace(b, a).replace("\0", b)
+        if fault == "rename" and tags:
+            return text.replace(tags[0], tags[0].replace("s", "x", 1), 1)
+        if fault == "invent":
+            return text + " <s99/>"
+        if fault == "target":
+            return "<target>" + text
+        if fault == "empty":
+            return ""
+        return text + "<s1"
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for i, r in enumerate(requests):
+            self.calls += 1
+            text = "«" + r.source_text + "»"
+            if "<s" in r.source_text and not (self.fix_on_retry and r.deterministic):
+                text = self._break(text, self.fault or self.FAULTS[(self.calls + i) % len(self.FAULTS)])
+            out.append(Generation(text, "stop", 1))
+        return out
+
+
+class BlockSyntaxEngine(BatchEngine):
+    """Answers with text whose lines start with Markdown block syntax (`# `, `- `, `1. `,
+    `>`, `|`, `---`, a fence, 4-space indent, a reference definition ...). `extra`: also adds
+    lines of its own (then the source's line breaks cannot all be kept)."""
+
+    name = "block-syntax"
+    STARTS = ("# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "| a | b |", "---", "```", "~~~",
+              "    indented", "[x]: /u", "[^9]: n", "===", "!!! note", "$$", ":-- | --", "<div>")
+
+    def __init__(self, extra: bool = False) -> None:
+        self.extra = extra
+        self.calls = 0
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for r in requests:
+            self.calls += 1
+            lines = r.source_text.split("\n")
+            text = "\n".join(self.STARTS[(self.calls + i) % len(self.STARTS)] + line
+                             for i, line in enumerate(lines))
+            if self.extra:
+                text += "\n\n" + "\n".join(self.STARTS) + "\nend"
+            out.append(Generation(text, "stop", 1))
+        return out
+
+
+def _first_tag(text: str) -> str | None:
+    match = re.search(r"</?s\d+/?>", text)
+    return match.group(0) if match else None
+
+
+ECHO = "Translate the following segment into French, without additional explanation.\n\n"
+# What a hostile or broken model answers, by name: each takes the text it was asked to translate.
+ATTACKS: dict[str, Callable[[str], str]] = {
+    "extra_tag": lambda t: t + " <s99>more</s99>",
+    "drop_tag": lambda t: t.replace(tag, "", 1) if (tag := _first_tag(t)) else t,
+    "dup_tag": lambda t: t + (_first_tag(t) or ""),
+    "reorder_tags": lambda t: re.sub(r"<(/?)s(\d+)(/?)>", lambda m: f"<{m.group(1)}s{int(m.group(2)) % 9 + 1}"
+                                     f"{m.group(3)}>", t) if _first_tag(t) else t,
+    "link": lambda t: t + " [click](http://evil.example/x) ![pic](http://evil.example/p.png) <http://evil.example>",
+    "html": lambda t: t + ' <script>alert(1)</script><a href="javascript:alert(1)">x</a><img src=x onerror=alert(1)>'
+                          ' <!-- c --> &lt;b&gt; &amp;',
+    "markdown": lambda t: "# Title\n\n- item\n\n```\n" + t + "\n> quote *unclosed _x_ `c` | a | b |\n---",
+    "controls": lambda t: t[:1] + "\x00\x07\x1b[31m\x85" + t[1:],
+    "empty": lambda t: "",
+    "enormous": lambda t: (t + " ") * 60 + "x" * 5000,
+    "echo": lambda t: ECHO + t,
+    "loop": lambda t: t + " la" * 40,
+}
+UNUSABLE = frozenset({"controls", "empty", "enormous", "echo", "loop"})  # must never be written
+
+
+class Adversary(BatchEngine):
+    """A model that answers every request, first try and retries alike, with one attack."""
+
+    name = "adversary"
+
+    def __init__(self, attack: str) -> None:
+        self.attack = ATTACKS[attack]
+        self.requests: list[GenerationRequest] = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        self.requests.extend(requests)
+        return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]

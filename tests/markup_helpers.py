@@ -1,4 +1,5 @@
-"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure."""
+"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure.
+(The test engines are in engines.py.)"""
 from __future__ import annotations
 
 import re
@@ -6,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.formats.html import parse_events
 from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -64,76 +64,72 @@ def html_structure(text: str) -> list[str]:
     return out
 
 
-class FaultEngine(BatchEngine):
-    """Breaks the tags of every output in a different way, by request: drops, duplicates,
-    swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""
-
-    name = "fault"
-    FAULTS = ("drop", "dup", "swap", "rename", "invent", "target", "empty")
-
-    def __init__(self, fault: str | None = None, fix_on_retry: bool = False) -> None:
-        self.fault = fault
-        self.fix_on_retry = fix_on_retry
-        self.calls = 0
-
-    def _break(self, text: str, fault: str) -> str:
-        tags = re.findall(r"</?s\d+/?>", text)
-        if fault == "drop" and tags:
-            return text.replace(tags[0], "", 1)
-        if fault == "dup" and tags:
-            return text + tags[0]
-        pairs = [t for t in tags if not t.endswith("/>")]
-        if fault == "swap" and len(pairs) >= 2:  # an open and its close trade places
-            a, b = pairs[0], pairs[0].replace("<", "</")
-            return text.replace(a, "\0").replace(b, a).replace("\0", b)
-        if fault == "rename" and tags:
-            return text.replace(tags[0], tags[0].replace("s", "x", 1), 1)
-        if fault == "invent":
-            return text + " <s99/>"
-        if fault == "target":
-            return "<target>" + text
-        if fault == "empty":
-            return ""
-        return text + "<s1"
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
-        for i, r in enumerate(requests):
-            self.calls += 1
-            text = "«" + r.source_text + "»"
-            if "<s" in r.source_text and not (self.fix_on_retry and r.deterministic):
-                text = self._break(text, self.fault or self.FAULTS[(self.calls + i) % len(self.FAULTS)])
-            out.append(Generation(text, "stop", 1))
-        return out
-
-    def close(self) -> None:
-        pass
+# -- "the output has the source's structure and no live markup of its own" -----------------
+_MD_TEXT_TOKENS = frozenset({"text", "text_special", "softbreak"})
 
 
-class BlockSyntaxEngine(BatchEngine):
-    """Answers with text whose lines start with Markdown block syntax (`# `, `- `, `1. `,
-    `>`, `|`, `---`, a fence, 4-space indent, a reference definition ...). `extra`: also adds
-    lines of its own (then the source's line breaks cannot all be kept)."""
+def md_skeleton(text: str) -> list[tuple]:
+    """Every Markdown token but text: block tokens with their markup, inline tokens with
+    their markup, link destinations, image sources, code, math and raw HTML content."""
+    from hymt_cli.formats.markdown import _markdown_parser
 
-    name = "block-syntax"
-    STARTS = ("# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "| a | b |", "---", "```", "~~~",
-              "    indented", "[x]: /u", "[^9]: n", "===", "!!! note", "$$", ":-- | --", "<div>")
+    env: dict = {}
+    out: list[tuple] = []
+    for tok in _markdown_parser().parse(text.lstrip("\ufeff"), env):
+        out.append((tok.type, tok.markup if tok.type != "inline" else "", tok.tag))
+        if tok.type in ("fence", "code_block", "math_block"):
+            out.append(("content", tok.content))
+        elif tok.type == "html_block":  # translated as HTML: its tags and attributes stay
+            out.append(("html", tuple(html_skeleton(tok.content))))
+        for child in tok.children or []:
+            if child.type in _MD_TEXT_TOKENS:
+                continue
+            attrs = child.attrs or {}
+            content = child.content if child.type in ("code_inline", "math_inline", "math_inline_double",
+                                                      "html_inline") else ""
+            out.append((child.type, child.markup, attrs.get("href"), attrs.get("src"), content))
+    return out
 
-    def __init__(self, extra: bool = False) -> None:
-        self.extra = extra
-        self.calls = 0
 
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
-        for r in requests:
-            self.calls += 1
-            lines = r.source_text.split("\n")
-            text = "\n".join(self.STARTS[(self.calls + i) % len(self.STARTS)] + line
-                             for i, line in enumerate(lines))
-            if self.extra:
-                text += "\n\n" + "\n".join(self.STARTS) + "\nend"
-            out.append(Generation(text, "stop", 1))
-        return out
+def assert_md_structure_kept(src: str, out: str) -> None:
+    """`out` parses to `src`'s structure: same blocks, same inline markup in the same order,
+    same link destinations and image sources, no link, image, code, HTML or emphasis that
+    `src` did not have (translated text differs, nothing else may)."""
+    before, after = md_skeleton(src), md_skeleton(out)
+    if before != after:
+        extra = [t for t in after if t not in before][:5]
+        missing = [t for t in before if t not in after][:5]
+        raise AssertionError(f"Markdown structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}")
 
-    def close(self) -> None:
-        pass
+
+_TRANSLATED_ATTRS = {"alt", "title", "placeholder", "aria-label", "content"}
+
+
+def html_skeleton(text: str) -> list[tuple]:
+    """Tags in order, with their attributes (names always; values of the attributes hymt
+    does not translate), comments, declarations, processing instructions, server code, and
+    the exact text of script/style/pre/code/kbd/samp/textarea."""
+    out: list[tuple] = []
+    keep = 0
+    for e in parse_events(text):
+        raw = text[e.start:e.end]
+        if e.kind in ("start", "startend"):
+            attrs = tuple((n, None if n in _TRANSLATED_ATTRS else v) for n, v in e.attrs)
+            out.append((e.kind, e.tag, attrs))
+        elif e.kind == "end":
+            out.append(("end", e.tag))
+        elif e.kind in ("comment", "decl", "other", "template") or keep > 0:
+            out.append((e.kind, raw))
+        if e.tag in ("script", "style", "pre", "code", "kbd", "samp", "textarea") and e.kind in ("start", "end"):
+            keep += 1 if e.kind == "start" else -1
+    return out
+
+
+def assert_html_structure_kept(src: str, out: str) -> None:
+    """`out` has `src`'s tag/attribute skeleton: no tag, attribute, comment, script or
+    server code that `src` did not have, every untranslated attribute value the same."""
+    before, after = html_skeleton(src), html_skeleton(out)
+    if before != after:
+        extra = [t for t in after if t not in before][:5]
+        missing = [t for t in before if t not in after][:5]
+        raise AssertionError(f"HTML structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}")

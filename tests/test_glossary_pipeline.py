@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from pathlib import Path
+
+from engines import Faulty
 
 from hymt_cli.cli import main
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
+from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import Entry, Glossary
 from hymt_cli.languages import language
@@ -21,34 +22,22 @@ GLOSSARIES = [ROOT / "glossaries" / n for n in ("product-terms.tsv", "ui-labels.
 TERMS = {"Cloud Storage": "Cloud-Speicher", "access key": "Zugriffsschlüssel", "region": "Region"}
 
 
-class GlossaryIgnoringEngine(BatchEngine):
+def glossary_ignoring(obey_on_retry: bool = False, fail_retry: bool = False) -> Faulty:
     """Fault injection: 'translates' by upper-casing, ignoring the glossary; with `obey_on_retry`
     the deterministic retry applies the terms (as a model given a second chance might)."""
 
-    name = "fault"
+    def answer(r: GenerationRequest) -> Generation:
+        text = re.sub(r"<[^<>]*>|[a-z]+", lambda m: m.group(0) if m.group(0)[0] == "<" else m.group(0).upper(),
+                      r.source_text)
+        if r.deterministic and fail_retry:
+            text = ""
+        elif r.deterministic and obey_on_retry:
+            text = r.source_text
+            for source, target in TERMS.items():
+                text = re.sub(re.escape(source), target, text, flags=re.I)
+        return Generation(text, "stop", 5)
 
-    def __init__(self, obey_on_retry: bool = False, fail_retry: bool = False) -> None:
-        self.obey_on_retry = obey_on_retry
-        self.fail_retry = fail_retry
-        self.calls: list[tuple[str, bool]] = []
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
-        for r in requests:
-            self.calls.append((r.source_text, r.deterministic))
-            text = re.sub(r"<[^<>]*>|[a-z]+", lambda m: m.group(0) if m.group(0)[0] == "<" else m.group(0).upper(),
-                          r.source_text)
-            if r.deterministic and self.fail_retry:
-                text = ""
-            elif r.deterministic and self.obey_on_retry:
-                text = r.source_text
-                for source, target in TERMS.items():
-                    text = re.sub(re.escape(source), target, text, flags=re.I)
-            out.append(Generation(text, "stop", 5))
-        return out
-
-    def close(self) -> None:
-        pass
+    return Faulty(answer)
 
 
 def run(tmp_path: Path, text: str, engine, glossary: Glossary):
@@ -65,12 +54,13 @@ DOC = "Cloud Storage per region.\n\nAn access key for Acme.\n\nNo terms here.\n"
 
 
 def test_misses_detected_retried_kept_and_reported(tmp_path):
-    engine = GlossaryIgnoringEngine()
+    engine = glossary_ignoring()
     report, output = run(tmp_path, DOC, engine, GLOSSARY)
     file = report.files[0]
     # retried once, deterministically, only the two segments with terms
-    assert sorted(engine.calls)[:2] == [("An access key for <s1/>.", False), ("An access key for <s1/>.", True)]
-    assert sum(d for _, d in engine.calls) == 2 and report.retried == 2
+    calls = sorted((r.source_text, r.deterministic) for r in engine.requests)
+    assert calls[:2] == [("An access key for <s1/>.", False), ("An access key for <s1/>.", True)]
+    assert sum(d for _, d in calls) == 2 and report.retried == 2
     # the output is kept (not the source), DNT restored, misses recorded
     assert output == "CLOUD STORAGE PER REGION.\n\nAN ACCESS KEY FOR Acme.\n\nNO TERMS HERE.\n"
     assert file.untranslated == 0 and file.translated == 3
@@ -82,13 +72,13 @@ def test_misses_detected_retried_kept_and_reported(tmp_path):
 
 
 def test_a_successful_retry_clears_the_miss(tmp_path):
-    report, output = run(tmp_path, DOC, GlossaryIgnoringEngine(obey_on_retry=True), GLOSSARY)
+    report, output = run(tmp_path, DOC, glossary_ignoring(obey_on_retry=True), GLOSSARY)
     assert output.startswith("Cloud-Speicher per Region.\n\nAn Zugriffsschlüssel for Acme.")
     assert report.files[0].glossary.missed == 0 and report.retried == 2
 
 
 def test_a_broken_retry_keeps_the_first_output(tmp_path):
-    report, output = run(tmp_path, DOC, GlossaryIgnoringEngine(fail_retry=True), GLOSSARY)
+    report, output = run(tmp_path, DOC, glossary_ignoring(fail_retry=True), GLOSSARY)
     assert output.startswith("CLOUD STORAGE PER REGION.")
     assert report.files[0].untranslated == 0 and report.files[0].glossary.missed == 2
 

@@ -9,6 +9,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from catalog_gen import write_catalog
 from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
@@ -251,3 +253,46 @@ def test_cache_that_is_not_a_database_is_exit_2_nothing_written(catalog, tmp_pat
     assert result.returncode == ExitCode.USAGE
     assert "not a hymt translation memory" in result.stderr
     assert not (tmp_path / "catalog.fr.parquet").exists()
+
+
+def test_invalid_utf8_in_a_string_column_is_one_line_other_files_done(tmp_path):
+    bad = tmp_path / "bad.parquet"
+    titles = pa.array([b"Red shirt", b"Bad \xff byte", b"Blue"], pa.binary()).view(pa.string())
+    pq.write_table(pa.table({"title": titles, "n": [1, 2, 3]}), bad)
+    good = tmp_path / "good.txt"
+    good.write_text("Hello there.\n")
+    result = _cli(str(bad), str(good), "--to", "fr", "--engine", "identity", "--no-cache", "--columns", "title",
+                  cwd=tmp_path)
+    assert result.returncode == ExitCode.SOME_INPUTS_FAILED, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [f"error: {bad}: column 'title' holds text that is not valid UTF-8 (rows 0-2: "
+                      "Invalid UTF8 sequence at string index 1)"]
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "good.fr.txt").read_text() == "Hello there.\n"
+    assert not (tmp_path / "bad.fr.parquet").exists() and not list(tmp_path.glob(".*hymt-tmp"))
+
+
+_CELL_TEXT = st.text(alphabet=st.sampled_from(list("ab é漢 \t\n\r<>&*[]#|-\u00a0🙂\u0301\ufeff")), max_size=24)
+
+
+@settings(max_examples=25, deadline=None)
+@given(titles=st.lists(st.one_of(st.none(), _CELL_TEXT), min_size=0, max_size=30),
+       dictionary=st.booleans(), large=st.booleans(), rows_per_batch=st.integers(1, 8),
+       cell_format=st.sampled_from(["txt", "md", "html"]))
+def test_identity_round_trip_of_generated_tables(titles, dictionary, large, rows_per_batch, cell_format):
+    import tempfile
+
+    string = pa.large_string() if large else pa.string()
+    column = pa.array(titles, type=string)
+    if dictionary:
+        column = column.dictionary_encode()
+    table = pa.table({"title": column, "n": list(range(len(titles)))}).replace_schema_metadata({"k": "v"})
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "t.parquet"
+        pq.write_table(table, src)
+        report = run([src], "fr", engine_named("identity"), cache=None, out=Path(tmp) / "out",
+                     columns=("title",), rows_per_batch=rows_per_batch, cell_format=cell_format)
+        assert report.files_ok == 1 and report.untranslated == 0
+        out = pq.read_table(Path(tmp) / "out" / "fr" / "t.parquet")
+        source = pq.read_table(src)
+        assert out.equals(source) and out.schema.equals(source.schema, check_metadata=True)

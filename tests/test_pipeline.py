@@ -133,3 +133,13 @@ def test_formatted_prompt_for_tagged_segments() -> None:
     assert tagged.key is not None and plain.key is not None
     assert planned[tagged.key].formatted and "<source>Use <s1>bold</s1> here</source>" in planned[tagged.key].prompt
     assert not planned[plain.key].formatted and "<source>" not in planned[plain.key].prompt
+
+
+def test_only_the_wrapper_the_model_added_is_stripped(tmp_path: Path) -> None:
+    text = "<target>kept as written</target>\n\nPlain paragraph.\n"
+    doc = write(tmp_path, "a.txt", text)
+    run([doc], IdentityEngine())
+    assert (tmp_path / "a.fr.txt").read_text() == text  # identity: byte for byte
+    wrapped = Faulty(lambda r: Generation(f"<target>{r.source_text}</target>", "stop", 3))
+    run([doc], wrapped, out_dir=tmp_path / "o")
+    assert (tmp_path / "o" / "fr" / "a.txt").read_text() == text  # one layer added, one stripped

@@ -32,10 +32,12 @@ def pseudo_localize(text: str) -> str:
 
 def _padding(length: int) -> str:
     """`····1····2····3…`: numbered so that it never looks like a decoding loop to validation."""
-    groups, i = [], 0
-    while sum(map(len, groups)) < length:
+    groups: list[str] = []
+    size = i = 0
+    while size < length:  # linear: a running total, not a sum over the groups each time
         i += 1
         groups.append("····" + str(i))
+        size += len(groups[-1])
     return "".join(groups)[:length]
 
 
@@ -43,7 +45,7 @@ class PseudoEngine(BatchEngine):
     name = "pseudo"
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        out = []
+        out: list[Generation] = []
         for request in requests:
             text = pseudo_localize(request.source_text)
             out.append(Generation(text, "stop", len(text.split())))

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import EngineUnavailable
 from .base import BatchEngine, EngineOptions, Generation, GenerationRequest, Sampling
 from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
+
+if TYPE_CHECKING:
+    import torch
+    from transformers import GenerationConfig, PreTrainedModel, PreTrainedTokenizerBase
 
 MAX_BATCH_ROWS = 32
 # rows x (longest prompt + max new tokens): bounds the KV cache and the padded batch
@@ -31,27 +36,31 @@ class TransformersEngine(BatchEngine):
         except ImportError as exc:
             raise EngineUnavailable("transformers (with torch) is not installed",
                                     hint=INSTALL_HINT) from exc
-        self._torch = torch
         self._sampling = sampling
         self._device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        load = dict(revision=options.revision, trust_remote_code=options.trust_remote_code)
+        self._model: PreTrainedModel | None = None
         try:
-            self._tokenizer = AutoTokenizer.from_pretrained(options.model, **load)
-            self._model = AutoModelForCausalLM.from_pretrained(
-                options.model, **{"dtype": _torch_dtype(torch, options.dtype), **load, **options.extra})
+            self._tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(
+                options.model, revision=options.revision, trust_remote_code=options.trust_remote_code)
+            load: dict[str, object] = {"dtype": _torch_dtype(options.dtype), "revision": options.revision,
+                                       "trust_remote_code": options.trust_remote_code, **options.extra}
+            model = AutoModelForCausalLM.from_pretrained(options.model, **load)
         except Exception as exc:
             raise EngineUnavailable(
                 f"transformers could not load model {options.model!r}: {one_line(exc)}",
                 hint=MODEL_HINT) from exc
-        self._model.to(self._device).eval()
-        self._eos_ids = _eos_ids(self._model.generation_config, self._tokenizer)
+        # PreTrainedModel.to is typed through functools.wraps(torch.nn.Module.to), which mypy
+        # reads as a function taking the module itself first
+        model.to(self._device).eval()  # type: ignore[arg-type]
+        self._model = model
+        self._eos_ids = _eos_ids(model.generation_config, self._tokenizer)
         pad = self._tokenizer.pad_token_id
         self._pad_id = pad if pad is not None else min(self._eos_ids)
         # generate() merges the model's defaults into ours; HY-MT ships do_sample and
         # temperature 0.7, which must not leak into greedy runs (nor warn there)
-        self._model.generation_config = GenerationConfig(
+        model.generation_config = GenerationConfig(  # type: ignore[no-untyped-call]  # **kwargs only
             eos_token_id=sorted(self._eos_ids), pad_token_id=self._pad_id,
-            bos_token_id=self._model.generation_config.bos_token_id)
+            bos_token_id=model.generation_config.bos_token_id)
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """One Generation per request, in request order."""
@@ -65,14 +74,18 @@ class TransformersEngine(BatchEngine):
                 batch = [requests[i] for i in chosen]
                 for index, generation in zip(chosen, self._generate_bucket(batch, greedy=deterministic)):
                     results[index] = generation
-        return results  # type: ignore[return-value]  # every index is in exactly one bucket
+        done = [generation for generation in results if generation is not None]
+        assert len(done) == len(requests)  # every index is in exactly one bucket
+        return done
 
     def close(self) -> None:
         """Drop the model so its memory can be reclaimed; safe to call twice."""
         model, self._model = getattr(self, "_model", None), None
         if model is not None and self._device.type == "cuda":
+            import torch
+
             del model
-            self._torch.cuda.empty_cache()
+            torch.cuda.empty_cache()
 
     def __enter__(self) -> TransformersEngine:
         return self
@@ -82,7 +95,9 @@ class TransformersEngine(BatchEngine):
 
     def _generate_bucket(self, requests: Sequence[GenerationRequest], *, greedy: bool = False
                          ) -> list[Generation]:
-        torch = self._torch
+        import torch
+
+        assert self._model is not None
         width = max(len(r.prompt_token_ids) for r in requests)
         # left padding: every row's answer starts at the same column
         input_ids = torch.full((len(requests), width), self._pad_id, dtype=torch.long)
@@ -95,7 +110,9 @@ class TransformersEngine(BatchEngine):
         if self._sampling.seed is not None and not (greedy or self._sampling.greedy):
             torch.manual_seed(self._sampling.seed)
         with torch.inference_mode():
-            sequences = self._model.generate(
+            # transformers types GenerationMixin's `self` as a Protocol for the `ty` checker,
+            # which mypy does not match against the loaded model class
+            sequences = self._model.generate(  # type: ignore[operator]
                 input_ids=input_ids.to(self._device), attention_mask=attention_mask.to(self._device),
                 generation_config=config)
         generations = []
@@ -103,14 +120,15 @@ class TransformersEngine(BatchEngine):
             new_ids = sequences[row, width:].tolist()
             text_ids, output_tokens, reason = trim_answer(new_ids, request.max_tokens, self._eos_ids)
             text = self._tokenizer.decode(text_ids, skip_special_tokens=True)
+            assert isinstance(text, str)  # one sequence in, one string out
             generations.append(Generation(text=text, finish_reason=reason, output_tokens=output_tokens))
         return generations
 
-    def _generation_config(self, max_new_tokens: int, *, greedy: bool = False):
+    def _generation_config(self, max_new_tokens: int, *, greedy: bool = False) -> GenerationConfig:
         from transformers import GenerationConfig
 
         s = replace(self._sampling, temperature=0.0) if greedy else self._sampling
-        config = GenerationConfig(
+        config = GenerationConfig(  # type: ignore[no-untyped-call]  # **kwargs only
             max_new_tokens=max_new_tokens, repetition_penalty=s.repetition_penalty,
             eos_token_id=sorted(self._eos_ids), pad_token_id=self._pad_id,
             do_sample=not s.greedy)
@@ -157,17 +175,18 @@ def trim_answer(new_ids: Sequence[int], max_tokens: int, eos_ids: frozenset[int]
     return window, len(window), "length"
 
 
-def _eos_ids(generation_config, tokenizer) -> frozenset[int]:
-    configured = generation_config.eos_token_id
-    ids = set(configured if isinstance(configured, list) else [configured])
-    ids.add(tokenizer.eos_token_id)
-    ids.discard(None)
+def _eos_ids(generation_config: GenerationConfig, tokenizer: PreTrainedTokenizerBase) -> frozenset[int]:
+    configured: int | list[int] | None = generation_config.eos_token_id
+    candidates = [*(configured if isinstance(configured, list) else [configured]), tokenizer.eos_token_id]
+    ids = {i for i in candidates if isinstance(i, int)}
     if not ids:
         raise EngineUnavailable("the model defines no end-of-sequence token")
     return frozenset(ids)
 
 
-def _torch_dtype(torch, dtype: str):
+def _torch_dtype(dtype: str) -> torch.dtype | Literal["auto"]:
+    import torch
+
     if dtype == "auto":
         return "auto"
     resolved = getattr(torch, {"half": "float16", "float": "float32"}.get(dtype, dtype), None)

@@ -13,13 +13,22 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
 from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
 from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
 from .replicas import ReplicaEngine, ReplicaSlot
 from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
+
+if TYPE_CHECKING:
+    from vllm import LLM, SamplingParams
+    from vllm.inputs import TokensPrompt
+    from vllm.outputs import CompletionOutput
+
+# Keyword arguments of `vllm.LLM`: vLLM validates them itself (EngineArgs), e.g. the dtype
+# and quantization names the user typed, so they are passed through untyped.
+LlmArgs = dict[str, Any]
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 # Per engine call on a GPU: whole jobs at once; the engine feeds vLLM from them as it works
@@ -57,6 +66,7 @@ class VllmEngine:
         self._ignore_eos = ignore_eos
         self._ids = itertools.count()
         self._tags: dict[str, int] = {}
+        self._llm: LLM | None = None
         _route_vllm_logs_to_stderr(verbose)
         keep_kernel_caches()
         check_local_model(options.model)
@@ -76,13 +86,12 @@ class VllmEngine:
         phase("loading the model, sizing the KV cache, capturing CUDA graphs")
         try:
             with _stdout_to_stderr():
-                self._llm: Any = vllm.LLM(**kwargs)
+                self._llm = llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
                 f"vLLM could not load model {options.model!r}: {one_line(exc)}",
                 hint=MODEL_HINT) from exc
-        seqs = self._llm.llm_engine.vllm_config.scheduler_config.max_num_seqs
-        self.in_flight = IN_FLIGHT_SEQS * int(seqs)
+        self.in_flight = IN_FLIGHT_SEQS * int(llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
         phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
         self._warm_up(2 if on_cpu else WARM_UP_REQUESTS)
         phase("ready")
@@ -102,7 +111,7 @@ class VllmEngine:
         """
         if not requests:
             return
-        self._check_open()
+        self._open()
         todo = iter(enumerate(requests))
         try:
             self._top_up(todo)
@@ -122,23 +131,26 @@ class VllmEngine:
         """Queue one request; its answer comes back from `step` with this tag."""
         from vllm.sampling_params import RequestOutputKind
 
-        self._check_open()
+        llm = self._open()
         params = self._params(request)
         params.output_kind = RequestOutputKind.FINAL_ONLY  # as LLM.generate: no partial outputs
         request_id = f"hymt-{next(self._ids)}"
-        self._llm.llm_engine.add_request(request_id, {"prompt_token_ids": list(request.prompt_token_ids)}, params)
+        llm.llm_engine.add_request(request_id, _tokens_prompt(request), params)
         self._tags[request_id] = tag
 
     def step(self) -> list[tuple[int, Generation]]:
         """One engine step: the (tag, Generation) of every request it finished."""
+        from vllm.outputs import RequestOutput
+
         if not self._tags:
             return []
-        engine = self._llm.llm_engine
+        engine = self._open().llm_engine
         if not engine.has_unfinished_requests():
             raise RuntimeError(f"vLLM lost {len(self._tags)} request(s)")
         done: list[tuple[int, Generation]] = []
         for out in engine.step():
-            if out.finished and (tag := self._tags.pop(out.request_id, None)) is not None:
+            if (out.finished and isinstance(out, RequestOutput)  # (never pooling output here)
+                    and (tag := self._tags.pop(out.request_id, None)) is not None):
                 done.append((tag, _generation(out.outputs[0])))
         return done
 
@@ -164,11 +176,12 @@ class VllmEngine:
         while self._tags:
             self.step()
 
-    def _check_open(self) -> None:
+    def _open(self) -> LLM:
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
+        return self._llm
 
-    def _params(self, request: GenerationRequest) -> Any:
+    def _params(self, request: GenerationRequest) -> SamplingParams:
         # A retry asks for greedy decoding whatever the run's sampling.
         sampling = replace(self._sampling, temperature=0.0) if request.deterministic else self._sampling
         return sampling_params(sampling, request.max_tokens, ignore_eos=self._ignore_eos)
@@ -290,7 +303,7 @@ def _no_phase(name: str) -> None:
     pass
 
 
-def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> Any:
+def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:
     """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
     from vllm import SamplingParams
 
@@ -344,9 +357,9 @@ def _stdout_to_stderr() -> Iterator[None]:
 
 
 def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool,
-               tuning: Tuning | None = None) -> dict[str, Any]:
+               tuning: Tuning | None = None) -> LlmArgs:
     """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set."""
-    kwargs: dict[str, Any] = dict(
+    kwargs: LlmArgs = dict(
         model=options.model, revision=options.revision,
         trust_remote_code=options.trust_remote_code, dtype=options.dtype,
         tensor_parallel_size=options.tensor_parallel_size,
@@ -401,11 +414,15 @@ def _cpu_kv_cache_bytes() -> int:
     """
     import psutil
 
-    share = psutil.virtual_memory().available // 10
+    share: int = psutil.virtual_memory().available // 10
     return max(512 << 20, min(4 << 30, share))
 
 
-def _generation(completion: Any) -> Generation:
+def _tokens_prompt(request: GenerationRequest) -> TokensPrompt:
+    return {"prompt_token_ids": list(request.prompt_token_ids)}
+
+
+def _generation(completion: CompletionOutput) -> Generation:
     # vLLM also reports "abort"/"error"; the answer is then incomplete, like a cut one,
     # and the pipeline treats "length" as a per-segment error.
     reason = "stop" if completion.finish_reason == "stop" else "length"

@@ -3,59 +3,69 @@
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
 `SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module, listed in `_FORMATS` with its options
-type (None when it has none).
+writes batches of rows. A new format is one module and one entry below.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
                    InputSource, ParsedDocument, Unit, UnitWriter)
+from .document import SplicingFormat
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .text import TextFormat, TextOptions
 
-# name -> (class, options type); classes take their options (or nothing) when built.
-_FORMATS: dict[str, tuple[type, type | None]] = {
-    TextFormat.name: (TextFormat, TextOptions),
-    MarkdownFormat.name: (MarkdownFormat, None),
-    HtmlFormat.name: (HtmlFormat, None),
-    ParquetFormat.name: (ParquetFormat, ParquetOptions),
+# Options of each format, by format name; a format missing here gets its defaults.
+FormatSettings = Mapping[str, object]
+_Options = TypeVar("_Options")
+
+
+def _options(settings: FormatSettings | None, name: str, kind: type[_Options]) -> _Options:
+    options = (settings or {}).get(name)
+    if options is None:
+        return kind()
+    if not isinstance(options, kind):
+        raise TypeError(f"{name} options must be {kind.__name__}, not {type(options).__name__}")
+    return options
+
+
+_DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], SplicingFormat]]] = {
+    TextFormat.name: (TextFormat.suffixes, lambda s: TextFormat(_options(s, TextFormat.name, TextOptions))),
+    MarkdownFormat.name: (MarkdownFormat.suffixes, lambda s: MarkdownFormat()),
+    HtmlFormat.name: (HtmlFormat.suffixes, lambda s: HtmlFormat()),
 }
-
-FORMAT_NAMES: tuple[str, ...] = tuple(_FORMATS)
-SUFFIXES: dict[str, str] = {suffix: name for name, (cls, _) in _FORMATS.items() for suffix in cls.suffixes}
-
-# Options of each format by format name; a format missing here gets its defaults.
-FormatSettings = Mapping[str, Any]
-
-
-def format_named(name: str, settings: FormatSettings | None = None) -> Any:
-    """The format called `name`, built with its own options from `settings`."""
-    cls, options_type = _FORMATS[name]
-    if options_type is None:
-        return cls()
-    options = (settings or {}).get(name) or options_type()
-    if not isinstance(options, options_type):
-        raise TypeError(f"{name} options must be {options_type.__name__}, not {type(options).__name__}")
-    if cls is ParquetFormat:  # a cell is parsed by a document format
-        cell = options.cell_format
-        if cell not in _FORMATS or cell == ParquetFormat.name:
-            raise ValueError(f"--cell-format must be a text format ({', '.join(text_format_names())}), "
-                             f"not {cell!r}")
-        return cls(options, format_named(cell, settings))
-    return cls(options)
+FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
+SUFFIXES: dict[str, str] = {
+    **{suffix: name for name, (suffixes, _) in _DOCUMENTS.items() for suffix in suffixes},
+    **{suffix: ParquetFormat.name for suffix in ParquetFormat.suffixes}}
 
 
 def text_format_names() -> tuple[str, ...]:
-    return tuple(name for name in _FORMATS if name != ParquetFormat.name)
+    """The document formats (what a table cell can be parsed as)."""
+    return tuple(_DOCUMENTS)
 
 
-def format_for_path(path: Path, settings: FormatSettings | None = None) -> Any | None:
+def document_format(name: str, settings: FormatSettings | None = None) -> SplicingFormat:
+    """The document format called `name`; KeyError when there is none."""
+    return _DOCUMENTS[name][1](settings)
+
+
+def format_named(name: str, settings: FormatSettings | None = None) -> InputFormat:
+    """The format called `name`, built with its own options from `settings`; KeyError when none."""
+    if name != ParquetFormat.name:
+        return document_format(name, settings)
+    options = _options(settings, name, ParquetOptions)
+    if options.cell_format not in _DOCUMENTS:
+        raise ValueError(f"--cell-format must be a text format ({', '.join(_DOCUMENTS)}), "
+                         f"not {options.cell_format!r}")
+    return ParquetFormat(options, document_format(options.cell_format, settings))
+
+
+def format_for_path(path: Path, settings: FormatSettings | None = None) -> InputFormat | None:
     """The format for a file's suffix, or None when hymt does not read such files."""
     name = SUFFIXES.get(path.suffix.lower())
     return format_named(name, settings) if name is not None else None
@@ -63,5 +73,5 @@ def format_for_path(path: Path, settings: FormatSettings | None = None) -> Any |
 
 __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
-           "FormatSettings", "TextOptions", "ParquetOptions", "format_named", "format_for_path",
-           "text_format_names"]
+           "FormatSettings", "TextOptions", "ParquetOptions", "SplicingFormat", "document_format",
+           "format_named", "format_for_path", "text_format_names"]

@@ -27,6 +27,7 @@ class SplicingFormat:
     `InputFormat`), and conveniences over `parse` (handy in tests)."""
 
     name: ClassVar[str]
+    suffixes: ClassVar[tuple[str, ...]]
 
     def decode(self, data: bytes) -> Decoded:  # pragma: no cover - every format defines it
         raise NotImplementedError

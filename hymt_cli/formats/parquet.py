@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..segments import Segment
 from .base import DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
+from .text import fit_line_breaks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -109,15 +110,21 @@ class ParquetReader:
         import pyarrow as pa
 
         iterator = parquet_file.iter_batches(batch_size=max(1, self.options.rows_per_batch))
+        first_row = 0
         while True:
             try:
                 batch = next(iterator)
-                for name in self._columns:  # strings must be UTF-8: Arrow does not check on read
-                    batch.column(name).validate(full=True)
             except StopIteration:
                 return
             except (pa.ArrowException, ValueError, OSError) as exc:
                 raise FormatError(f"corrupt parquet data ({_first_line(exc)})") from None
+            for name in self._columns:  # strings must be UTF-8: Arrow does not check on read
+                try:
+                    batch.column(name).validate(full=True)
+                except pa.ArrowException as exc:
+                    raise FormatError(f"column {name!r} holds text that is not valid UTF-8 (rows {first_row}-"
+                                      f"{first_row + batch.num_rows - 1}: {_first_line(exc)})") from None
+            first_row += batch.num_rows
             yield batch
 
     def _unit(self, index: int, batch: pa.RecordBatch) -> Unit:
@@ -190,8 +197,9 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
 
 
 def _render(cell: _Cell, translated: Mapping[int, str]) -> str:
-    if cell.parsed is None:
-        return translated.get(cell.ids[0], cell.value)
+    if cell.parsed is None:  # one line of plain text: it stays one line
+        text = translated.get(cell.ids[0])
+        return cell.value if text is None else fit_line_breaks(cell.value, text)
     local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
     return cell.parsed.reassemble(local)
 

@@ -12,12 +12,23 @@ pipeline's validator should have caught it), the segment keeps its source text.
 """
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..placeholders import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from ..segments import Segment
+
+
+# Templating in prose (Jinja, Liquid, Hugo, Handlebars: `{{ x }}`, `{% x %}`, `{# x #}`), kept
+# as placeholders by the markup formats. Each stops at the first close and never runs over
+# another opening (an unclosed `{{` costs the text up to the next one, not the rest of the
+# document: `.*?` there was quadratic in unclosed openings).
+TEMPLATING = (r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}"
+              r"|\{%(?:[^{%]|\{(?!%)|%(?!\}))*%\}"
+              r"|\{#(?:[^{#]|\{(?!#)|#(?!\}))*#\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +44,9 @@ class Part:
     kind: str
     key: str = ""
     shown: str | None = None  # what the model sees for a text part, if not the source (`&amp;` -> `&`)
+    # What a markup part becomes when its segment is translated, if not the source: a
+    # shortcut reference link's `]` becomes `][label]`, so that it resolves whatever its text.
+    written: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +65,9 @@ class Located:
     # first text and the text after every line break go through it.
     line_start: Callable[[str], str] | None = None
     blank_lines: bool = True  # False: a blank line would end the block (Markdown): dropped
+    # (text written so far, markup about to be written) -> that text made safe before it
+    # (Markdown: a `!` right before a link's `[` would make the link an image).
+    before_markup: Callable[[str, str], str] | None = None
 
     @property
     def start(self) -> int:
@@ -77,10 +94,14 @@ def _is_blank(src: str, part: Part) -> bool:
     return part.kind == "break" or (part.kind == "text" and not src[part.start:part.end].strip())
 
 
+_HARD_BREAK = re.compile(r"\A(?:\\|[ \t]{2,})(?=\r\n|\r|\n)")
+
+
 def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
            escape: Callable[[str], str] | None = None, peel: bool = True,
            line_start: Callable[[str], str] | None = None,
-           blank_lines: bool = True) -> Located | None:
+           blank_lines: bool = True,
+           before_markup: Callable[[str, str], str] | None = None) -> Located | None:
     """Number the tags of `parts` (unmatched opens/closes become placeholders, so tags always
     nest); blank edges and markup wrapping the whole segment stay outside it. None if the
     segment has no text."""
@@ -90,30 +111,64 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
             raise ValueError(f"segment parts are not contiguous at {a.end}..{b.start}")
     protected = _protect_tag_like_text(src, items)
     if _stray_tags(src, protected):  # e.g. `&lt;s1&gt;` shown as "<s1>": show the references
-        protected = _protect_tag_like_text(src, [Part(p.start, p.end, p.kind, p.key) for p in items])
+        protected = _protect_tag_like_text(src, _as_written(items))
         if _stray_tags(src, protected):
             return None
-    items = protected
-    breaks_all = [p for p in items if p.kind == "break"]
+    if newline is None:
+        first_break = next((p for p in protected if p.kind == "break"), None)
+        # An extra line break is a plain one: never a copy of a hard break (`  ` or `\\` before it).
+        newline = (_HARD_BREAK.sub("", src[first_break.start:first_break.end]) if first_break is not None
+                   else " ")
+    trimmed = _trim(src, protected)
+    if trimmed is None:
+        return None
+    final, numbers = _number(trimmed)
+    return Located(final, numbers, newline, escape, peel, line_start, blank_lines, before_markup)
+
+
+def _as_written(items: list[Part]) -> list[Part]:
+    """The parts with every text shown as the source writes it (`\\<`, `&lt;`), adjacent
+    text parts joined: what reads as a tag there is found whole."""
+    out: list[Part] = []
+    for p in items:
+        if p.kind == "text" and out and out[-1].kind == "text":
+            out[-1] = Part(out[-1].start, p.end, "text")
+        else:
+            out.append(p if p.shown is None else dataclasses.replace(p, shown=None))
+    return out
+
+
+def _trim(src: str, items: list[Part]) -> list[Part] | None:
+    """`items` without blank edges and without markup wrapping all the rest; the edge text
+    parts without their outer whitespace. None when no text is left."""
+    pair = _pairs(items)  # unwrapping a pair leaves the pairs inside it as they are
+    lo, hi = 0, len(items) - 1
     while True:
-        while items and _is_blank(src, items[0]):
-            items.pop(0)
-        while items and _is_blank(src, items[-1]):
-            items.pop()
-        if len(items) >= 2 and items[0].kind == "open" and _pairs(items).get(0) == len(items) - 1:
-            items = items[1:-1]
+        while lo <= hi and _is_blank(src, items[lo]):
+            lo += 1
+        while hi >= lo and _is_blank(src, items[hi]):
+            hi -= 1
+        # (markup rewritten on translation, `]` -> `][label]`, must stay in the segment)
+        if hi - lo >= 1 and items[lo].kind == "open" and pair.get(lo) == hi and items[hi].written is None:
+            lo, hi = lo + 1, hi - 1
             continue
         break
-    if not any(p.kind == "text" and src[p.start:p.end].strip() for p in items):
+    kept = items[lo:hi + 1]
+    if not any(p.kind == "text" and src[p.start:p.end].strip() for p in kept):
         return None
-    first, last = items[0], items[-1]  # whitespace at the edges stays outside the segment
+    first = kept[0]  # whitespace at the edges stays outside the segment
     if first.kind == "text" and first.shown is None:
         text = src[first.start:first.end]
-        items[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
-    last = items[-1]
+        kept[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
+    last = kept[-1]
     if last.kind == "text" and last.shown is None:
         text = src[last.start:last.end]
-        items[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
+        kept[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
+    return kept
+
+
+def _number(items: list[Part]) -> tuple[tuple[Part, ...], tuple[int, ...]]:
+    """Unmatched opens and closes become placeholders; tags numbered in order from 1."""
     pair = _pairs(items)
     closes = set(pair.values())
     kinds = [p.kind for p in items]
@@ -128,10 +183,8 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
             numbers[i] = n
             if kind == "open":
                 numbers[pair[i]] = n
-    final = tuple(Part(p.start, p.end, k, p.key, p.shown) for p, k in zip(items, kinds))
-    if newline is None:
-        newline = src[breaks_all[0].start:breaks_all[0].end] if breaks_all else " "
-    return Located(final, tuple(numbers), newline, escape, peel, line_start, blank_lines)
+    final = tuple(p if p.kind == k else dataclasses.replace(p, kind=k) for p, k in zip(items, kinds))
+    return final, tuple(numbers)
 
 
 def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
@@ -187,9 +240,11 @@ _SPACE_AFTER_OPEN = re.compile(r"(<s\d+>)([ \t\u3000]+)")
 _SPACE_BEFORE_CLOSE = re.compile(r"([ \t\u3000]+)(</s\d+>)")
 _BLANK_LINES = re.compile(r"\n(?:[ \t\u3000]*\n)+")
 
+Source = Callable[[int, int], str]  # (start, end) -> the source text there (nested segments patched)
+
 
 def splice_translation(src: str, located: Located, translation: str,
-                       source: Callable[[int, int], str] | None = None) -> str | None:
+                       source: Source | None = None) -> str | None:
     """The source text for `translation`: tags back to their markup, line breaks back to
     the source's breaks; None when the translation's tags do not match the segment's.
     `source(start, end)` gives the (possibly patched: nested segments) source text."""
@@ -202,6 +257,28 @@ def splice_translation(src: str, located: Located, translation: str,
     if located.peel:
         translation = _SPACE_AFTER_OPEN.sub(r"\2\1", translation)
         translation = _SPACE_BEFORE_CLOSE.sub(r"\2\1", translation)
+    markup = _markup_by_tag(located)
+    breaks = [src[p.start:p.end] for p in located.parts if p.kind == "break"]
+    newlines_in_text = sum(chunk.count("\n") for chunk in TAG.split(translation)[::4])
+    writer = _TextWriter(located, breaks, exact=newlines_in_text == len(breaks))
+    seen: set[str] = set()
+    pos = 0
+    for match in TAG.finditer(translation):
+        writer.text(translation[pos:match.start()])
+        tag = match.group(0)
+        if tag not in markup or tag in seen:
+            return None
+        seen.add(tag)
+        part = markup[tag]
+        writer.markup(source(part.start, part.end) if part.written is None else part.written)
+        pos = match.end()
+    writer.text(translation[pos:])
+    if len(seen) != len(markup):
+        return None
+    return "".join(writer.out)
+
+
+def _markup_by_tag(located: Located) -> dict[str, Part]:
     markup: dict[str, Part] = {}
     for part, n in zip(located.parts, located.numbers):
         if part.kind == "open":
@@ -210,50 +287,58 @@ def splice_translation(src: str, located: Located, translation: str,
             markup[close_tag(n)] = part
         elif part.kind == "self":
             markup[self_tag(n)] = part
-    breaks = [src[p.start:p.end] for p in located.parts if p.kind == "break"]
-    newlines_in_text = sum(chunk.count("\n") for chunk in TAG.split(translation)[::4])
-    keep_breaks = newlines_in_text == len(breaks)
-    seen: set[str] = set()
-    out: list[str] = []
-    break_index = 0
-    pos = 0
-    at_line_start = located.line_start is not None
+    return markup
 
-    def add_text(text: str) -> None:
-        nonlocal break_index, at_line_start
-        if not keep_breaks and "\n" not in located.newline:  # one line: escape it as a whole
+
+class _TextWriter:
+    """Writes a translation's text between its tags: escaped for its context, each line
+    break as the source's break (`breaks`, in order; a hard break stays a hard break), and a
+    line break beyond the source's as the segment's plain `newline` (`exact`: the translation
+    has as many breaks as the source); a line's start guarded where needed."""
+
+    def __init__(self, located: Located, breaks: list[str], *, exact: bool) -> None:
+        self.located = located
+        self.breaks = breaks
+        self.exact = exact
+        self.next_break = 0
+        self.at_line_start = located.line_start is not None
+        self.out: list[str] = []
+        self.last_is_text = False
+
+    def markup(self, text: str) -> None:
+        guard = self.located.before_markup
+        if guard is not None and self.last_is_text:
+            self.out[-1] = guard(self.out[-1], text)
+        self.out.append(text)
+        self.last_is_text = False
+        self.at_line_start = False
+
+    def text(self, text: str) -> None:
+        located = self.located
+        if not self.exact and "\n" not in located.newline:  # one line: escape it as a whole
             text = text.replace("\n", located.newline)
-        lines = text.split("\n")
-        for i, line in enumerate(lines):
+        for i, line in enumerate(text.split("\n")):
             if i:
-                if keep_breaks:
-                    out.append(breaks[break_index])
-                    break_index += 1
-                else:
-                    out.append(located.newline)
-                at_line_start = located.line_start is not None
+                self._line_break()
             if located.escape:
                 line = located.escape(line)
-            if at_line_start and located.line_start is not None:
+            if self.at_line_start and located.line_start is not None:
                 line = located.line_start(line)
             if line:
-                out.append(line)
-                at_line_start = False
+                self.out.append(line)
+                self.at_line_start = False
+                self.last_is_text = True
 
-    for match in TAG.finditer(translation):
-        add_text(translation[pos:match.start()])
-        tag = match.group(0)
-        if tag not in markup or tag in seen:
-            return None
-        seen.add(tag)
-        part = markup[tag]
-        out.append(source(part.start, part.end))
-        at_line_start = False
-        pos = match.end()
-    add_text(translation[pos:])
-    if len(seen) != len(markup):
-        return None
-    return "".join(out)
+    def _line_break(self) -> None:
+        if self.last_is_text:  # trailing spaces before a break would make it a hard break (Markdown)
+            self.out[-1] = self.out[-1].rstrip(" \t")
+        if self.next_break < len(self.breaks):
+            self.out.append(self.breaks[self.next_break])
+            self.next_break += 1
+        else:
+            self.out.append(self.located.newline)
+        self.last_is_text = False
+        self.at_line_start = self.located.line_start is not None
 
 
 @dataclass(slots=True)
@@ -278,12 +363,13 @@ class SpliceIndex:
         kept: list[Located] = []
         parent: list[int] = []
         top = -1  # index into kept of the last top-level segment
+        top_starts: list[int] = []  # where each part of that segment starts
         for loc in self.located:
             if top >= 0 and loc.start < kept[top].end:
                 outer = kept[top]
-                inside = any(p.kind in ("open", "close", "self") and p.start <= loc.start
-                             and loc.end <= p.end for p in outer.parts)
-                siblings_ok = not kept or kept[-1] is outer or kept[-1].end <= loc.start
+                part = outer.parts[bisect.bisect_right(top_starts, loc.start) - 1]
+                inside = part.kind in ("open", "close", "self") and loc.end <= part.end
+                siblings_ok = kept[-1] is outer or kept[-1].end <= loc.start
                 if inside and siblings_ok:
                     kept.append(loc)
                     parent.append(top)
@@ -291,6 +377,7 @@ class SpliceIndex:
             kept.append(loc)
             parent.append(-1)
             top = len(kept) - 1
+            top_starts = [p.start for p in loc.parts]
         self.located, self.parent = kept, parent
         return self
 
@@ -308,18 +395,7 @@ class SpliceIndex:
                 spliced = splice_translation(src, loc, translated[i])
                 if spliced is not None:
                     inner.append((loc.start, loc.end, spliced))
-
-        def source(start: int, end: int) -> str:
-            pieces: list[str] = []
-            pos = start
-            for a, b, text in inner:
-                if a >= start and b <= end and a >= pos:
-                    pieces.append(src[pos:a])
-                    pieces.append(text)
-                    pos = b
-            pieces.append(src[pos:end])
-            return "".join(pieces)
-
+        source = _Patched(src, inner)
         replacements: list[tuple[int, int, str]] = list(edits)
         for i, loc in enumerate(self.located):
             if self.parent[i] >= 0:
@@ -338,3 +414,31 @@ class SpliceIndex:
             pos = end
         out.append(source(pos, len(src)))
         return "".join(out)
+
+
+class _Patched:
+    """The source with the nested segments' translations in it: `(start, end) -> text`.
+    `edits` are in source order and do not overlap; an edit counts when it lies wholly
+    inside the span asked for."""
+
+    def __init__(self, src: str, edits: list[tuple[int, int, str]]) -> None:
+        self.src = src
+        self.edits = edits
+        self.starts = [a for a, _, _ in edits]
+
+    def __call__(self, start: int, end: int) -> str:
+        src, edits = self.src, self.edits
+        i = bisect.bisect_left(self.starts, start)
+        if i == len(edits) or edits[i][0] >= end:
+            return src[start:end]
+        pieces: list[str] = []
+        pos = start
+        while i < len(edits) and edits[i][0] < end:
+            a, b, text = edits[i]
+            if b <= end:
+                pieces.append(src[pos:a])
+                pieces.append(text)
+                pos = b
+            i += 1
+        pieces.append(src[pos:end])
+        return "".join(pieces)

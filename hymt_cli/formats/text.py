@@ -15,6 +15,7 @@ from .document import SplicingFormat
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAKS = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
 
 
 def _is_blank_char(ch: str) -> bool:
@@ -106,19 +107,20 @@ class TextDocument:
         for i, span in enumerate(self._spans):
             out.append(src[pos:span.start])
             original = src[span.start:span.end]
-            out.append(_restore_line_breaks(original, translated[i]) if i in translated else original)
+            out.append(fit_line_breaks(original, translated[i]) if i in translated else original)
             pos = span.end
         out.append(src[pos:])
         return "".join(out)
 
 
-def _restore_line_breaks(original: str, translation: str) -> str:
-    """Give the translation the original's line endings: each break kept in place when the
-    line count matches, otherwise the original's first break style throughout."""
-    breaks = _BREAK.findall(original)
-    parts = translation.split("\n")
+def fit_line_breaks(original: str, translation: str) -> str:
+    """The translation with the original's line structure: never a blank line (it would split the
+    paragraph), no line break at all where the original has none (a line stays one line); each
+    break kept in place when the line count matches, otherwise the original's first break style."""
+    breaks: list[str] = _BREAK.findall(original)
     if not breaks:
-        return translation
+        return _LINE_BREAKS.sub(" ", translation)
+    parts = [part for part in translation.split("\n") if part.strip()] or [translation.strip()]
     if len(parts) == len(breaks) + 1:
         return "".join(part + (breaks[i] if i < len(breaks) else "") for i, part in enumerate(parts))
     return breaks[0].join(parts)

@@ -107,12 +107,15 @@ class Dispatcher:
         if answered and not deterministic:
             self.progress.advanced(requests=len(answered), output_tokens=output_tokens)
 
+    def _run_planner(self, request: PlannedRequest) -> Callable[[str], PlannedRequest]:
+        """Plans the plain requests of a broken request's text runs (same language, same place)."""
+        return lambda text: self.planner.plan_now(text, request.lang, request.first_use)
+
     def _repair(self, engine: Engine, broken: list[PlannedRequest]) -> None:
         """Tags still broken after the retry: translate each inline run on its own."""
         if not broken:
             return
-        repairs = [Repair.plan(r, lambda text, r=r: self.planner.plan_now(text, r.lang, r.first_use))
-                   for r in broken]
+        repairs = [Repair.plan(r, self._run_planner(r)) for r in broken]
         fresh = {key: self.planner.planned[key] for rep in repairs for key in rep.run_keys()
                  if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None}
         if fresh:

@@ -21,6 +21,7 @@ from ..engine.base import Engine
 from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
 from ..languages import Language
+from ..manifest import record
 from ..outputs import OutputRules, PendingOutput
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
@@ -52,6 +53,10 @@ class RunOptions:
     # Requests go to the engine in document order, length-sorted within runs of this many
     # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
     submit_bucket: int | None = SUBMIT_BUCKET
+    overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
+    # the output folder's manifest with every file written.
+    provenance: str = ""
 
 
 class NoProgress:
@@ -111,7 +116,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = OutputRules(list(sources), self.options.out_dir)
+        self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             self._prompts = PendingOutput(self.options.prompts_out, None)
@@ -170,17 +175,31 @@ class Pipeline:
         return self._current
 
     def _job(self, opened: OpenInput, lang: Language) -> Job:
-        out, refusal = self._rules.claim(opened.source, lang)
-        report = FileReport(opened.source.display, str(out) if out else "<stdout>", lang.code,
+        claim = self._rules.claim(opened.source, lang)
+        report = FileReport(opened.source.display, str(claim.path) if claim.path else "<stdout>", lang.code,
                             format=opened.source.format.name)
-        if refusal is not None:
-            report.status, report.error = "failed", refusal
+        if claim.refusal is not None:
+            report.status, report.error = "failed", claim.refusal
+        elif claim.protected is not None:
+            report.status, report.warning = "skipped", claim.protected
         elif self.options.dry_run:
             report.status = "skipped"
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
-        return Job(opened, lang, out, report, self.write_stdout, self.progress.file_done)
+        job = Job(opened, lang, claim.path, report, self.write_stdout,
+                  live=claim.refusal is None and claim.protected is None)
+        job.on_committed = lambda: self._committed(job)
+        return job
+
+    def _committed(self, job: Job) -> None:
+        if job.output is not None:
+            try:
+                record(job.output, job.input.source.path, self.options.provenance)
+            except OSError as exc:
+                job.report.warning = (f"{job.output}: written, but not recorded in its folder's manifest "
+                                      f"({exc.strerror or exc}): the next run will not replace it")
+        self.progress.file_done()
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True

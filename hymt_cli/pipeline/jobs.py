@@ -46,13 +46,10 @@ class Job:
     on_committed: Callable[[], None] = lambda: None
     pending: PendingOutput | None = None
     writer: UnitWriter | None = None
+    live: bool = True  # planned and written; False once failed, or when refused or skipped
     written: int = 0
     committed: bool = False
     _ready: dict[int, tuple[Unit, Mapping[int, str]]] = field(default_factory=dict)
-
-    @property
-    def live(self) -> bool:
-        return self.report.status != "failed"
 
     def deliver(self, unit: Unit, translated: Mapping[int, str]) -> None:
         """A unit is translated: write it, and any later ones that were waiting for it."""
@@ -77,6 +74,7 @@ class Job:
             self.on_committed()
 
     def fail(self, message: str | None) -> None:
+        self.live = False
         self.report.status, self.report.error = "failed", message
         self._ready.clear()
         self.discard()

@@ -50,7 +50,7 @@ class Outcomes:
         follow): accepted, failed for good, or the least bad usable output kept."""
         outcome = self[request.key]
         outcome.attempts += 1
-        cleaned = clean_output(generation.text)
+        cleaned = clean_output(generation.text, request.model_text)
         if request.glossary is not None:
             cleaned = request.glossary.restore(cleaned)
         # A hard problem (output unusable) outranks a soft one (output usable, imperfect).

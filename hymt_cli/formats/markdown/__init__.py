@@ -1,0 +1,133 @@
+"""Markdown: block-level prose is translated, every byte of markup is kept.
+
+markdown-it-py (CommonMark + tables, strikethrough, front matter, footnotes, admonitions,
+dollar math) decides *what* is prose. Its block tokens carry line ranges (`map`) but inline
+content comes without offsets and with container prefixes (`> `, list indents) stripped, so
+each inline token's content is located in the source lines (`blocks`), and its inline
+children are walked against that content to find the exact span of every piece of markup
+(`inline`):
+
+- emphasis, strong, strikethrough, links, paired inline HTML -> `<sN>...</sN>`
+- inline code, math, images, footnote references, autolinks, lone HTML tags, bare URLs,
+  emoji shortcodes (`:tada:`), templating (`{{ x }}`, `{% x %}`) -> `<sN/>`
+- soft/hard line breaks -> "\\n" for the model, the source's break (prefix included) back.
+
+Image alt text, link titles, reference definitions' titles and one-line inline footnotes
+(`^[...]`) are segments of their own, nested in the markup that holds them; destinations and
+labels never reach the model. Translated text that begins a paragraph line is escaped where
+it would open a block (`# `, `- `, `1. `, `>`, a fence ...), so the block structure stays
+(`escapes`).
+
+Whatever cannot be located exactly is not translated: the output is the source there.
+Code blocks, HTML comments, math blocks, link reference definitions and front matter
+(YAML `---` or TOML `+++`; except one-line `title`/`description` values, `front_matter`)
+never reach the model. HTML blocks, also inside blockquotes and list items, are translated
+with the HTML format's rules (`html_blocks`).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it.token import Token
+
+from ..base import Decoded, decode_utf8
+from ..document import SplicingFormat
+from ..spans import Located, SpliceIndex
+from .blocks import inline_segments, reference_titles, table_row
+from .front_matter import toml_end, toml_values, yaml_values
+from .html_blocks import html_block
+from .inline import Footnotes
+from .source import Lines, markdown_parser
+
+_markdown_parser = markdown_parser  # the name the tests know
+_NOT_NEWLINE = re.compile(r"[^\r\n]+")
+
+
+class MarkdownFormat(SplicingFormat):
+    name = "md"
+    suffixes = (".md", ".markdown")
+
+    def decode(self, data: bytes) -> Decoded:
+        return decode_utf8(data)
+
+    def parse(self, text: str) -> MarkdownDocument:
+        return MarkdownDocument(find_segments(text))
+
+
+class MarkdownDocument:
+    def __init__(self, index: SpliceIndex) -> None:
+        self.index = index
+        self.segments = index.segments()
+
+    def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
+        return self.index.reassemble(translated)
+
+
+@dataclass(frozen=True, slots=True)
+class _Document:
+    """What the block handlers need of the document being segmented."""
+
+    src: str
+    lines: Lines
+    tokens: Sequence[Token]
+    footnotes: Footnotes
+
+
+def _inline(doc: _Document, position: int, tok: Token) -> list[Located]:
+    if tok.map is None or tok.children is None:
+        return []
+    previous = doc.tokens[position - 1] if position else None
+    parent = previous.type if previous is not None else ""
+    if parent in ("th_open", "td_open"):
+        return []  # table rows are handled from tr_open
+    setext = previous is not None and parent == "heading_open" and previous.markup in ("=", "-")
+    return inline_segments(doc.src, doc.lines, tok, parent, setext=setext, footnotes=doc.footnotes)
+
+
+def _table_row(doc: _Document, position: int, tok: Token) -> list[Located]:
+    return table_row(doc.src, doc.lines, doc.tokens, position, doc.footnotes) if tok.map is not None else []
+
+
+def _front_matter(doc: _Document, position: int, tok: Token) -> list[Located]:
+    return yaml_values(doc.src, doc.lines, tok.map) if tok.map is not None else []
+
+
+def _html_block(doc: _Document, position: int, tok: Token) -> list[Located]:
+    return html_block(doc.src, doc.lines, tok) if tok.map is not None else []
+
+
+_BLOCK_HANDLERS: dict[str, Callable[[_Document, int, Token], list[Located]]] = {
+    "inline": _inline,
+    "tr_open": _table_row,
+    "front_matter": _front_matter,
+    "html_block": _html_block,
+}
+
+
+def find_segments(src: str) -> SpliceIndex:
+    """Every translatable span of a Markdown document."""
+    base = 1 if src.startswith("\ufeff") else 0
+    lines = Lines(src, base)
+    env: dict[str, Any] = {}
+    toml = toml_end(src, lines)
+    text = src[base:]
+    if toml is not None:  # the parser does not know `+++`: it sees blank lines there
+        cut = (lines.starts[toml] if toml < len(lines) else len(src)) - base
+        text = _NOT_NEWLINE.sub("", text[:cut]) + text[cut:]
+    tokens = markdown_parser().parse(text, env)
+    index = SpliceIndex(src)
+    if toml is not None:
+        index.extend(toml_values(src, lines, toml))
+    index.extend(reference_titles(src, lines, env.get("references", {})))
+    doc = _Document(src, lines, tokens, env.get("footnotes", {}).get("list", {}))
+    for position, tok in enumerate(tokens):
+        handler = _BLOCK_HANDLERS.get(tok.type)
+        if handler is not None:
+            index.extend(handler(doc, position, tok))
+    return index.finish()
+
+
+__all__ = ["MarkdownFormat", "MarkdownDocument", "find_segments"]

@@ -1,0 +1,123 @@
+"""hymt replaces only what it wrote itself: a person's translation is never overwritten."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from clirun import hymt
+
+from hymt_cli.errors import ExitCode
+from hymt_cli.manifest import MANIFEST_NAME, read_manifest, record, written_by_hymt
+
+
+def _docs(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Welcome\n\nHello world.\n", encoding="utf-8")
+    (docs / "guide.md").write_text("A guide.\n", encoding="utf-8")
+    return docs
+
+
+def _translate(*args: str, cwd: Path):
+    return hymt("translate", *args, "--engine", "pseudo", "--no-cache", cwd=cwd, text=True)
+
+
+def test_a_persons_translation_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    docs = _docs(tmp_path)
+    human = docs / "index.de.md"
+    human.write_text("# Willkommen\n\nHallo Welt, von Hand übersetzt.\n", encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = _translate(str(docs), "--to", "de", "--report", str(report), cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    assert human.read_text(encoding="utf-8") == "# Willkommen\n\nHallo Welt, von Hand übersetzt.\n"
+    assert f"warning: {human} exists and hymt did not write it" in result.stderr
+    assert "⟦" in (docs / "guide.de.md").read_text(encoding="utf-8")  # the others are done
+    files = {Path(f["input"]).name: f for f in json.loads(report.read_text())["files"]}
+    assert files["index.md"]["status"] == "skipped" and "--overwrite" in files["index.md"]["warning"]
+    assert files["guide.md"]["status"] == "ok"
+    # --overwrite says so
+    result = _translate(str(docs), "--to", "de", "--overwrite", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK and "⟦" in human.read_text(encoding="utf-8")
+
+
+def test_hymts_own_output_is_replaced_an_edited_one_is_not(tmp_path: Path) -> None:
+    docs = _docs(tmp_path)
+    assert _translate(str(docs), "--to", "fr", cwd=tmp_path).returncode == ExitCode.OK
+    output = docs / "guide.fr.md"
+    assert written_by_hymt(output)
+    (docs / "guide.md").write_text("A better guide.\n", encoding="utf-8")
+    assert _translate(str(docs), "--to", "fr", cwd=tmp_path).returncode == ExitCode.OK
+    assert "ƀéţţéŕ" in output.read_text(encoding="utf-8")  # its own output: replaced
+    output.write_text(output.read_text(encoding="utf-8") + "\nA reviewer's note.\n", encoding="utf-8")
+    edited = output.read_bytes()
+    result = _translate(str(docs), "--to", "fr", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK and output.read_bytes() == edited
+    assert "hymt's output edited since" in result.stderr
+
+
+def test_tables_follow_the_same_rule(tmp_path: Path) -> None:
+    src = tmp_path / "cat.parquet"
+    pq.write_table(pa.table({"title": ["Red shirt"]}), src)
+    curated = tmp_path / "cat.fr.parquet"
+    pq.write_table(pa.table({"title": ["Chemise rouge (revue)"]}), curated)
+    before = curated.read_bytes()
+    result = _translate(str(src), "--to", "fr", "--columns", "title", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK and curated.read_bytes() == before
+    assert "hymt did not write it" in result.stderr
+
+
+def test_the_manifest_is_deterministic_and_names_the_source(tmp_path: Path) -> None:
+    docs = _docs(tmp_path)
+    out = tmp_path / "out"
+    assert _translate(str(docs), "--to", "fr", "-o", str(out), cwd=tmp_path).returncode == ExitCode.OK
+    first = (out / "fr" / MANIFEST_NAME).read_bytes()
+    assert _translate(str(docs), "--to", "fr", "-o", str(out), cwd=tmp_path).returncode == ExitCode.OK
+    assert (out / "fr" / MANIFEST_NAME).read_bytes() == first  # no timestamps: reruns change nothing
+    entries = read_manifest(out / "fr")
+    assert set(entries) == {"index.md", "guide.md"}
+    assert entries["index.md"].source == "../../docs/index.md" and entries["index.md"].provenance
+    assert not list((out / "fr").glob("*.lock"))
+
+
+def _record_many(folder: str, worker: int) -> None:
+    for i in range(25):
+        path = Path(folder) / f"w{worker}-{i}.txt"
+        path.write_text(f"{worker} {i}\n")
+        record(path, None, "p")
+
+
+def test_concurrent_runs_keep_every_entry(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_record_many, args=(str(tmp_path), n)) for n in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    assert all(w.exitcode == 0 for w in workers)
+    assert len(read_manifest(tmp_path)) == 100
+
+
+def test_an_unreadable_manifest_protects_everything(tmp_path: Path) -> None:
+    path = tmp_path / "a.fr.txt"
+    path.write_text("x\n")
+    record(path, None, "p")
+    assert written_by_hymt(path)
+    (tmp_path / MANIFEST_NAME).write_text("{not json")
+    assert not written_by_hymt(path)
+
+
+def test_a_file_name_that_is_not_utf8_is_recorded(tmp_path: Path) -> None:
+    import os
+
+    raw = os.path.join(os.fsencode(tmp_path), b"caf\xff.fr.txt")
+    try:
+        with open(raw, "wb") as handle:
+            handle.write(b"x\n")
+    except OSError:
+        return  # a file system that takes UTF-8 names only
+    path = Path(os.fsdecode(raw))
+    record(path, None, "p")
+    assert written_by_hymt(path) and path.name in read_manifest(tmp_path)
