@@ -153,3 +153,16 @@ def test_gpus_are_read_from_nvml_without_cuda(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(fake, "nvmlInit", no_driver)
     assert visible_gpus() == []
+
+
+def test_gpus_and_replicas_flags_become_engine_options() -> None:
+    from hymt_cli.errors import UsageError
+    from hymt_cli.settings import TranslateSettings
+
+    options = TranslateSettings(inputs=("x.txt",), to="de", gpus=" 0, 2", replicas=3).engine_options()
+    assert options.gpus == ("0", "2") and options.replicas == 3
+    assert TranslateSettings(inputs=("x.txt",), to="de").engine_options().gpus is None
+    with pytest.raises(UsageError, match="--gpus needs at least one GPU"):
+        TranslateSettings(inputs=("x.txt",), to="de", gpus=",").engine_options()
+    with pytest.raises(UsageError, match="--replicas must be at least 1"):
+        TranslateSettings(inputs=("x.txt",), to="de", replicas=0).engine_options()
