@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -82,8 +83,10 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
     report = workdir / f"report-{engine}-{src.stem}.json"
+    out = workdir / f"out-{engine}-{src.stem}"
+    shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr", "--engine", engine,
-               "--columns", ",".join(COLUMNS), "-o", str(workdir / f"out-{engine}"), "--report", str(report),
+               "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
                "-q", "--rows-per-batch", str(rows_per_batch), "--cache", str(cache)]
     t0 = time.monotonic()
     child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
