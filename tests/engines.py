@@ -90,7 +90,38 @@ def identity_replica(on_phase: Callable[[str], None]) -> Engine:
     if log:
         Path(log, f"{os.environ.get('HYMT_TEST_NAME', os.getpid())}.ready").write_text(repr(time.time()))
     die_after = int(os.environ.get("HYMT_TEST_DIE_AFTER", "0"))
+    if os.environ.get("HYMT_TEST_TRICKLE"):
+        return _Trickle(int(os.environ["HYMT_TEST_TRICKLE"]))
     return _Dying(IdentityEngine(), die_after) if die_after else IdentityEngine()
+
+
+class _Trickle(BatchEngine):
+    """A feed (as vLLM's engine): takes requests while it works, answers `per_step` of them a
+    step, echoing their text. In a replica, it sends answers all the time."""
+
+    name = "trickle"
+
+    def __init__(self, per_step: int) -> None:
+        self.per_step = per_step
+        self.in_flight = 256
+        self.queued: list[tuple[int, GenerationRequest]] = []
+
+    @property
+    def pending(self) -> int:
+        return len(self.queued)
+
+    def submit(self, tag: int, request: GenerationRequest) -> None:
+        self.queued.append((tag, request))
+
+    def step(self) -> list[tuple[int, Generation]]:
+        done, self.queued = self.queued[:self.per_step], self.queued[self.per_step:]
+        return [(tag, Generation(r.source_text, "stop", 1)) for tag, r in done]
+
+    def abort(self) -> None:
+        self.queued = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return [Generation(r.source_text, "stop", 1) for r in requests]
 
 
 class _Dying(BatchEngine):

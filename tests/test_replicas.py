@@ -119,3 +119,27 @@ def test_two_vllm_cpu_engines_share_a_run(tmp_path: Path, tiny_engine_options: E
         assert len(engine.served) == 2 and all(n > 0 for n in engine.served.values()), engine.served
     finally:
         engine.close()
+
+
+def test_large_requests_and_a_slow_reader_do_not_deadlock() -> None:
+    """Both directions of a replica's pipe fill up (big requests out, big answers back, a reader
+    that dawdles): the replica reads its messages in a thread of its own, so neither side waits
+    for the other forever."""
+    import threading
+    import time
+
+    big = [GenerationRequest("x" * 20_000 + str(i), tuple(range(2000)), 8) for i in range(1500)]
+    got: list[int] = []
+
+    def consume(engine: ReplicaEngine) -> None:
+        for i, _ in engine.generate_stream(big):
+            got.append(i)
+            if len(got) % 300 == 1:
+                time.sleep(0.3)
+
+    with ReplicaEngine(identity_replica, slots(2, HYMT_TEST_TRICKLE="4")) as engine:
+        worker = threading.Thread(target=consume, args=(engine,), daemon=True)
+        worker.start()
+        worker.join(timeout=120)
+        assert not worker.is_alive(), f"stalled after {len(got)} answers"
+    assert sorted(got) == list(range(len(big)))

@@ -25,6 +25,8 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import queue
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -299,10 +301,14 @@ def _serve(conn: Connection, build: Build, slot: ReplicaSlot, wait_for: Any, sta
         finally:
             started.set()
         feed = engine if isinstance(engine, Feed) else BatchFeed(engine)
+        # Messages are read by a thread of their own: the parent's sends never wait for a step
+        # to end (nor for our answers to be read: both sides blocked in send would deadlock).
+        inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        threading.Thread(target=_read, args=(conn, inbox), name="hymt-replica-inbox", daemon=True).start()
         conn.send(("ready", feed.in_flight))
         while True:
-            while conn.poll(0 if feed.pending else None):
-                kind, payload = conn.recv()
+            while feed.pending == 0 or not inbox.empty():
+                kind, payload = inbox.get()
                 if kind == "add":
                     for tag, request in payload:
                         feed.submit(tag, request)
@@ -318,3 +324,11 @@ def _serve(conn: Connection, build: Build, slot: ReplicaSlot, wait_for: Any, sta
     finally:
         if engine is not None:
             engine.close()
+
+
+def _read(conn: Connection, inbox: queue.Queue[tuple[str, Any]]) -> None:
+    try:
+        while True:
+            inbox.put(conn.recv())
+    except (EOFError, OSError):
+        inbox.put(("close", None))  # the parent is gone
