@@ -29,6 +29,7 @@ def slots(n: int, **env: str) -> list[ReplicaSlot]:
 def test_two_replicas_share_the_requests_and_answer_each_once() -> None:
     phases: list[str] = []
     with ReplicaEngine(identity_replica, slots(2), on_phase=phases.append) as engine:
+        assert engine.wait_started() == 2  # else the first one ready may answer everything
         requests = asks(3000)
         answers = list(engine.generate_stream(requests))
         assert sorted(i for i, _ in answers) == list(range(len(requests)))
@@ -50,6 +51,7 @@ def test_replicas_of_one_device_start_one_after_another(tmp_path: Path) -> None:
 def test_a_replica_that_stops_hands_its_requests_to_the_others() -> None:
     mixed = [ReplicaSlot("steady", {}), ReplicaSlot("dies", {"HYMT_TEST_DIE_AFTER": "300"})]
     with ReplicaEngine(identity_replica, mixed) as engine:
+        assert engine.wait_started() == 2
         requests = asks(2000)
         answers = dict(engine.generate_stream(requests))
         assert sorted(answers) == list(range(2000))
