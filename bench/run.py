@@ -172,8 +172,9 @@ class FileClock:
 
     def planned(self, **_: int) -> None: ...
     def advanced(self, **_: int) -> None: ...
+    def phase(self, name: str) -> None: ...
 
-    def file_done(self) -> None:
+    def file_done(self, output: str | None = None) -> None:
         now = time.time()
         self.first = self.first or now
         self.last = now

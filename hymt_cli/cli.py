@@ -1,14 +1,21 @@
 """The command line: flags -> settings -> a command -> exit code. Thin on purpose.
 
-Every command runs through `_run`, so errors look the same everywhere: one `error:` line (and a
-`hint:`), the exit code of the error's kind; a traceback only with HYMT_DEBUG=1.
+Every command runs through `_run`, and `main` catches the command line's own usage errors, so
+errors look the same everywhere: one `error:` line (and a `hint:`), exit 2 for usage and
+configuration; the exit code of the error's kind otherwise; a traceback only with HYMT_DEBUG=1.
+Options default to None: a flag the user did not give leaves the value to the environment, the
+config file or the default (config.py), and `hymt config` shows which.
 """
 from __future__ import annotations
 
+import functools
 import os
+import traceback
+from signal import Signals
 from collections.abc import Callable
+from dataclasses import MISSING, fields
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -17,11 +24,23 @@ from . import __version__
 from .engine import ENGINES
 from .errors import ExitCode, HymtError
 from .formats import FORMAT_NAMES, text_format_names
-from .output import stderr_console
-from .settings import DEFAULT_MODEL, TranslateSettings
+from .output import message_stream, stderr_console
+from .settings import DEFAULT_MODEL, DTYPES, PROGRESS_MODES, TranslateSettings
+from . import signals
+from .signals import install as install_signal_handlers
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Batch document translation with Tencent's HY-MT models on vLLM.")
+EXAMPLES = """[bold]Examples[/]
+
+  hymt translate docs/ --to de,ja        # docs/a.md -> docs/a.de.md, docs/a.ja.md
+  hymt translate site/ --to fr -o out/   # out/fr/<the same tree>
+  cat a.md | hymt translate - --format md --to fr > a.fr.md
+  hymt translate shop.parquet --to en --columns title -o out/
+  hymt translate docs/ --to de --dry-run # the plan; no engine, nothing written
+  hymt translate --check                 # CI: any output missing or stale?
+  hymt config                            # the settings in effect, and from where"""
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+                  help="Batch document translation with Tencent's HY-MT models on vLLM.", epilog=EXAMPLES)
 
 
 def _version(value: bool) -> None:
@@ -32,123 +51,212 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, metavar="",
                                           help="Show the version and exit.")] = False,
 ) -> None:
     """hymt: translate files, folders and pipelines with HY-MT."""
 
 
+_DEFAULTS = {f.name: f.default for f in fields(TranslateSettings) if f.default is not MISSING}
+IO, MODEL, SAMPLING, GLOSSARY, REPORTING = ("Input and output", "Model and engine", "Sampling",
+                                            "Glossary and memory", "Reporting")
+
+
+def _opt(*names: str, panel: str, help: str, field: str | None = None, metavar: str | None = None) -> Any:
+    """An option defaulting to None; its help shows the real default (from TranslateSettings)."""
+    default = _DEFAULTS.get(field) if field else None
+    if default not in (None, False, (), ""):
+        help += f" [default: {default}]"
+    if metavar is None and not names[0].startswith("--") or "/" in names[0] or names[0] in _FLAGS:
+        metavar = ""  # an on/off flag takes no value
+    return typer.Option(*names, help=help.replace("[", "\\["), rich_help_panel=panel, show_default=False,
+                        metavar=metavar or ("" if metavar == "" else _METAVARS.get(names[0], "TEXT")))
+
+
+_FLAGS = {"--no-cache", "--dry-run", "--check", "--quiet", "--verbose"}
+_METAVARS = {"--rows-per-batch": "N", "--max-model-len": "TOKENS", "--batch-tokens": "TOKENS", "--seed": "N",
+             "--tensor-parallel-size": "N", "--top-k": "K", "--temperature": "T", "--top-p": "P",
+             "--repetition-penalty": "X", "--gpu-memory-utilization": "SHARE", "--revision": "REV",
+             "--quantization": "METHOD"}
+
+
+def _choices(names: object) -> str:
+    return "[" + "|".join(str(n) for n in names) + "]"  # type: ignore[attr-defined]
+
+
 # -- translate: one alias per option keeps the command's signature one line per flag -------------
-Inputs = Annotated[list[str], typer.Argument(help="Files, folders, or - for standard input.", show_default=False)]
-To = Annotated[str, typer.Option("--to", "-t", help="Target language code(s), comma-separated: en or de,ja.")]
-From = Annotated[str, typer.Option("--from", "-f", help="Source language code, or auto.")]
-Format = Annotated[Optional[str], typer.Option(
-    "--format", help=f"Input format ({', '.join(FORMAT_NAMES)}); required for -, else by suffix.")]
-SegmentBy = Annotated[str, typer.Option(help="txt: paragraph (blank-line separated) or line.")]
-Out = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write DIR/<lang>/<relative path> "
-                                             "instead of <stem>.<lang><suffix> beside each input.")]
-Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace existing outputs that hymt did not "
-                                         "write (a person's translation, or hymt's output edited since).")]
-Model = Annotated[Optional[str], typer.Option(help=f"Model name or local path [default: {DEFAULT_MODEL}].")]
-Revision = Annotated[Optional[str], typer.Option(help="Model revision (branch, tag or commit).")]
-EngineName = Annotated[str, typer.Option("--engine", help="Engine: " + "; ".join(
-    f"{spec.name}: {spec.summary}" for spec in ENGINES.values()) + ".")]
-EngineArgs = Annotated[Optional[list[str]], typer.Option(
-    "--engine-arg", metavar="KEY=VALUE", help="Passed straight to the engine (vLLM's LLM(...)); VALUE is "
-    "JSON where it parses, e.g. max_num_seqs=2048 or compilation_config='{\"mode\": 0}'. Repeatable.")]
-Temperature = Annotated[float, typer.Option(help="Sampling temperature (HY-MT recommends 0.7).")]
-TopP = Annotated[float, typer.Option(help="Nucleus sampling.")]
-TopK = Annotated[int, typer.Option(help="Top-k sampling (-1: off).")]
-RepetitionPenalty = Annotated[float, typer.Option(help="Repetition penalty.")]
-Seed = Annotated[Optional[int], typer.Option(help="Sampling seed.")]
-Deterministic = Annotated[bool, typer.Option(
-    "--deterministic", help="Greedy decoding (temperature 0, seed 0): same input, same output.")]
-MaxModelLen = Annotated[Optional[int], typer.Option(help="Context length per request (prompt + output).")]
-Dtype = Annotated[str, typer.Option(help="Weights dtype: auto, bfloat16, float16, float32.")]
-Quantization = Annotated[Optional[str], typer.Option(help="vLLM quantization, e.g. fp8 (FP8/GPTQ checkpoints).")]
-GpuMemory = Annotated[Optional[float], typer.Option(
-    help="vLLM memory share (GPU; on CPU: share of host RAM). Default: 0.9 GPU, 0.15 CPU.")]
-TensorParallel = Annotated[int, typer.Option(help="GPUs per model (vLLM).")]
-Gpus = Annotated[Optional[str], typer.Option(help="vLLM: the GPUs to use, as CUDA_VISIBLE_DEVICES names them "
-                                             "(e.g. 0,1). Default: every visible GPU, one engine or more each.")]
-Replicas = Annotated[Optional[int], typer.Option(help="vLLM: engine processes per GPU (CPU: in all). Default: "
-                                                 "2 for a small model when the memory holds them, else 1.")]
-EnforceEager = Annotated[bool, typer.Option(help="vLLM: no CUDA graphs (faster start, slower run).")]
-TrustRemoteCode = Annotated[bool, typer.Option(help="Allow the model repo's own code.")]
-BatchTokens = Annotated[Optional[int], typer.Option(
-    help="Token budget (prompt + output) per engine call. Default: the engine's choice "
-         "(vLLM on a GPU: whole jobs up to 8M tokens; otherwise 262144).")]
-Columns = Annotated[Optional[str], typer.Option(
-    help="parquet: string columns to translate, comma-separated (e.g. title,description).")]
-AddColumns = Annotated[bool, typer.Option("--add-columns", help="parquet: keep the source columns and add "
-                                          "<column>_<lang>.")]
-CellFormat = Annotated[str, typer.Option(help=f"parquet: how a cell is parsed ({', '.join(text_format_names())}).")]
-RowsPerBatch = Annotated[int, typer.Option(help="parquet: rows read, translated and written at a time "
-                                           "(bounds memory).")]
-Cache = Annotated[Optional[Path], typer.Option(
-    help="Translation memory file [default: memory.sqlite3 in the user cache dir].")]
-NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the translation memory.")]
-DryRun = Annotated[bool, typer.Option("--dry-run", help="Plan only: files, segments, tokens, prompts. "
-                                      "Loads no engine, writes no document.")]
-PromptsOut = Annotated[Optional[Path], typer.Option(help="Write every prompt as JSON lines to this file.")]
-Report = Annotated[Optional[Path], typer.Option(help="Write the run report (JSON) to this file.")]
-Glossary = Annotated[Optional[list[Path]], typer.Option(
-    "--glossary", metavar="FILE", help="Terminology file (.tsv, .csv, .json, .tbx); repeatable. Matched terms "
-    "go into the prompt and are checked in the output; empty targets are kept verbatim.")]
-Strict = Annotated[bool, typer.Option("--strict", help="Exit 4 when a glossary term was missed or a "
-                                      "segment stayed untranslated (CI gate).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on stderr.")]
-Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="More detail on stderr (engine logs).")]
+Inputs = Annotated[Optional[list[str]], typer.Argument(help="Files, folders, or - for standard input "
+                                                       "\\[default: inputs in hymt.toml].", show_default=False,
+                                                       metavar="INPUTS...")]
+To = Annotated[Optional[str], _opt("--to", "-t", panel=IO, metavar="LANGS",
+                                   help="Target language code(s), comma-separated: en or de,ja.")]
+From = Annotated[Optional[str], _opt("--from", "-f", panel=IO, field="source_lang", metavar="LANG",
+                                     help="Source language code, or auto.")]
+SourceSuffix = Annotated[Optional[str], _opt(
+    "--source-suffix", panel=IO, metavar="LANG", help="Names ending in this language code are sources "
+    "(mkdocs-i18n: index.en.md -> index.de.md) [default: --from's code].")]
+Format = Annotated[Optional[str], _opt("--format", panel=IO, metavar=_choices(FORMAT_NAMES),
+                                       help="Input format; required for -, else by suffix.")]
+SegmentBy = Annotated[Optional[str], _opt("--segment-by", panel=IO, field="segment_by", metavar="[paragraph|line]",
+                                          help="txt: paragraphs (blank-line separated) or lines.")]
+Out = Annotated[Optional[Path], _opt("--out", "-o", panel=IO, metavar="DIR", help="Write DIR/<lang>/<relative "
+                                     "path> instead of <stem>.<lang><suffix> beside each input.")]
+Overwrite = Annotated[Optional[bool], _opt("--overwrite/--no-overwrite", panel=IO, help="Replace existing "
+                                           "outputs hymt did not write (a person's translation, or hymt's "
+                                           "output edited since).")]
+FollowSymlinks = Annotated[Optional[bool], _opt("--follow-symlinks/--no-follow-symlinks", panel=IO,
+                                                help="Follow symbolic links that lead outside an input folder.")]
+Columns = Annotated[Optional[str], _opt("--columns", panel=IO, metavar="NAMES",
+                                        help="parquet: string columns to translate, comma-separated.")]
+AddColumns = Annotated[Optional[bool], _opt("--add-columns/--replace-columns", panel=IO, help="parquet: keep "
+                                            "the source columns and add <column>_<lang>.")]
+CellFormat = Annotated[Optional[str], _opt("--cell-format", panel=IO, field="cell_format",
+                                           metavar=_choices(text_format_names()), help="parquet: how a cell is parsed.")]
+RowsPerBatch = Annotated[Optional[int], _opt("--rows-per-batch", panel=IO, field="rows_per_batch",
+                                             help="parquet: rows read, translated and written at a time.")]
+Model = Annotated[Optional[str], _opt("--model", panel=MODEL, metavar="NAME|PATH",
+                                      help=f"Hub model id or local folder [default: {DEFAULT_MODEL}].")]
+Revision = Annotated[Optional[str], _opt("--revision", panel=MODEL, help="Model revision (branch, tag, commit).")]
+EngineName = Annotated[Optional[str], _opt("--engine", panel=MODEL, field="engine", metavar=_choices(ENGINES),
+                                           help="; ".join(f"{s.name}: {s.summary}" for s in ENGINES.values()))]
+EngineArgs = Annotated[Optional[list[str]], _opt(
+    "--engine-arg", panel=MODEL, metavar="KEY=VALUE", help="Passed to the engine (vLLM's LLM(...)); VALUE is "
+    "JSON where it parses: max_num_seqs=2048. Repeatable.")]
+MaxModelLen = Annotated[Optional[int], _opt("--max-model-len", panel=MODEL, help="Context per request "
+                                            "(prompt + output) [default: 8192 or the model's].")]
+Dtype = Annotated[Optional[str], _opt("--dtype", panel=MODEL, field="dtype", metavar=_choices(DTYPES),
+                                      help="Weights dtype.")]
+Quantization = Annotated[Optional[str], _opt("--quantization", panel=MODEL, help="vLLM quantization, e.g. fp8.")]
+GpuMemory = Annotated[Optional[float], _opt("--gpu-memory-utilization", panel=MODEL, help="vLLM memory share "
+                                            "in (0, 1] [default: 0.9 on a GPU; on CPU a KV cache size].")]
+TensorParallel = Annotated[Optional[int], _opt("--tensor-parallel-size", panel=MODEL, field="tensor_parallel_size",
+                                               help="GPUs per model (vLLM).")]
+Gpus = Annotated[Optional[str], _opt("--gpus", panel=MODEL, metavar="IDS", help="vLLM: the GPUs to use, as "
+                                      "CUDA_VISIBLE_DEVICES names them (0,1) [default: every visible GPU].")]
+Replicas = Annotated[Optional[int], _opt("--replicas", panel=MODEL, metavar="N", help="vLLM: engine processes per "
+                                         "GPU (CPU: in all) [default: 2 for a small model the memory holds, else 1].")]
+EnforceEager = Annotated[Optional[bool], _opt("--enforce-eager/--no-enforce-eager", panel=MODEL,
+                                              help="vLLM: no CUDA graphs (faster start, slower run).")]
+TrustRemoteCode = Annotated[Optional[bool], _opt("--trust-remote-code/--no-trust-remote-code", panel=MODEL,
+                                                 help="Allow the model repo's own code.")]
+BatchTokens = Annotated[Optional[int], _opt("--batch-tokens", panel=MODEL, help="Token budget per engine call "
+                                            "[default: the engine's].")]
+Temperature = Annotated[Optional[float], _opt("--temperature", panel=SAMPLING, field="temperature",
+                                              help="Sampling temperature, >= 0.")]
+TopP = Annotated[Optional[float], _opt("--top-p", panel=SAMPLING, field="top_p", help="Nucleus sampling, (0, 1].")]
+TopK = Annotated[Optional[int], _opt("--top-k", panel=SAMPLING, field="top_k", help="Top-k sampling (-1: off).")]
+RepetitionPenalty = Annotated[Optional[float], _opt("--repetition-penalty", panel=SAMPLING,
+                                                    field="repetition_penalty", help="Repetition penalty, > 0.")]
+Seed = Annotated[Optional[int], _opt("--seed", panel=SAMPLING, help="Sampling seed.")]
+Deterministic = Annotated[Optional[bool], _opt("--deterministic/--sampled", panel=SAMPLING, help="Greedy "
+                                               "decoding (temperature 0, seed 0): same input, same output.")]
+Glossary = Annotated[Optional[list[Path]], _opt(
+    "--glossary", panel=GLOSSARY, metavar="FILE", help="Terminology (.tsv, .csv, .json, .tbx); repeatable. "
+    "Matched terms go into the prompt and are checked in the output.")]
+Cache = Annotated[Optional[Path], _opt("--cache", panel=GLOSSARY, metavar="FILE", help="Translation memory "
+                                       "[default: memory.sqlite3 in the user cache dir].")]
+NoCache = Annotated[Optional[bool], _opt("--no-cache", panel=GLOSSARY, help="Neither read nor write the memory.")]
+DryRun = Annotated[Optional[bool], _opt("--dry-run", panel=REPORTING, help="Plan only: files, segments, tokens, "
+                                        "prompts. Loads no engine, writes no document.")]
+Check = Annotated[Optional[bool], _opt("--check", panel=REPORTING, help="Exit 5 and list the outputs that are "
+                                       "missing or stale (source, glossary, model, settings); runs no engine.")]
+PromptsOut = Annotated[Optional[Path], _opt("--prompts-out", panel=REPORTING, metavar="FILE",
+                                            help="Write every prompt as JSON lines.")]
+Report = Annotated[Optional[Path], _opt("--report", panel=REPORTING, metavar="FILE", help="Write the run "
+                                        "report (JSON; schemas/report-2.schema.json).")]
+Strict = Annotated[Optional[bool], _opt("--strict/--no-strict", panel=REPORTING, help="Exit 4 when a glossary "
+                                        "term was missed or a segment stayed untranslated (CI gate).")]
+ProgressMode = Annotated[Optional[str], _opt("--progress", panel=REPORTING, field="progress",
+                                             metavar=_choices(PROGRESS_MODES), help="bar on a terminal, plain "
+                                             "lines otherwise; json: one event per line on stderr.")]
+LogFile = Annotated[Optional[Path], _opt("--log-file", panel=REPORTING, metavar="FILE", help="The engine's "
+                                         "log (vLLM, torch) [default: a new file in the user cache dir].")]
+Quiet = Annotated[Optional[bool], _opt("--quiet", "-q", panel=REPORTING, help="No progress or chatter; "
+                                       "errors, warnings and the reason for a failure stay.")]
+Verbose = Annotated[Optional[bool], _opt("--verbose", "-v", panel=REPORTING, help="More detail: skipped files, "
+                                         "the engine log's path.")]
+ConfigFile = Annotated[Optional[Path], typer.Option("--config", metavar="FILE", rich_help_panel=REPORTING,
+                                                    help="Settings file [default: the nearest hymt.toml or "
+                                                         "pyproject.toml \\[tool.hymt] upward].")]
+NoConfig = Annotated[bool, typer.Option("--no-config", rich_help_panel=REPORTING, metavar="", help="Ignore config files.")]
 
 
-@app.command()
+@app.command(epilog=EXAMPLES)
 def translate(
-    inputs: Inputs, to: To, source_lang: From = "auto", format_name: Format = None,
-    segment_by: SegmentBy = "paragraph", out: Out = None, overwrite: Overwrite = False, model: Model = None,
-    revision: Revision = None, engine: EngineName = "vllm", engine_arg: EngineArgs = None,
-    temperature: Temperature = 0.7, top_p: TopP = 0.6, top_k: TopK = 20, repetition_penalty: RepetitionPenalty = 1.05, seed: Seed = None,
-    deterministic: Deterministic = False, max_model_len: MaxModelLen = None, dtype: Dtype = "auto",
-    quantization: Quantization = None, gpu_memory_utilization: GpuMemory = None,
-    tensor_parallel_size: TensorParallel = 1, gpus: Gpus = None, replicas: Replicas = None,
-    enforce_eager: EnforceEager = False, trust_remote_code: TrustRemoteCode = False, batch_tokens: BatchTokens = None, columns: Columns = None,
-    add_columns: AddColumns = False, cell_format: CellFormat = "txt", rows_per_batch: RowsPerBatch = 8192,
-    cache: Cache = None, no_cache: NoCache = False, dry_run: DryRun = False, prompts_out: PromptsOut = None,
-    report: Report = None, glossary: Glossary = None, strict: Strict = False, quiet: Quiet = False,
-    verbose: Verbose = False,
+    inputs: Inputs = None, to: To = None, source_lang: From = None, source_suffix: SourceSuffix = None,
+    format_name: Format = None, segment_by: SegmentBy = None, out: Out = None, overwrite: Overwrite = None,
+    follow_symlinks: FollowSymlinks = None, columns: Columns = None, add_columns: AddColumns = None,
+    cell_format: CellFormat = None, rows_per_batch: RowsPerBatch = None, model: Model = None,
+    revision: Revision = None, engine: EngineName = None, engine_arg: EngineArgs = None,
+    max_model_len: MaxModelLen = None, dtype: Dtype = None, quantization: Quantization = None,
+    gpu_memory_utilization: GpuMemory = None, tensor_parallel_size: TensorParallel = None,
+    gpus: Gpus = None, replicas: Replicas = None, enforce_eager: EnforceEager = None, trust_remote_code: TrustRemoteCode = None,
+    batch_tokens: BatchTokens = None, temperature: Temperature = None, top_p: TopP = None, top_k: TopK = None,
+    repetition_penalty: RepetitionPenalty = None, seed: Seed = None, deterministic: Deterministic = None,
+    glossary: Glossary = None, cache: Cache = None, no_cache: NoCache = None, dry_run: DryRun = None,
+    check: Check = None, prompts_out: PromptsOut = None, report: Report = None, strict: Strict = None,
+    progress: ProgressMode = None, log_file: LogFile = None, quiet: Quiet = None, verbose: Verbose = None,
+    config: ConfigFile = None, no_config: NoConfig = False,
 ) -> None:
-    """Translate documents. Writes <stem>.<lang><suffix> beside each input, or to --out."""
-    settings = TranslateSettings(
-        inputs=tuple(inputs), to=to, source_lang=source_lang, format_name=format_name, segment_by=segment_by,
-        out=out, overwrite=overwrite, model=model, revision=revision, engine=engine,
-        engine_args=tuple(engine_arg or ()),
-        max_model_len=max_model_len, dtype=dtype, quantization=quantization,
-        gpu_memory_utilization=gpu_memory_utilization, tensor_parallel_size=tensor_parallel_size,
-        gpus=gpus, replicas=replicas, enforce_eager=enforce_eager, trust_remote_code=trust_remote_code, batch_tokens=batch_tokens,
-        temperature=temperature, top_p=top_p, top_k=top_k, repetition_penalty=repetition_penalty, seed=seed,
-        deterministic=deterministic, columns=columns, add_columns=add_columns, cell_format=cell_format,
-        rows_per_batch=rows_per_batch, glossary=tuple(glossary or ()), cache=cache, no_cache=no_cache,
-        dry_run=dry_run, prompts_out=prompts_out, report=report, strict=strict, quiet=quiet, verbose=verbose)
+    """Translate documents: <stem>.<lang><suffix> beside each input, or DIR/<lang>/... with -o."""
+    flags = _flags(locals())
 
     def command(console: Console) -> ExitCode:
+        from .config import resolve
         from .translate import translate as run_translation
 
-        return run_translation(settings, console)
+        resolved = resolve(flags, config=config, use_config=not no_config)
+        return run_translation(resolved.settings, console)
 
     _run(command)
 
 
+# `hymt config` takes the same flags as `translate` and prints what a run would use.
+@app.command("config", epilog="Precedence: flags > environment (HYMT_*) > config file > defaults.")
+@functools.wraps(translate)
+def show_config(**given: Any) -> None:
+    """Print the settings in effect (as TOML) and where each comes from."""
+    config, no_config = given.pop("config"), given.pop("no_config")
+    flags = _flags(given)
+
+    def command(console: Console) -> ExitCode:
+        from .config import describe, resolve
+
+        for line in describe(resolve(flags, config=config, use_config=not no_config)):
+            typer.echo(line)
+        return ExitCode.OK
+
+    _run(command)
+
+
+show_config.__doc__ = "Print the settings in effect (as TOML) and where each comes from."
+_RENAMED = {"engine_arg": "engine_args", "check": "check_only"}
+
+
+def _flags(given: dict[str, Any]) -> dict[str, object]:
+    """The translate flags that were given, by settings field."""
+    flags: dict[str, object] = {}
+    for name, value in given.items():
+        if name in ("config", "no_config") or value is None:
+            continue
+        if isinstance(value, list):
+            value = tuple(value)
+        flags[_RENAMED.get(name, name)] = value
+    return flags
+
+
 # -- the translation memory ------------------------------------------------------------------
-tm_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+tm_app = typer.Typer(no_args_is_help=True, rich_markup_mode="rich",
                      help="The translation memory: export for review, import reviewed translations.")
 app.add_typer(tm_app, name="tm")
 MemoryFile = Annotated[Optional[Path], typer.Option("--cache", help="Translation memory file "
-                                                    "[default: user cache].")]
+                                                    "\\[default: user cache].")]
 
 
 @tm_app.command("export")
 def tm_export(
-    format_name: Annotated[str, typer.Option("--format", help="tmx or jsonl.")] = "tmx",
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file [default: stdout].")] = None,
+    format_name: Annotated[str, typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl.")] = "tmx",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file \\[default: stdout].")] = None,
     cache: MemoryFile = None,
 ) -> None:
     """Write every entry of the translation memory as TMX or JSON lines."""
@@ -163,7 +271,8 @@ def tm_export(
 @tm_app.command("import")
 def tm_import(
     file: Annotated[Path, typer.Argument(help="A TMX or JSONL file (reviewed translations).")],
-    format_name: Annotated[Optional[str], typer.Option("--format", help="tmx or jsonl [default: by suffix].")] = None,
+    format_name: Annotated[Optional[str], typer.Option("--format", metavar="[tmx|jsonl]",
+                                                       help="tmx or jsonl \\[default: by suffix].")] = None,
     cache: MemoryFile = None,
 ) -> None:
     """Import reviewed translations; from now on they win over model output."""
@@ -182,30 +291,64 @@ def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
         code = command(console)
     except HymtError as exc:
         code = print_error(console, exc)
-    except KeyboardInterrupt:
-        console.print("[red]interrupted[/]: files already written are complete; no partial file was left")
-        code = ExitCode.INTERRUPTED
+    except KeyboardInterrupt as exc:  # outside a translation run (which handles its own signals)
+        if not signals.reported(True):
+            console.print(f"hymt: interrupted ({exc or 'SIGINT'})", markup=False)
+        code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
     except Exception as exc:
-        if os.environ.get("HYMT_DEBUG"):
-            raise
-        console.print(f"[red]error:[/] unexpected {type(exc).__name__}: {exc}")
-        console.print("  hint: set HYMT_DEBUG=1 for the traceback")
+        if os.environ.get("HYMT_DEBUG"):  # to hymt's stderr: descriptor 2 may be the engine's log
+            traceback.print_exc(file=message_stream())
+        console.print(f"[red]error:[/] internal error: {type(exc).__name__}: {exc}", markup=True)
+        console.print("  hint: this is a bug in hymt; set HYMT_DEBUG=1 for the traceback and report it")
         code = ExitCode.SOME_INPUTS_FAILED
     raise typer.Exit(int(code))
 
 
 def print_error(console: Console, exc: HymtError) -> ExitCode:
-    console.print(f"[red]error:[/] {exc.message}")
+    console.print(f"[red]error:[/] {_escape(exc.message)}")
     if exc.hint:
-        console.print(f"  hint: {exc.hint}")
+        console.print(f"  hint: {_escape(exc.hint)}")
     return exc.exit_code
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit code instead of exiting (one sys.exit, in __main__)."""
-    try:
-        app(args=argv, prog_name="hymt", standalone_mode=True)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return 0
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code instead of exiting (one sys.exit, in __main__).
+
+    The command line's own errors (a missing or unknown option, a value that is not a number)
+    are printed in hymt's style: one `error:` line, a hint, exit 2."""
+    install_signal_handlers()
+    try:
+        code = app(args=argv, prog_name="hymt", standalone_mode=False)
+    except typer.Abort:
+        return ExitCode.INTERRUPTED
+    except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...
+        return _usage_error(exc)
+    except KeyboardInterrupt:  # a signal while the command line is parsed
+        code = ExitCode.INTERRUPTED
+    signum = signals.received()
+    if signum is not None:  # typer turns an interrupt into exit 130 by itself: say which, once
+        if not signals.reported(True):
+            stderr_console().print(f"hymt: interrupted ({signal_name(signum)}) while starting; nothing "
+                                   "was done", markup=False)
+        return int(signals.exit_code_for(signum))
+    return code if isinstance(code, int) else 0
+
+
+def _usage_error(exc: typer.TyperException) -> int:
+    console = stderr_console()
+    message = exc.format_message()
+    code = int(getattr(exc, "exit_code", ExitCode.USAGE))
+    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help (shown)
+        return ExitCode.USAGE
+    command = getattr(getattr(exc, "ctx", None), "command_path", "hymt")
+    console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")
+    console.print(f"  hint: {command} --help lists the options")
+    return ExitCode.USAGE if code in (ExitCode.USAGE, 1) else code
+
+
+def signal_name(signum: int) -> str:
+    return Signals(signum).name

@@ -13,7 +13,9 @@ class ExitCode(IntEnum):
     USAGE = 2
     ENGINE_UNAVAILABLE = 3
     QUALITY_CHECK_FAILED = 4
-    INTERRUPTED = 130
+    STALE = 5  # --check: an output is missing or stale
+    INTERRUPTED = 130  # SIGINT (Ctrl-C)
+    TERMINATED = 143  # SIGTERM
 
 
 class HymtError(Exception):

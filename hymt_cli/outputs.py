@@ -25,9 +25,13 @@ def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Pat
     """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
     if source.path is None:
         return None
+    relative, path = source.relative, source.path
+    if source.lang_suffix:  # index.en.md: the source's own language code goes
+        relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
+        path = path.with_name(relative.name)
     if out_dir is not None:
-        return out_dir / lang.code / source.relative
-    return source.path.with_name(f"{source.path.stem}.{lang.code}{source.path.suffix}")
+        return out_dir / lang.code / relative
+    return path.with_name(f"{path.stem}.{lang.code}{path.suffix}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ from urllib.parse import quote_from_bytes
 
 from .atomic import write_atomically
 
-SCHEMA = "hymt.report/1"
+# The report's JSON Schema: schemas/report-2.schema.json (a new number for any incompatible change).
+SCHEMA = "hymt.report/2"
 
 
 @dataclass(slots=True)
@@ -52,7 +53,9 @@ class FileReport:
     input: str
     output: str | None
     lang: str | None
-    status: str = "ok"  # ok | failed | skipped
+    # ok | failed | skipped (a dry run; someone else's file is there) | interrupted (the run
+    # stopped before it was written)
+    status: str = "ok"
     error: str | None = None  # why it failed
     warning: str | None = None  # why it was skipped, or what went wrong besides
     format: str | None = None
@@ -67,11 +70,23 @@ class FileReport:
 
 
 @dataclass(slots=True)
+class SkippedInput:
+    """A file found in an input folder and left alone, and why (a translation, a symlink...)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(slots=True)
 class RunReport:
     engine: str
     model: str | None
     dry_run: bool = False
+    status: str = "ok"  # ok | failed (exit code not 0) | interrupted (SIGINT/SIGTERM)
+    exit_code: int = 0
+    signal: str | None = None  # SIGINT or SIGTERM when interrupted
     files: list[FileReport] = field(default_factory=list)
+    skipped: list[SkippedInput] = field(default_factory=list)
     segments: int = 0
     unique_segments: int = 0
     engine_requests: int = 0
@@ -91,6 +106,10 @@ class RunReport:
     @property
     def files_failed(self) -> int:
         return sum(f.status == "failed" for f in self.files)
+
+    @property
+    def files_interrupted(self) -> int:
+        return sum(f.status == "interrupted" for f in self.files)
 
     @property
     def untranslated(self) -> int:
@@ -119,6 +138,7 @@ class RunReport:
         data: dict[str, object] = {"schema": SCHEMA, **asdict(self)}
         data["files"] = [_file_json(f) for f in self.files]
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
+                    files_interrupted=self.files_interrupted, files_skipped=len(self.skipped),
                     untranslated=self.untranslated, repaired=self.repaired)
         glossary = self.glossary
         if glossary is not None:

@@ -7,6 +7,7 @@ built from: languages, sampling, engine options, per-format options.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,16 +17,20 @@ from .formats import FORMAT_NAMES, FormatSettings, ParquetOptions, TextOptions, 
 from .languages import Language, language, parse_language_list
 
 DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
+DTYPES = ("auto", "bfloat16", "float16", "float32", "half", "float")
+PROGRESS_MODES = ("auto", "bar", "plain", "json", "none")
 
 
 @dataclass(frozen=True, slots=True)
 class TranslateSettings:
-    inputs: tuple[str, ...]
-    to: str
+    inputs: tuple[str, ...] = ()
+    to: str = ""
     source_lang: str = "auto"
+    source_suffix: str | None = None  # index.en.md is a source (default: --from's code)
     format_name: str | None = None
     segment_by: str = "paragraph"
     out: Path | None = None
+    follow_symlinks: bool = False
     overwrite: bool = False  # replace existing outputs hymt did not write
     # model and engine
     model: str | None = None
@@ -62,23 +67,70 @@ class TranslateSettings:
     prompts_out: Path | None = None
     report: Path | None = None
     strict: bool = False
+    check_only: bool = False  # --check: compare the outputs with what a run would write
+    progress: str = "auto"  # auto | bar | plain | json | none
+    log_file: Path | None = None  # the engine's log (default: a new file in the user cache dir)
     quiet: bool = False
     verbose: bool = False
 
     def check(self) -> None:
         """Every value that can be judged without reading an input; UsageError otherwise."""
+        if not self.inputs:
+            raise UsageError("no inputs: name files or folders (or - for standard input)",
+                             hint="or set inputs = [\"docs\"] in hymt.toml")
+        if not self.to.strip():
+            raise UsageError("no target language: pass --to, e.g. --to de,ja", hint="or set to = \"de,ja\" in hymt.toml")
         self.targets()
         self.source()
+        if self.source_suffix is not None:
+            language(self.source_suffix)
         self.spec()
         self.format_settings()
         self.engine_options()
+        self.sampling_values()
         if self.format_name is not None and self.format_name not in FORMAT_NAMES:
             raise UsageError(f"unknown format {self.format_name!r}; choose one of {', '.join(FORMAT_NAMES)}")
+        if self.progress not in PROGRESS_MODES:
+            raise UsageError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, not {self.progress!r}")
+        if self.check_only and self.dry_run:
+            raise UsageError("--check and --dry-run do not go together: --check already runs no engine")
         if "-" in self.inputs:
-            if self.format_name is None:
-                raise UsageError("reading standard input (-) needs --format, e.g. --format txt")
-            if len(self.targets()) != 1:
-                raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
+            self._check_stdin()
+
+    def _check_stdin(self) -> None:
+        if self.format_name is None:
+            raise UsageError("reading standard input (-) needs --format, e.g. --format txt")
+        if len(self.targets()) != 1:
+            raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
+        if self.out is not None:
+            raise UsageError("standard input (-) is translated to standard output; -o/--out does not apply",
+                             hint="redirect standard output instead: ... > translated.txt")
+        if self.check_only:
+            raise UsageError("--check compares files on disk; standard input (-) has none")
+
+    def sampling_values(self) -> None:
+        """Sampling and engine numbers in their ranges (vLLM would fail late, or worse, accept)."""
+        _in_range("--temperature", self.temperature, low=0.0)
+        _in_range("--top-p", self.top_p, low=0.0, high=1.0, open_low=True)
+        if self.top_k != -1 and self.top_k < 1:
+            raise UsageError(f"--top-k must be -1 (off) or at least 1, not {self.top_k}")
+        _in_range("--repetition-penalty", self.repetition_penalty, low=0.0, open_low=True)
+        for flag, value in (("--seed", self.seed), ("--max-model-len", self.max_model_len),
+                            ("--tensor-parallel-size", self.tensor_parallel_size),
+                            ("--batch-tokens", self.batch_tokens)):
+            if value is not None and value < (0 if flag == "--seed" else 1):
+                raise UsageError(f"{flag} must be at least {0 if flag == '--seed' else 1}, not {value}")
+        if self.gpu_memory_utilization is not None:
+            _in_range("--gpu-memory-utilization", self.gpu_memory_utilization, low=0.0, high=1.0, open_low=True)
+        if self.dtype not in DTYPES:
+            raise UsageError(f"--dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
+
+    def discovery_suffix(self) -> str | None:
+        """The language code a source's name may carry: --source-suffix, else --from's."""
+        if self.source_suffix is not None:
+            return language(self.source_suffix).code
+        source = self.source()
+        return source.code if source is not None else None
 
     def targets(self) -> tuple[Language, ...]:
         return tuple(parse_language_list(self.to))
@@ -150,3 +202,11 @@ def parse_engine_args(pairs: tuple[str, ...]) -> dict[str, object]:
         except ValueError:
             parsed[key] = raw
     return parsed
+
+
+def _in_range(flag: str, value: float, *, low: float, high: float | None = None, open_low: bool = False) -> None:
+    below = value <= low if open_low else value < low
+    if math.isnan(value) or below or (high is not None and value > high) or math.isinf(value):
+        bounds = (f"{'above' if open_low else 'at least'} {low:g}" if high is None
+                  else f"in {'(' if open_low else '['}{low:g}, {high:g}]")
+        raise UsageError(f"{flag} must be {bounds}, not {value:g}")

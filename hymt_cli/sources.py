@@ -17,6 +17,9 @@ class SourceFile:
     path: Path | None
     relative: Path  # below the folder it was found in (its name for a file named directly)
     format: InputFormat
+    # The source language's code in its name (`index.en.md`, --source-suffix en): the
+    # translations replace it (`index.de.md`, or `<out>/de/index.md`).
+    lang_suffix: str | None = None
 
     @property
     def display(self) -> str:

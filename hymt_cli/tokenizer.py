@@ -58,7 +58,7 @@ class ChatTemplateTokenizer:
             raise EngineUnavailable(
                 f"cannot load the tokenizer of model {model!r}: {type(exc).__name__}: "
                 f"{str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "),
-                hint="download the model first (huggingface-cli download ...) or pass --model /local/path",
+                hint="download the model first (hf download MODEL --local-dir DIR) and pass --model DIR",
             ) from exc
         if not getattr(tok, "chat_template", None):
             raise EngineUnavailable(f"model {model!r} has no chat template in its tokenizer config")

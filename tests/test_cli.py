@@ -88,7 +88,7 @@ def test_report_has_the_contract_fields(docs: Path, tmp_path: Path) -> None:
                   "--engine", "pseudo", "--report", str(report))
     assert result.returncode == 0
     data = json.loads(report.read_text())
-    assert data["schema"] == "hymt.report/1"
+    assert data["schema"] == "hymt.report/2"
     for key in ("files_ok", "files_failed", "segments", "unique_segments", "engine_requests",
                 "prompt_tokens", "output_tokens", "untranslated", "seconds"):
         assert key in data
@@ -166,7 +166,7 @@ def test_bad_inputs_are_reported_and_the_others_complete(tmp_path: Path) -> None
     err = result.stderr.decode()
     assert f"{bad}: not valid UTF-8" in err and "byte offset 3" in err
     assert "missing.txt: no such file or folder" in err
-    assert f"{nothing}: folder has no supported files" in err
+    assert f"{nothing}: folder has no files to translate: 1 skipped (1 not a supported format)" in err
     assert (tmp_path / "good.fr.txt").exists()
     assert (tmp_path / "empty.fr.txt").read_bytes() == b""
     assert not (tmp_path / "bad.fr.txt").exists()
@@ -175,14 +175,14 @@ def test_bad_inputs_are_reported_and_the_others_complete(tmp_path: Path) -> None
     assert data["files_failed"] == 3 and data["files_ok"] == 2
 
 
-def test_unreadable_output_dir_fails_that_file_only(tmp_path: Path) -> None:
+def test_an_output_folder_that_cannot_be_written_is_refused_before_anything_starts(tmp_path: Path) -> None:
     doc = tmp_path / "a.txt"
     doc.write_text("Text.\n")
     blocked = tmp_path / "out"
     blocked.write_text("a file where a folder should be")
     result = hymt("translate", str(doc), "--to", "fr", "-o", str(blocked), "--engine", "pseudo")
-    assert result.returncode == 1
-    assert b"cannot write" in result.stderr
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith(f"error: -o/--out {blocked}: is a file, not a folder\n")
 
 
 def test_missing_model_is_exit_3_with_a_hint(tmp_path: Path) -> None:

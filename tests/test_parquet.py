@@ -223,8 +223,9 @@ def test_unwritable_output_location_fails_cleanly(catalog, tmp_path):
     blocker.write_text("a file where the output folder should be")
     result = _cli(str(src), "--to", "fr", "--engine", "identity", "--no-cache", "--columns", "title",
                   "-o", str(blocker), cwd=tmp_path)
-    assert result.returncode == ExitCode.SOME_INPUTS_FAILED
-    assert "cannot write" in result.stderr and str(blocker) in result.stderr
+    # found before anything is read or started (issue 13): a usage error
+    assert result.returncode == ExitCode.USAGE
+    assert f"-o/--out {blocker}: is a file, not a folder" in result.stderr
     assert blocker.read_text() == "a file where the output folder should be"
 
 

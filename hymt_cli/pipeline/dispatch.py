@@ -13,6 +13,7 @@ from typing import Protocol
 from ..batching import budget_batches, submission_order
 from ..engine.base import Engine, GenerationRequest
 from ..report import RunReport
+from ..signals import deferred
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 from .repair import Repair
@@ -23,13 +24,15 @@ DEFAULT_BATCH_REQUESTS = 4096
 # engine works through them in order (a streaming engine keeps the next ones queued), so the
 # first documents are written first instead of every document waiting for the whole job.
 SUBMIT_BUCKET = 1024
-MEMORY_CHUNK = 1024  # answers committed to the memory (and counted by progress) at a time
+MEMORY_CHUNK = 1024  # answers committed to the memory at a time
+PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
 
 class ProgressSink(Protocol):
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
-    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
-    def file_done(self) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
+    def file_done(self, output: str | None = None) -> None: ...
+    def phase(self, name: str) -> None: ...
 
 
 class Memory(Protocol):
@@ -80,32 +83,37 @@ class Dispatcher:
             started = time.monotonic()
             asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
             self.report.engine_requests += len(batch)
-            done = out_tokens = 0
+            done = 0
             answered: list[PlannedRequest] = []
-            for index, generation in engine.generate_stream(asked):
-                done += 1
-                out_tokens += generation.output_tokens
-                request = batch[index]
-                answered.append(request)
-                if self.outcomes.answered(request, generation, deterministic=deterministic):
-                    self.on_final(request.key)
-                if len(answered) == MEMORY_CHUNK:
-                    self._advanced(answered, out_tokens, deterministic)
-                    answered, out_tokens = [], 0
-            self._advanced(answered, out_tokens, deterministic)
+            counter = _Counter(self.progress, enabled=not deterministic)
+            try:
+                for index, generation in engine.generate_stream(asked):
+                    done += 1
+                    self.report.output_tokens += generation.output_tokens
+                    request = batch[index]
+                    answered.append(request)
+                    counter.add(request.prompt_tokens, generation.output_tokens)
+                    if self.outcomes.answered(request, generation, deterministic=deterministic):
+                        self.on_final(request.key)
+                    if len(answered) == MEMORY_CHUNK:
+                        self._remember(answered)
+                        answered = []
+            finally:  # the last chunk too, also when a signal or an error stops the run
+                self._remember(answered)
+                counter.flush()
             self.report.engine_seconds += time.monotonic() - started
             if done != len(batch):
                 raise RuntimeError(f"engine {engine.name!r} answered {done} of {len(batch)} requests")
 
-    def _advanced(self, answered: list[PlannedRequest], output_tokens: int, deterministic: bool) -> None:
-        """Count and commit answers in chunks: a killed run resumes from the memory."""
-        self.report.output_tokens += output_tokens
-        if self.memory is not None and answered:
-            accepted = [(r.lang.code, r.core, outcome.translation) for r in answered
-                        if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
+    def _remember(self, answered: list[PlannedRequest]) -> None:
+        """Commit accepted answers in chunks: a killed run resumes from the memory. A signal
+        never cuts a commit in half (deferred)."""
+        if self.memory is None or not answered:
+            return
+        accepted = [(r.lang.code, r.core, outcome.translation) for r in answered
+                    if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
+        with deferred():
             self.memory.remember(accepted)
-        if answered and not deterministic:
-            self.progress.advanced(requests=len(answered), output_tokens=output_tokens)
 
     def _run_planner(self, request: PlannedRequest) -> Callable[[str], PlannedRequest]:
         """Plans the plain requests of a broken request's text runs (same language, same place)."""
@@ -125,3 +133,27 @@ class Dispatcher:
             if translation is not None:
                 self.outcomes.repaired(rep.request.key, translation)
             self.on_final(rep.request.key)
+
+
+class _Counter:
+    """Answers counted one by one, reported to progress a few times a second."""
+
+    def __init__(self, progress: ProgressSink, *, enabled: bool) -> None:
+        self._progress = progress
+        self._enabled = enabled
+        self._requests = self._prompt_tokens = self._output_tokens = 0
+        self._last = time.monotonic()
+
+    def add(self, prompt_tokens: int, output_tokens: int) -> None:
+        self._requests += 1
+        self._prompt_tokens += prompt_tokens
+        self._output_tokens += output_tokens
+        if time.monotonic() - self._last >= PROGRESS_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._enabled and self._requests:
+            self._progress.advanced(requests=self._requests, output_tokens=self._output_tokens,
+                                    prompt_tokens=self._prompt_tokens)
+        self._requests = self._prompt_tokens = self._output_tokens = 0
+        self._last = time.monotonic()

@@ -25,6 +25,7 @@ from ..manifest import record
 from ..outputs import OutputRules, PendingOutput
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
+from ..signals import deferred
 from ..sources import SourceFile
 from ..tokenizer import PromptTokenizer
 from .checks import glossary_terms_used, tags_kept
@@ -61,8 +62,9 @@ class RunOptions:
 
 class NoProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
-    def advanced(self, *, requests: int, output_tokens: int) -> None: ...
-    def file_done(self) -> None: ...
+    def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
+    def file_done(self, output: str | None = None) -> None: ...
+    def phase(self, name: str) -> None: ...
 
 
 @dataclass(eq=False)
@@ -119,7 +121,8 @@ class Pipeline:
         self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
-            self._prompts = PendingOutput(self.options.prompts_out, None)
+            with deferred():
+                self._prompts = PendingOutput(self.options.prompts_out, None)
         failed = True
         try:
             while (window := self._fill()) is not None:
@@ -163,6 +166,7 @@ class Pipeline:
     def _next_input(self, window: Window) -> OpenInput | None:
         while self._current is None and self._queue:
             source = self._queue.popleft()
+            self.progress.phase("reading")
             opened = OpenInput(source, source.format.open(source), iter(()))
             opened.units = opened.reader.units()
             for lang in self.options.targets:
@@ -199,7 +203,7 @@ class Pipeline:
             except OSError as exc:
                 job.report.warning = (f"{job.output}: written, but not recorded in its folder's manifest "
                                       f"({exc.strerror or exc}): the next run will not replace it")
-        self.progress.file_done()
+        self.progress.file_done(job.report.output)
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True
@@ -249,6 +253,7 @@ class Pipeline:
         left = [a.key for a in asks if a.key not in recalled]
         if left:
             self.engine.start()
+        self.progress.phase("planning")
         requests = planner.finish()  # tokenized while the engine starts
         report = self.report
         report.unique_segments += len(requests)
@@ -339,8 +344,12 @@ class Pipeline:
             self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
 
     def _discard_all(self) -> None:
+        """The run stopped early (a signal, an error): remove every temp file; an output not
+        committed yet is reported as not written ("interrupted")."""
         for opened in self._inputs:
             for job in opened.jobs:
                 job.discard()
+                if not job.committed and job.report.status == "ok":
+                    job.report.status = "interrupted"
         if self._prompts is not None:
             self._prompts.discard()

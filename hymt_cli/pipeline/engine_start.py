@@ -53,8 +53,10 @@ class EngineHolder:
 
     def get(self) -> Engine:
         if self._engine is None:
-            start, self._start = self._start, None
-            self._engine = start.result() if start is not None else self._factory()
+            # `_start` is dropped only once its engine is held: a signal while waiting for it
+            # must leave the engine to `close`, not to the end of the process.
+            self._engine = self._start.result() if self._start is not None else self._factory()
+            self._start = None
         return self._engine
 
     def close(self, *, failed: bool) -> None:

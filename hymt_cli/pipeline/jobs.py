@@ -14,6 +14,7 @@ from ..formats import InputReader, Unit, UnitWriter
 from ..languages import Language
 from ..outputs import PendingOutput
 from ..report import FileReport
+from ..signals import deferred
 from ..sources import SourceFile
 
 
@@ -65,12 +66,14 @@ class Job:
     def commit_if_done(self) -> None:
         if self.committed or not self.live or not self.input.exhausted or self.written != self.input.read:
             return
-        self._guarded(lambda: self._open().close())  # an empty table still gets its file
-        if self.live:
-            assert self.pending is not None
-            self._guarded(self.pending.commit)
-        if self.live:
-            self.pending, self.committed = None, True
+        with deferred():  # a signal never separates the rename from `committed`
+            self._guarded(lambda: self._open().close())  # an empty table still gets its file
+            if self.live:
+                assert self.pending is not None
+                self._guarded(self.pending.commit)
+            if self.live:
+                self.pending, self.committed = None, True
+        if self.committed:
             self.on_committed()
 
     def fail(self, message: str | None) -> None:
@@ -86,7 +89,8 @@ class Job:
 
     def _open(self) -> UnitWriter:
         if self.writer is None:
-            self.pending = PendingOutput(self.output, self.write_stdout)
+            with deferred():  # the temp file it creates is always known to `discard`
+                self.pending = PendingOutput(self.output, self.write_stdout)
             self.writer = self.input.reader.writer(self.lang.code, self.pending.handle)
         return self.writer
 

@@ -1,0 +1,113 @@
+"""SIGINT and SIGTERM end a run cleanly: the signal becomes an `Interrupted` exception in the
+main thread, so every `finally` runs (temp files removed, the memory committed, the engine shut
+down) and the run ends with a report and one line, exit 130 or 143.
+
+A few steps must not be cut in half (claiming a temp file, committing an output, a memory write):
+they run inside `deferred()`, and a signal arriving meanwhile is raised when the step is done.
+After the first signal, later ones are recorded only: the clean-up is never itself interrupted.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from .errors import ExitCode
+
+HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was asked to stop by a signal (a KeyboardInterrupt, so code that already
+    cleans up on Ctrl-C does so for SIGTERM too)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return exit_code_for(self.signum)
+
+
+class _State:
+    depth = 0  # nesting of deferred() in the main thread
+    pending: int | None = None  # a signal that arrived inside deferred()
+    received: int | None = None  # the first signal of the run
+    reported = False  # the line saying so was printed
+
+
+_state = _State()
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    if _state.received is not None:  # cleaning up already: never interrupt the clean-up
+        return
+    _state.received = signum
+    if _state.depth:
+        _state.pending = signum
+        return
+    raise Interrupted(signum)
+
+
+def install() -> None:
+    """Handle SIGINT/SIGTERM from now on (the command line, first thing at start-up)."""
+    if threading.current_thread() is threading.main_thread():
+        for signum in HANDLED:
+            signal.signal(signum, _handler)
+
+
+@contextmanager
+def handling_signals() -> Iterator[None]:
+    """Turn SIGINT/SIGTERM into `Interrupted` for the block (main thread only; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[signal.Signals, Callable[[int, FrameType | None], object] | int | None] = {}
+    for signum in HANDLED:
+        previous[signum] = signal.signal(signum, _handler)
+    try:
+        yield
+    finally:
+        for handled, handler in previous.items():
+            signal.signal(handled, handler if handler is not None else signal.SIG_DFL)
+
+
+def received() -> int | None:
+    """The signal that stopped the run, if any."""
+    return _state.received
+
+
+def reported(value: bool | None = None) -> bool:
+    """Whether the one line about the interruption was printed; `reported(True)` says it is
+    being printed now and returns whether it already was."""
+    before = _state.reported
+    if value is not None:
+        _state.reported = value
+    return before
+
+
+def exit_code_for(signum: int) -> ExitCode:
+    return ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """A step that must finish once started: a signal arriving meanwhile is raised after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _state.depth += 1
+    try:
+        yield
+    finally:
+        _state.depth -= 1
+        if _state.depth == 0 and _state.pending is not None:
+            signum, _state.pending = _state.pending, None
+            raise Interrupted(signum)
