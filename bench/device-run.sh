@@ -26,6 +26,6 @@ echo "STEP make-model: $((SECONDS - t)) s"
 python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work --json "$OUTDIR/results.json" "$@" \
   > "$OUTDIR/bench.log" 2>&1
 rc=$?
-grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$' "$OUTDIR/bench.log" | tail -60
+grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturing CUDA' "$OUTDIR/bench.log" | tail -45
 
 exit $rc

@@ -21,14 +21,26 @@ def max_source_tokens(context_tokens: int, overhead_tokens: int) -> int:
     return max(16, (context_tokens - overhead_tokens - 32) // 4)
 
 
-def length_sorted_batches(items: Sequence[T], cost: Callable[[T], int], *, token_budget: int,
-                          max_items: int) -> list[list[T]]:
-    """Sort by cost (shortest first) and cut into batches of at most `token_budget` summed cost
-    and `max_items` items; a single item over budget gets a batch of its own."""
+def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: int | None) -> list[T]:
+    """`items` in their own order (documents in order), each run of `bucket` items sorted by
+    cost (shortest first); `bucket` None sorts them all (the first item of a late document
+    may then come last). An engine working through the result finishes documents in order."""
+    if bucket is None:
+        return sorted(items, key=cost)
+    ordered: list[T] = []
+    for start in range(0, len(items), max(1, bucket)):
+        ordered.extend(sorted(items[start:start + max(1, bucket)], key=cost))
+    return ordered
+
+
+def budget_batches(items: Sequence[T], cost: Callable[[T], int], *, token_budget: int,
+                   max_items: int) -> list[list[T]]:
+    """Cut `items`, in their order, into batches of at most `token_budget` summed cost and
+    `max_items` items; a single item over budget gets a batch of its own."""
     batches: list[list[T]] = []
     current: list[T] = []
     used = 0
-    for item in sorted(items, key=cost):
+    for item in items:
         c = cost(item)
         if current and (used + c > token_budget or len(current) >= max_items):
             batches.append(current)

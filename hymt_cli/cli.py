@@ -134,6 +134,10 @@ GpuMemory = Annotated[Optional[float], _opt("--gpu-memory-utilization", panel=MO
                                             "in (0, 1] [default: 0.9 on a GPU; on CPU a KV cache size].")]
 TensorParallel = Annotated[Optional[int], _opt("--tensor-parallel-size", panel=MODEL, field="tensor_parallel_size",
                                                help="GPUs per model (vLLM).")]
+Gpus = Annotated[Optional[str], _opt("--gpus", panel=MODEL, metavar="IDS", help="vLLM: the GPUs to use, as "
+                                      "CUDA_VISIBLE_DEVICES names them (0,1) [default: every visible GPU].")]
+Replicas = Annotated[Optional[int], _opt("--replicas", panel=MODEL, metavar="N", help="vLLM: engine processes per "
+                                         "GPU (CPU: in all) [default: 2 for a small model the memory holds, else 1].")]
 EnforceEager = Annotated[Optional[bool], _opt("--enforce-eager/--no-enforce-eager", panel=MODEL,
                                               help="vLLM: no CUDA graphs (faster start, slower run).")]
 TrustRemoteCode = Annotated[Optional[bool], _opt("--trust-remote-code/--no-trust-remote-code", panel=MODEL,
@@ -204,7 +208,7 @@ def translate(
     revision: Revision = None, engine: EngineName = None, engine_arg: EngineArgs = None,
     max_model_len: MaxModelLen = None, dtype: Dtype = None, quantization: Quantization = None,
     gpu_memory_utilization: GpuMemory = None, tensor_parallel_size: TensorParallel = None,
-    enforce_eager: EnforceEager = None, trust_remote_code: TrustRemoteCode = None,
+    gpus: Gpus = None, replicas: Replicas = None, enforce_eager: EnforceEager = None, trust_remote_code: TrustRemoteCode = None,
     batch_tokens: BatchTokens = None, base_url: BaseUrl = None, api_key_env: ApiKeyEnv = None,
     concurrency: Concurrency = None, request_timeout: RequestTimeout = None, ray: Ray = None,
     ray_workers: RayWorkers = None, temperature: Temperature = None, top_p: TopP = None, top_k: TopK = None,

@@ -44,6 +44,8 @@ class TranslateSettings:
     quantization: str | None = None
     gpu_memory_utilization: float | None = None
     tensor_parallel_size: int = 1
+    gpus: str | None = None  # "0,1": as CUDA_VISIBLE_DEVICES names them; None: every visible GPU
+    replicas: int | None = None  # engine processes per GPU; None: the tuning rule
     enforce_eager: bool = False
     trust_remote_code: bool = False
     batch_tokens: int | None = None
@@ -173,7 +175,12 @@ class TranslateSettings:
         extra = parse_engine_args(self.engine_args)
         if extra and not self.spec().takes_engine_args:
             raise UsageError(f"engine {self.engine!r} takes no --engine-arg")
-        return EngineOptions(model=self.model_name, revision=self.revision,
+        gpus = tuple(g.strip() for g in self.gpus.split(",") if g.strip()) if self.gpus is not None else None
+        if gpus is not None and not gpus:
+            raise UsageError("--gpus needs at least one GPU, e.g. --gpus 0,1")
+        if self.replicas is not None and self.replicas < 1:
+            raise UsageError("--replicas must be at least 1")
+        return EngineOptions(model=self.model_name, revision=self.revision, gpus=gpus, replicas=self.replicas,
                              trust_remote_code=self.trust_remote_code, dtype=self.dtype,
                              max_model_len=self.max_model_len,
                              gpu_memory_utilization=self.gpu_memory_utilization,

@@ -68,6 +68,77 @@ class FailingEngine(CountingEngine):
         return [Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)]
 
 
+# -- replica builders: module-level, so that a replica process (spawned) can unpickle them ------
+def identity_replica(on_phase: Callable[[str], None]) -> Engine:
+    """An identity engine in a replica process. Environment (the replica slot's):
+    HYMT_TEST_DIE_AFTER=N: the process exits hard after answering N requests;
+    HYMT_TEST_FAIL_START=1: building fails; HYMT_TEST_LOG=DIR: writes DIR/<pid>.start and
+    DIR/<pid>.ready with the time, so that tests can see the start order."""
+    import os
+    import time
+    from pathlib import Path
+
+    from hymt_cli.engine.identity import IdentityEngine
+
+    log = os.environ.get("HYMT_TEST_LOG")
+    if log:
+        Path(log, f"{os.environ.get('HYMT_TEST_NAME', os.getpid())}.start").write_text(repr(time.time()))
+    on_phase("building")
+    if os.environ.get("HYMT_TEST_FAIL_START"):
+        raise RuntimeError("this replica cannot start")
+    time.sleep(float(os.environ.get("HYMT_TEST_START_S", "0")))
+    if log:
+        Path(log, f"{os.environ.get('HYMT_TEST_NAME', os.getpid())}.ready").write_text(repr(time.time()))
+    die_after = int(os.environ.get("HYMT_TEST_DIE_AFTER", "0"))
+    if os.environ.get("HYMT_TEST_TRICKLE"):
+        return _Trickle(int(os.environ["HYMT_TEST_TRICKLE"]))
+    return _Dying(IdentityEngine(), die_after) if die_after else IdentityEngine()
+
+
+class _Trickle(BatchEngine):
+    """A feed (as vLLM's engine): takes requests while it works, answers `per_step` of them a
+    step, echoing their text. In a replica, it sends answers all the time."""
+
+    name = "trickle"
+
+    def __init__(self, per_step: int) -> None:
+        self.per_step = per_step
+        self.in_flight = 256
+        self.queued: list[tuple[int, GenerationRequest]] = []
+
+    @property
+    def pending(self) -> int:
+        return len(self.queued)
+
+    def submit(self, tag: int, request: GenerationRequest) -> None:
+        self.queued.append((tag, request))
+
+    def step(self) -> list[tuple[int, Generation]]:
+        done, self.queued = self.queued[:self.per_step], self.queued[self.per_step:]
+        return [(tag, Generation(r.source_text, "stop", 1)) for tag, r in done]
+
+    def abort(self) -> None:
+        self.queued = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return [Generation(r.source_text, "stop", 1) for r in requests]
+
+
+class _Dying(BatchEngine):
+    name = "dying"
+
+    def __init__(self, inner: Engine, after: int) -> None:
+        self.inner, self.left = inner, after
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        import os
+
+        self.left -= len(requests)
+        if self.left < 0:
+            os._exit(3)
+        return self.inner.generate(requests)
+
+
 class FaultEngine(BatchEngine):
     """Breaks the tags of every output in a different way, by request: drops, duplicates,
     swaps, renames and invents tags, wraps in <target>, returns empty. Plain text passes."""

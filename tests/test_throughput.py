@@ -164,18 +164,24 @@ def test_an_engine_that_loses_answers_is_an_error(tmp_path: Path) -> None:
                  lambda: Lossy(tmp_path)).run(sources_in(tmp_path))
 
 
-def test_gpu_defaults_for_translation_sized_requests(tiny_engine_options) -> None:
+def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_options) -> None:
     from dataclasses import replace
 
-    from hymt_cli.engine.vllm_engine import CUDA_COMPILATION, _llm_kwargs
+    from hymt_cli.engine.tuning import Tuning
+    from hymt_cli.engine.vllm_engine import _llm_kwargs
 
+    tuning = Tuning(max_num_seqs=2048, max_num_batched_tokens=32768, cudagraph_capture_size=2048,
+                    gpu_memory_utilization=0.45, replicas_per_gpu=2)
     plain = replace(tiny_engine_options, enforce_eager=False)
-    cuda = _llm_kwargs(plain, Sampling(), on_cpu=False)
-    assert cuda["compilation_config"] == CUDA_COMPILATION and cuda["enable_prefix_caching"] is True
-    assert cuda["max_num_seqs"] == 1024 and cuda["max_num_batched_tokens"] == 16384
+    cuda = _llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
+    graphs = cuda["compilation_config"]
+    assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
+        0, "FULL_DECODE_ONLY", 2048)
+    assert cuda["enable_prefix_caching"] is True and cuda["gpu_memory_utilization"] == 0.45
+    assert cuda["max_num_seqs"] == 2048 and cuda["max_num_batched_tokens"] == 32768
     chosen = replace(tiny_engine_options, enforce_eager=True, max_num_seqs=64, quantization="fp8",
                      tensor_parallel_size=2, gpu_memory_utilization=0.5, max_model_len=2048, dtype="bfloat16")
-    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False)
+    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
     assert (kwargs["quantization"], kwargs["tensor_parallel_size"], kwargs["gpu_memory_utilization"],
             kwargs["max_model_len"], kwargs["dtype"]) == ("fp8", 2, 0.5, 2048, "bfloat16")
@@ -194,3 +200,57 @@ def test_streamed_answers_match_generate(vllm_engine, tiny_tokenizer) -> None:
     next(stream)
     stream.close()
     assert len(vllm_engine.generate(requests[:2])) == 2
+    # the engine keeps `in_flight` requests in vLLM, topped up as answers come back
+    saved, vllm_engine.in_flight = vllm_engine.in_flight, 2
+    try:
+        queued = [vllm_engine.pending for _ in vllm_engine.generate_stream(requests)]
+        assert len(queued) == len(requests) and max(queued) <= 2 and vllm_engine.pending == 0
+    finally:
+        vllm_engine.in_flight = saved
+
+
+class InOrder(IdentityEngine):
+    """Answers one request at a time, in the order given, noting which outputs exist by then."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.asked: list[str] = []
+        self.written: list[set[str]] = []
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]):
+        for i, request in enumerate(requests):
+            self.asked.append(request.source_text)
+            self.written.append({p.name for p in self.out.glob("*.txt")})
+            yield i, Generation(request.source_text, "stop", 1)
+
+
+@pytest.mark.parametrize("bucket", [3, None])
+def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_path: Path, bucket) -> None:
+    """Document order with length buckets: the first document's requests go first and it is
+    written before the last request is answered. Sorting the whole job by length instead
+    sends its long paragraph last: it waits for everything."""
+    docs = tmp_path / "in"
+    docs.mkdir()
+    (docs / "a.txt").write_text("Short a.\n\n" + "A very long paragraph. " * 40 + "\n", encoding="utf-8")
+    for name in "bcdef":
+        (docs / f"{name}.txt").write_text(f"Short {name}.\n\nAnother {name} line.\n", encoding="utf-8")
+    found, _ = discover([str(docs)], format_name=None, options=None)
+    engine = InOrder(tmp_path / "out" / "fr")
+    options = RunOptions(targets=(language("fr"),), out_dir=tmp_path / "out", submit_bucket=bucket)
+    Pipeline(options, EstimatingTokenizer(), lambda: engine).run(found)
+    first_with_a = next((i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written))
+    if bucket is not None:
+        assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(engine.asked[:3])
+        assert first_with_a <= 3 < len(engine.asked) - 1  # written long before the job ends
+    else:
+        assert engine.asked[-1].startswith("A very long") and first_with_a == len(engine.written)
+
+
+def test_submission_order_sorts_within_buckets_only() -> None:
+    from hymt_cli.batching import budget_batches, submission_order
+
+    items = [5, 1, 4, 9, 2, 8, 3]
+    assert submission_order(items, lambda x: x, bucket=3) == [1, 4, 5, 2, 8, 9, 3]
+    assert submission_order(items, lambda x: x, bucket=None) == sorted(items)
+    assert budget_batches([1, 4, 5, 2, 8, 9, 3], lambda x: x, token_budget=10, max_items=2) == [
+        [1, 4], [5, 2], [8], [9], [3]]

@@ -118,7 +118,7 @@ def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
     assert cpu["seed"] == 7 and cpu["max_model_len"] == 8192
     assert "gpu_memory_utilization" not in cpu and cpu["kv_cache_memory_bytes"] >= 512 << 20
     cuda = _llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
-    assert cuda["gpu_memory_utilization"] == 0.9 and "kv_cache_memory_bytes" not in cuda
+    assert "kv_cache_memory_bytes" not in cuda  # the tuning (tuning.py) sizes GPU memory
     chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024,
                      max_num_seqs=4)
     kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=True)

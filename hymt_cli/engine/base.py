@@ -123,6 +123,10 @@ class EngineOptions:
     enforce_eager: bool = False
     max_num_seqs: int | None = None
     max_num_batched_tokens: int | None = None
+    # Devices and engines: `gpus` as CUDA_VISIBLE_DEVICES names them (None: every visible GPU);
+    # `replicas`: engine processes per GPU (on a CPU: in all); None: hymt's rule (tuning.py).
+    gpus: tuple[str, ...] | None = None
+    replicas: int | None = None
     # `--engine-arg KEY=VALUE`: passed straight to the engine's constructor (vLLM's `LLM`,
     # transformers' `from_pretrained`), over hymt's own choices.
     extra: Mapping[str, object] = field(default_factory=dict)

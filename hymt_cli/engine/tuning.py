@@ -1,0 +1,279 @@
+"""Engine settings for translation work, chosen from the model's shape and the GPUs' memory.
+
+Translation requests are short (tens to a few hundred tokens each) and many. On a GPU the
+question is how many of them one decode step carries, and whether the GPU or the engine's
+host-side work (scheduling, sampling, detokenizing: Python, one process per engine) is the
+limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
+
+- Size of the model: its active parameters, from config.json (embeddings, attention, MLP,
+  layers). A decode step costs the GPU about 2 x params FLOPs per sequence.
+- Small models (at most SMALL_MODEL_PARAMS active parameters, e.g. HY-MT 1.8B) are bound by
+  the host: bigger steps and more engine processes help. They get `max_num_seqs` 2048,
+  32k batched tokens, full CUDA graphs for decode steps up to 2048 sequences, and
+  REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the card).
+- Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
+  to 1024, one engine per GPU.
+- Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for
+  activations and graphs, and a KV cache for `max_num_seqs` requests of KV_TOKENS_PER_SEQ
+  tokens; if it does not, fewer replicas, then fewer sequences. Engines sharing a GPU get
+  the rest of their share as KV cache, sized here, and start at the same time.
+- Always: prefix caching on (the instruction prefix is shared per language), no
+  torch.compile (start in ~half the time, same speed on these shapes).
+- FP8 (weights and KV cache) only where it was measured to win: nowhere yet (FP8_* below).
+
+Every value goes to `vllm.LLM(...)` under hymt's other settings; `--engine-arg KEY=VALUE`
+overrides any of them, `--gpus` and `--replicas` choose the devices and engines per device.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .base import EngineOptions
+
+GIB = 1 << 30
+SMALL_MODEL_PARAMS = 4_000_000_000
+REPLICAS_SMALL = 2
+MEMORY_SHARE = 0.9  # of the free memory of a GPU, for all of hymt's engines on it
+ACTIVATION_RESERVE = 6 * GIB  # per engine: activations, sampler buffers, CUDA graphs, context
+KV_TOKENS_PER_SEQ = 256  # a long translation request, prompt and answer (the mean is ~170)
+MIN_SEQS = 128
+# FP8 (Hopper and later). On the 1.8B shape FP8 weights gave nothing (issue 12's probe: the
+# model is bound by the host); on the 7B shape the measurement was cut by the call's deadline
+# (bench/RESULTS.md, call 5). Random weights cannot tell what FP8 does to translations either.
+FP8_MIN_PARAMS: int | None = None  # None: FP8 weights are never chosen by default
+FP8_KV_MIN_PARAMS: int | None = None  # None: an FP8 KV cache is never chosen by default
+FP8_MIN_CAPABILITY = (8, 9)
+
+_DTYPE_BYTES = {"float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelShape:
+    """What the rule needs to know of a model, from its config.json."""
+
+    params: int  # all parameters (memory)
+    active_params: int  # used per token (compute; differs for mixture-of-experts models)
+    weight_bytes: int
+    kv_bytes_per_token: int
+    quantized: bool  # the checkpoint is quantized already (FP8, GPTQ...)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], dtype: str = "auto") -> ModelShape:
+        text = config.get("text_config") or config
+        hidden = int(text["hidden_size"])
+        layers = int(text["num_hidden_layers"])
+        heads = int(text.get("num_attention_heads") or 1)
+        kv_heads = int(text.get("num_key_value_heads") or heads)
+        head_dim = int(text.get("head_dim") or text.get("attention_head_dim") or hidden // heads)
+        intermediate = int(text.get("intermediate_size") or 4 * hidden)
+        vocab = int(text.get("vocab_size") or config.get("vocab_size") or 0)
+        experts = int(text.get("num_experts") or text.get("n_routed_experts") or 1)
+        topk = text.get("moe_topk") or text.get("num_experts_per_tok") or experts
+        topk = int(topk[0] if isinstance(topk, list) else topk)
+        moe_intermediate = int(text.get("moe_intermediate_size") or intermediate)
+        attention = hidden * heads * head_dim * 2 + hidden * kv_heads * head_dim * 2
+        mlp = 3 * hidden * (moe_intermediate if experts > 1 else intermediate)
+        tied = bool(text.get("tie_word_embeddings", config.get("tie_word_embeddings", True)))
+        embeddings = vocab * hidden * (1 if tied else 2)
+        params = embeddings + layers * (attention + mlp * experts)
+        active = embeddings + layers * (attention + mlp * min(topk, experts))
+        width = _DTYPE_BYTES.get(dtype if dtype != "auto" else str(text.get("torch_dtype")
+                                                                  or config.get("torch_dtype") or "bfloat16"), 2)
+        quantized = bool(config.get("quantization_config") or text.get("quantization_config"))
+        return cls(params=params, active_params=active, weight_bytes=params * (1 if quantized else width),
+                   kv_bytes_per_token=2 * layers * kv_heads * head_dim * width, quantized=quantized)
+
+    @classmethod
+    def of_folder(cls, folder: str, dtype: str = "auto") -> ModelShape | None:
+        """The shape of a local model folder; None when its config says too little."""
+        try:
+            config = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
+            return cls.from_config(config, dtype)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    @classmethod
+    def of_model(cls, options: EngineOptions) -> ModelShape | None:
+        """The shape of the model to load: a local folder, or a hub model already cached."""
+        if (Path(options.model) / "config.json").is_file():
+            return cls.of_folder(options.model, options.dtype)
+        try:
+            from transformers import AutoConfig
+
+            config = AutoConfig.from_pretrained(options.model, revision=options.revision,
+                                                trust_remote_code=options.trust_remote_code)
+            return cls.from_config(config.to_dict(), options.dtype)
+        except Exception:  # offline and not cached, or an unusual config: no shape, safe defaults
+            return None
+
+    @property
+    def small(self) -> bool:
+        return self.active_params <= SMALL_MODEL_PARAMS
+
+
+@dataclass(frozen=True, slots=True)
+class Gpu:
+    """One GPU as CUDA_VISIBLE_DEVICES names it (an index or a UUID), with its memory."""
+
+    device: str
+    name: str
+    total_bytes: int
+    free_bytes: int
+    capability: tuple[int, int] | None = None
+    uuid: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """Settings for every engine of a run (each engine: one process, one share of a GPU)."""
+
+    max_num_seqs: int
+    max_num_batched_tokens: int
+    cudagraph_capture_size: int
+    gpu_memory_utilization: float  # per engine, a share of the card's total memory
+    replicas_per_gpu: int
+    quantization: str | None = None
+    kv_cache_dtype: str | None = None
+    # Engines sharing a GPU get their KV cache size from the rule (their share, less weights
+    # and ACTIVATION_RESERVE) instead of vLLM's profiling of the free memory: they can then
+    # start at the same time (profiling while another engine allocates would mis-measure).
+    kv_cache_bytes: int | None = None
+    why: str = ""
+
+    @property
+    def starts_together(self) -> bool:
+        """Engines sharing a GPU may start at once (else one after another)."""
+        return self.replicas_per_gpu == 1 or self.kv_cache_bytes is not None
+
+    def llm_kwargs(self) -> dict[str, object]:
+        """The `vllm.LLM` keyword arguments this tuning sets."""
+        kwargs: dict[str, object] = dict(
+            max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
+            gpu_memory_utilization=self.gpu_memory_utilization, enable_prefix_caching=True,
+            compilation_config=decode_graphs(self.cudagraph_capture_size))
+        if self.quantization is not None:
+            kwargs["quantization"] = self.quantization
+        if self.kv_cache_dtype is not None:
+            kwargs["kv_cache_dtype"] = self.kv_cache_dtype
+        if self.kv_cache_bytes is not None:
+            kwargs["kv_cache_memory_bytes"] = self.kv_cache_bytes
+        return kwargs
+
+
+def tune(shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None,
+         fixed: Mapping[str, object] = {}) -> Tuning:
+    """The rule (module docstring) for one GPU. `replicas`: engines per GPU the user asked
+    for; `fixed`: engine settings the user chose (they decide, the rule fills the rest)."""
+    small = shape is None or shape.small
+    seqs = 2048 if small else 1024
+    count = replicas or (REPLICAS_SMALL if small and "gpu_memory_utilization" not in fixed
+                         and "kv_cache_memory_bytes" not in fixed else 1)
+    free = min(gpu.free_bytes, gpu.total_bytes)
+    why = f"{_billions(shape)} model, {gpu.name} with {free / GIB:.0f} GiB free"
+    if shape is not None and replicas is None:
+        while count > 1 and not _fits(shape, free * MEMORY_SHARE / count, seqs):
+            count -= 1
+    if shape is not None:
+        while seqs > MIN_SEQS and not _fits(shape, free * MEMORY_SHARE / count, seqs):
+            seqs //= 2
+    share = math.floor(100 * MEMORY_SHARE * free / gpu.total_bytes / count) / 100
+    fp8_ok = (gpu.capability is not None and gpu.capability >= FP8_MIN_CAPABILITY
+              and shape is not None and not shape.quantized)
+    quantization = ("fp8" if fp8_ok and shape is not None and FP8_MIN_PARAMS is not None
+                    and shape.active_params >= FP8_MIN_PARAMS else None)
+    kv_dtype = ("fp8" if fp8_ok and shape is not None and FP8_KV_MIN_PARAMS is not None
+                and shape.active_params >= FP8_KV_MIN_PARAMS else None)
+    share = max(0.05, share)
+    kv_bytes = None
+    if count > 1 and shape is not None:
+        kv_bytes = int(share * gpu.total_bytes) - shape.weight_bytes - ACTIVATION_RESERVE
+    return Tuning(max_num_seqs=seqs, max_num_batched_tokens=16 * seqs, cudagraph_capture_size=seqs,
+                  gpu_memory_utilization=share, replicas_per_gpu=count,
+                  quantization=quantization, kv_cache_dtype=kv_dtype, kv_cache_bytes=kv_bytes,
+                  why=f"{why}: {count} engine(s) per GPU, max_num_seqs {seqs}")
+
+
+def decode_graphs(largest: int) -> dict[str, object]:
+    """No torch.compile; full CUDA graphs for decode steps of up to `largest` sequences, at
+    the batch sizes of `capture_sizes` (a step pads up to the next one)."""
+    sizes = capture_sizes(largest)
+    return {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY", "cudagraph_capture_sizes": sizes,
+            "max_cudagraph_capture_size": sizes[-1]}
+
+
+def capture_sizes(largest: int) -> list[int]:
+    """vLLM's batch sizes up to 512 (1, 2, 4, then every 8, every 16 from 256), then every 32
+    to 1024 and every 64 beyond: a padded step wastes at most ~6% of its rows, and a start
+    captures 83 graphs for 2048 sequences instead of vLLM's 147 (8-14 s of start-up measured
+    for those on an H200)."""
+    sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, 512, 16)) + list(range(512, 1024, 32))
+    sizes += list(range(1024, max(largest, 1024) + 1, 64))
+    kept = [n for n in sizes if n < largest]
+    return kept + [largest]
+
+
+def _fits(shape: ModelShape, budget: float, seqs: int) -> bool:
+    kv = seqs * KV_TOKENS_PER_SEQ * shape.kv_bytes_per_token
+    return shape.weight_bytes + ACTIVATION_RESERVE + kv <= budget
+
+
+def _billions(shape: ModelShape | None) -> str:
+    return "unknown-size" if shape is None else f"{shape.active_params / 1e9:.1f}B"
+
+
+def visible_gpus() -> list[Gpu]:
+    """The GPUs this process may use (CUDA_VISIBLE_DEVICES respected), through NVML: no CUDA
+    context is created, so engine processes started afterwards own their devices alone.
+    Empty when there is no NVIDIA GPU or no NVML."""
+    try:
+        import pynvml  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError:
+        try:
+            from vllm.third_party import pynvml  # type: ignore[import-not-found,import-untyped,no-redef,unused-ignore]
+        except ImportError:
+            return []
+    try:
+        pynvml.nvmlInit()
+    except Exception:  # no driver, no GPU
+        return []
+    try:
+        found: list[Gpu] = []
+        for i in range(pynvml.nvmlDeviceGetCount()):
+            handle = pynvml.nvmlDeviceGetHandleByIndex(i)
+            memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
+            name = pynvml.nvmlDeviceGetName(handle)
+            uuid = pynvml.nvmlDeviceGetUUID(handle)
+            try:
+                major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
+                capability: tuple[int, int] | None = (int(major), int(minor))
+            except Exception:
+                capability = None
+            found.append(Gpu(str(i), _text(name), int(memory.total), int(memory.free), capability, _text(uuid)))
+    finally:
+        pynvml.nvmlShutdown()
+    return _visible(found, os.environ.get("CUDA_VISIBLE_DEVICES"))
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _visible(gpus: Sequence[Gpu], cuda_visible: str | None) -> list[Gpu]:
+    """`gpus` (NVML order) as CUDA_VISIBLE_DEVICES exposes them, named as it names them."""
+    if cuda_visible is None:
+        return list(gpus)
+    chosen: list[Gpu] = []
+    for entry in (e.strip() for e in cuda_visible.split(",")):
+        if not entry:
+            break
+        match = [g for g in gpus if g.device == entry or (entry.startswith("GPU-") and g.uuid.startswith(entry))]
+        if not match:
+            break  # CUDA stops at the first invalid entry too
+        chosen.append(replace(match[0], device=entry))
+    return chosen
