@@ -515,6 +515,20 @@ def table_text(lines: list[tuple[str, dict | None, dict]], base_tok_s: float | N
     return "\n".join(rows)
 
 
+def work_and_model(args: argparse.Namespace, parser: argparse.ArgumentParser, prefix: str) -> tuple[Path, str]:
+    """The working folder (--work or a new temporary one) and the model: --model, or on the CPU
+    preset a tiny random model built there."""
+    work = args.work or Path(tempfile.mkdtemp(prefix=prefix))
+    work.mkdir(parents=True, exist_ok=True)
+    if args.model is not None:
+        return work, args.model
+    if args.preset != "tiny":
+        parser.error("--model is required for GPU presets (build it with make-random-hymt.py)")
+    from hymt_cli.tiny_model import build_tiny_model
+
+    return work, str(build_tiny_model(work / "tiny-model"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -545,15 +559,7 @@ def main() -> int:
         return 0
 
     preset = PRESETS[args.preset]
-    work = args.work or Path(tempfile.mkdtemp(prefix="hymt-bench-"))
-    work.mkdir(parents=True, exist_ok=True)
-    model = args.model
-    if model is None:
-        if args.preset != "tiny":
-            parser.error("--model is required for GPU presets (build it with make-random-hymt.py)")
-        from hymt_cli.tiny_model import build_tiny_model
-
-        model = str(build_tiny_model(work / "tiny-model"))
+    work, model = work_and_model(args, parser, "hymt-bench-")
     from catalog_gen import write_catalog
     from workload import write_workload
 

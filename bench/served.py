@@ -24,7 +24,6 @@ import pickle
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,7 +32,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from run import PRESETS, BenchEngine, FileClock, figures, make_pipeline, plan, sources  # noqa: E402
+from run import (PRESETS, BenchEngine, FileClock, figures, make_pipeline, plan, sources,  # noqa: E402
+                 work_and_model)
 
 
 def warm(engine, table: list[dict], n: int = 256) -> None:
@@ -177,15 +177,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     preset = PRESETS[args.preset]
-    work = args.work or Path(tempfile.mkdtemp(prefix="hymt-served-"))
-    work.mkdir(parents=True, exist_ok=True)
-    model = args.model
-    if model is None:
-        if args.preset != "tiny":
-            parser.error("--model is required for GPU presets")
-        from hymt_cli.tiny_model import build_tiny_model
-
-        model = str(build_tiny_model(work / "tiny-model"))
+    work, model = work_and_model(args, parser, "hymt-served-")
     from workload import write_workload
 
     docs = args.docs or preset["docs"]
