@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-cpu.sh
 python="${HYMT_VENV:-.venv}/bin/python"
+# The tests drive a real local Ray instance (--ray): the optional extra, for the tests only.
+"$python" -c "import ray" 2>/dev/null || "$python" -m pip install -q --disable-pip-version-check -e ".[ray]"
 "$python" -m mypy
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 "${HYMT_VENV:-.venv}/bin/lint-imports" --no-cache >&2  # the import contracts of ARCHITECTURE.md (pyproject.toml)

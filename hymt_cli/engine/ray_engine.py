@@ -98,7 +98,7 @@ class RayCluster:
     def resources(self) -> dict[str, float]:
         import ray
 
-        resources: dict[str, Any] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        resources: dict[str, Any] = ray.cluster_resources()
         return {k: float(v) for k, v in resources.items()}
 
     def close(self) -> None:
