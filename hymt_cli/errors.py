@@ -51,3 +51,10 @@ class EngineUnavailable(HymtError):
     """The engine or the model cannot be loaded (package missing, weights not found)."""
 
     exit_code = ExitCode.ENGINE_UNAVAILABLE
+
+
+def first_line(exc: BaseException) -> str:
+    """An exception's message cut to its first line (its type's name when it has none): for
+    one-line errors built from library exceptions."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__

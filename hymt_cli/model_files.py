@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from .errors import EngineUnavailable
+from .errors import EngineUnavailable, first_line
 
 # Set in config.json by tiny_model.py: the output of such a model is not a translation.
 RANDOM_WEIGHTS_KEY = "hymt_random_weights"
@@ -120,5 +120,4 @@ def has_random_weights(model: str) -> bool:
 
 def one_line(exc: BaseException) -> str:
     """An exception as one line for an EngineUnavailable message: type and first line."""
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return f"{type(exc).__name__}: {first_line(exc)}" if str(exc).strip() else type(exc).__name__

@@ -86,10 +86,6 @@ class PendingOutput:
             self._tmp = temp_beside(path)
             self.handle = open(self._tmp, "wb")
 
-    @property
-    def where(self) -> str:
-        return str(self.path) if self.path is not None else "<stdout>"
-
     def commit(self) -> None:
         if self.path is None:
             assert self._write_stdout is not None, "standard output needs a writer"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from .errors import EngineUnavailable
+from .model_files import one_line
 
 if TYPE_CHECKING:
     from transformers import BatchEncoding, PreTrainedTokenizerBase
@@ -56,8 +57,7 @@ class ChatTemplateTokenizer:
                                                 trust_remote_code=trust_remote_code)
         except Exception as exc:
             raise EngineUnavailable(
-                f"cannot load the tokenizer of model {model!r}: {type(exc).__name__}: "
-                f"{str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "),
+                f"cannot load the tokenizer of model {model!r}: {one_line(exc)}",
                 hint="download the model first (hf download MODEL --local-dir DIR) and pass --model DIR",
             ) from exc
         if not getattr(tok, "chat_template", None):

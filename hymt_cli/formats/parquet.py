@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from ..errors import first_line
 from ..segments import Segment
 from .base import DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
 from .text import fit_line_breaks
@@ -272,8 +273,8 @@ def _writer_options(source: pq.ParquetFile, schema: pa.Schema) -> dict[str, Any]
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return re.sub(r"^Could not open Parquet input source '[^']*': ", "", text)
+    """The exception's first line, without pyarrow's prefix naming the (temp) source."""
+    return re.sub(r"^Could not open Parquet input source '[^']*': ", "", first_line(exc))
 
 
 def _preview(value: str, limit: int = 40) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import first_line
 from ..formats import InputReader, Unit, UnitWriter
 from ..languages import Language
 from ..outputs import PendingOutput
@@ -100,11 +101,7 @@ class Job:
         try:
             action()
         except OSError as exc:  # includes pyarrow's IO errors (disk full, permissions)
-            self.fail(f"{where}: cannot write: {exc.strerror or _first_line(exc)}")
+            self.fail(f"{where}: cannot write: {exc.strerror or first_line(exc)}")
         except Exception as exc:  # a format bug must not take the other files down
             self.fail(f"{self.input.source.display}: cannot reassemble: {type(exc).__name__}: {exc}")
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
