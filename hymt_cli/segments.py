@@ -17,6 +17,13 @@ class Segment:
 
     id: int
     text: str
+    # What tells the model where the text stands, never translated itself (HY-MT's context
+    # prompt): a UI string's key path and developer comment, a paragraph's document title and
+    # nearest heading. "" = none.
+    context: str = ""
+    # Where the segment sits in its file's structure, for people reading a review or a report:
+    # "heading", "list item", "table cell", "key settings.save". "" = not said.
+    role: str = ""
 
 
 def is_translatable(text: str) -> bool:
