@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hymt_cli.formats import format_named  # noqa: E402
-from hymt_cli.placeholders import TAG  # noqa: E402
+from hymt_cli.text.tags import TAG  # noqa: E402
 
 _SWAP = str.maketrans("aeiouAEIOU", "áéíóúÁÉÍÓÚ")
 

@@ -40,11 +40,11 @@ class Kept:
 
 
 def run(src: Path, out: Path, engine) -> dict:
-    from hymt_cli.discovery import discover
+    from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions
-    from hymt_cli.languages import parse_language_list
+    from hymt_cli.text.languages import parse_language_list
     from hymt_cli.pipeline import Pipeline, RunOptions
-    from hymt_cli.tokenizer import EstimatingTokenizer
+    from hymt_cli.model.tokenizer import EstimatingTokenizer
 
     sources, problems = discover([str(src)], format_name=None, options={"parquet": ParquetOptions(columns=COLUMNS)})
     assert not problems

@@ -96,7 +96,7 @@ def well_formed_answer(request) -> str:
 
 
 def sources(spec: dict):
-    from hymt_cli.discovery import discover
+    from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions, TextOptions
 
     options = {"txt": TextOptions(), "parquet": ParquetOptions(columns=CATALOG_COLUMNS, cell_format="html")}
@@ -108,9 +108,9 @@ def sources(spec: dict):
 def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = False, progress=None,
                   on_planned=None, submit_bucket="default"):
     from hymt_cli.glossary import load_glossaries
-    from hymt_cli.languages import parse_language_list
+    from hymt_cli.text.languages import parse_language_list
     from hymt_cli.pipeline import Pipeline, RunOptions
-    from hymt_cli.tokenizer import ChatTemplateTokenizer
+    from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
     spec["_tokenizer"] = tokenizer
@@ -524,7 +524,7 @@ def work_and_model(args: argparse.Namespace, parser: argparse.ArgumentParser, pr
         return work, args.model
     if args.preset != "tiny":
         parser.error("--model is required for GPU presets (build it with make-random-hymt.py)")
-    from hymt_cli.tiny_model import build_tiny_model
+    from hymt_cli.model.tiny import build_tiny_model
 
     return work, str(build_tiny_model(work / "tiny-model"))
 

@@ -1,3 +1,40 @@
-"""hymt: batch document translation with Tencent's HY-MT models on vLLM."""
+"""hymt: batch document translation with Tencent's HY-MT models on vLLM.
+
+The Python API (api.py): `translate_text`, `translate_files`, `translate_table`, `Translator`;
+settings by name or as a `Settings` record; `ProgressEvents` to follow a run; the report
+(`RunReport`) as the result; `HymtError` and its kinds for what cannot be done. The names are
+imported on first use, so that `import hymt_cli` stays cheap.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Translator": "api", "translate_text": "api", "translate_files": "api", "translate_table": "api",
+    "Settings": "settings", "all_settings": "settings",
+    "ProgressEvents": "reporting.progress", "RunReport": "reporting.report", "FileReport": "reporting.report",
+    "CheckResult": "run.check",
+    "HymtError": "errors", "UsageError": "errors", "InputError": "errors", "OutputError": "errors",
+    "EngineUnavailable": "errors", "ExitCode": "errors",
+}
+
+if TYPE_CHECKING:
+    from .api import Translator, translate_files, translate_table, translate_text
+    from .errors import EngineUnavailable, ExitCode, HymtError, InputError, OutputError, UsageError
+    from .reporting.progress import ProgressEvents
+    from .reporting.report import FileReport, RunReport
+    from .run.check import CheckResult
+    from .settings import Settings, all_settings
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hymt_cli' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+__all__ = sorted(_EXPORTS) + ["__version__"]

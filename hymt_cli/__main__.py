@@ -1,13 +1,13 @@
 import sys
 
-from .signals import install
+from .signals import install, starting_line
 
 install()  # before the (slow) imports: a SIGTERM at start-up ends the run cleanly too
 try:
-    from .cli import main
+    from .cli.app import main
 
     code = main()
 except KeyboardInterrupt as exc:  # a signal before the command line took over
-    print(f"hymt: interrupted ({exc or 'SIGINT'}) while starting; nothing was done", file=sys.stderr)
+    print(starting_line(str(exc or "SIGINT")), file=sys.stderr)
     code = getattr(exc, "exit_code", 130)
 sys.exit(code)

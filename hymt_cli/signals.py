@@ -26,6 +26,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+        self.report: object | None = None  # the run's report, once the run has written it
 
     @property
     def name(self) -> str:
@@ -91,6 +92,11 @@ def reported(value: bool | None = None) -> bool:
     if value is not None:
         _state.reported = value
     return before
+
+
+def starting_line(name: str) -> str:
+    """The one line of a run stopped before it started translating."""
+    return f"hymt: interrupted ({name}) while starting; nothing was done"
 
 
 def exit_code_for(signum: int) -> ExitCode:

@@ -28,7 +28,7 @@ if "$venv/bin/python" -c "import torch, sys; sys.exit(0 if torch.cuda.is_availab
     exit 0
 fi
 echo "No GPU or no model weights here: running the pipeline on a tiny random-weight model." >&2
-"$venv/bin/python" -m hymt_cli.tiny_model .cache/tiny-hymt
+"$venv/bin/python" -m hymt_cli.model.tiny .cache/tiny-hymt
 docs=(samples/txt samples/docs samples/site samples/glossary-demo)
 catalog=(samples/catalog/products.parquet --columns title,body_html,option1_value --cell-format html)
 # Exit 4 is expected here: not one answer of a random model passes validation, and hymt says so.

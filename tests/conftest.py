@@ -1,7 +1,7 @@
 """Shared fixtures: the tiny random-weight models, their tokenizer, and one vLLM engine.
 
 `tiny_model_dir` is noise that never stops (every answer runs to max_tokens);
-`answering_model_dir` answers one word piece, then EOS (see hymt_cli.tiny_model). Both
+`answering_model_dir` answers one word piece, then EOS (see hymt_cli.model.tiny). Both
 share the tokenizer. They are cached under pytest's cache dir, keyed by the builder's
 version, so only the first session pays the few seconds of building them. The vLLM engine takes
 ~20-30 s to start on CPU, so one engine serves the whole session.
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hymt_cli.engine.base import EngineOptions, Sampling
-from hymt_cli.tiny_model import BUILDER_VERSION, build_tiny_model
+from hymt_cli.model.tiny import BUILDER_VERSION, build_tiny_model
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,7 +51,7 @@ def answering_model_dir(request: pytest.FixtureRequest) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_tokenizer(tiny_model_dir: Path):
-    from hymt_cli.tokenizer import ChatTemplateTokenizer
+    from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
     return ChatTemplateTokenizer.load(str(tiny_model_dir))
 

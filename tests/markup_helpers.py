@@ -6,11 +6,11 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.formats.html import parse_events
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 MD_FILES = sorted([*ROOT.glob("samples/**/*.md"), *ROOT.glob("tests/fixtures/**/*.md")])

@@ -11,7 +11,7 @@ import pytest
 from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
-from hymt_cli.cache import CacheError, MemoryContext, TranslationMemory, build_context, default_cache_path
+from hymt_cli.memory.store import CacheError, MemoryContext, TranslationMemory, build_context, default_cache_path
 from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
 
@@ -85,7 +85,7 @@ def test_readonly_open_of_a_missing_file_creates_nothing(tmp_path):
 
 
 def test_imported_entries_win_over_model_output_in_any_context(tmp_path):
-    from hymt_cli.cache import Entry
+    from hymt_cli.memory.store import Entry
 
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
         tm.store(CTX, "en", [("fr", "Red", "Rouge (model)")])
@@ -101,7 +101,7 @@ def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
     path = tmp_path / "tm.db"
     TranslationMemory.open(path).close()
     script = (
-        "import sys; from hymt_cli.cache import TranslationMemory, MemoryContext\n"
+        "import sys; from hymt_cli.memory.store import TranslationMemory, MemoryContext\n"
         "ctx = MemoryContext('m', '', 't', '', '')\n"
         "tm = TranslationMemory.open(sys.argv[1])\n"
         "for i in range(60):\n"

@@ -11,7 +11,7 @@ import pytest
 
 from clirun import ROOT, hymt
 from hymt_cli.errors import ExitCode
-from hymt_cli.model_files import hub_reachable
+from hymt_cli.model.files import hub_reachable
 
 
 def _one_error(stderr: str) -> None:

@@ -76,7 +76,7 @@ def test_pyproject_tool_hymt_is_a_config_and_no_config_ignores_it(tmp_path: Path
 @pytest.mark.parametrize("text, words", [
     ('"tō" = "de"', "unknown setting"),
     ('tempreature = 0.5', "did you mean 'temperature'?"),
-    ('top-k = "many"', "top-k must be a int"),
+    ('top-k = "many"', "top-k must be a whole number"),
     ('to = "de"\nto = "fr"', "hymt.toml"),
     ('temperature = -2.0', "--temperature must be at least 0"),
 ])

@@ -8,7 +8,7 @@ from clirun import hymt
 
 from hymt_cli.engine import ENGINES, EngineSetup, Sampling
 from hymt_cli.errors import ExitCode, UsageError
-from hymt_cli.settings import TranslateSettings, parse_engine_args
+from hymt_cli.settings.legacy import TranslateSettings, parse_engine_args
 
 
 def test_engine_args_are_json_where_they_parse() -> None:
@@ -62,7 +62,7 @@ def test_the_cli_offers_every_registered_engine_and_asks_the_registry() -> None:
 
 
 def test_ray_flag_takes_an_optional_address() -> None:
-    from hymt_cli.cli import _ray_flag
+    from hymt_cli.cli.app import _ray_flag
 
     assert _ray_flag(["translate", "docs", "--ray", "--to", "de"]) == ["translate", "docs", "--ray=", "--to", "de"]
     assert _ray_flag(["translate", "--ray", "docs/", "--to", "de"])[1] == "--ray="  # a path is no address

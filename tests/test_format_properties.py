@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import format_named
-from hymt_cli.segments import Segment, is_translatable
+from hymt_cli.text.segments import Segment, is_translatable
 
 from corpora import html_corpus, markdown_corpus
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept

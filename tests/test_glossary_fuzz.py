@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hymt_cli.glossary import Glossary, GlossaryError, load_glossaries
-from hymt_cli.languages import LANGUAGES, language
-from hymt_cli.placeholders import tag_problem
-from hymt_cli.prompts import build_prompt
+from hymt_cli.text.languages import LANGUAGES, language
+from hymt_cli.text.tags import tag_problem
+from hymt_cli.model.prompts import build_prompt
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Text heavy in what breaks parsers: separators, quotes, markup, controls, BOMs, surrogates' kin.

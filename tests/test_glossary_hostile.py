@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.cli import main
+from hymt_cli.cli.app import main
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import GlossaryError, load_entries, load_glossaries
 from hymt_cli.glossary.entries import MAX_TERM_CHARS
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 
 ROOT = Path(__file__).resolve().parent.parent
 TBX = ('<martif type="TBX-Basic"><text><body><termEntry>'

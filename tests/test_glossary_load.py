@@ -7,7 +7,7 @@ import pytest
 
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import GlossaryError, load_entries, load_glossaries
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from hymt_cli.glossary import Entry, Glossary, Matcher
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from glossary_matching import make_segments, make_terms, naive_find  # noqa: E402

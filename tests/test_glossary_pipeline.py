@@ -7,14 +7,14 @@ from pathlib import Path
 
 from engines import Faulty
 
-from hymt_cli.cli import main
-from hymt_cli.discovery import discover
+from hymt_cli.cli.app import main
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import Entry, Glossary
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "glossary-demo" / "getting-started.txt"

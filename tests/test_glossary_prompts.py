@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from hymt_cli.glossary import Entry, Glossary
-from hymt_cli.languages import language
-from hymt_cli.prompts import build_prompt
+from hymt_cli.text.languages import language
+from hymt_cli.model.prompts import build_prompt
 
 GLOSSARY = Glossary([
     Entry("Cloud Storage", "Cloud-Speicher", "de"), Entry("access key", "Zugriffsschlüssel", "de"),

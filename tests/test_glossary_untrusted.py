@@ -10,10 +10,10 @@ import pytest
 
 from hymt_cli.engine.base import Generation
 from hymt_cli.glossary import Entry, Glossary, GlossaryError, GlossaryUse, check_terms, load_glossaries
-from hymt_cli.languages import language
-from hymt_cli.placeholders import tag_problem
-from hymt_cli.prompts import build_prompt
-from hymt_cli.validation import clean_output, problem_with
+from hymt_cli.text.languages import language
+from hymt_cli.text.tags import tag_problem
+from hymt_cli.model.prompts import build_prompt
+from hymt_cli.checks.answers import clean_output, problem_with
 
 DE = language("de")
 SEGMENTS = ["Open the cloud now.", "Open <s1>the cloud</s1> with Acme."]  # plain, and formatted + DNT

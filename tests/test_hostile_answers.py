@@ -13,12 +13,12 @@ import pytest
 from engines import ATTACKS, UNUSABLE, Adversary
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept, html_skeleton
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.formats import ParquetOptions, TextOptions
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions, target_script
-from hymt_cli.report import RunReport
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.reporting.report import RunReport
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = {

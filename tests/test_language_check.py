@@ -5,12 +5,12 @@ from pathlib import Path
 
 from engines import Faulty
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation
-from hymt_cli.language_check import target_script_share, wrong_script
-from hymt_cli.languages import language
+from hymt_cli.checks.scripts import target_script_share, wrong_script
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ZH = "同步速度很慢怎么办？请检查网络连接，并在设置中关闭仅在充电时同步选项。"
 EN = "If the app does not start, restart your device and check that the latest version is installed."

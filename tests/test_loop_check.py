@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.validation import _LOOP, find_loop
+from hymt_cli.checks.answers import _LOOP, find_loop
 
 # few characters, so that runs and repeats are common; wide ones (4-byte UTF-32) included
 CHARS = st.sampled_from(list("ab ·é日😀!"))

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 from clirun import hymt
 
 from hymt_cli.errors import ExitCode
-from hymt_cli.manifest import MANIFEST_NAME, read_manifest, record, written_by_hymt
+from hymt_cli.outputs.manifest import MANIFEST_NAME, read_manifest, record, written_by_hymt
 
 
 def _docs(tmp_path: Path) -> Path:

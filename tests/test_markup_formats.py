@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
-from hymt_cli.placeholders import tag_problem
+from hymt_cli.text.tags import tag_problem
 
 from engines import BlockSyntaxEngine, FaultEngine
 from markup_helpers import (HTML_FILES, MD_FILES, html_structure,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli import cache
-from hymt_cli.cache import CacheError, MemoryContext, PipelineMemory, TranslationMemory
+from hymt_cli.memory import store as cache
+from hymt_cli.memory.store import CacheError, MemoryContext, PipelineMemory, TranslationMemory
 from hymt_cli.errors import ExitCode
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,17 +12,17 @@ import pytest
 from clirun import hymt
 from servers import FaultServer
 
-from hymt_cli.cache import PipelineMemory, TranslationMemory, build_context
-from hymt_cli.discovery import discover
+from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest, Sampling, ServerOptions
 from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.errors import EngineUnavailable
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions, target_script
-from hymt_cli.prompts import TEMPLATE_VERSION
-from hymt_cli.report import RunReport
-from hymt_cli.tokenizer import ChatTemplateTokenizer
+from hymt_cli.model.prompts import TEMPLATE_VERSION
+from hymt_cli.reporting.report import RunReport
+from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
 WORDS = ("alpha beta gamma delta epsilon zeta theta iota kappa lambda omicron sigma tau upsilon omega "
          "river stone cloud harbour lantern meadow orchard quarry signal timber").split()

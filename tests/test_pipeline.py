@@ -5,12 +5,12 @@ from pathlib import Path
 
 from engines import Faulty, Recording
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, Planner, RunOptions
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 def run(paths: list[Path], engine, *, targets=("fr",), **options):

@@ -8,13 +8,13 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.pipeline.dispatch import MEMORY_CHUNK
-from hymt_cli.progress import JsonProgress, Progress, RunState
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.reporting.progress import JsonProgress, Progress, RunState
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 class SlowStream(BatchEngine):

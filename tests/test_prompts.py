@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from hymt_cli.errors import UsageError
-from hymt_cli.languages import LANGUAGES, language, parse_language_list
-from hymt_cli.prompts import build_prompt, looks_chinese, source_is_chinese
+from hymt_cli.text.languages import LANGUAGES, language, parse_language_list
+from hymt_cli.model.prompts import build_prompt, looks_chinese, source_is_chinese
 
 
 def test_xx_to_xx_uses_the_english_instruction_and_english_name() -> None:

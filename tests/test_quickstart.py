@@ -45,7 +45,7 @@ def _reused_environment(venv: Path, repo: Path) -> None:
                            "['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "hymt-reused.pth").write_text(f"{repo}\n{sysconfig.get_paths()['purelib']}\n")
     hymt = venv / "bin" / "hymt"
-    hymt.write_text(f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom hymt_cli.cli import main\n"  # as pip writes it
+    hymt.write_text(f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom hymt_cli.cli.app import main\n"  # as pip writes it
                     "if __name__ == '__main__':\n    sys.exit(main())\n")
     hymt.chmod(0o755)
 

@@ -17,16 +17,16 @@ import pytest
 from catalog_gen import write_catalog
 from clirun import ROOT, hymt, start_hymt
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine import ENGINES, EngineOptions, EngineSetup, GenerationRequest, Sampling
 from hymt_cli.engine.base import Engine, Generation
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.ray_engine import RayCluster, RayEngine, RayOptions
 from hymt_cli.formats import ParquetOptions
-from hymt_cli.languages import parse_language_list
+from hymt_cli.text.languages import parse_language_list
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.report import RunReport
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.reporting.report import RunReport
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 pytest.importorskip("ray")
 COLUMNS = ("title", "body_html", "option1_value")

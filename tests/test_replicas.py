@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from engines import identity_replica
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
 from hymt_cli.engine.replicas import ReplicaEngine, ReplicaSlot
 from hymt_cli.errors import EngineUnavailable
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 def asks(n: int) -> list[GenerationRequest]:

@@ -9,7 +9,7 @@ from urllib.parse import unquote_to_bytes
 import pytest
 from clirun import hymt
 
-from hymt_cli.report import FileReport, RunReport, SegmentProblem, unicode_text
+from hymt_cli.reporting.report import FileReport, RunReport, SegmentProblem, unicode_text
 
 
 def _non_utf8_file(folder: Path, name: bytes, content: bytes) -> Path:

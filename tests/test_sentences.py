@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.sentences import split_long
+from hymt_cli.text.sentences import split_long
 
 
 def words(text: str) -> int:

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.discovery import discover
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.languages import language
+from hymt_cli.text.languages import language
 from hymt_cli.formats.text import TextFormat
 from hymt_cli.pipeline import Pipeline, Planner, RunOptions
-from hymt_cli.prompts import build_prompt
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.prompts import build_prompt
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 MESSAGES = [
     "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
@@ -247,7 +247,7 @@ def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_pat
 
 
 def test_submission_order_sorts_within_buckets_only() -> None:
-    from hymt_cli.batching import budget_batches, submission_order
+    from hymt_cli.pipeline.batching import budget_batches, submission_order
 
     items = [5, 1, 4, 9, 2, 8, 3]
     assert submission_order(items, lambda x: x, bucket=3) == [1, 4, 5, 2, 8, 9, 3]

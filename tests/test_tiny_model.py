@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.model_files import RANDOM_WEIGHTS_KEY, has_random_weights
-from hymt_cli.tiny_model import ASSISTANT, BOS, EOS, SPECIAL_TOKENS, USER, build_tiny_model
+from hymt_cli.model.files import RANDOM_WEIGHTS_KEY, has_random_weights
+from hymt_cli.model.tiny import ASSISTANT, BOS, EOS, SPECIAL_TOKENS, USER, build_tiny_model
 
 EN_INSTRUCTION = "Translate the following segment into Chinese, without additional explanation."
 ZH_INSTRUCTION = "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释："
@@ -112,7 +112,7 @@ def test_any_text_round_trips_through_the_tokenizer(tiny_tokenizer, text: str) -
 
 
 def test_cli_prints_the_path_to_stderr_only(tiny_model_dir: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "hymt_cli.tiny_model", str(tiny_model_dir)],
+    done = subprocess.run([sys.executable, "-m", "hymt_cli.model.tiny", str(tiny_model_dir)],
                           capture_output=True, timeout=120, check=True)
     assert done.stdout == b""
     assert done.stderr.decode().strip() == str(tiny_model_dir)

@@ -14,10 +14,10 @@ from clirun import hymt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.cache import Entry, TranslationMemory
+from hymt_cli.memory.store import Entry, TranslationMemory
 from hymt_cli.errors import ExitCode, InputError
-from hymt_cli.languages import LANGUAGES
-from hymt_cli.tm_exchange import MAX_RECORD_BYTES, export_to_file, read_entries
+from hymt_cli.text.languages import LANGUAGES
+from hymt_cli.memory.exchange import MAX_RECORD_BYTES, export_to_file, read_entries
 
 
 def _refused(path: Path, fmt: str | None = None) -> str:

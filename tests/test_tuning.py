@@ -157,7 +157,7 @@ def test_gpus_are_read_from_nvml_without_cuda(monkeypatch: pytest.MonkeyPatch) -
 
 def test_gpus_and_replicas_flags_become_engine_options() -> None:
     from hymt_cli.errors import UsageError
-    from hymt_cli.settings import TranslateSettings
+    from hymt_cli.settings.legacy import TranslateSettings
 
     options = TranslateSettings(inputs=("x.txt",), to="de", gpus=" 0, 2", replicas=3).engine_options()
     assert options.gpus == ("0", "2") and options.replicas == 3

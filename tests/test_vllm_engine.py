@@ -36,7 +36,7 @@ def requests_for(tokenizer, max_tokens: list[int]) -> list[GenerationRequest]:
 
 def test_importing_the_engine_modules_imports_neither_vllm_nor_torch() -> None:
     code = ("import sys, hymt_cli.engine.vllm_engine, hymt_cli.engine.transformers_engine, "
-            "hymt_cli.tiny_model; print(sorted(m for m in ('vllm', 'torch', 'transformers') "
+            "hymt_cli.model.tiny; print(sorted(m for m in ('vllm', 'torch', 'transformers') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, timeout=60, check=True)
@@ -147,7 +147,7 @@ def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path
         import json, sys
         from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
         from hymt_cli.engine.vllm_engine import VllmEngine
-        from hymt_cli.tokenizer import ChatTemplateTokenizer
+        from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
         if __name__ == "__main__":
             model = {str(answering_model_dir)!r}

@@ -13,8 +13,8 @@ import pytest
 from clirun import ROOT, hymt
 from engines import Recording
 
-from hymt_cli.discovery import discover
-from hymt_cli.languages import language
+from hymt_cli.inputs.discovery import discover
+from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
 
 pytestmark = pytest.mark.vllm

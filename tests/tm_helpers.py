@@ -6,16 +6,16 @@ from pathlib import Path
 
 from engines import CountingEngine, FailingEngine  # noqa: F401  (re-exported for the tests)
 
-from hymt_cli.cache import PipelineMemory, TranslationMemory, build_context
-from hymt_cli.discovery import discover
+from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.inputs.discovery import discover
 from hymt_cli.formats import ParquetOptions
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.languages import parse_language_list
+from hymt_cli.text.languages import parse_language_list
 from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.prompts import TEMPLATE_VERSION
-from hymt_cli.tokenizer import EstimatingTokenizer
+from hymt_cli.model.prompts import TEMPLATE_VERSION
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 def engine_named(name: str):

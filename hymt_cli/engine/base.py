@@ -69,10 +69,15 @@ class Engine(Protocol):
     """Translates batches. One engine serves the whole run, all languages."""
 
     name: str
-    limits: BatchLimits
-    # Requests sent again after a transient failure (a served engine's connection errors,
-    # timeouts, 429s and 5xx); local engines never retry (0).
-    retries: int
+
+    @property
+    def limits(self) -> BatchLimits: ...
+
+    @property
+    def retries(self) -> int:
+        """Requests sent again after a transient failure (a served engine's connection errors,
+        timeouts, 429s and 5xx); local engines never retry (0)."""
+        ...
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """Return one Generation per request, in request order."""

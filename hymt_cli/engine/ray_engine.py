@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import EngineUnavailable
-from ..model_files import one_line
+from ..errors import EngineUnavailable, UsageError
+from ..options import Options, Panel, option
+from ..model.files import one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 RAY_HINT = 'install the Ray extra: pip install "hymt[ray]" (ray[data])'
@@ -47,19 +48,31 @@ BATCH_TOKENS = 8 << 20
 BATCH_REQUESTS = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class RayOptions:
-    """`address`: "" lets Ray choose (RAY_ADDRESS, a cluster running on this machine, else a new
-    local instance); else HOST:PORT, ray://HOST:PORT, auto or local. `workers`: engine actors
-    (None: one per `gpus_per_worker` GPUs of the cluster, 1 without GPUs). `cpus_per_worker`:
-    None picks 1 for GPU workers, else a share of the cluster's CPUs that leaves room for Ray's
-    own tasks."""
+_ADDRESS = r"^(auto|local|ray://\S+|[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$"
 
-    address: str = ""
-    workers: int | None = None
+
+@dataclass(frozen=True, slots=True)
+class RayOptions(Options):
+    """`address`: None, no Ray; "" lets Ray choose (RAY_ADDRESS, a cluster running on this
+    machine, else a new local instance); else HOST:PORT, ray://HOST:PORT, auto or local.
+    `workers`: engine actors (None: one per `gpus_per_worker` GPUs of the cluster, 1 without
+    GPUs). `gpus_per_worker`: what one engine needs (set from the engine it runs).
+    `cpus_per_worker`: None picks 1 for GPU workers, else a share of the cluster's CPUs that
+    leaves room for Ray's own tasks."""
+
+    address: str | None = option(
+        None, "--ray", metavar="[ADDRESS]", value_pattern=_ADDRESS, panel=Panel.MODEL,
+        help="Run the engine on a Ray cluster: --ray (RAY_ADDRESS, a running local cluster, else a new local "
+             "one) or --ray HOST:PORT / ray://HOST:PORT. Needs hymt[ray].")
+    workers: int | None = option(None, "--ray-workers", metavar="N", minimum=1, panel=Panel.MODEL,
+                                 default_text="one per GPU of the cluster, else 1", help="--ray: engine workers.")
     gpus_per_worker: float = 0.0
     cpus_per_worker: float | None = None
     chunk_requests: int = CHUNK_REQUESTS
+
+    def validate(self) -> None:
+        if self.address is None and self.workers is not None:
+            raise UsageError("--ray-workers needs --ray")
 
 
 class RayCluster:

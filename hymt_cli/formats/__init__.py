@@ -1,77 +1,41 @@
-"""Format registry: each format by name and file suffixes, with its own options dataclass.
+"""Formats: each one a module, registered below by name and suffixes with its own options.
 
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
 `SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module and one entry below.
+writes batches of rows. A new format is one module and one `register` call here.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import TypeVar
-
+from ..errors import UsageError
+from ..options import OptionSet
 from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
                    InputSource, ParsedDocument, Unit, UnitWriter)
 from .document import SplicingFormat
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
+from .registry import (FORMATS, FormatSpec, document_format, format_for_path, format_named, register, suffixes,
+                       text_format_names, unregister)
 from .text import TextFormat, TextOptions
 
-# Options of each format, by format name; a format missing here gets its defaults.
-FormatSettings = Mapping[str, object]
-_Options = TypeVar("_Options")
+
+def _parquet(options: OptionSet) -> ParquetFormat:
+    table = options.of(ParquetOptions)
+    try:
+        cells = document_format(table.cell_format, options)
+    except KeyError:
+        raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, "
+                         f"not {table.cell_format!r}") from None
+    return ParquetFormat(table, cells)
 
 
-def _options(settings: FormatSettings | None, name: str, kind: type[_Options]) -> _Options:
-    options = (settings or {}).get(name)
-    if options is None:
-        return kind()
-    if not isinstance(options, kind):
-        raise TypeError(f"{name} options must be {kind.__name__}, not {type(options).__name__}")
-    return options
-
-
-_DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], SplicingFormat]]] = {
-    TextFormat.name: (TextFormat.suffixes, lambda s: TextFormat(_options(s, TextFormat.name, TextOptions))),
-    MarkdownFormat.name: (MarkdownFormat.suffixes, lambda s: MarkdownFormat()),
-    HtmlFormat.name: (HtmlFormat.suffixes, lambda s: HtmlFormat()),
-}
-FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
-SUFFIXES: dict[str, str] = {
-    **{suffix: name for name, (suffixes, _) in _DOCUMENTS.items() for suffix in suffixes},
-    **{suffix: ParquetFormat.name for suffix in ParquetFormat.suffixes}}
-
-
-def text_format_names() -> tuple[str, ...]:
-    """The document formats (what a table cell can be parsed as)."""
-    return tuple(_DOCUMENTS)
-
-
-def document_format(name: str, settings: FormatSettings | None = None) -> SplicingFormat:
-    """The document format called `name`; KeyError when there is none."""
-    return _DOCUMENTS[name][1](settings)
-
-
-def format_named(name: str, settings: FormatSettings | None = None) -> InputFormat:
-    """The format called `name`, built with its own options from `settings`; KeyError when none."""
-    if name != ParquetFormat.name:
-        return document_format(name, settings)
-    options = _options(settings, name, ParquetOptions)
-    if options.cell_format not in _DOCUMENTS:
-        raise ValueError(f"--cell-format must be a text format ({', '.join(_DOCUMENTS)}), "
-                         f"not {options.cell_format!r}")
-    return ParquetFormat(options, document_format(options.cell_format, settings))
-
-
-def format_for_path(path: Path, settings: FormatSettings | None = None) -> InputFormat | None:
-    """The format for a file's suffix, or None when hymt does not read such files."""
-    name = SUFFIXES.get(path.suffix.lower())
-    return format_named(name, settings) if name is not None else None
-
+register(FormatSpec(TextFormat.name, TextFormat.suffixes, lambda o: TextFormat(o.of(TextOptions)), TextOptions))
+register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat()))
+register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat()))
+register(FormatSpec(ParquetFormat.name, ParquetFormat.suffixes, _parquet, ParquetOptions, document=False))
 
 __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
-           "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
-           "FormatSettings", "TextOptions", "ParquetOptions", "SplicingFormat", "document_format",
-           "format_named", "format_for_path", "text_format_names"]
+           "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMATS", "FormatSpec", "ParquetOptions",
+           "SplicingFormat", "TextOptions", "document_format", "format_named", "format_for_path", "register",
+           "suffixes", "text_format_names", "unregister"]

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar, Protocol
 
-from ..segments import Segment
+from ..text.segments import Segment
 
 
 class FormatError(ValueError):

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
-from ..segments import Segment
+from ..text.segments import Segment
 
 from .base import Decoded, DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from ..errors import first_line
-from ..segments import Segment
+from ..options import Options, Panel, option
+from ..text.segments import Segment
 from .base import DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
 from .text import fit_line_breaks
 
@@ -28,11 +29,15 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class ParquetOptions:
-    columns: tuple[str, ...] = ()  # string columns to translate
-    add_columns: bool = False  # keep the source columns, add <column>_<lang>
-    cell_format: str = "txt"  # the document format a cell is parsed with
-    rows_per_batch: int = 8192
+class ParquetOptions(Options):
+    columns: tuple[str, ...] = option((), "--columns", metavar="NAMES", comma_list=True, panel=Panel.FORMATS,
+                                      help="parquet: string columns to translate, comma-separated.")
+    add_columns: bool = option(False, "--add-columns", off_flag="--replace-columns", panel=Panel.FORMATS,
+                               help="parquet: keep the source columns and add <column>_<lang>.")
+    cell_format: Literal["txt", "md", "html"] = option("txt", "--cell-format", panel=Panel.FORMATS,
+                                                       help="parquet: how a cell is parsed.")
+    rows_per_batch: int = option(8192, "--rows-per-batch", metavar="N", minimum=1, panel=Panel.FORMATS,
+                                 help="parquet: rows read, translated and written at a time.")
 
 
 class ParquetFormat:

@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..placeholders import TAG, close_tag, looks_like_tag, open_tag, self_tag
-from ..segments import Segment
+from ..text.tags import TAG, close_tag, looks_like_tag, open_tag, self_tag
+from ..text.segments import Segment
 
 
 # Templating in prose (Jinja, Liquid, Hugo, Handlebars: `{{ x }}`, `{% x %}`, `{# x #}`), kept

@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
-from ..segments import Segment
+from ..options import Options, Panel, option
+from ..text.segments import Segment
 from .base import Decoded, decode_utf8
 from .document import SplicingFormat
 
@@ -52,12 +54,9 @@ def _lines(src: str) -> Iterator[tuple[int, int]]:
 
 
 @dataclass(frozen=True, slots=True)
-class TextOptions:
-    segment_by: str = "paragraph"  # "paragraph" (blank-line separated) | "line"
-
-    def __post_init__(self) -> None:
-        if self.segment_by not in ("paragraph", "line"):
-            raise ValueError(f"segment_by must be 'paragraph' or 'line', not {self.segment_by!r}")
+class TextOptions(Options):
+    segment_by: Literal["paragraph", "line"] = option(
+        "paragraph", "--segment-by", panel=Panel.FORMATS, help="txt: paragraphs (blank-line separated) or lines.")
 
 
 class TextFormat(SplicingFormat):

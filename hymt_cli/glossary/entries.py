@@ -7,9 +7,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..languages import LANGUAGES
-from ..placeholders import looks_like_tag
-from ..prompts import INSTRUCTION_MARKERS
+from ..text.languages import LANGUAGES
+from ..text.tags import looks_like_tag
+from ..model.prompts import INSTRUCTION_MARKERS
 
 
 class GlossaryError(UsageError):

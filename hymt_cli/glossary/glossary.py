@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..languages import Language
+from ..text.languages import Language
 from .entries import Entry
 from .injection import GlossaryUse, build_use
 from .matching import Matcher, fold

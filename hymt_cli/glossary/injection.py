@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..placeholders import LOOSE_TAG, max_tag_number, self_tag
-from ..prompts import Term
+from ..text.tags import LOOSE_TAG, max_tag_number, self_tag
+from ..model.prompts import Term
 from .matching import Match
 
 

@@ -5,7 +5,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..languages import Language
+from ..text.languages import Language
 from .delimited import load_csv, load_tsv
 from .entries import Entry, GlossaryError
 from .glossary import Glossary

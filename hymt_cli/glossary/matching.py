@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import ahocorasick  # type: ignore[import-not-found, import-untyped, unused-ignore]  # no stubs
 
-from ..placeholders import LOOSE_TAG
-from ..writing_systems import char_class
+from ..text.tags import LOOSE_TAG
+from ..text.writing_systems import char_class
 from .entries import Entry
 
 # Scripts written without spaces between words: terms match as substrings there.

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..report import GlossaryMiss, GlossaryStats
-from ..validation import Problem
+from ..reporting.report import GlossaryMiss, GlossaryStats
+from ..checks.answers import Problem
 from .injection import GlossaryUse
 
 

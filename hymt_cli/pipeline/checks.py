@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ..glossary import check_terms
-from ..language_check import wrong_script
-from ..placeholders import tag_problem
-from ..validation import Problem
+from ..checks.scripts import wrong_script
+from ..text.tags import tag_problem
+from ..checks.answers import Problem
 from .planning import PlannedRequest
 
 

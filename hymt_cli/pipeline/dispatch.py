@@ -10,9 +10,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ..batching import budget_batches, submission_order
+from .batching import budget_batches, submission_order
 from ..engine.base import Engine, GenerationRequest
-from ..report import RunReport
+from ..reporting.progress import ProgressEvents
+from ..reporting.report import RunReport
 from ..signals import deferred
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
@@ -28,13 +29,6 @@ MEMORY_CHUNK = 1024  # answers committed to the memory at a time
 PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
 
-class ProgressSink(Protocol):
-    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
-    def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
-    def file_done(self, output: str | None = None) -> None: ...
-    def phase(self, name: str) -> None: ...
-
-
 class Memory(Protocol):
     """Translation memory hook (cache.PipelineMemory), keyed by (target language, source text)."""
 
@@ -44,7 +38,7 @@ class Memory(Protocol):
 
 class Dispatcher:
     def __init__(self, engine: Callable[[], Engine], outcomes: Outcomes, planner: Planner, *,
-                 report: RunReport, progress: ProgressSink, memory: Memory | None,
+                 report: RunReport, progress: ProgressEvents, memory: Memory | None,
                  batch_tokens: int | None, batch_requests: int | None,
                  on_final: Callable[[RequestKey], None], submit_bucket: int | None = SUBMIT_BUCKET) -> None:
         """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length."""
@@ -139,7 +133,7 @@ class Dispatcher:
 class _Counter:
     """Answers counted one by one, reported to progress a few times a second."""
 
-    def __init__(self, progress: ProgressSink, *, enabled: bool) -> None:
+    def __init__(self, progress: ProgressEvents, *, enabled: bool) -> None:
         self._progress = progress
         self._enabled = enabled
         self._requests = self._prompt_tokens = self._output_tokens = 0

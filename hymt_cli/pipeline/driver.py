@@ -20,16 +20,17 @@ from pathlib import Path
 from ..engine.base import Engine
 from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
-from ..languages import Language
-from ..manifest import record
-from ..outputs import OutputRules, PendingOutput
-from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
-from ..segments import is_translatable
+from ..text.languages import Language
+from ..outputs.manifest import record
+from ..outputs.paths import OutputRules, PendingOutput
+from ..reporting.progress import ProgressEvents
+from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
+from ..text.segments import is_translatable
 from ..signals import deferred
-from ..sources import SourceFile
-from ..tokenizer import PromptTokenizer
+from ..inputs.sources import SourceFile
+from ..model.tokenizer import PromptTokenizer
 from .checks import glossary_terms_used, tags_kept
-from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory, ProgressSink
+from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory
 from .engine_start import EngineHolder
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
@@ -60,13 +61,6 @@ class RunOptions:
     provenance: str = ""
 
 
-class NoProgress:
-    def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
-    def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
-    def file_done(self, output: str | None = None) -> None: ...
-    def phase(self, name: str) -> None: ...
-
-
 @dataclass(eq=False)
 class UnitWork:
     """One unit into one language: its pieces, and how many requests it still waits for."""
@@ -91,7 +85,7 @@ class Window:
 
 class Pipeline:
     def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
-                 engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
+                 engine_factory: Callable[[], Engine], *, progress: ProgressEvents | None = None,
                  write_stdout: Callable[[bytes], None] | None = None,
                  engine_name: str = "", model: str | None = None,
                  validators: Sequence[Check] = (), glossary: Glossary | None = None,
@@ -106,7 +100,7 @@ class Pipeline:
                                           + ((glossary_terms_used,) if glossary is not None else ()))
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
-        self.progress: ProgressSink = progress or NoProgress()
+        self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
         self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
                                 estimated_tokens=not tokenizer.exact)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from ..errors import first_line
 from ..formats import InputReader, Unit, UnitWriter
-from ..languages import Language
-from ..outputs import PendingOutput
-from ..report import FileReport
+from ..text.languages import Language
+from ..outputs.paths import PendingOutput
+from ..reporting.report import FileReport
 from ..signals import deferred
-from ..sources import SourceFile
+from ..inputs.sources import SourceFile
 
 
 @dataclass(eq=False)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine.base import Generation
-from ..validation import Problem, clean_output, problem_with
+from ..checks.answers import Problem, clean_output, problem_with
 from .planning import PlannedRequest, RequestKey
 
 # An output check a feature adds (inline tags kept, glossary terms used): None when fine.

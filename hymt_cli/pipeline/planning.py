@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, fields
 
-from ..batching import max_new_tokens, max_source_tokens
+from .batching import max_new_tokens, max_source_tokens
 from ..glossary import Glossary, GlossaryUse
-from ..languages import Language
-from ..placeholders import has_tags
-from ..prompts import build_prompt, source_is_chinese
-from ..segments import is_translatable
-from ..sentences import split_long
-from ..tokenizer import PromptTokenizer
+from ..text.languages import Language
+from ..text.tags import has_tags
+from ..model.prompts import build_prompt, source_is_chinese
+from ..text.segments import is_translatable
+from ..text.sentences import split_long
+from ..model.tokenizer import PromptTokenizer
 
 RequestKey = tuple[str, str]  # (target language code, source text): what makes a request unique
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..placeholders import has_tags, split_runs
-from ..segments import is_translatable
+from ..text.tags import has_tags, split_runs
+from ..text.segments import is_translatable
 from .outcomes import Outcomes
 from .planning import PlannedRequest, RequestKey
 

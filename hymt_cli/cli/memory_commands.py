@@ -1,0 +1,47 @@
+"""`hymt tm export|import`: the translation memory to and from TMX / JSON lines."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from ..memory.store import TranslationMemory, default_cache_path
+from ..errors import ExitCode, UsageError
+from ..outputs.streams import StdoutGuard
+from ..memory.exchange import FORMATS, export, export_to_file, read_entries
+
+
+def export_memory(format_name: str, out: Path | None, cache: Path | None, console: Console) -> ExitCode:
+    if format_name not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {format_name!r}")
+    path = cache or default_cache_path()
+    if not path.exists():
+        raise UsageError(f"cache {path}: no translation memory there yet")
+    with TranslationMemory.open(path, readonly=True) as memory:
+        if out is None:
+            with StdoutGuard() as stdout:
+                count = export(memory.entries(), format_name, _TextSink(stdout.write))
+        else:
+            count = export_to_file(memory.entries(), format_name, out)
+    console.print(f"hymt tm: exported {count} entries")
+    return ExitCode.OK
+
+
+def import_memory(file: Path, format_name: str | None, cache: Path | None, console: Console) -> ExitCode:
+    result = read_entries(file, format_name)
+    with TranslationMemory.open(cache or default_cache_path()) as memory:
+        count = memory.import_entries(result.entries)
+    skipped = f"; {result.describe_skipped()}" if result.skipped else ""
+    console.print(f"hymt tm: imported {count} entries{skipped}", markup=False)
+    return ExitCode.OK
+
+
+class _TextSink:
+    """A text stream over the guarded stdout (export streams entries; nothing is buffered)."""
+
+    def __init__(self, write_bytes: Callable[[bytes], None]) -> None:
+        self._write = write_bytes
+
+    def write(self, text: str) -> None:
+        self._write(text.encode("utf-8"))

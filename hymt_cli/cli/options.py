@@ -1,0 +1,110 @@
+"""The command line's options, generated from the settings' declarations (hymt_cli/options.py):
+each declared setting becomes one typer option (the inputs: the positional argument) with its
+flags, help, help panel and value name, and a help text that shows its real default. Options
+default to None: a flag the user did not give leaves the value to the environment, the config
+file or the default (settings/layers.py), and `hymt config` shows which."""
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from ..options import Panel, Setting
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_METAVARS = {str: "TEXT", int: "N", float: "NUMBER", Path: "PATH"}
+
+
+def parameter(setting: Setting) -> inspect.Parameter:
+    """The typer parameter of a setting."""
+    declared = setting.declared
+    kind: Any = setting.base
+    help_text = declared.help
+    shown = declared.default_text or (setting.default if setting.default not in (None, False, (), "") else None)
+    if shown is not None:
+        help_text += f" [default: {shown}]"
+    if declared.argument:
+        info: Any = typer.Argument(help=_escape(help_text), show_default=False, metavar=declared.metavar)
+        return inspect.Parameter(setting.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=Annotated[list[kind] | None, info])
+    names = [f"{declared.flag}/{declared.off_flag}" if declared.off_flag else declared.flag]
+    if declared.short:
+        names.append(declared.short)
+    info = typer.Option(*names, help=_escape(help_text), rich_help_panel=declared.panel, show_default=False,
+                        metavar=_metavar(setting))
+    annotation = list[kind] if setting.many else kind
+    return inspect.Parameter(setting.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[annotation | None, info])
+
+
+def _metavar(setting: Setting) -> str:
+    if setting.base is bool:
+        return ""  # an on/off flag takes no value
+    if setting.choices:
+        return "[" + "|".join(setting.choices) + "]"
+    return setting.declared.metavar or _METAVARS[setting.base]
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def takes(settings: Iterable[Setting], *extra: inspect.Parameter) -> Callable[[_F], _F]:
+    """Give a command one parameter per setting (sorted by help panel) plus `extra`, so that typer
+    builds its options from the declarations; the command receives them as keyword arguments."""
+    ordered = sorted(settings, key=lambda s: Panel.ORDER.index(s.declared.panel))
+
+    def decorate(command: _F) -> _F:
+        command.__signature__ = inspect.Signature([*map(parameter, ordered), *extra])  # type: ignore[attr-defined]
+        return command
+
+    return decorate
+
+
+def given(values: dict[str, Any], settings: Iterable[Setting]) -> dict[str, object]:
+    """The settings a command line gave (None: not given), lists as tuples, by setting name."""
+    names = {s.name for s in settings}
+    return {name: tuple(value) if isinstance(value, list) else value for name, value in values.items()
+            if name in names and value is not None}
+
+
+def bare_values(argv: Sequence[str], settings: Iterable[Setting]) -> list[str]:
+    """`--ray` alone or `--ray ADDRESS`: click has no option with an optional value, so a flag
+    whose setting declares `value_pattern`, followed by nothing that matches it, becomes `--flag=`."""
+    patterns = {s.flag: re.compile(s.declared.value_pattern) for s in settings if s.declared.value_pattern}
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + list(argv[i:])
+        pattern = patterns.get(arg)
+        if pattern is not None and not (i + 1 < len(argv) and pattern.match(argv[i + 1])):
+            arg += "="
+        out.append(arg)
+    return out
+
+
+class _PlainTypes:
+    """Help without Python type names: an argument shows its value name only, and an option
+    without a value name (typer's own --help) shows none."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if isinstance(param, TyperArgument):
+                param.display_type_rich = lambda ctx: None
+            elif param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class Command(_PlainTypes, TyperCommand):
+    """hymt's commands (`app.command(cls=Command)`)."""
+
+
+class Group(_PlainTypes, TyperGroup):
+    """hymt's command groups (`typer.Typer(cls=Group)`)."""

@@ -1,0 +1,140 @@
+"""The lines a run ends with on stderr: failures, totals, skipped files, warnings, glossary
+adherence. `-q` drops the totals and chatter, never the line that explains a non-zero exit."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console
+
+from ..errors import ExitCode
+from ..reporting.report import RunReport
+
+_SHOWN_MISSES = 5
+_SHOWN_STALE = 50
+
+
+class StaleOutput(Protocol):
+    @property
+    def output(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool, verbose: bool = False,
+              strict: bool = False, code: ExitCode = ExitCode.OK) -> None:
+    for file in result.files:
+        if file.status == "failed" and file.error:  # a file failing in every language: one line
+            console.print(f"[red]error:[/] {_esc(file.error)}")
+            if file.hint:
+                console.print(f"  hint: {file.hint}", markup=False)
+        elif file.warning:
+            console.print(f"[yellow]warning:[/] {_esc(file.warning)}")
+    if not quiet:
+        _skipped(result, console, verbose=verbose)
+        if dry_run:
+            _plan(result, console)
+        else:
+            _totals(result, console)
+            _glossary(result, console)
+    if code == ExitCode.QUALITY_CHECK_FAILED:
+        console.print(f"[red]error:[/] {_quality(result, strict)}")
+
+
+def _totals(result: RunReport, console: Console) -> None:
+    translated = sum(f.translated for f in result.files)
+    console.print(f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
+                  f"{result.segments} segments: {translated} translated, {result.untranslated} untranslated; "
+                  f"{result.engine_requests} engine requests, {result.cache_hits} from the memory, "
+                  f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s")
+    if result.engine_retries:
+        console.print(f"note: {result.engine_retries} request(s) were sent again after a connection error, "
+                      "timeout, 429 or 5xx (none was lost)")
+    if result.untranslated:
+        console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
+                      "their source text (details: --report FILE)")
+
+
+def _quality(result: RunReport, strict: bool) -> str:
+    translated = sum(f.translated for f in result.files)
+    if result.untranslated and not translated:
+        return (f"not one of the {result.untranslated} segment(s) was translated: every output failed "
+                "validation and kept its source text (details: --report FILE)")
+    parts = []
+    if result.untranslated:
+        parts.append(f"{result.untranslated} segment(s) stayed untranslated")
+    glossary = result.glossary
+    if glossary is not None and glossary.missed:
+        parts.append(f"{glossary.missed} glossary term(s) were missed")
+    return "--strict: " + " and ".join(parts or ["a quality check failed"])
+
+
+def _skipped(result: RunReport, console: Console, *, verbose: bool) -> None:
+    if not result.skipped:
+        return
+    if verbose:
+        for item in result.skipped:
+            console.print(f"hymt: skipped {item.path}: {item.reason}", markup=False)
+        return
+    reasons = Counter(item.reason.split(" (")[0].split(":")[0] for item in result.skipped)
+    listed = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+    console.print(f"hymt: skipped {len(result.skipped)} file(s): {listed} (-v lists them)", markup=False)
+
+
+def _plan(result: RunReport, console: Console) -> None:
+    estimate = " (estimated)" if result.estimated_tokens else ""
+    to_engine = result.unique_segments - result.cache_hits
+    console.print(f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
+                  f"{result.segments} segments, {result.unique_segments} unique requests, "
+                  f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
+                  f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
+                  f"from the memory: {result.cache_hits}; nothing written")
+
+
+def _glossary(result: RunReport, console: Console) -> None:
+    glossary = result.glossary
+    if glossary is None:
+        return
+    console.print(f"glossary: {glossary.expected} term(s) expected, {glossary.found} found, "
+                  f"{glossary.missed} missed")
+    misses = [(f.input, m) for f in result.files if f.glossary is not None for m in f.glossary.misses]
+    for name, miss in misses[:_SHOWN_MISSES]:
+        console.print(f"[yellow]warning:[/] glossary miss: {_esc(name)} segment {miss.segment} ({miss.lang}): "
+                      f"{_esc(repr(miss.term))} should be {_esc(repr(miss.expected))}")
+    if glossary.missed > _SHOWN_MISSES:
+        console.print(f"  ... {glossary.missed - _SHOWN_MISSES} more (details: --report FILE)")
+
+
+def summarize_interrupted(result: RunReport, console: Console, signal_name: str, *, kept: int,
+                          report_path: Path | None) -> None:
+    """The one line of a run stopped by SIGINT or SIGTERM."""
+    total = result.files_ok + result.files_interrupted
+    report = f"; report: {report_path}" if report_path is not None else ""
+    console.print(f"hymt: interrupted ({signal_name}): {result.files_ok} of {total} output file(s) written, "
+                  f"each complete, no partial file left; {kept} new translation(s) kept in the memory "
+                  f"for the next run{report}", markup=False)
+
+
+def summarize_check(stale: Sequence[StaleOutput], edited: Sequence[StaleOutput], console: Console, *,
+                    checked: int, quiet: bool) -> ExitCode:
+    """`--check`: each missing or stale output on a line; exit 5 when there is any."""
+    for item in stale[:_SHOWN_STALE]:
+        console.print(f"stale: {item.output}: {item.reason}", markup=False)
+    if len(stale) > _SHOWN_STALE:
+        console.print(f"  ... {len(stale) - _SHOWN_STALE} more", markup=False)
+    if not quiet:
+        for item in edited:
+            console.print(f"note: {item.output}: {item.reason}", markup=False)
+    if stale:
+        console.print(f"[red]error:[/] {len(stale)} of {checked} output(s) missing or stale; "
+                      "`hymt translate` (same settings) brings them up to date")
+        return ExitCode.STALE
+    if not quiet:
+        console.print(f"hymt: all {checked} output(s) up to date", markup=False)
+    return ExitCode.OK
+
+
+def _esc(text: str) -> str:
+    return text.replace("[", "\\[")

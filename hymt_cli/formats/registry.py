@@ -1,0 +1,79 @@
+"""The format registry: each format by name and file suffixes, with its own options dataclass.
+
+A `FormatSpec` declares a format: how to build it from the run's options (`build` reads its own
+options record from the `OptionSet`), its suffixes, its options dataclass (whose declared fields
+become the format's flags, config keys and `HYMT_*` variables: settings/schema.py) and whether it
+is a document format (one a table cell can be parsed as). A new format is one module and one
+`register` call in formats/__init__.py; nothing else lists formats.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..options import OptionSet, Options
+from .base import InputFormat
+from .document import SplicingFormat
+
+
+@dataclass(frozen=True, slots=True)
+class FormatSpec:
+    name: str
+    suffixes: tuple[str, ...]
+    build: Callable[[OptionSet], InputFormat]
+    options: type[Options] | None = None
+    document: bool = True  # one input is one document (a table cell can be parsed as it)
+
+
+FORMATS: dict[str, FormatSpec] = {}
+
+
+def register(spec: FormatSpec) -> FormatSpec:
+    """Add a format (its name and suffixes must be new)."""
+    if spec.name in FORMATS:
+        raise ValueError(f"format {spec.name!r} is registered already")
+    taken = {s: n for n, f in FORMATS.items() for s in f.suffixes}
+    for suffix in spec.suffixes:
+        if suffix in taken:
+            raise ValueError(f"suffix {suffix} of format {spec.name!r} belongs to {taken[suffix]!r}")
+    FORMATS[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a format (tests that register one of their own)."""
+    FORMATS.pop(name, None)
+
+
+def text_format_names() -> tuple[str, ...]:
+    """The document formats (what a table cell can be parsed as)."""
+    return tuple(name for name, spec in FORMATS.items() if spec.document)
+
+
+def format_named(name: str, options: OptionSet | None = None) -> InputFormat:
+    """The format called `name`, built with its own options; KeyError when there is none."""
+    return FORMATS[name].build(options or OptionSet())
+
+
+def document_format(name: str, options: OptionSet | None = None) -> SplicingFormat:
+    """The document format called `name`; KeyError when there is none (or it is no document)."""
+    spec = FORMATS[name]
+    if not spec.document:
+        raise KeyError(name)
+    built = spec.build(options or OptionSet())
+    assert isinstance(built, SplicingFormat)
+    return built
+
+
+def format_for_path(path: Path, options: OptionSet | None = None) -> InputFormat | None:
+    """The format for a file's suffix, or None when hymt does not read such files."""
+    suffix = path.suffix.lower()
+    for spec in FORMATS.values():
+        if suffix in spec.suffixes:
+            return spec.build(options or OptionSet())
+    return None
+
+
+def suffixes() -> tuple[str, ...]:
+    return tuple(sorted(s for spec in FORMATS.values() for s in spec.suffixes))

@@ -1,0 +1,240 @@
+"""Which files to translate; which files are left alone, and why.
+
+A folder is walked for files of a supported format. Left alone, each with its reason (the
+report lists them, `-v` prints them, the summary counts them):
+- translations: `guide.fr.txt` (a language code before the suffix), unless the code is the
+  source language's (`--source-suffix en`, or `--from en`: then `index.en.md` is a source and
+  its translations are `index.de.md`);
+- hidden files and folders; files of no supported format;
+- symbolic links leading outside the input folder (`--follow-symlinks` follows them, and links
+  to folders), and anything that is not a regular file (FIFOs, devices, sockets: reading
+  one would hang or never end), symlinks to them included;
+- outputs: this run's output folders (`-o DIR`: `DIR/<lang>/`, even inside an input folder),
+  and every file an earlier run wrote (listed in its folder's `.hymt-manifest.json`): hymt
+  never reads its own outputs as inputs.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..formats import format_for_path, format_named, suffixes
+from ..options import OptionSet
+from ..text.languages import LANGUAGES
+from ..outputs.manifest import MANIFEST_NAME, read_manifest
+from ..reporting.report import SkippedInput
+from .sources import SourceFile
+
+_LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
+
+
+@dataclass(frozen=True, slots=True)
+class InputProblem:
+    input: str
+    message: str
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryRules:
+    format_name: str | None = None
+    options: OptionSet | None = None
+    source_suffix: str | None = None  # a language code: `x.<code>.md` is a source
+    follow_symlinks: bool = False
+    outputs: tuple[Path, ...] = ()  # this run's output folders (-o DIR/<lang>): never read
+
+
+@dataclass(slots=True)
+class Discovered:
+    sources: list[SourceFile] = field(default_factory=list)
+    problems: list[InputProblem] = field(default_factory=list)
+    skipped: list[SkippedInput] = field(default_factory=list)
+
+
+def language_suffix(path: Path) -> str | None:
+    """`en` for `guide.en.md`, `zh-hant` for `a.zh-Hant.md`; None when there is none."""
+    inner = Path(path.stem).suffix
+    code = inner[1:].lower() if inner else ""
+    return code if code in _LANGUAGE_SUFFIXES else None
+
+
+def is_translation_name(path: Path, source_suffix: str | None = None) -> bool:
+    """`guide.fr.txt`, `a.zh-Hant.md`: outputs of an earlier run, not sources."""
+    code = language_suffix(path)
+    return code is not None and code != (source_suffix or "").lower()
+
+
+def discover(inputs: list[str], *, format_name: str | None, options: OptionSet | None = None
+             ) -> tuple[list[SourceFile], list[InputProblem]]:
+    """Sources and problems with the default rules (library use, tests)."""
+    found = find_inputs(inputs, DiscoveryRules(format_name, options))
+    return found.sources, found.problems
+
+
+def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
+    """Expand files and folders into source documents; problems are per input, never fatal."""
+    found = Discovered()
+    out_dirs = tuple(_real(p) for p in rules.outputs)
+    for raw in inputs:
+        if raw == "-":
+            found.sources.append(SourceFile(None, Path("stdin"), format_named(rules.format_name or "txt",
+                                                                              rules.options)))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            before = len(found.skipped)
+            docs = _Walk(path, rules, out_dirs, found.skipped).run()
+            if not docs:
+                found.problems.append(_empty_folder(raw, found.skipped[before:], rules))
+            found.sources.extend(docs)
+        elif path.is_file():
+            _named_file(path, raw, rules, found)
+        elif path.is_symlink() and not path.exists():
+            found.problems.append(InputProblem(raw, "broken symbolic link"))
+        elif path.exists():
+            found.problems.append(InputProblem(raw, f"not a regular file or folder ({_kind(path)})"))
+        else:
+            found.problems.append(InputProblem(raw, "no such file or folder"))
+    return found
+
+
+def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
+    """A file named on the command line is read as asked (an output refuses to overwrite an input)."""
+    fmt = format_named(rules.format_name, rules.options) if rules.format_name else format_for_path(path, rules.options)
+    if fmt is None:
+        found.problems.append(InputProblem(raw, f"unsupported file type {path.suffix or '(none)'!r}; "
+                                                "use --format to choose one"))
+        return
+    found.sources.append(SourceFile(path, Path(path.name), fmt, _source_suffix(path, rules)))
+
+
+def _source_suffix(path: Path, rules: DiscoveryRules) -> str | None:
+    code = language_suffix(path)
+    return Path(path.stem).suffix[1:] if code is not None and code == (rules.source_suffix or "").lower() else None
+
+
+class _Walk:
+    """One input folder, walked in sorted order."""
+
+    def __init__(self, root: Path, rules: DiscoveryRules, out_dirs: tuple[Path, ...],
+                 skipped: list[SkippedInput]) -> None:
+        self.root = root
+        self.real_root = _real(root)
+        self.rules = rules
+        self.out_dirs = out_dirs
+        self.skipped = skipped
+        self.seen: set[Path] = set()
+
+    def skip(self, path: Path, reason: str) -> None:
+        self.skipped.append(SkippedInput(str(path), reason))
+
+    def run(self) -> list[SourceFile]:
+        docs: list[SourceFile] = []
+        follow = self.rules.follow_symlinks
+        for folder, dirnames, filenames in os.walk(self.root, followlinks=follow):
+            here = Path(folder)
+            real = _real(here)
+            reason = _output_tree(real, self.out_dirs)
+            if reason is not None or real in self.seen:
+                if reason is not None:
+                    self.skip(here, reason)
+                dirnames[:] = []
+                continue
+            self.seen.add(real)
+            dirnames[:] = self._folders(here, dirnames)
+            written = read_manifest(here) if MANIFEST_NAME in filenames else {}
+            for name in sorted(filenames):
+                if name in written:
+                    self.skip(here / name, "written by hymt (an earlier run's output, in "
+                                           f"{MANIFEST_NAME})")
+                    continue
+                doc = self._file(here / name)
+                if doc is not None:
+                    docs.append(doc)
+        return docs
+
+    def _folders(self, here: Path, names: list[str]) -> list[str]:
+        keep = []
+        for name in sorted(names):
+            path = here / name
+            if name.startswith("."):
+                self.skip(path, "hidden folder")
+            elif path.is_symlink() and not self.rules.follow_symlinks:
+                self.skip(path, "symbolic link to a folder (--follow-symlinks follows it)")
+            else:
+                keep.append(name)
+        return keep
+
+    def _file(self, path: Path) -> SourceFile | None:
+        if path.name.startswith("."):
+            if path.name != MANIFEST_NAME:
+                self.skip(path, "hidden file")
+            return None
+        code = language_suffix(path)
+        if code is not None and code != (self.rules.source_suffix or "").lower():
+            self.skip(path, f"a translation ({code}): its name ends in a language code")
+            return None
+        fmt = format_for_path(path, self.rules.options)
+        if fmt is None or (self.rules.format_name and fmt.name != self.rules.format_name):
+            self.skip(path, "not a supported format" if fmt is None else f"not {self.rules.format_name}")
+            return None
+        problem = self._not_a_plain_file(path)
+        if problem is not None:
+            self.skip(path, problem)
+            return None
+        return SourceFile(path, path.relative_to(self.root), fmt, _source_suffix(path, self.rules))
+
+    def _not_a_plain_file(self, path: Path) -> str | None:
+        try:
+            mode = os.stat(path).st_mode  # follows a symlink
+        except OSError:
+            return "broken symbolic link" if path.is_symlink() else "cannot be read"
+        if not stat.S_ISREG(mode):
+            return f"not a regular file ({_kind(path)})"
+        if path.is_symlink() and not self.rules.follow_symlinks:
+            real = _real(path)
+            if not real.is_relative_to(self.real_root):
+                return f"symbolic link to {real}, outside the input folder (--follow-symlinks follows it)"
+        return None
+
+
+def _output_tree(real: Path, out_dirs: tuple[Path, ...]) -> str | None:
+    """Why the folder `real` (resolved) holds this run's outputs, or None."""
+    if any(real.is_relative_to(out) for out in out_dirs):
+        return "inside this run's output folder (-o)"
+    return None
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _kind(path: Path) -> str:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "unreadable"
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _empty_folder(raw: str, skipped: list[SkippedInput], rules: DiscoveryRules) -> InputProblem:
+    if not skipped:
+        return InputProblem(raw, f"folder has no supported files ({', '.join(suffixes())})")
+    reasons = Counter(s.reason.split(" (")[0].split(":")[0] for s in skipped)
+    listed = "; ".join(f"{count} {reason}" for reason, count in reasons.most_common(3))
+    message = f"folder has no files to translate: {len(skipped)} skipped ({listed})"
+    codes = Counter(code for s in skipped if (code := language_suffix(Path(s.path))) is not None)
+    hint = None
+    if codes and rules.source_suffix is None:
+        code, _ = codes.most_common(1)[0]
+        example = next(Path(s.path).name for s in skipped if language_suffix(Path(s.path)) == code)
+        hint = (f"if {example} is a source (mkdocs-i18n naming), pass --source-suffix {code} "
+                f"(or --from {code})")
+    return InputProblem(raw, message, hint)

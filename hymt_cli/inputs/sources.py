@@ -1,0 +1,41 @@
+"""An input of a run: a file found on disk, or standard input."""
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ..formats import InputFormat
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One input. `path` None means standard input. An `InputSource` for its format."""
+
+    path: Path | None
+    relative: Path  # below the folder it was found in (its name for a file named directly)
+    format: InputFormat
+    # The source language's code in its name (`index.en.md`, --source-suffix en): the
+    # translations replace it (`index.de.md`, or `<out>/de/index.md`).
+    lang_suffix: str | None = None
+    data: bytes | None = None  # standard input's bytes, when given from memory (the Python API)
+
+    @property
+    def display(self) -> str:
+        return "<stdin>" if self.path is None else str(self.path)
+
+    def read_bytes(self) -> bytes:
+        if self.data is not None:
+            return self.data
+        if self.path is None:
+            return sys.stdin.buffer.read()
+        return self.path.read_bytes()
+
+    def open_binary(self) -> BinaryIO:
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        if self.path is None:
+            return io.BytesIO(sys.stdin.buffer.read())
+        return open(self.path, "rb")

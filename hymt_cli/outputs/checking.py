@@ -1,0 +1,91 @@
+"""Checks that need no engine: every output location before a run starts, and `--check`.
+
+`check_locations` refuses, in one line and exit 2, an `-o`, `--report`, `--prompts-out`,
+`--log-file` or translation memory that cannot be written, before anything is read or loaded.
+
+`stale_outputs` is `hymt translate --check`: for each input and target language, is the
+output there, and is it what a run would write now? It compares the source's digest and the
+run's provenance (model and its revision or folder digest, prompt template, glossary, sampling:
+the translation memory's context key) with what the output folder's manifest (manifest.py)
+recorded when hymt wrote the file.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from .manifest import file_digest, read_manifest
+from .paths import output_path
+from ..inputs.sources import SourceFile
+from ..text.languages import Language
+
+
+def check_locations(locations: list[tuple[str, Path, bool]]) -> None:
+    """(flag, path, is_folder) for every place the run will write; UsageError for the first
+    that cannot be written."""
+    for flag, path, folder in locations:
+        problem = _unwritable(path, folder=folder)
+        if problem is not None:
+            raise UsageError(f"{flag} {path}: {problem}", hint="choose another location; nothing was started")
+
+
+def _unwritable(path: Path, *, folder: bool) -> str | None:
+    if path.exists():
+        if folder and not path.is_dir():
+            return "is a file, not a folder"
+        if not folder and path.is_dir():
+            return "is a folder, not a file"
+        if not os.access(path, os.W_OK) or not os.access(path if folder else path.parent, os.W_OK | os.X_OK):
+            return "not writable (permission denied or a read-only file system)"
+        return None
+    parent = path.parent
+    while not parent.exists():
+        if parent.is_symlink():
+            return f"{parent} is a broken symbolic link"
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is a file, not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot create it: {parent} is not writable"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    output: str
+    reason: str
+
+
+def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_dir: Path | None,
+                  provenance: str) -> tuple[list[Stale], list[Stale]]:
+    """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures)."""
+    stale: list[Stale] = []
+    edited: list[Stale] = []
+    for source in sources:
+        assert source.path is not None
+        for lang in targets:
+            out = output_path(source, lang, out_dir)
+            assert out is not None
+            reason = _why_stale(source.path, out, provenance)
+            if reason == "edited":
+                edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
+            elif reason is not None:
+                stale.append(Stale(str(out), reason))
+    return stale, edited
+
+
+def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
+    if not out.exists():
+        return "missing"
+    written = read_manifest(out.parent).get(out.name)
+    if written is None:
+        return "no record of hymt writing it (written by hand, or by an older hymt)"
+    if written.source_sha256 != file_digest(source):
+        return f"the source changed ({source})"
+    if written.provenance != provenance:
+        return "written with another model, glossary, sampling or prompt template"
+    if written.sha256 != file_digest(out):
+        return "edited"
+    return None

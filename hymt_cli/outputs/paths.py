@@ -1,0 +1,110 @@
+"""Where each translation goes, what may never be overwritten, and writing it atomically.
+
+One set of rules for every format: an output is `<stem>.<lang><suffix>` beside its input,
+or `<out>/<lang>/<relative path>`; standard input goes to standard output. An output that
+is an input of the run, or that a second input would also write, is refused. A file that
+exists and that hymt did not write (manifest.py) — a person's translation — is skipped
+unless `overwrite` says otherwise.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .atomic import commit_temp, temp_beside
+from ..text.languages import Language
+from .manifest import written_by_hymt
+from ..inputs.sources import SourceFile
+
+
+def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Path | None:
+    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
+    if source.path is None:
+        return None
+    relative, path = source.relative, source.path
+    if source.lang_suffix:  # index.en.md: the source's own language code goes
+        relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
+        path = path.with_name(relative.name)
+    if out_dir is not None:
+        return out_dir / lang.code / relative
+    return path.with_name(f"{path.stem}.{lang.code}{path.suffix}")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """An output path (None: standard output) and why it is not written: `refusal` fails the
+    file (a rule was broken), `protected` skips it (someone else's file is there)."""
+
+    path: Path | None
+    refusal: str | None = None
+    protected: str | None = None
+
+
+class OutputRules:
+    """Claims output paths for a run; refuses those that would lose data."""
+
+    def __init__(self, sources: list[SourceFile], out_dir: Path | None, *, overwrite: bool = False) -> None:
+        self._out_dir = out_dir
+        self._overwrite = overwrite
+        self._inputs = {s.path.resolve() for s in sources if s.path is not None}
+        self._writers: dict[Path, str] = {}  # output -> the input it is translated from
+
+    def claim(self, source: SourceFile, lang: Language) -> Claim:
+        """The output of `source` in `lang`, and whether it may be written."""
+        out = output_path(source, lang, self._out_dir)
+        if out is None:
+            return Claim(None)
+        resolved = out.resolve()
+        if resolved in self._inputs:
+            return Claim(out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
+        first = self._writers.setdefault(resolved, source.display)
+        if first != source.display:
+            return Claim(out, f"{source.display}: output {out} is already written from {first}; "
+                              "use separate --out folders")
+        if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
+            return Claim(out, protected=f"{out} exists and hymt did not write it (a person's translation, or "
+                                        "hymt's output edited since): skipped; --overwrite replaces it")
+        return Claim(out)
+
+
+class PendingOutput:
+    """An output being written: a temp file beside its final path (or a private temp file for
+    standard output). `commit` renames it into place (or copies it to standard output);
+    `discard` removes it. Nobody ever sees half a file under the final name."""
+
+    def __init__(self, path: Path | None, write_stdout: Callable[[bytes], None] | None) -> None:
+        self.path = path
+        self._write_stdout = write_stdout
+        self._tmp: Path | None = None
+        if path is None:
+            self.handle: BinaryIO = tempfile.TemporaryFile()
+        else:
+            self._tmp = temp_beside(path)
+            self.handle = open(self._tmp, "wb")
+
+    def commit(self) -> None:
+        if self.path is None:
+            assert self._write_stdout is not None, "standard output needs a writer"
+            self.handle.seek(0)
+            while chunk := self.handle.read(1 << 20):
+                self._write_stdout(chunk)
+            self.handle.close()
+            return
+        self.handle.close()
+        assert self._tmp is not None
+        commit_temp(self._tmp, self.path)
+        self._tmp = None
+
+    def discard(self) -> None:
+        try:
+            self.handle.close()
+        except OSError:  # being thrown away: a failed flush does not matter
+            pass
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+            self._tmp = None
+

@@ -1,0 +1,198 @@
+"""The run report: per-file outcomes and totals, written as JSON with --report.
+
+The report is always valid UTF-8 JSON, whatever the file names. A POSIX file name is bytes;
+one that is not valid UTF-8 reaches Python with each undecodable byte as a lone surrogate
+(surrogateescape), which no UTF-8 text can hold. In the report such a byte is written as
+the four characters `\\xNN` (its hex value, as Python prints it), in every string; and the
+path fields `input` and `output` of such a file get a lossless twin, `input_raw` /
+`output_raw`: the path's bytes percent-encoded (RFC 3986: unreserved characters and `/`
+kept, every other byte `%XX`), so `urllib.parse.unquote_to_bytes(record["input_raw"])`
+gives the exact name. The twins appear only for such names.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+from urllib.parse import quote_from_bytes
+
+from ..outputs.atomic import write_atomically
+
+FileStatus = Literal["ok", "failed", "skipped", "interrupted"]
+RunStatus = Literal["ok", "failed", "interrupted"]
+# The report's JSON Schema: schemas/report-2.schema.json (a new number for any incompatible change).
+SCHEMA = "hymt.report/2"
+
+
+@dataclass(slots=True)
+class SegmentProblem:
+    segment: int
+    problem: str
+
+
+@dataclass(slots=True)
+class GlossaryMiss:
+    segment: int
+    lang: str
+    term: str
+    expected: str  # the target term (or the do-not-translate term itself)
+
+
+@dataclass(slots=True)
+class GlossaryStats:
+    """Glossary adherence: terms expected in translated segments, found in the output, missed."""
+
+    expected: int = 0
+    found: int = 0
+    missed: int = 0
+    misses: list[GlossaryMiss] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FileReport:
+    input: str
+    output: str | None
+    lang: str | None
+    # skipped: a dry run, or someone else's file is there; interrupted: the run stopped before
+    # it was written
+    status: FileStatus = "ok"
+    error: str | None = None  # why it failed
+    hint: str | None = None  # what to do about it, where hymt knows
+    warning: str | None = None  # why it was skipped, or what went wrong besides
+    format: str | None = None
+    segments: int = 0
+    translated: int = 0
+    retried: int = 0
+    repaired: int = 0  # tags kept by translating inline runs separately
+    untranslated: int = 0
+    problems: list[SegmentProblem] = field(default_factory=list)
+    problems_omitted: int = 0  # beyond the first 100 problems of a file
+    glossary: GlossaryStats | None = None  # None: no glossary in this run
+
+
+@dataclass(slots=True)
+class SkippedInput:
+    """A file found in an input folder and left alone, and why (a translation, a symlink...)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(slots=True)
+class RunReport:
+    engine: str
+    model: str | None
+    dry_run: bool = False
+    status: RunStatus = "ok"  # failed: the exit code is not 0; interrupted: SIGINT/SIGTERM
+    exit_code: int = 0
+    signal: str | None = None  # SIGINT or SIGTERM when interrupted
+    files: list[FileReport] = field(default_factory=list)
+    skipped: list[SkippedInput] = field(default_factory=list)
+    segments: int = 0
+    unique_segments: int = 0
+    engine_requests: int = 0
+    cache_hits: int = 0  # unique requests answered by the translation memory
+    cache_hit_tokens: int = 0  # their prompt tokens (not sent)
+    memory_stored: int = 0  # new translations this run committed to the memory
+    retried: int = 0
+    engine_retries: int = 0  # requests a served engine sent again (connection error, timeout, 429, 5xx)
+    prompt_tokens: int = 0
+    output_tokens: int = 0
+    estimated_tokens: bool = False
+    seconds: float = 0.0
+    engine_seconds: float = 0.0
+
+    @property
+    def files_ok(self) -> int:
+        return sum(f.status == "ok" for f in self.files)
+
+    @property
+    def files_failed(self) -> int:
+        return sum(f.status == "failed" for f in self.files)
+
+    @property
+    def files_interrupted(self) -> int:
+        return sum(f.status == "interrupted" for f in self.files)
+
+    @property
+    def untranslated(self) -> int:
+        return sum(f.untranslated for f in self.files)
+
+    @property
+    def glossary(self) -> GlossaryStats | None:
+        """Totals over the files; None when the run had no glossary."""
+        stats = [f.glossary for f in self.files if f.glossary is not None]
+        if not stats:
+            return None
+        total = GlossaryStats()
+        for s in stats:
+            total.expected += s.expected
+            total.found += s.found
+            total.missed += s.missed
+            total.misses.extend(s.misses)
+        return total
+
+    @property
+    def repaired(self) -> int:
+        return sum(f.repaired for f in self.files)
+
+    def to_json(self) -> dict[str, object]:
+        """The report as JSON data: valid Unicode throughout (module docstring)."""
+        data: dict[str, object] = {"schema": SCHEMA, **asdict(self)}
+        data["files"] = [_file_json(f) for f in self.files]
+        data.update(files_ok=self.files_ok, files_failed=self.files_failed,
+                    files_interrupted=self.files_interrupted, files_skipped=len(self.skipped),
+                    untranslated=self.untranslated, repaired=self.repaired)
+        glossary = self.glossary  # null: the run had no glossary
+        data["glossary"] = None if glossary is None else {"expected": glossary.expected, "found": glossary.found,
+                                                           "missed": glossary.missed}
+        return _unicode_json(data)
+
+    def write(self, path: Path) -> None:
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        write_atomically(path, text.encode("utf-8"))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unicode_text(text: str) -> str:
+    """`text` with each lone surrogate written out: an undecodable byte kept by surrogateescape
+    (U+DC80..U+DCFF) as `\\xNN`, any other as `\\uNNNN`. Valid text is returned as it is."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: (f"\\x{ord(m.group()) - 0xDC00:02x}" if 0xDC80 <= ord(m.group()) <= 0xDCFF
+                                     else f"\\u{ord(m.group()):04x}"), text)
+
+
+def raw_path(path: str) -> str:
+    """A path's bytes, percent-encoded: lossless, and valid Unicode whatever the bytes."""
+    return quote_from_bytes(os.fsencode(path), safe="/")
+
+
+def _file_json(report: FileReport) -> dict[str, object]:
+    data = asdict(report)
+    for key in ("input", "output"):
+        value = data[key]
+        if isinstance(value, str) and _SURROGATE.search(value):
+            data[f"{key}_raw"] = raw_path(value)
+    return data
+
+
+def _unicode_json(value: object) -> dict[str, object]:
+    cleaned = _clean(value)
+    assert isinstance(cleaned, dict)
+    return cleaned
+
+
+def _clean(value: object) -> object:
+    if isinstance(value, str):
+        return unicode_text(value)
+    if isinstance(value, dict):
+        return {unicode_text(str(k)): _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value

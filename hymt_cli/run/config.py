@@ -1,0 +1,145 @@
+"""A run's settings parsed once into the typed records the run consumes: the languages, the
+discovery rules, the engine (which one, where it runs, built from what, sampling) and the served
+engine's server. Every check that needs no input, no file and no model happens here, so that a
+usage error comes before anything is read or loaded; nothing is derived twice."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from collections.abc import Callable
+
+from ..engine import ENGINES, EngineOptions, EngineSetup, EngineSpec, Sampling, ServedOptions, ServerOptions
+from ..engine.vllm_options import VllmOptions
+from ..errors import UsageError
+from ..inputs.discovery import DiscoveryRules
+from ..options import OptionSet
+from ..settings import Settings
+from ..text.languages import Language, language, parse_language_list
+
+
+@dataclass(frozen=True, slots=True)
+class EngineChoice:
+    """The engine of a run: `spec` builds it (a wrapper such as Ray runs `inner`), from `options`
+    and `sampling`; `server` is a served engine's server; `model` the model's name (the default
+    applied), which `uses_model` says the run loads or at least tokenizes with."""
+
+    spec: EngineSpec
+    inner: EngineSpec | None
+    options: EngineOptions
+    sampling: Sampling
+    server: ServerOptions | None
+    declared: OptionSet
+    uses_model: bool
+
+    @property
+    def model(self) -> str:
+        return self.options.model
+
+    @property
+    def runs(self) -> EngineSpec:
+        """The engine that produces the answers (the wrapped one under a wrapper)."""
+        return self.inner or self.spec
+
+    @property
+    def reported_model(self) -> str | None:
+        return self.model if self.uses_model else None
+
+    def setup(self, *, verbose: bool, on_phase: Callable[[str], None] | None = None,
+              prepared: object | None = None) -> EngineSetup:
+        return EngineSetup(self.options, self.sampling, verbose=verbose, server=self.server, on_phase=on_phase,
+                           declared=self.declared, inner=self.inner, prepared=prepared)
+
+    def served_by(self, model: str, server: ServerOptions) -> EngineChoice:
+        """This choice once the server said which model it serves."""
+        return replace(self, options=replace(self.options, model=model), server=server)
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Everything a run is made of, checked and derived once from its `Settings`."""
+
+    settings: Settings
+    targets: tuple[Language, ...]
+    source: Language | None  # None: detect per segment
+    discovery: DiscoveryRules
+    engine: EngineChoice
+
+    @classmethod
+    def of(cls, settings: Settings) -> RunConfig:
+        """UsageError for anything wrong that needs no input, file or model to tell."""
+        run_inputs, langs = settings.inputs, settings.languages
+        if not run_inputs.inputs:
+            raise UsageError("no inputs: name files or folders (or - for standard input)",
+                             hint='or set inputs = ["docs"] in hymt.toml')
+        if not langs.to.strip():
+            raise UsageError("no target language: pass --to, e.g. --to de,ja", hint='or set to = "de,ja" in hymt.toml')
+        targets = tuple(parse_language_list(langs.to))
+        source = None if langs.source.strip().lower() == "auto" else language(langs.source)
+        suffix = language(run_inputs.source_suffix).code if run_inputs.source_suffix is not None else (
+            source.code if source is not None else None)
+        out = settings.output.out
+        rules = DiscoveryRules(run_inputs.format, settings.records, suffix, run_inputs.follow_symlinks,
+                               tuple(out / lang.code for lang in targets) if out is not None else ())
+        if "-" in run_inputs.inputs:
+            _check_standard_input(settings, targets)
+        return cls(settings, targets, source, rules, _engine_choice(settings))
+
+    def with_engine(self, engine: EngineChoice) -> RunConfig:
+        return replace(self, engine=engine)
+
+    @property
+    def source_code(self) -> str | None:
+        return self.source.code if self.source is not None else None
+
+
+def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> None:
+    if settings.inputs.format is None:
+        raise UsageError("reading standard input (-) needs --format, e.g. --format txt")
+    if len(targets) != 1:
+        raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
+    if settings.output.out is not None:
+        raise UsageError("standard input (-) is translated to standard output; -o/--out does not apply",
+                         hint="redirect standard output instead: ... > translated.txt")
+    if settings.reporting.check:
+        raise UsageError("--check compares files on disk; standard input (-) has none")
+
+
+def engine_options(settings: Settings) -> EngineOptions:
+    """What an engine loads and how (the run-wide model settings and vLLM's own options)."""
+    model, vllm = settings.model, settings.of(VllmOptions)
+    return EngineOptions(model=model.model_name, revision=model.revision, gpus=vllm.gpu_list(),
+                         replicas=vllm.replicas, trust_remote_code=model.trust_remote_code, dtype=model.dtype,
+                         max_model_len=model.max_model_len, gpu_memory_utilization=vllm.gpu_memory_utilization,
+                         tensor_parallel_size=vllm.tensor_parallel_size, quantization=vllm.quantization,
+                         enforce_eager=vllm.enforce_eager, extra=model.engine_arguments())
+
+
+def _engine_choice(settings: Settings) -> EngineChoice:
+    model = settings.model
+    chosen = ENGINES[model.engine]
+    wrapper = next((spec for spec in ENGINES.values()
+                    if spec.wraps and spec.active is not None and spec.active(settings.records)), None)
+    inner: EngineSpec | None = None
+    if chosen.wraps:
+        wrapper, chosen = chosen, ENGINES["vllm"]
+    if wrapper is not None:
+        if chosen.served:
+            raise UsageError(f"--ray runs an engine on Ray workers; --engine {chosen.name} sends to a server")
+        inner = chosen
+    spec = wrapper or chosen
+    extra = model.engine_arguments()
+    if extra and not chosen.takes_engine_args:
+        raise UsageError(f"engine {chosen.name!r} takes no --engine-arg")
+    served = settings.of(ServedOptions)
+    server = None
+    if chosen.served:
+        server = served.server(chosen.name, model.model)
+    elif served.base_url is not None:
+        raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
+    options = replace(engine_options(settings), extra=extra)
+    sampling = settings.sampling
+    chosen_sampling = (Sampling.deterministic(sampling.seed or 0) if sampling.deterministic else
+                       Sampling(sampling.temperature, sampling.top_p, sampling.top_k, sampling.repetition_penalty,
+                                sampling.seed))
+    uses_model = chosen.needs_model or model.model is not None
+    return EngineChoice(spec, inner, options, chosen_sampling, server, settings.records, uses_model)
+

@@ -1,0 +1,102 @@
+"""Building a run's engine: in the pipeline's engine-start thread, with the engine's noise in its
+log file and its start-up phases told to the progress listener; and keeping one engine across
+the runs of a `Translator` (api.py), so that a notebook or a service loads the model once."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from ..engine import Engine, Prepared
+from ..engine.base import BatchLimits, Generation, GenerationRequest
+from ..reporting.progress import ProgressEvents
+from .config import EngineChoice
+from .engine_log import EngineLog, new_log_path
+
+
+class EngineFactory:
+    """Builds the engine a run chose; what its `prepare` hook made on the main thread (a Ray
+    connection) is handed to it. The log file (engines that load a model) holds descriptors 1
+    and 2 from the start of the build until `stop_log`."""
+
+    def __init__(self, engine: EngineChoice, progress: ProgressEvents, *, verbose: bool,
+                 log_file: Path | None, prepared: Prepared | None = None) -> None:
+        self.engine = engine
+        self.progress = progress
+        self.verbose = verbose
+        self.prepared = prepared
+        self.log: EngineLog | None = None
+        self._log_file = log_file
+
+    def __call__(self) -> Engine:
+        """Runs in the engine-start thread."""
+        choice = self.engine
+        if choice.runs.needs_model:
+            self.log = EngineLog(self._log_file or new_log_path())
+            if self.verbose:
+                self.progress.notice("info", f"engine log: {self.log.path}")
+            self.log.start()
+        self.progress.engine_starting(choice.runs.name, choice.reported_model,
+                                     self.log.activity if self.log is not None else None)
+        setup = choice.setup(verbose=self.verbose, on_phase=self.progress.engine_phase, prepared=self.prepared)
+        engine = choice.spec.build(setup)
+        self.progress.engine_ready()
+        return engine
+
+    def stop_log(self) -> None:
+        """After a failure or a signal the engine's processes may still be ending: their last
+        words go to the log too, so this comes once the pipeline is done."""
+        if self.log is not None:
+            self.log.stop()
+
+    def failure_notices(self) -> None:
+        """The log's lines that look like the reason an engine failed, and where the log is."""
+        if self.log is None:
+            return
+        for line in self.log.problems():
+            self.progress.notice("engine", line)
+        self.progress.notice("hint", f"the engine's log: {self.log.path}")
+
+
+class EngineKeeper:
+    """One engine kept across runs while their engine choice stays the same; a run gets it
+    `lent` (its `close` does nothing) and `close` ends it."""
+
+    def __init__(self) -> None:
+        self._choice: EngineChoice | None = None
+        self._engine: Engine | None = None
+
+    def lend(self, choice: EngineChoice, build: Callable[[], Engine]) -> Engine:
+        if self._engine is None or self._choice != choice:
+            self.close()
+            self._engine, self._choice = build(), choice
+        return _Lent(self._engine)
+
+    def close(self) -> None:
+        engine, self._engine, self._choice = self._engine, None, None
+        if engine is not None:
+            engine.close()
+
+
+class _Lent:
+    """A kept engine as one run sees it: everything but `close`."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.name = engine.name
+
+    @property
+    def limits(self) -> BatchLimits:
+        return self._engine.limits
+
+    @property
+    def retries(self) -> int:
+        return self._engine.retries
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return self._engine.generate(requests)
+
+    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
+        return self._engine.generate_stream(requests)
+
+    def close(self) -> None:
+        pass

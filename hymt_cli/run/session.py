@@ -1,0 +1,233 @@
+"""One translation run: inputs -> memory, model, glossary, tokenizer, engine -> pipeline -> report.
+
+Nothing here prints: what a person should read goes to the progress listener (`notice`), a run
+that cannot start raises a domain error, and the result is the report. Everything that can fail
+without an engine fails first, in seconds: the settings (RunConfig), every output location, the
+model's reachability. A signal (signals.Interrupted, installed by the command line) ends the run
+cleanly: temp files removed, finished translations kept in the memory, the report written with
+the interrupted status; the exception goes on to the caller with the report attached.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..engine import Engine, Prepared, ServedModel
+from ..errors import EngineUnavailable, ExitCode
+from ..glossary import Glossary, load_glossaries
+from ..inputs.discovery import Discovered, find_inputs
+from ..memory.store import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
+from ..model.files import check_model_reachable, has_random_weights
+from ..model.prompts import TEMPLATE_VERSION
+from ..model.tokenizer import PromptTokenizer
+from ..outputs.checking import check_locations
+from ..pipeline import Pipeline, RunOptions, target_script
+from ..reporting.outcome import exit_code
+from ..reporting.progress import ProgressEvents
+from ..reporting.report import FileReport, RunReport
+from ..signals import Interrupted
+from .config import EngineChoice, RunConfig
+from .engine_setup import EngineFactory, EngineKeeper
+from .tokenizers import choose_tokenizer
+
+DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
+
+
+def connect_served(config: RunConfig) -> tuple[RunConfig, ServedModel | None]:
+    """Ask a served engine's server for its model before anything is read (a dry run that names
+    its model plans without the server)."""
+    engine, spec = config.engine, config.engine.runs
+    if spec.connect is None or engine.server is None or (
+            config.settings.reporting.dry_run and config.settings.model.model is not None):
+        return config, None
+    served = spec.connect(engine.server)
+    return config.with_engine(engine.served_by(served.name, engine.server)), served
+
+
+def memory_context(engine: EngineChoice, glossary: Glossary | None) -> MemoryContext:
+    """What decides a translation besides its text: the memory's key, the manifest's provenance."""
+    spec = engine.runs
+    return build_context(engine=spec.name, model=engine.model, revision=engine.options.revision,
+                         sampling=engine.sampling, template_version=TEMPLATE_VERSION,
+                         glossary_digest=glossary.digest if glossary else "", model_free=not spec.needs_model)
+
+
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """What a run may get besides its settings: standard input's bytes and a writer for standard
+    output (`-` inputs: the Python API's text and tables) and a keeper that lends one engine to
+    many runs (its `Translator`)."""
+
+    stdout: Callable[[bytes], None] | None = None
+    keeper: EngineKeeper | None = None
+    stdin: bytes | None = None  # what standard input (`-`) holds, given from memory
+
+
+class Session:
+    def __init__(self, config: RunConfig, progress: ProgressEvents, served: ServedModel | None,
+                 extras: Extras = Extras()) -> None:
+        self.config = config
+        self.settings = config.settings
+        self.progress = progress
+        self.served = served
+        self.extras = extras
+        self.report = RunReport(engine=config.engine.runs.name, model=config.engine.reported_model,
+                                dry_run=self.settings.reporting.dry_run)
+        self.found = Discovered()
+        self.pipeline: Pipeline | None = None
+        self.memory_file: TranslationMemory | None = None
+        self.memory: PipelineMemory | None = None
+
+    # -- the run --------------------------------------------------------------------------------
+    def execute(self) -> RunReport:
+        settings, engine = self.settings, self.config.engine
+        dry_run = settings.reporting.dry_run
+        self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
+        if self.extras.stdin is not None:
+            self.found.sources = [replace(s, data=self.extras.stdin) if s.path is None else s
+                                  for s in self.found.sources]
+        if not self.found.sources:
+            self.report.files = [FileReport(p.input, None, None, "failed", f"{p.input}: {p.message}", hint=p.hint)
+                                 for p in self.found.problems]
+            return self._finish(ExitCode.SOME_INPUTS_FAILED)
+        if not settings.memory.no_cache:
+            self.memory_file = TranslationMemory.open(settings.memory.cache or default_cache_path(), readonly=dry_run)
+        fatal_check = engine.uses_model and not dry_run and not engine.runs.served
+        if fatal_check:
+            check_model_reachable(engine.model, engine.options.revision)
+        glossary = (load_glossaries(list(settings.memory.glossary), source=self.config.source)
+                    if settings.memory.glossary else None)
+        tokenizer, tokenizer_source = choose_tokenizer(engine, self.served, self.progress, dry_run=dry_run,
+                                                       quiet=settings.reporting.quiet, reachable_checked=fatal_check)
+        if engine.server is not None:
+            engine = replace(engine, server=replace(engine.server, model=settings.model.model,
+                                                    tokenizer=tokenizer_source))
+        if engine.uses_model and has_random_weights(engine.model):
+            self.progress.notice("warning", f"{engine.model} is a random-weight test model: its output is NOT a "
+                                            "real translation (untranslatable output keeps the source)")
+        self._run_pipeline(engine, tokenizer, glossary)
+        return self._finish(exit_code(self.report, strict=settings.reporting.strict, dry_run=dry_run))
+
+    def _run_pipeline(self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None) -> None:
+        settings, config = self.settings, self.config
+        context = memory_context(engine, glossary)
+        options = RunOptions(targets=config.targets, source=config.source, out_dir=settings.output.out,
+                             context_tokens=self._context_tokens(), batch_tokens=settings.model.batch_tokens,
+                             dry_run=settings.reporting.dry_run, prompts_out=settings.reporting.prompts_out,
+                             overwrite=settings.output.overwrite, provenance=context.key)
+        memory = self.memory = (PipelineMemory(self.memory_file, context, config.source_code)
+                                 if self.memory_file is not None else None)
+        prepared: Prepared | None = None
+        factory: EngineFactory | None = None
+        try:
+            if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
+                prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
+            factory = EngineFactory(engine, self.progress, verbose=settings.reporting.verbose,
+                                    log_file=settings.reporting.log_file, prepared=prepared)
+            self.pipeline = Pipeline(
+                options, tokenizer, self._engine_source(engine, factory), progress=self.progress,
+                write_stdout=self.extras.stdout, engine_name=engine.runs.name, model=self.report.model,
+                validators=(target_script,) if engine.runs.translates else (), glossary=glossary, memory=memory)
+            self.report = self.pipeline.report
+            self.report = self.pipeline.run(self.found.sources)
+            factory.stop_log()
+        except (EngineUnavailable, RuntimeError, OSError):
+            if factory is not None:
+                factory.stop_log()
+                factory.failure_notices()
+            raise
+        finally:
+            self.close_memory()
+            if prepared is not None:
+                prepared.close()
+        if memory is not None and memory.store_error:
+            self.progress.notice("warning", memory.store_error)
+
+    def _engine_source(self, engine: EngineChoice, factory: EngineFactory) -> Callable[[], Engine]:
+        keeper = self.extras.keeper
+        if keeper is None:
+            return factory
+        return lambda: keeper.lend(engine, factory)
+
+    def _context_tokens(self) -> int:
+        """Prompt + output per request: --max-model-len, else 8192 or a server's shorter window."""
+        max_model_len = self.settings.model.max_model_len
+        if max_model_len:
+            return max_model_len
+        if self.served is not None and self.served.max_model_len:
+            return min(DEFAULT_CONTEXT_TOKENS, self.served.max_model_len)
+        return DEFAULT_CONTEXT_TOKENS
+
+    # -- the end --------------------------------------------------------------------------------
+    def _finish(self, code: ExitCode) -> RunReport:
+        report, reporting = self.report, self.settings.reporting
+        report.skipped = list(self.found.skipped)
+        for problem in self.found.problems if self.found.sources else ():
+            report.files.insert(0, FileReport(problem.input, None, None, "failed",
+                                              f"{problem.input}: {problem.message}", hint=problem.hint))
+        if code == ExitCode.OK and report.files_failed:
+            code = ExitCode.SOME_INPUTS_FAILED
+        report.exit_code = int(code)
+        report.status = "ok" if code == ExitCode.OK else "failed"
+        report.memory_stored = self.memory.stored if self.memory is not None else 0
+        self.progress.finished(status=report.status, exit_code=report.exit_code, files_ok=report.files_ok,
+                               files_failed=report.files_failed, untranslated=report.untranslated,
+                               seconds=report.seconds)
+        self.progress.close()
+        if reporting.report is not None:
+            report.write(reporting.report)
+        return report
+
+    def interrupted(self, exc: Interrupted) -> RunReport:
+        """The report of a run stopped by a signal, written where --report says."""
+        if self.pipeline is not None:
+            self.report = self.pipeline.report
+        report = self.report
+        report.status, report.signal, report.exit_code = "interrupted", exc.name, int(exc.exit_code)
+        report.skipped = list(self.found.skipped)
+        report.memory_stored = self.memory.stored if self.memory is not None else 0
+        self.progress.interrupted(exc.name, files_ok=report.files_ok, kept_in_memory=report.memory_stored)
+        self.progress.close()
+        if self.settings.reporting.report is not None:
+            report.write(self.settings.reporting.report)
+        return report
+
+    def close_memory(self) -> None:
+        memory, self.memory_file = self.memory_file, None
+        if memory is not None:
+            memory.close()
+
+
+def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras = Extras()) -> RunReport:
+    """Translate what `config` names; the report. Domain errors (UsageError, EngineUnavailable...)
+    when the run cannot start; `Interrupted` (with `.report`) when a signal stopped it."""
+    config, served = connect_served(config)
+    if not config.settings.reporting.verbose:
+        for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
+            os.environ.setdefault(variable, "error")
+    check_locations(_locations(config))
+    session = Session(config, progress, served, extras)
+    try:
+        return session.execute()
+    except Interrupted as exc:
+        exc.report = session.interrupted(exc)
+        raise
+    finally:
+        progress.close()  # before an error's line (idempotent)
+        session.close_memory()
+
+
+def _locations(config: RunConfig) -> list[tuple[str, Path, bool]]:
+    """Every place the run writes to, besides the outputs beside their inputs."""
+    settings = config.settings
+    places: list[tuple[str, Path, bool]] = []
+    if settings.output.out is not None and not settings.reporting.check:
+        places.append(("-o/--out", settings.output.out, True))
+    reporting = settings.reporting
+    for flag, path in (("--report", reporting.report), ("--prompts-out", reporting.prompts_out),
+                       ("--log-file", reporting.log_file)):
+        if path is not None:
+            places.append((flag, path, False))
+    return places  # the translation memory is opened (and judged) before the model is looked for

@@ -1,0 +1,127 @@
+"""Every setting of a run, gathered from where each is declared: the run-wide groups
+(settings/run.py), then each registered format's and engine's options dataclass.
+
+`Settings` is the typed whole: one record per group, reached by its class
+(`settings.of(ModelSettings)`, `settings.of(TextOptions)`), built from values keyed by the
+fields' names (`Settings.build(to="de", engine="pseudo", segment_by="line")`: the Python API's
+keyword arguments, and what the config layers produce).
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from ..engine import ENGINES
+from ..errors import UsageError
+from ..formats import FORMATS
+from ..options import Options, OptionSet, Setting, settings_of
+from .run import (RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, ModelSettings, OutputSettings,
+                  ReportSettings, SamplingSettings)
+
+_T = TypeVar("_T", bound=Options)
+
+
+def option_groups() -> tuple[type[Options], ...]:
+    """The run's groups, then each registered format's and engine's options (once each)."""
+    groups = list(RUN_GROUPS)
+    for owner in [f.options for f in FORMATS.values()] + [e.options for e in ENGINES.values()]:
+        if owner is not None and owner not in groups:
+            groups.append(owner)
+    return tuple(groups)
+
+
+def all_settings() -> tuple[Setting, ...]:
+    """Every declared setting, in help order within each group; names, flags and keys unique."""
+    found = [s for group in option_groups() for s in settings_of(group)]
+    for attribute in ("name", "key", "flag"):
+        seen: dict[str, Setting] = {}
+        for setting in found:
+            value = getattr(setting, attribute)
+            if value in seen:
+                raise TypeError(f"setting {attribute} {value!r} is declared twice: by "
+                                f"{seen[value].owner.__name__} and {setting.owner.__name__}")
+            seen[value] = setting
+    shorts = [s.declared.short for s in found if s.declared.short]
+    if len(shorts) != len(set(shorts)):
+        raise TypeError(f"a short flag is declared twice: {shorts}")
+    return tuple(found)
+
+
+def setting_named(name: str) -> Setting:
+    for setting in all_settings():
+        if setting.name == name:
+            return setting
+    raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The settings of a run: one checked record per options dataclass."""
+
+    records: OptionSet
+
+    @classmethod
+    def build(cls, values: Mapping[str, object] | None = None, /, **more: object) -> Settings:
+        """Records from values keyed by setting name (the fields' names); UsageError for an unknown
+        name or a bad value, naming its flag."""
+        given = {**(values or {}), **more}
+        by_name = {s.name: s for s in all_settings()}
+        unknown = [name for name in given if name not in by_name]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(by_name), n=1)
+            raise UsageError(f"unknown setting {unknown[0]!r}", hint=f"did you mean {close[0]!r}?" if close else None)
+        grouped: dict[type, dict[str, object]] = {}
+        for name, value in given.items():
+            grouped.setdefault(by_name[name].owner, {})[name] = value
+        return cls(OptionSet(group(**grouped.get(group, {})) for group in option_groups()))
+
+    def of(self, kind: type[_T]) -> _T:
+        return self.records.of(kind)
+
+    def value(self, name: str) -> object:
+        setting = setting_named(name)
+        return getattr(self.of(setting.owner), name)
+
+    def replaced(self, **values: object) -> Settings:
+        """These settings with some values changed (by setting name)."""
+        grouped: dict[type, dict[str, object]] = {}
+        for name, value in values.items():
+            grouped.setdefault(setting_named(name).owner, {})[name] = value
+        return Settings(self.records.with_records(*(replace(self.of(owner), **changes)
+                                                    for owner, changes in grouped.items())))
+
+    def items(self) -> Iterator[tuple[Setting, object]]:
+        """(setting, value) for every declared setting."""
+        for setting in all_settings():
+            yield setting, getattr(self.of(setting.owner), setting.name)
+
+    # The run-wide groups, typed.
+    @property
+    def inputs(self) -> InputSettings:
+        return self.of(InputSettings)
+
+    @property
+    def languages(self) -> LanguageSettings:
+        return self.of(LanguageSettings)
+
+    @property
+    def output(self) -> OutputSettings:
+        return self.of(OutputSettings)
+
+    @property
+    def model(self) -> ModelSettings:
+        return self.of(ModelSettings)
+
+    @property
+    def sampling(self) -> SamplingSettings:
+        return self.of(SamplingSettings)
+
+    @property
+    def memory(self) -> MemorySettings:
+        return self.of(MemorySettings)
+
+    @property
+    def reporting(self) -> ReportSettings:
+        return self.of(ReportSettings)
