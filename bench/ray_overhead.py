@@ -42,11 +42,12 @@ class Kept:
 def run(src: Path, out: Path, engine) -> dict:
     from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions
+    from hymt_cli.options import OptionSet
     from hymt_cli.text.languages import parse_language_list
     from hymt_cli.pipeline import Pipeline, RunOptions
     from hymt_cli.model.tokenizer import EstimatingTokenizer
 
-    sources, problems = discover([str(src)], format_name=None, options={"parquet": ParquetOptions(columns=COLUMNS)})
+    sources, problems = discover([str(src)], format_name=None, options=OptionSet([ParquetOptions(columns=COLUMNS)]))
     assert not problems
     options = RunOptions(targets=tuple(parse_language_list("fr,de")), out_dir=out)
     t0 = time.monotonic()

@@ -98,8 +98,9 @@ def well_formed_answer(request) -> str:
 def sources(spec: dict):
     from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions, TextOptions
+from hymt_cli.options import OptionSet
 
-    options = {"txt": TextOptions(), "parquet": ParquetOptions(columns=CATALOG_COLUMNS, cell_format="html")}
+    options = OptionSet([TextOptions(), ParquetOptions(columns=CATALOG_COLUMNS, cell_format="html")])
     found, problems = discover([spec["docs_dir"]], format_name=None, options=options)
     assert not problems, problems
     return found

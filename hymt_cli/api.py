@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, UsageError
+from .formats import ParquetOptions
 from .options import OptionSet
 from .reporting.progress import ProgressEvents
 from .reporting.report import RunReport
@@ -71,8 +72,11 @@ class Translator:
     def text(self, text: str, *, to: str | None = None, format: str = "txt", **values: Any) -> str:
         """`text` in one target language, in `format` (txt, md, html ...); segments that fail the
         checks keep their source (see `last_report`). InputError when `text` cannot be parsed."""
-        data = self._one_document(text.encode("utf-8"), format, to, values)
-        return data.decode("utf-8")
+        try:
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"the text is not valid Unicode ({exc.reason} at position {exc.start})") from None
+        return self._one_document(encoded, format, to, values).decode("utf-8")
 
     def table(self, table: pa.Table, *, columns: list[str] | str, to: str | None = None,
               **values: Any) -> pa.Table:
@@ -81,8 +85,9 @@ class Translator:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        languages = [code.strip() for code in (to or self.settings.languages.to).split(",") if code.strip()]
-        add = bool(values.get("add_columns", False))
+        settings = self.settings.replaced(**values)
+        languages = [code.strip() for code in (to or settings.languages.to).split(",") if code.strip()]
+        add = settings.of(ParquetOptions).add_columns
         if len(languages) > 1 and not add:
             raise UsageError("translating a table into several languages needs add_columns=True")
         for code in languages or [""]:

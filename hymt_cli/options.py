@@ -276,5 +276,11 @@ class OptionSet:
     def __iter__(self) -> Iterator[Options]:
         return iter(self._records.values())
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OptionSet) and self._records == other._records
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._records.values()))
+
     def __repr__(self) -> str:
         return f"OptionSet({list(self._records.values())!r})"

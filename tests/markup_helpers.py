@@ -1,29 +1,15 @@
-"""Shared helpers for the Markdown/HTML tests: run the pipeline in-process, compare structure.
-(The test engines are in engines.py.)"""
+"""Shared helpers for the Markdown/HTML tests: compare structure. (The test engines are in
+engines.py; pipelines.py runs the pipeline.)"""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
-from hymt_cli.inputs.discovery import discover
 from hymt_cli.formats.html import parse_events
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 MD_FILES = sorted([*ROOT.glob("samples/**/*.md"), *ROOT.glob("tests/fixtures/**/*.md")])
 HTML_FILES = sorted([*ROOT.glob("samples/**/*.html"), *ROOT.glob("tests/fixtures/**/*.html")])
-
-
-def translate(paths: Sequence[Path], engine, out_dir: Path, lang: str = "fr"):
-    sources, problems = discover([str(p) for p in paths], format_name=None, options=None)
-    assert not problems
-    pipeline = Pipeline(RunOptions(targets=(language(lang),), out_dir=out_dir), EstimatingTokenizer(),
-                        lambda: engine, engine_name=getattr(engine, "name", "test"))
-    report = pipeline.run(sources)
-    return report, {s.path: out_dir / lang / s.relative for s in sources}
 
 
 def md_structure(text: str) -> list[tuple[str, str]]:

@@ -8,17 +8,18 @@ from clirun import hymt
 
 from hymt_cli.engine import ENGINES, EngineSetup, Sampling
 from hymt_cli.errors import ExitCode, UsageError
-from hymt_cli.settings.legacy import TranslateSettings, parse_engine_args
+from hymt_cli.run.config import RunConfig
+from hymt_cli.settings import ModelSettings, Settings, all_settings
 
 
 def test_engine_args_are_json_where_they_parse() -> None:
-    parsed = parse_engine_args(("max_num_seqs=2048", 'compilation_config={"mode": 0}', "kv_cache_dtype=fp8",
-                                "enable_prefix_caching=false", "note=a=b"))
+    parsed = ModelSettings(engine_args=("max_num_seqs=2048", 'compilation_config={"mode": 0}', "kv_cache_dtype=fp8",
+                                        "enable_prefix_caching=false", "note=a=b")).engine_arguments()
     assert parsed == {"max_num_seqs": 2048, "compilation_config": {"mode": 0}, "kv_cache_dtype": "fp8",
                       "enable_prefix_caching": False, "note": "a=b"}
     for bad in ("novalue", "=1", "two words=1", "1x=2"):
         with pytest.raises(UsageError, match="KEY=VALUE"):
-            parse_engine_args((bad,))
+            ModelSettings(engine_args=(bad,))
 
 
 def test_engine_args_override_hymt_defaults_for_vllm(tiny_engine_options) -> None:
@@ -54,15 +55,20 @@ def test_the_cli_offers_every_registered_engine_and_asks_the_registry() -> None:
     for name, spec in ENGINES.items():
         assert name in help_text
         # what the pipeline is told follows the declaration, never the name
-        settings = TranslateSettings(inputs=("x",), to="fr", engine=name)
-        assert settings.uses_model() is spec.needs_model
-    assert TranslateSettings(inputs=("x",), to="fr", engine="pseudo", model="m").uses_model()
+        if spec.served or spec.wraps:
+            continue
+        config = RunConfig.of(Settings.build(inputs=("x",), to="fr", engine=name))
+        assert config.engine.uses_model is spec.needs_model
+    assert RunConfig.of(Settings.build(inputs=("x",), to="fr", engine="pseudo", model="m")).engine.uses_model
     with pytest.raises(UsageError, match="unknown engine 'nope'"):
-        TranslateSettings(inputs=("x",), to="fr", engine="nope").check()
+        Settings.build(inputs=("x",), to="fr", engine="nope")
 
 
 def test_ray_flag_takes_an_optional_address() -> None:
-    from hymt_cli.cli.app import _ray_flag
+    from hymt_cli.cli.options import bare_values
+
+    def _ray_flag(argv: list[str]) -> list[str]:
+        return bare_values(argv, all_settings())
 
     assert _ray_flag(["translate", "docs", "--ray", "--to", "de"]) == ["translate", "docs", "--ray=", "--to", "de"]
     assert _ray_flag(["translate", "--ray", "docs/", "--to", "de"])[1] == "--ray="  # a path is no address

@@ -7,14 +7,12 @@ from pathlib import Path
 
 from engines import Faulty
 
+from pipelines import run_pipeline
+
 from hymt_cli.cli.app import main
-from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import Entry, Glossary
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "glossary-demo" / "getting-started.txt"
@@ -43,9 +41,7 @@ def glossary_ignoring(obey_on_retry: bool = False, fail_retry: bool = False) -> 
 def run(tmp_path: Path, text: str, engine, glossary: Glossary):
     src = tmp_path / "doc.txt"
     src.write_text(text, encoding="utf-8")
-    sources, _ = discover([str(src)], format_name=None, options=None)
-    options = RunOptions(targets=(language("de"),), out_dir=tmp_path / "out")
-    report = Pipeline(options, EstimatingTokenizer(), lambda: engine, glossary=glossary).run(sources)
+    report = run_pipeline([src], engine, to="de", out_dir=tmp_path / "out", glossary=glossary)
     return report, (tmp_path / "out" / "de" / "doc.txt").read_text(encoding="utf-8")
 
 

@@ -5,12 +5,11 @@ from pathlib import Path
 
 from engines import Faulty
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import run_pipeline
+
 from hymt_cli.engine.base import Generation
 from hymt_cli.checks.scripts import target_script_share, wrong_script
 from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 ZH = "同步速度很慢怎么办？请检查网络连接，并在设置中关闭仅在充电时同步选项。"
 EN = "If the app does not start, restart your device and check that the latest version is installed."
@@ -47,9 +46,8 @@ def test_same_script_pairs_and_short_names_are_never_judged() -> None:
 def test_in_the_pipeline_a_wrong_language_output_is_retried_then_kept_as_source(tmp_path: Path) -> None:
     doc = tmp_path / "a.txt"
     doc.write_text(ZH + "\n", encoding="utf-8")
-    sources, _ = discover([str(doc)], format_name=None, options=None)
+
     engine = Faulty(lambda r: Generation(r.source_text, "stop", 10))  # "answers" in the source language
-    options = RunOptions(targets=(language("en"),))
-    report = Pipeline(options, EstimatingTokenizer(), lambda: engine, validators=(wrong_script,)).run(sources)
+    report = run_pipeline([doc], engine, to="en", validators=(wrong_script,))
     assert [r.deterministic for r in engine.requests] == [False, True]
     assert report.untranslated == 1 and "not in English" in report.files[0].problems[0].problem

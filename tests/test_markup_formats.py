@@ -12,9 +12,9 @@ from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
 from hymt_cli.text.tags import tag_problem
 
+from pipelines import translate_files as translate
 from engines import BlockSyntaxEngine, FaultEngine
-from markup_helpers import (HTML_FILES, MD_FILES, html_structure,
-                            md_code, md_structure, translate)
+from markup_helpers import (HTML_FILES, MD_FILES, html_structure, md_code, md_structure)
 
 ALL = MD_FILES + HTML_FILES
 

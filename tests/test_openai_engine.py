@@ -12,14 +12,14 @@ import pytest
 from clirun import hymt
 from servers import FaultServer
 
+from pipelines import make_pipeline, sources_of
+
 from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
-from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.base import Generation, GenerationRequest, Sampling, ServerOptions
 from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.errors import EngineUnavailable
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions, target_script
+from hymt_cli.pipeline import target_script
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.model.tokenizer import ChatTemplateTokenizer
@@ -43,11 +43,10 @@ def write_docs(folder: Path, files: int = 3, paragraphs: int = 30) -> Path:
 
 def run(docs: Path, out: Path, engine_factory, tokenizer, *, memory: PipelineMemory | None = None,
         name: str = "openai") -> RunReport:
-    sources, problems = discover([str(docs)], format_name=None, options=None)
-    assert not problems
-    options = RunOptions(targets=(language("de"),), out_dir=out, context_tokens=2048)
-    return Pipeline(options, tokenizer, engine_factory, engine_name=name, model="served",
-                    validators=(target_script,) if name == "openai" else (), memory=memory).run(sources)
+    sources = sources_of([docs])
+    return make_pipeline(engine_factory, to="de", tokenizer=tokenizer, out_dir=out, context_tokens=2048,
+                         engine_name=name, model="served",
+                         validators=(target_script,) if name == "openai" else (), memory=memory).run(sources)
 
 
 def same_tree(a: Path, b: Path) -> None:

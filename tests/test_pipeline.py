@@ -5,25 +5,16 @@ from pathlib import Path
 
 from engines import Faulty, Recording
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import run_pipeline, write
+
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, Planner, RunOptions
-from hymt_cli.model.tokenizer import EstimatingTokenizer
+from hymt_cli.pipeline import Planner
 
 
 def run(paths: list[Path], engine, *, targets=("fr",), **options):
-    sources, problems = discover([str(p) for p in paths], format_name=None, options=None)
-    assert not problems
-    opts = RunOptions(targets=tuple(language(t) for t in targets), **options)
-    return Pipeline(opts, EstimatingTokenizer(), lambda: engine).run(sources)
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+    return run_pipeline(paths, engine, to=targets, **options)
 
 
 def test_batches_are_length_sorted_and_bounded(tmp_path: Path) -> None:
@@ -115,10 +106,8 @@ def test_long_paragraphs_are_split_and_rejoined(tmp_path: Path) -> None:
 
 def test_zh_and_xx_prompts_are_chosen_per_segment(tmp_path: Path) -> None:
     doc = write(tmp_path, "a.txt", "这是中文。\n\nThis is English.\n")
-    sources, _ = discover([str(doc)], format_name=None, options=None)
     prompts = tmp_path / "p.jsonl"
-    opts = RunOptions(targets=(language("de"),), dry_run=True, prompts_out=prompts)
-    Pipeline(opts, EstimatingTokenizer(), lambda: IdentityEngine()).run(sources)
+    run([doc], IdentityEngine(), targets=("de",), dry_run=True, prompts_out=prompts)
     lines = prompts.read_text().splitlines()
     assert any(line.startswith('{"file"') and "将以下文本翻译为德语" in line for line in lines)
     assert any("Translate the following segment into German" in line for line in lines)

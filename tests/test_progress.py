@@ -8,13 +8,12 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import run_pipeline
+
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.pipeline.dispatch import MEMORY_CHUNK
-from hymt_cli.reporting.progress import JsonProgress, Progress, RunState
-from hymt_cli.model.tokenizer import EstimatingTokenizer
+from hymt_cli.cli.displays import JsonProgress
+from hymt_cli.reporting.progress import ProgressEvents, ProgressTracker, RunState
 
 
 class SlowStream(BatchEngine):
@@ -31,7 +30,7 @@ class SlowStream(BatchEngine):
             yield i, Generation(request.source_text, "stop", 3)
 
 
-class Sink:
+class Sink(ProgressEvents):
     def __init__(self) -> None:
         self.advances: list[int] = []
         self.files: list[str | None] = []
@@ -63,10 +62,8 @@ class Memory:
 def test_answers_are_counted_as_they_stream_and_committed_in_chunks(tmp_path: Path) -> None:
     doc = tmp_path / "a.txt"
     doc.write_text("".join(f"Paragraph number {i}.\n\n" for i in range(1500)))
-    sources, _ = discover([str(doc)], format_name=None)
     sink, memory = Sink(), Memory()
-    options = RunOptions(targets=(language("fr"),))
-    Pipeline(options, EstimatingTokenizer(), lambda: SlowStream(0.001), progress=sink, memory=memory).run(sources)
+    run_pipeline([doc], SlowStream(0.001), progress=sink, memory=memory)
     assert sum(sink.advances) == 1500
     assert len(sink.advances) >= 5 and max(sink.advances) < MEMORY_CHUNK  # no jumps of a whole chunk
     assert memory.chunks == [MEMORY_CHUNK, 1500 - MEMORY_CHUNK]  # the memory still commits by chunk
@@ -82,7 +79,7 @@ def test_the_eta_follows_the_text_not_the_request_count() -> None:
 
 def test_json_events_are_one_object_per_line() -> None:
     lines: list[str] = []
-    progress = Progress(JsonProgress(lines.append))
+    progress = ProgressTracker(JsonProgress(lines.append))
     progress.engine_starting("vllm", "m")
     progress.planned(files=2, requests=10, prompt_tokens=500)
     progress.engine_ready()

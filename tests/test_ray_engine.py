@@ -17,16 +17,15 @@ import pytest
 from catalog_gen import write_catalog
 from clirun import ROOT, hymt, start_hymt
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import make_pipeline, sources_of
+
 from hymt_cli.engine import ENGINES, EngineOptions, EngineSetup, GenerationRequest, Sampling
 from hymt_cli.engine.base import Engine, Generation
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.ray_engine import RayCluster, RayEngine, RayOptions
 from hymt_cli.formats import ParquetOptions
-from hymt_cli.text.languages import parse_language_list
-from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.options import OptionSet
 from hymt_cli.reporting.report import RunReport
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 pytest.importorskip("ray")
 COLUMNS = ("title", "body_html", "option1_value")
@@ -34,10 +33,8 @@ SETUP = EngineSetup(EngineOptions(model="none"), Sampling.deterministic())
 
 
 def run(src: Path, out: Path, engine_factory, *, to: str = "fr,de", name: str = "identity") -> RunReport:
-    sources, problems = discover([str(src)], format_name=None, options={"parquet": ParquetOptions(columns=COLUMNS)})
-    assert not problems
-    options = RunOptions(targets=tuple(parse_language_list(to)), out_dir=out)
-    return Pipeline(options, EstimatingTokenizer(), engine_factory, engine_name=name).run(sources)
+    sources = sources_of([src], options=OptionSet([ParquetOptions(columns=COLUMNS)]))
+    return make_pipeline(engine_factory, to=to, out_dir=out, engine_name=name).run(sources)
 
 
 def on_ray(cluster: RayCluster, name: str, *, workers: int = 2, chunk: int = 64) -> RayEngine:

@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 from engines import identity_replica
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import make_pipeline, sources_of
+
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
 from hymt_cli.engine.replicas import ReplicaEngine, ReplicaSlot
 from hymt_cli.errors import EngineUnavailable
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 def asks(n: int) -> list[GenerationRequest]:
@@ -76,8 +74,7 @@ def _documents(tmp_path: Path, count: int):
     for i in range(count):
         body = "\n\n".join(f"Paragraph {j} of document {i}, with {'words ' * (j % 7)}." for j in range(40))
         (tmp_path / f"doc{i:02d}.txt").write_text(body + "\n\nShared footer.\n", encoding="utf-8")
-    found, problems = discover([str(tmp_path)], format_name=None, options=None)
-    assert not problems
+    found = sources_of([tmp_path])
     return found
 
 
@@ -91,8 +88,7 @@ def test_the_pipeline_round_trips_through_replicas(tmp_path: Path) -> None:
         assert engines[0].wait_started() == 2
         return engines[0]
 
-    options = RunOptions(targets=(language("fr"), language("de")), out_dir=tmp_path / "out")
-    report = Pipeline(options, EstimatingTokenizer(), factory).run(sources)
+    report = make_pipeline(factory, to="fr,de", out_dir=tmp_path / "out").run(sources)
     assert report.files_ok == 24 and report.untranslated == 0
     for source in sources:
         for lang in ("fr", "de"):
@@ -115,8 +111,7 @@ def test_two_vllm_cpu_engines_share_a_run(tmp_path: Path, tiny_engine_options: E
     engine = start_vllm(replace(tiny_engine_options, replicas=2), Sampling.deterministic())
     try:
         assert isinstance(engine, ReplicaEngine) and engine.wait_started() == 2
-        options = RunOptions(targets=(language("fr"),), out_dir=tmp_path / "out")
-        report = Pipeline(options, tiny_tokenizer, lambda: engine).run(sources)
+        report = make_pipeline(engine, tokenizer=tiny_tokenizer, out_dir=tmp_path / "out").run(sources)
         assert report.files_ok == 3 and report.engine_requests >= report.unique_segments > 40
         assert len(engine.served) == 2 and all(n > 0 for n in engine.served.values()), engine.served
     finally:

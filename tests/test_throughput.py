@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.inputs.discovery import discover
+from pipelines import make_pipeline, run_pipeline, sources_of
+
 from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.text.languages import language
 from hymt_cli.formats.text import TextFormat
-from hymt_cli.pipeline import Pipeline, Planner, RunOptions
+from hymt_cli.pipeline import Planner
 from hymt_cli.model.prompts import build_prompt
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 MESSAGES = [
     "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
@@ -36,15 +35,12 @@ def sources_in(tmp_path: Path, count: int = 4):
     for i in range(count):
         (tmp_path / f"doc{i}.txt").write_text(f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n",
                                               encoding="utf-8")
-    found, problems = discover([str(tmp_path)], format_name=None, options=None)
-    assert not problems
-    return found
+    return sources_of([tmp_path])
 
 
 def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, tiny_tokenizer) -> None:
-    targets = (language("de"), language("zh"))
     found = sources_in(tmp_path)
-    report = Pipeline(RunOptions(targets=targets, dry_run=True), tiny_tokenizer, lambda: IdentityEngine()).run(found)
+    report = make_pipeline(IdentityEngine(), to="de,zh", tokenizer=tiny_tokenizer, dry_run=True).run(found)
     planner = Planner(tiny_tokenizer, context_tokens=8192, source=None)
     for source in found:
         for segment in TextFormat().segments(source.path.read_text(encoding="utf-8")):
@@ -79,14 +75,8 @@ class SlowStart:
 def test_the_engine_starts_in_the_background_while_planning(tmp_path: Path) -> None:
     factory = SlowStart()
     planned_at: list[float] = []
-    pipeline = Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory)
-    translate = pipeline._translate
-
-    def spy(window):  # planning of the window is over when it is translated
-        planned_at.append(time.monotonic())
-        return translate(window)
-
-    pipeline._translate = spy
+    # a window's plan is handed on once its planning is over
+    pipeline = make_pipeline(factory, on_planned=lambda requests: planned_at.append(time.monotonic()))
     report = pipeline.run(sources_in(tmp_path))
     assert report.files_ok == 4 and report.files_failed == 0
     assert factory.thread is not None and factory.thread is not threading.main_thread()
@@ -97,19 +87,17 @@ def test_an_engine_that_fails_to_start_fails_the_run_with_its_error(tmp_path: Pa
     from hymt_cli.errors import EngineUnavailable
 
     factory = SlowStart(delay=0.0, error=EngineUnavailable("no model here"))
-    pipeline = Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory)
+    pipeline = make_pipeline(factory)
     with pytest.raises(EngineUnavailable, match="no model here"):
         pipeline.run(sources_in(tmp_path))
 
 
 def test_no_engine_for_a_dry_run_or_nothing_to_translate(tmp_path: Path) -> None:
     factory = SlowStart()
-    Pipeline(RunOptions(targets=(language("fr"),), dry_run=True), EstimatingTokenizer(), factory).run(
-        sources_in(tmp_path))
+    make_pipeline(factory, dry_run=True).run(sources_in(tmp_path))
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "n.txt").write_text("42\n\n3.14\n", encoding="utf-8")
-    found, _ = discover([str(tmp_path / "empty")], format_name=None, options=None)
-    Pipeline(RunOptions(targets=(language("fr"),)), EstimatingTokenizer(), factory).run(found)
+    run_pipeline([tmp_path / "empty"], factory)
     assert factory.thread is None
 
 
@@ -145,8 +133,7 @@ def test_documents_are_written_as_their_answers_arrive(tmp_path: Path) -> None:
     found = sources_in(docs, count=6)
     out = tmp_path / "out"
     engine = Streaming(out)
-    report = Pipeline(RunOptions(targets=(language("fr"),), out_dir=out), EstimatingTokenizer(),
-                      lambda: engine).run(found)
+    report = make_pipeline(engine, out_dir=out).run(found)
     assert report.files_ok == 6 and report.untranslated == 0 and report.output_tokens == 3 * report.engine_requests
     assert engine.calls == 1  # the engine's own budget: the whole job in one call
     assert engine.files_seen[0] == 0 and engine.files_seen[-1] > 0  # written before the last answer
@@ -160,8 +147,7 @@ def test_an_engine_that_loses_answers_is_an_error(tmp_path: Path) -> None:
             yield 0, Generation(requests[0].source_text, "stop", 1)
 
     with pytest.raises(RuntimeError, match="answered 1 of"):
-        Pipeline(RunOptions(targets=(language("fr"),), out_dir=tmp_path / "o"), EstimatingTokenizer(),
-                 lambda: Lossy(tmp_path)).run(sources_in(tmp_path))
+        make_pipeline(Lossy(tmp_path), out_dir=tmp_path / "o").run(sources_in(tmp_path))
 
 
 def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_options) -> None:
@@ -234,10 +220,8 @@ def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_pat
     (docs / "a.txt").write_text("Short a.\n\n" + "A very long paragraph. " * 40 + "\n", encoding="utf-8")
     for name in "bcdef":
         (docs / f"{name}.txt").write_text(f"Short {name}.\n\nAnother {name} line.\n", encoding="utf-8")
-    found, _ = discover([str(docs)], format_name=None, options=None)
     engine = InOrder(tmp_path / "out" / "fr")
-    options = RunOptions(targets=(language("fr"),), out_dir=tmp_path / "out", submit_bucket=bucket)
-    Pipeline(options, EstimatingTokenizer(), lambda: engine).run(found)
+    run_pipeline([docs], engine, out_dir=tmp_path / "out", submit_bucket=bucket)
     first_with_a = next((i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written))
     if bucket is not None:
         assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(engine.asked[:3])

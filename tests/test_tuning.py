@@ -157,12 +157,13 @@ def test_gpus_are_read_from_nvml_without_cuda(monkeypatch: pytest.MonkeyPatch) -
 
 def test_gpus_and_replicas_flags_become_engine_options() -> None:
     from hymt_cli.errors import UsageError
-    from hymt_cli.settings.legacy import TranslateSettings
+    from hymt_cli.run.config import engine_options
+    from hymt_cli.settings import Settings
 
-    options = TranslateSettings(inputs=("x.txt",), to="de", gpus=" 0, 2", replicas=3).engine_options()
+    options = engine_options(Settings.build(gpus=" 0, 2", replicas=3))
     assert options.gpus == ("0", "2") and options.replicas == 3
-    assert TranslateSettings(inputs=("x.txt",), to="de").engine_options().gpus is None
+    assert engine_options(Settings.build()).gpus is None
     with pytest.raises(UsageError, match="--gpus needs at least one GPU"):
-        TranslateSettings(inputs=("x.txt",), to="de", gpus=",").engine_options()
+        Settings.build(gpus=",")
     with pytest.raises(UsageError, match="--replicas must be at least 1"):
-        TranslateSettings(inputs=("x.txt",), to="de", replicas=0).engine_options()
+        Settings.build(replicas=0)

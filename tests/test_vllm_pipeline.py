@@ -13,9 +13,6 @@ import pytest
 from clirun import ROOT, hymt
 from engines import Recording
 
-from hymt_cli.inputs.discovery import discover
-from hymt_cli.text.languages import language
-from hymt_cli.pipeline import Pipeline, RunOptions
 
 pytestmark = pytest.mark.vllm
 SAMPLES = ROOT / "samples" / "txt"
@@ -26,11 +23,10 @@ MARKUP = [ROOT / "samples" / "docs", ROOT / "samples" / "site"]
 def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(SAMPLES, docs)
-    sources, problems = discover([str(docs)], format_name=None, options=None)
-    assert not problems
+    sources = sources_of([docs])
     engine = Recording(vllm_engine)
-    options = RunOptions(targets=(language("en"), language("zh")), batch_tokens=4096)
-    report = Pipeline(options, tiny_tokenizer, lambda: engine, engine_name="vllm").run(sources)
+    report = make_pipeline(engine, to="en,zh", tokenizer=tiny_tokenizer, batch_tokens=4096,
+                           engine_name="vllm").run(sources)
 
     assert report.files_ok == 2 * len(sources) and report.files_failed == 0
     assert report.engine_requests == report.unique_segments == len(engine.requests) > 10
@@ -72,12 +68,12 @@ def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answerin
 
 @pytest.mark.vllm
 def test_markdown_and_html_samples_run_end_to_end(tmp_path: Path, vllm_engine, tiny_tokenizer) -> None:
-    sources, problems = discover([str(p) for p in MARKUP], format_name=None, options=None)
-    assert not problems and {s.format.name for s in sources} == {"md", "html"}
+    sources = sources_of(MARKUP)
+    assert {s.format.name for s in sources} == {"md", "html"}
     engine = Recording(vllm_engine)
     out = tmp_path / "out"
-    options = RunOptions(targets=(language("ja"),), out_dir=out, batch_tokens=8192)
-    report = Pipeline(options, tiny_tokenizer, lambda: engine, engine_name="vllm").run(sources)
+    report = make_pipeline(engine, to="ja", tokenizer=tiny_tokenizer, out_dir=out, batch_tokens=8192,
+                           engine_name="vllm").run(sources)
     assert report.files_failed == 0 and report.files_ok == len(sources)
     # tagged segments went out with HY-MT's formatted-translation prompt
     prompts = [tiny_tokenizer.hf_tokenizer.decode(list(r.prompt_token_ids)) for r in engine.requests]

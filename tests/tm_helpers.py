@@ -4,18 +4,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pipelines import make_pipeline, sources_of
 from engines import CountingEngine, FailingEngine  # noqa: F401  (re-exported for the tests)
 
 from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
-from hymt_cli.inputs.discovery import discover
 from hymt_cli.formats import ParquetOptions
+from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.text.languages import parse_language_list
-from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.model.prompts import TEMPLATE_VERSION
-from hymt_cli.model.tokenizer import EstimatingTokenizer
 
 
 def engine_named(name: str):
@@ -25,19 +23,15 @@ def engine_named(name: str):
 def run(inputs: list[str], to: str, engine, *, cache: Path | None, out: Path | None = None,
         dry_run: bool = False, batch_tokens: int = 262_144, **format_options):
     """One in-process run; returns the report. `cache` None: no memory."""
-    sources, problems = discover([str(i) for i in inputs], format_name=None,
-                                 options={"parquet": ParquetOptions(**format_options)})
-    assert not problems, problems
+    sources = sources_of(inputs, options=OptionSet([ParquetOptions(**format_options)]))
     memory = None
     if cache is not None:
         context = build_context(engine=engine.name, model=None, revision=None, sampling=None,
                                 template_version=TEMPLATE_VERSION, model_free=True)
         memory = PipelineMemory(TranslationMemory.open(cache, readonly=dry_run), context, None)
-    options = RunOptions(targets=tuple(parse_language_list(to)), out_dir=out, dry_run=dry_run,
-                         batch_tokens=batch_tokens)
     try:
-        return Pipeline(options, EstimatingTokenizer(), lambda: engine, engine_name=engine.name,
-                        memory=memory).run(sources)
+        return make_pipeline(engine, to=to, out_dir=out, dry_run=dry_run, batch_tokens=batch_tokens,
+                             engine_name=engine.name, memory=memory).run(sources)
     finally:
         if memory is not None:
             memory.close()

@@ -70,7 +70,7 @@ _CONFIG = (
 
 
 @app.command(cls=Command, epilog=EXAMPLES)
-@takes(all_settings(), *_CONFIG)
+@takes(all_settings, *_CONFIG)
 def translate(**values: Any) -> None:
     """Translate documents: <stem>.<lang><suffix> beside each input, or DIR/<lang>/... with -o."""
     config, no_config = values.pop("config"), values.pop("no_config")
@@ -87,7 +87,7 @@ def translate(**values: Any) -> None:
 
 # `hymt config` takes the same flags as `translate` and prints what a run would use.
 @app.command("config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults.")
-@takes(all_settings(), *_CONFIG)
+@takes(all_settings, *_CONFIG)
 def show_config(**values: Any) -> None:
     """Print the settings in effect (as TOML) and where each comes from."""
     config, no_config = values.pop("config"), values.pop("no_config")
@@ -118,7 +118,7 @@ _SERVE_EXTRA = (
 
 
 @app.command("serve-args", cls=Command)
-@takes(_SERVED, *_SERVE_EXTRA)
+@takes(lambda: _SERVED, *_SERVE_EXTRA)
 def serve_args(**values: Any) -> None:
     """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
     (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""

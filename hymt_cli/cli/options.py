@@ -5,11 +5,12 @@ default to None: a flag the user did not give leaves the value to the environmen
 file or the default (settings/layers.py), and `hymt config` shows which."""
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -54,16 +55,35 @@ def _escape(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def takes(settings: Iterable[Setting], *extra: inspect.Parameter) -> Callable[[_F], _F]:
+def takes(settings: Callable[[], Iterable[Setting]], *extra: inspect.Parameter) -> Callable[[_F], _F]:
     """Give a command one parameter per setting (sorted by help panel) plus `extra`, so that typer
-    builds its options from the declarations; the command receives them as keyword arguments."""
-    ordered = sorted(settings, key=lambda s: Panel.ORDER.index(s.declared.panel))
+    builds its options from the declarations; the command receives them as keyword arguments.
+    The settings are asked for when typer builds the command (at `main`), so a format or engine
+    registered after this module was imported has its options too."""
 
     def decorate(command: _F) -> _F:
-        command.__signature__ = inspect.Signature([*map(parameter, ordered), *extra])  # type: ignore[attr-defined]
-        return command
+        return cast(_F, _SettingsCommand(command, settings, extra))
 
     return decorate
+
+
+class _SettingsCommand:
+    """A command whose signature (what typer reads) is made from the settings when asked for."""
+
+    def __init__(self, command: Callable[..., Any], settings: Callable[[], Iterable[Setting]],
+                 extra: tuple[inspect.Parameter, ...]) -> None:
+        functools.update_wrapper(self, command)
+        self._command = command
+        self._settings = settings
+        self._extra = extra
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        ordered = sorted(self._settings(), key=lambda s: Panel.ORDER.index(s.declared.panel))
+        return inspect.Signature([*map(parameter, ordered), *self._extra])
+
+    def __call__(self, **values: Any) -> Any:
+        return self._command(**values)
 
 
 def given(values: dict[str, Any], settings: Iterable[Setting]) -> dict[str, object]:
@@ -96,7 +116,7 @@ class _PlainTypes:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
             if isinstance(param, TyperArgument):
-                param.display_type_rich = lambda ctx: None
+                setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010 - an instance override
             elif param.metavar is None:
                 param.metavar = ""
         return params

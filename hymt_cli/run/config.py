@@ -141,5 +141,6 @@ def _engine_choice(settings: Settings) -> EngineChoice:
                        Sampling(sampling.temperature, sampling.top_p, sampling.top_k, sampling.repetition_penalty,
                                 sampling.seed))
     uses_model = chosen.needs_model or model.model is not None
-    return EngineChoice(spec, inner, options, chosen_sampling, server, settings.records, uses_model)
+    declared = OptionSet(settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options))
+    return EngineChoice(spec, inner, options, chosen_sampling, server, declared, uses_model)
 

@@ -66,15 +66,7 @@ class Settings:
     def build(cls, values: Mapping[str, object] | None = None, /, **more: object) -> Settings:
         """Records from values keyed by setting name (the fields' names); UsageError for an unknown
         name or a bad value, naming its flag."""
-        given = {**(values or {}), **more}
-        by_name = {s.name: s for s in all_settings()}
-        unknown = [name for name in given if name not in by_name]
-        if unknown:
-            close = difflib.get_close_matches(unknown[0], list(by_name), n=1)
-            raise UsageError(f"unknown setting {unknown[0]!r}", hint=f"did you mean {close[0]!r}?" if close else None)
-        grouped: dict[type, dict[str, object]] = {}
-        for name, value in given.items():
-            grouped.setdefault(by_name[name].owner, {})[name] = value
+        grouped = _by_owner({**(values or {}), **more})
         return cls(OptionSet(group(**grouped.get(group, {})) for group in option_groups()))
 
     def of(self, kind: type[_T]) -> _T:
@@ -86,11 +78,8 @@ class Settings:
 
     def replaced(self, **values: object) -> Settings:
         """These settings with some values changed (by setting name)."""
-        grouped: dict[type, dict[str, object]] = {}
-        for name, value in values.items():
-            grouped.setdefault(setting_named(name).owner, {})[name] = value
-        return Settings(self.records.with_records(*(replace(self.of(owner), **changes)
-                                                    for owner, changes in grouped.items())))
+        changed: list[Options] = [replace(self.of(owner), **changes) for owner, changes in _by_owner(values).items()]
+        return Settings(self.records.with_records(*changed))
 
     def items(self) -> Iterator[tuple[Setting, object]]:
         """(setting, value) for every declared setting."""
@@ -125,3 +114,16 @@ class Settings:
     @property
     def reporting(self) -> ReportSettings:
         return self.of(ReportSettings)
+
+
+def _by_owner(values: Mapping[str, object]) -> dict[type, dict[str, object]]:
+    """Values by the options dataclass that declares them; UsageError for an unknown name."""
+    by_name = {s.name: s for s in all_settings()}
+    grouped: dict[type, dict[str, object]] = {}
+    for name, value in values.items():
+        setting = by_name.get(name)
+        if setting is None:
+            close = difflib.get_close_matches(name, list(by_name), n=1)
+            raise UsageError(f"unknown setting {name!r}", hint=f"did you mean {close[0]!r}?" if close else None)
+        grouped.setdefault(setting.owner, {})[name] = value
+    return grouped

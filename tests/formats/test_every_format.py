@@ -1,0 +1,26 @@
+"""Every registered format, over every sample of it: the identity engine writes the sample back
+(byte for byte, but for the edits the format documents), and a registered format without a sample
+fails here, so that the identity and hostile-answer tests cover every format."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pipelines import translate_files
+from samples import samples, samples_of, unchanged
+
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.formats import FORMATS
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_every_registered_format_has_a_sample(name: str) -> None:
+    assert samples_of(name), f"format {name!r} has no sample under samples/ (or tests/corpus/)"
+
+
+@pytest.mark.parametrize("sample", samples(), ids=lambda s: s.name)
+def test_identity_writes_every_sample_back(sample, tmp_path: Path) -> None:
+    report, outputs = translate_files([sample.path], IdentityEngine(), tmp_path / "out", options=sample.options)
+    assert report.files_failed == 0, [f.error for f in report.files]
+    assert report.untranslated == 0
+    assert unchanged(sample, outputs[sample.path]), sample.name

@@ -1,0 +1,69 @@
+"""The one way tests build and run a `Pipeline` in-process (and write their input files).
+
+`make_pipeline(engine, to="fr", ...)` takes an engine or an engine factory, target codes, and any
+`RunOptions` field or `Pipeline` keyword; `run_pipeline(paths, engine, ...)` discovers the inputs
+and runs; `translate_files(...)` also maps each input to its output under `out_dir/<lang>/`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from hymt_cli.engine import Engine
+from hymt_cli.inputs.discovery import discover
+from hymt_cli.inputs.sources import SourceFile
+from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
+from hymt_cli.options import OptionSet
+from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.reporting.report import RunReport
+from hymt_cli.text.languages import parse_language_list
+
+_RUN_OPTIONS = {f.name for f in fields(RunOptions)}
+
+
+def make_pipeline(engine: Engine | Callable[[], Engine], *, to: str | Sequence[str] = "fr",
+                  tokenizer: PromptTokenizer | None = None, **given: Any) -> Pipeline:
+    """A pipeline into the languages `to` (codes, comma-separated or a sequence); `given` holds
+    `RunOptions` fields (out_dir, dry_run, batch_tokens ...) and `Pipeline` keywords (progress,
+    memory, glossary, validators, engine_name ...)."""
+    codes = ",".join(to) if not isinstance(to, str) else to
+    options = RunOptions(targets=tuple(parse_language_list(codes)),
+                         **{k: v for k, v in given.items() if k in _RUN_OPTIONS})
+    factory = engine if isinstance(engine, type) or not hasattr(engine, "generate_stream") else (lambda: engine)
+    extra = {k: v for k, v in given.items() if k not in _RUN_OPTIONS}
+    extra.setdefault("engine_name", getattr(engine, "name", "test"))
+    return Pipeline(options, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
+
+
+def sources_of(paths: Sequence[Path | str], *, options: OptionSet | None = None,
+               format_name: str | None = None) -> list[SourceFile]:
+    sources, problems = discover([str(p) for p in paths], format_name=format_name, options=options)
+    assert not problems, problems
+    return sources
+
+
+def run_pipeline(paths: Sequence[Path | str], engine: Engine | Callable[[], Engine], *,
+                 options: OptionSet | None = None, format_name: str | None = None, **given: Any) -> RunReport:
+    return make_pipeline(engine, **given).run(sources_of(paths, options=options, format_name=format_name))
+
+
+def translate_files(paths: Sequence[Path], engine: Engine | Callable[[], Engine], out_dir: Path, *,
+                    lang: str = "fr", options: OptionSet | None = None,
+                    **given: Any) -> tuple[RunReport, dict[Path, Path]]:
+    """Run into `out_dir/<lang>/...`; the report and each input's output path."""
+    sources = sources_of(paths, options=options)
+    report = make_pipeline(engine, to=lang, out_dir=out_dir, **given).run(sources)
+    return report, {s.path: out_dir / lang / s.relative for s in sources if s.path is not None}
+
+
+def write(folder: Path, name: str, content: str | bytes) -> Path:
+    """`content` into `folder/name` (text as UTF-8); the path."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
