@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import UsageError
 from .manifest import file_digest, read_manifest
-from .paths import output_path
-from ..inputs.sources import SourceFile
+from .paths import Source, output_path
 from ..text.languages import Language
 
 
@@ -58,7 +58,7 @@ class Stale:
     reason: str
 
 
-def stale_outputs(sources: list[SourceFile], targets: tuple[Language, ...], out_dir: Path | None,
+def stale_outputs(sources: Sequence[Source], targets: tuple[Language, ...], out_dir: Path | None,
                   provenance: str) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures)."""
     stale: list[Stale] = []

@@ -13,15 +13,31 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from .atomic import commit_temp, temp_beside
 from ..text.languages import Language
 from .manifest import written_by_hymt
-from ..inputs.sources import SourceFile
 
 
-def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Path | None:
+class Source(Protocol):
+    """What the output rules need of an input (inputs.sources.Source is one); `path` None is
+    standard input."""
+
+    @property
+    def path(self) -> Path | None: ...
+
+    @property
+    def relative(self) -> Path: ...
+
+    @property
+    def lang_suffix(self) -> str | None: ...
+
+    @property
+    def display(self) -> str: ...
+
+
+def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | None:
     """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
     if source.path is None:
         return None
@@ -47,13 +63,13 @@ class Claim:
 class OutputRules:
     """Claims output paths for a run; refuses those that would lose data."""
 
-    def __init__(self, sources: list[SourceFile], out_dir: Path | None, *, overwrite: bool = False) -> None:
+    def __init__(self, sources: list[Source], out_dir: Path | None, *, overwrite: bool = False) -> None:
         self._out_dir = out_dir
         self._overwrite = overwrite
         self._inputs = {s.path.resolve() for s in sources if s.path is not None}
         self._writers: dict[Path, str] = {}  # output -> the input it is translated from
 
-    def claim(self, source: SourceFile, lang: Language) -> Claim:
+    def claim(self, source: Source, lang: Language) -> Claim:
         """The output of `source` in `lang`, and whether it may be written."""
         out = output_path(source, lang, self._out_dir)
         if out is None:

@@ -15,6 +15,7 @@ from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, Generat
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.formats.text import TextFormat
 from hymt_cli.pipeline import Planner
+from hymt_cli.text.languages import language
 from hymt_cli.model.prompts import build_prompt
 
 MESSAGES = [
@@ -44,7 +45,7 @@ def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, t
     planner = Planner(tiny_tokenizer, context_tokens=8192, source=None)
     for source in found:
         for segment in TextFormat().segments(source.path.read_text(encoding="utf-8")):
-            for lang in targets:
+            for lang in (language("de"), language("zh")):
                 planner.pieces_for(segment.text, lang, (source.display, segment.id))
     requests = planner.finish()  # one batch call of the tokenizer
     assert requests and report.prompt_tokens == sum(len(r.prompt_ids) for r in requests)

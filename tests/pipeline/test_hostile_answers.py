@@ -21,7 +21,7 @@ from hymt_cli.options import OptionSet
 from hymt_cli.pipeline import target_script
 from hymt_cli.reporting.report import RunReport
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = ("title", "body_html", "option1_value", "seo_description")
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 

@@ -12,7 +12,7 @@ import pytest
 
 from hymt_cli.glossary import load_entries, load_glossaries
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for folder in ("samples", "glossaries") for p in (ROOT / folder).rglob("*")
                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
 GLOSSARIES = sorted((ROOT / "glossaries").iterdir())

@@ -15,7 +15,7 @@ from hymt_cli.memory.store import CacheError, MemoryContext, TranslationMemory, 
 from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 
 

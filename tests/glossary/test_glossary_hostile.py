@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from pipelines import write
+
 from hymt_cli.cli.app import main
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import GlossaryError, load_entries, load_glossaries
 from hymt_cli.glossary.entries import MAX_TERM_CHARS
 from hymt_cli.text.languages import language
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TBX = ('<martif type="TBX-Basic"><text><body><termEntry>'
        '<langSet xml:lang="zh"><tig><term>对象存储</term></tig></langSet>'
        '<langSet xml:lang="de"><tig><term>Objektspeicher</term></tig></langSet>'
@@ -22,12 +24,6 @@ LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol "lol">\n'
           + "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(2, 10)).replace("&lol1;", "&lol;")
           + ']>\n<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>&lol9;</term></tig>'
             '</langSet></termEntry></body></text></martif>')
-
-
-def write(tmp_path: Path, name: str, data: bytes | str) -> Path:
-    path = tmp_path / name
-    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    return path
 
 
 def pairs(entries):

@@ -18,7 +18,7 @@ from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.errors import ExitCode
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = ("title", "body_html", "option1_value", "category", "seo_description")
 ROWS = 10_500
 

@@ -5,17 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from pipelines import write
+
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import GlossaryError, load_entries, load_glossaries
 from hymt_cli.text.languages import language
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def targets(entries, source):

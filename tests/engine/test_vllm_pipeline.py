@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from clirun import ROOT, hymt
 from engines import Recording
+from pipelines import make_pipeline, sources_of
 
 
 pytestmark = pytest.mark.vllm

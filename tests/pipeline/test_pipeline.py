@@ -10,6 +10,7 @@ from pipelines import run_pipeline, write
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.text.languages import language
+from hymt_cli.model.tokenizer import EstimatingTokenizer
 from hymt_cli.pipeline import Planner
 
 

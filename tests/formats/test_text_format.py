@@ -11,7 +11,7 @@ from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import TextOptions, format_named
 from hymt_cli.formats.text import TextFormat
 
-SAMPLES = sorted((Path(__file__).parent.parent / "samples").rglob("*.txt"))
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").rglob("*.txt"))
 PARAGRAPH, LINE = TextFormat(TextOptions(segment_by="paragraph")), TextFormat(TextOptions(segment_by="line"))
 
 # Heavy in what breaks naive splitters: CR/LF mixes, BOM, NBSP, ideographic space, emoji,

@@ -20,7 +20,7 @@ from hymt_cli.errors import EngineUnavailable
 
 pytest.importorskip("vllm")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MESSAGES = [
     "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
     "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",

@@ -12,7 +12,7 @@ from catalog_gen import write_catalog
 from clirun import start_hymt
 from tm_helpers import CountingEngine, engine_named, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = "title,body_html,option1_value"
 
 

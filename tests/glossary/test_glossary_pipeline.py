@@ -14,7 +14,7 @@ from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.errors import ExitCode
 from hymt_cli.glossary import Entry, Glossary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "glossary-demo" / "getting-started.txt"
 GLOSSARIES = [ROOT / "glossaries" / n for n in ("product-terms.tsv", "ui-labels.csv", "brand.json")]
 TERMS = {"Cloud Storage": "Cloud-Speicher", "access key": "Zugriffsschlüssel", "region": "Region"}

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from hymt_cli.glossary import Entry, Glossary, Matcher
 from hymt_cli.text.languages import language
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from glossary_matching import make_segments, make_terms, naive_find  # noqa: E402
 
 DE = language("de")

@@ -264,7 +264,7 @@ def test_the_server_tokenizes_when_the_model_is_not_here(docs: Path, pseudo_out:
 def test_served_translation_equals_the_offline_engine(vllm_server, answering_model_dir: Path, tmp_path: Path) -> None:
     """`hymt translate` through `vllm serve` writes byte for byte what the offline vLLM engine
     writes for the same greedy requests: same prompts (token ids), same sampling, same answers."""
-    source = (Path(__file__).resolve().parents[1] / "samples" / "txt" / "release-notes.txt").read_bytes()
+    source = (Path(__file__).resolve().parents[2] / "samples" / "txt" / "release-notes.txt").read_bytes()
     common = ("translate", "-", "--format", "txt", "--to", "de", "--deterministic", "--max-model-len", "2048",
               "--no-cache")
     offline = hymt(*common, "--model", str(answering_model_dir), "--enforce-eager",

@@ -15,7 +15,7 @@ from hymt_cli.memory import store as cache
 from hymt_cli.memory.store import CacheError, MemoryContext, PipelineMemory, TranslationMemory
 from hymt_cli.errors import ExitCode
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 
 
