@@ -1,0 +1,175 @@
+"""The review page: one self-contained HTML file that shows a run segment by segment.
+
+The page makes no request of any kind (no CDN, no web fonts, no images): it opens offline
+from `file://`. Its style and script are inline, allowed by their SHA-256 hashes in a strict
+Content-Security-Policy (`default-src 'none'`), so no other script can run in it, and the
+script puts every string of the run in the page as text, never as markup. The data are two
+JSON blocks (`<script type="application/json">`, which browsers never run), escaped so that no
+text can end them (records.script_safe_json):
+
+- `hymt-run`: the run (`schema`, `started`, `engine`, `model`, `source`, `targets`, `status`,
+  `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
+  `totals` and `files` (per output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`,
+  `status`, `error`, `warning`, `counts`); counts are `segments`, `attention`, `statuses`,
+  `checks`, `errors`, `warnings` (spool.OutputCounts);
+- `hymt-segments`: per output, in the order of `files`, its records (records.SegmentRecord).
+
+The same run gives the same bytes: no time in it but the run's own (`started`, passed in).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from ..atomic import open_atomically
+from ..languages import LANGUAGES
+from ..report import FileReport, RunReport
+from .records import script_safe_json
+from .spool import OutputCounts, RecordSpool
+
+SCHEMA = "hymt.review/1"
+RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewOptions:
+    # --review FILE: "Write a review page: one self-contained HTML file with every segment's
+    # source and translation side by side, and what the checks found (opens offline)."
+    path: Path | None = None
+
+
+@cache
+def _asset(name: str) -> str:
+    return resources.files("hymt_cli.review").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _digest(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _head(style: str, script: str) -> str:
+    policy = (
+        f"default-src 'none'; script-src {_digest(script)}; style-src {_digest(style)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="hymt">
+<title>hymt review</title>
+<style>{style}</style>
+</head>
+<body>
+<header class="top">
+<div class="top-line"><h1 class="brand">hymt <span>review</span></h1><div class="run-meta" id="run-meta"></div></div>
+<p class="run-note" id="run-note" hidden></p>
+<div class="stats" id="stats" role="group" aria-label="Segments by status"></div>
+</header>
+<div class="main">
+<nav class="side" aria-label="Filters">
+<h2>Files</h2>
+<div id="files"></div>
+<h2>Checks</h2>
+<div id="checks"></div>
+<details class="keys"><summary>Keyboard</summary><dl>
+<dt><kbd>/</kbd></dt><dd>search the text</dd>
+<dt><kbd>Esc</kbd></dt><dd>clear the search</dd>
+<dt><kbd>j</kbd> <kbd>k</kbd></dt><dd>next, previous segment</dd>
+<dt><kbd>]</kbd> <kbd>[</kbd></dt><dd>next, previous page</dd>
+</dl></details>
+</nav>
+<main class="content">
+<div class="toolbar">
+<label class="search"><span class="visually-hidden">Search sources and translations</span>
+<input id="search" type="search" placeholder="Search sources and translations" autocomplete="off" spellcheck="false">
+<kbd>/</kbd></label>
+<span class="summary" id="summary" aria-live="polite"></span>
+<span class="pager"><button type="button" id="prev" aria-label="Previous page">&lsaquo;</button>
+<span class="summary" id="page-of"></span>
+<button type="button" id="next" aria-label="Next page">&rsaquo;</button></span>
+<div class="filters" id="filters" hidden></div>
+</div>
+<div class="list" id="list"></div>
+<div class="foot pager"><button type="button" id="prev2">&lsaquo; Previous</button>
+<button type="button" id="next2">Next &rsaquo;</button></div>
+</main>
+</div>
+<noscript><p class="empty">This page shows the segments with JavaScript; the data are in the page's JSON blocks.</p></noscript>
+"""
+
+
+def _file_json(report: FileReport, counts: OutputCounts) -> dict[str, object]:
+    lang = report.lang
+    return {
+        "input": report.input,
+        "output": report.output,
+        "lang": lang,
+        "lang_name": LANGUAGES[lang].english if lang in LANGUAGES else None,
+        "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
+        "format": report.format,
+        "status": report.status,
+        "error": report.error,
+        "warning": report.warning,
+        "counts": counts.to_json(),
+    }
+
+
+def _run_json(report: RunReport, spool: RecordSpool, started: str, source: str | None) -> dict[str, object]:
+    totals = OutputCounts()
+    files = []
+    for file in report.files:
+        counts = spool.counts(file)
+        totals.merge(counts)
+        files.append(_file_json(file, counts))
+    targets = sorted({f.lang for f in report.files if f.lang is not None})
+    return {
+        "schema": SCHEMA,
+        "started": started,
+        "engine": report.engine,
+        "model": report.model,
+        "source": source,
+        "targets": targets,
+        "status": report.status,
+        "dry_run": report.dry_run,
+        "checks": dict(sorted(spool.check_severity.items())),
+        "totals": totals.to_json(),
+        "files": files,
+    }
+
+
+def render(
+    report: RunReport, spool: RecordSpool, *, started: str = "", source: str | None = None
+) -> Iterator[bytes]:
+    """The page, in pieces (the segments are streamed from the spool, never held whole).
+    `started`: the run's own start time, as it should be shown; `source`: the source language
+    code when the run names one."""
+    style, script = _asset("review.css"), _asset("review.js")
+    yield _head(style, script).encode("utf-8")
+    yield b'<script type="application/json" id="hymt-run">'
+    yield script_safe_json(_run_json(report, spool, started, source)).encode("utf-8")
+    yield b'</script>\n<script type="application/json" id="hymt-segments">['
+    for index, file in enumerate(report.files):
+        yield b"[" if index == 0 else b",\n["
+        for line_number, line in enumerate(spool.lines(file)):
+            yield line if line_number == 0 else b"," + line
+        yield b"]"
+    yield f"]</script>\n<script>{script}</script>\n</body>\n</html>\n".encode()
+
+
+def write_page(
+    path: Path, report: RunReport, spool: RecordSpool, *, started: str = "", source: str | None = None
+) -> None:
+    """Write the page to `path` atomically (a reader never sees half of it)."""
+    with open_atomically(path) as handle:
+        for piece in render(report, spool, started=started, source=source):
+            handle.write(piece)
