@@ -12,7 +12,8 @@ text can end them (records.script_safe_json):
   `totals` and `files` (per output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`,
   `status`, `error`, `warning`, `counts`); counts are `segments`, `attention`, `statuses`,
   `checks`, `errors`, `warnings` (spool.OutputCounts);
-- `hymt-segments`: per output, in the order of `files`, its records (records.SegmentRecord).
+- `hymt-segments`: per output, in the order of `files`, its records (records.SegmentRecord);
+- `hymt-first`: the same, cut after the run's first 100 records (shown before the rest is read).
 
 The same run gives the same bytes: no time in it but the run's own (`started`, passed in).
 """
@@ -34,6 +35,7 @@ from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
 SCHEMA = "hymt.review/1"
+FIRST_PAGE = 100  # segments a page shows (PAGE in review.js): the first page is shown before the rest is read
 RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
 
 
@@ -77,6 +79,8 @@ def _head(style: str, script: str) -> str:
 </header>
 <div class="main">
 <nav class="side" aria-label="Filters">
+<h2 id="langs-title" hidden>Languages</h2>
+<div id="langs" hidden></div>
 <h2>Files</h2>
 <div id="files"></div>
 <h2>Checks</h2>
@@ -157,13 +161,30 @@ def render(
     yield _head(style, script).encode("utf-8")
     yield b'<script type="application/json" id="hymt-run">'
     yield script_safe_json(_run_json(report, spool, started, source)).encode("utf-8")
-    yield b'</script>\n<script type="application/json" id="hymt-segments">['
+    # The first page of segments and the script come before the rest: the header, the counts and
+    # the first page are shown while the browser still reads a big run's segments.
+    yield b'</script>\n<script type="application/json" id="hymt-first">'
+    yield from _segments(report, spool, limit=FIRST_PAGE)
+    yield f"</script>\n<script>{script}</script>\n".encode()
+    yield b'<script type="application/json" id="hymt-segments">'
+    yield from _segments(report, spool)
+    yield b"</script>\n</body>\n</html>\n"
+
+
+def _segments(report: RunReport, spool: RecordSpool, limit: int | None = None) -> Iterator[bytes]:
+    """Per output, in report order, its records as a JSON array (at most `limit` in all)."""
+    left = limit
+    yield b"["
     for index, file in enumerate(report.files):
         yield b"[" if index == 0 else b",\n["
-        for line_number, line in enumerate(spool.lines(file)):
+        for line_number, line in enumerate(spool.lines(file) if left is None or left > 0 else ()):
+            if left is not None:
+                if left == 0:
+                    break
+                left -= 1
             yield line if line_number == 0 else b"," + line
         yield b"]"
-    yield f"]</script>\n<script>{script}</script>\n</body>\n</html>\n".encode()
+    yield b"]"
 
 
 def write_page(

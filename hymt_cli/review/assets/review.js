@@ -24,11 +24,16 @@
   const number = new Intl.NumberFormat("en-US");
   const run = JSON.parse($("hymt-run").textContent);
   const files = run.files;
-  const state = { file: -1, status: "all", check: "", query: "", page: 0 };
-  let segments = null; // every record, output after output; record.f is its output's index
+  const state = { file: -1, lang: "", status: "all", check: "", query: "", page: 0 };
+  const prefix = commonFolder(files.map((file) => file.input));
+  let segments = []; // every record, output after output; record.f is its output's index
   let starts = []; // index of each output's first record in `segments`
+  // Until the whole block of segments is read, `segments` holds the run's first page only (the
+  // "hymt-first" block, before this script): shown at once, however big the run.
+  let loaded = false;
   let view = []; // indices of the records that pass the filters
   let searchTimer = 0;
+  let allFiles = false; // the side bar lists every file, not the first FILES_SHOWN
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -56,12 +61,35 @@
   }
 
   function counts() {
-    return state.file < 0 ? run.totals : files[state.file].counts;
+    if (state.file >= 0) return files[state.file].counts;
+    if (!state.lang) return run.totals;
+    const sum = { segments: 0, attention: 0, statuses: {}, checks: {}, errors: 0, warnings: 0 };
+    for (const file of files) {
+      if (file.lang !== state.lang) continue;
+      const c = file.counts;
+      sum.segments += c.segments;
+      sum.attention += c.attention;
+      sum.errors += c.errors;
+      sum.warnings += c.warnings;
+      for (const [key, n] of Object.entries(c.statuses)) sum.statuses[key] = (sum.statuses[key] || 0) + n;
+      for (const [key, n] of Object.entries(c.checks)) sum.checks[key] = (sum.checks[key] || 0) + n;
+    }
+    return sum;
   }
 
   function baseName(path) {
     const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
     return [path.slice(0, cut + 1), path.slice(cut + 1)];
+  }
+
+  // The folder every input is in ("samples/"), left out of the side bar's names.
+  function commonFolder(paths) {
+    if (paths.length < 2) return "";
+    let common = baseName(paths[0])[0];
+    for (const path of paths) {
+      while (common && !path.startsWith(common)) common = baseName(common.slice(0, -1))[0];
+    }
+    return common;
   }
 
   // -- the header ------------------------------------------------------------------------
@@ -112,11 +140,13 @@
     button.dataset.file = String(index);
     button.setAttribute("aria-pressed", String(state.file === index));
     if (index < 0) {
-      button.append(el("span", "name", "All files"), el("span", "count", number.format(run.totals.segments)));
+      const all = state.lang ? files.filter((file) => file.lang === state.lang) : files;
+      const total = all.reduce((n, file) => n + file.counts.segments, 0);
+      button.append(el("span", "name", "All files"), el("span", "count", number.format(total)));
       return button;
     }
     const file = files[index];
-    const [dir, name] = baseName(file.input);
+    const [dir, name] = baseName(file.input.startsWith(prefix) ? file.input.slice(prefix.length) : file.input);
     const label = el("span", "name");
     label.append(el("span", "dir", dir), name);
     button.title = file.input + (file.output ? " \u2192 " + file.output : "");
@@ -134,16 +164,41 @@
     return button;
   }
 
-  function fileList(all) {
+  function fileList() {
     const box = $("files");
     box.replaceChildren(fileButton(-1));
-    const shown = all ? files.length : Math.min(files.length, FILES_SHOWN);
-    for (let i = 0; i < shown; i++) box.append(fileButton(i));
-    if (shown < files.length) {
-      const more = el("button", "more", "Show all " + number.format(files.length) + " files");
+    const wanted = [];
+    files.forEach((file, i) => { if (!state.lang || file.lang === state.lang) wanted.push(i); });
+    const shown = allFiles ? wanted.length : Math.min(wanted.length, FILES_SHOWN);
+    for (let k = 0; k < shown; k++) box.append(fileButton(wanted[k]));
+    if (shown < wanted.length) {
+      const more = el("button", "more", "Show all " + number.format(wanted.length) + " files");
       more.type = "button";
-      more.addEventListener("click", () => fileList(true));
+      more.addEventListener("click", () => { allFiles = true; fileList(); });
       box.append(more);
+    }
+  }
+
+  function langList() {
+    const box = $("langs");
+    box.hidden = $("langs-title").hidden = run.targets.length < 2;
+    if (box.hidden) return;
+    box.replaceChildren();
+    for (const lang of run.targets) {
+      const mine = files.filter((file) => file.lang === lang);
+      const button = el("button", "pick");
+      button.type = "button";
+      button.dataset.lang = lang;
+      button.setAttribute("aria-pressed", String(state.lang === lang));
+      const name = mine.length && mine[0].lang_name ? mine[0].lang_name : lang;
+      button.append(el("span", "lang", lang), el("span", "name", name));
+      const flagged = mine.reduce((n, file) => n + file.counts.attention, 0);
+      const total = mine.reduce((n, file) => n + file.counts.segments, 0);
+      if (flagged) {
+        const errors = mine.some((file) => file.counts.errors);
+        button.append(el("span", "flagged" + (errors ? " error" : ""), number.format(flagged)));
+      } else button.append(el("span", "count", number.format(total)));
+      box.append(button);
     }
   }
 
@@ -173,14 +228,36 @@
     return record[cached];
   }
 
+  function unfiltered() {
+    return state.file < 0 && !state.lang && state.status === "all" && !state.check && !state.query && !state.page;
+  }
+
+  function flatten(perOutput) {
+    const all = [];
+    const at = [];
+    perOutput.forEach((records, f) => {
+      at.push(all.length);
+      for (const record of records) {
+        record.f = f;
+        all.push(record);
+      }
+    });
+    at.push(all.length);
+    return [all, at];
+  }
+
   function filter() {
     view = [];
-    if (!segments) return;
+    if (!loaded) {
+      if (unfiltered()) view = segments.map((_, i) => i);
+      return;
+    }
     const from = state.file < 0 ? 0 : starts[state.file];
     const to = state.file < 0 ? segments.length : starts[state.file + 1];
     const query = state.query.toLowerCase();
     for (let i = from; i < to; i++) {
       const record = segments[i];
+      if (state.lang && files[record.f].lang !== state.lang) continue;
       if (state.status === "attention") {
         if (!needsLook(record)) continue;
       } else if (state.status !== "all" && record.status !== state.status) continue;
@@ -195,9 +272,8 @@
     if (!keepPage) state.page = 0;
     stats();
     checkList();
-    for (const button of document.querySelectorAll("#files .pick")) {
-      button.setAttribute("aria-pressed", String(Number(button.dataset.file) === state.file));
-    }
+    langList();
+    fileList();
     chips();
     render();
   }
@@ -212,6 +288,7 @@
       chip.addEventListener("click", () => { clear(); update(false); });
       box.append(chip);
     };
+    if (state.lang) add("language: " + state.lang, () => { state.lang = ""; });
     if (state.file >= 0) add("file: " + files[state.file].input + (files[state.file].lang ? " (" + files[state.file].lang + ")" : ""), () => { state.file = -1; });
     if (state.status !== "all") add(STATUS_LABEL[state.status], () => { state.status = "all"; });
     if (state.check) add("check: " + state.check, () => { state.check = ""; });
@@ -302,7 +379,9 @@
     if (record.flags && record.flags.some((flag) => flag.severity === "error")) node.classList.add("err");
     else if (record.flags) node.classList.add("warn");
     const gutter = el("div", "gutter");
-    gutter.append(el("span", "sid", "#" + record.segment + (record.unit ? " \u00b7 " + record.unit : "")));
+    const sid = el("span", "sid", "#" + record.segment);
+    sid.title = "segment " + record.segment + (record.unit ? " of unit " + record.unit : "");
+    gutter.append(sid);
     if (record.role) {
       const role = roleOf(record.role);
       node.classList.add("k-" + role.kind);
@@ -336,9 +415,10 @@
     node.append(gutter, source, target);
     const notes = el("ul", "notes");
     for (const flag of record.flags || []) notes.append(note(flag.severity, flag.severity, flag.check, flag.message));
-    if (record.retry && !(kept && record.flags && record.flags.some((f) => f.message === record.retry.message))) {
-      notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", record.retry.check,
-        record.retry.message));
+    const retry = record.retry;
+    if (retry && !(record.flags || []).some((flag) => flag.check === retry.check && flag.message === retry.message)) {
+      notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", retry.check,
+        retry.message));
     }
     if (notes.childElementCount) node.append(notes);
     return node;
@@ -369,7 +449,9 @@
   function render() {
     const list = $("list");
     list.replaceChildren();
-    const total = pages();
+    const waiting = !loaded && !unfiltered();
+    const count = loaded ? view.length : run.totals.segments;
+    const total = Math.max(1, Math.ceil(count / PAGE));
     if (state.page >= total) state.page = total - 1;
     const first = state.page * PAGE;
     const last = Math.min(view.length, first + PAGE);
@@ -386,22 +468,23 @@
       previous = row(record, k);
       part.append(previous);
     }
-    if (!segments) part.append(el("p", "empty", "Reading the segments\u2026"));
+    if (waiting) part.append(el("p", "empty", "Reading the segments\u2026"));
     else if (!view.length) {
       if (state.file >= 0 && !files[state.file].counts.segments) part.append(...fileHead(state.file));
       part.append(el("p", "empty", "No segment matches these filters."));
     }
     list.append(part);
-    const summary = !segments ? "" : view.length
-      ? number.format(first + 1) + "\u2013" + number.format(last) + " of " + plural(view.length, "segment", "segments")
+    const summary = waiting ? "" : view.length
+      ? number.format(first + 1) + "\u2013" + number.format(last) + " of " + plural(count, "segment", "segments")
       : "0 segments";
     $("summary").textContent = summary;
-    for (const id of ["prev", "prev2"]) $(id).disabled = state.page === 0;
-    for (const id of ["next", "next2"]) $(id).disabled = state.page >= total - 1;
+    for (const id of ["prev", "prev2"]) $(id).disabled = !loaded || state.page === 0;
+    for (const id of ["next", "next2"]) $(id).disabled = !loaded || state.page >= total - 1;
     $("page-of").textContent = "page " + number.format(state.page + 1) + " of " + number.format(total);
   }
 
   function turn(delta, focusLast) {
+    if (!loaded) return false;
     const target = Math.min(pages() - 1, Math.max(0, state.page + delta));
     if (target === state.page) return false;
     state.page = target;
@@ -428,6 +511,13 @@
       const button = event.target.closest("button[data-status]");
       if (!button) return;
       state.status = state.status === button.dataset.status ? "all" : button.dataset.status;
+      update(false);
+    });
+    $("langs").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-lang]");
+      if (!button) return;
+      state.lang = state.lang === button.dataset.lang ? "" : button.dataset.lang;
+      if (state.file >= 0 && files[state.file].lang !== state.lang && state.lang) state.file = -1;
       update(false);
     });
     $("files").addEventListener("click", (event) => {
@@ -479,28 +569,38 @@
   }
 
   function load() {
-    const perOutput = JSON.parse($("hymt-segments").textContent);
-    segments = [];
-    starts = [];
-    perOutput.forEach((records, f) => {
-      starts.push(segments.length);
-      for (const record of records) {
-        record.f = f;
-        segments.push(record);
-      }
-    });
-    starts.push(segments.length);
-    update(false);
+    performance.mark("hymt-segments-read");
+    [segments, starts] = flatten(JSON.parse($("hymt-segments").textContent));
+    performance.mark("hymt-segments-parsed");
+    loaded = true;
+    const focused = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.position : undefined;
+    update(true);
+    if (focused !== undefined) {
+      const again = document.querySelector('#list .seg[data-position="' + Number(focused) + '"]');
+      if (again) again.focus();
+    }
     performance.mark("hymt-segments-shown");
   }
 
+  // The file headers stick below the tool bar, whatever its height.
+  const toolbar = document.querySelector(".toolbar");
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--toolbar-height", toolbar.offsetHeight + "px");
+  }).observe(toolbar);
+
   header();
   stats();
-  fileList(false);
+  langList();
+  fileList();
   checkList();
   wire();
+  [segments, starts] = flatten(JSON.parse($("hymt-first").textContent));
+  filter();
   render();
-  performance.mark("hymt-header-shown");
-  // Paint the header and the counts first; the segments are read right after.
-  requestAnimationFrame(() => window.setTimeout(load, 0));
+  performance.mark("hymt-first-page-shown");
+  // The segments' block comes after this script: the header and the counts are painted while
+  // the browser reads it, and the segments are shown once it is read.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", load);
+  else load();
 })();
