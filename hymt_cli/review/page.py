@@ -12,8 +12,11 @@ text can end them (records.script_safe_json):
   `totals` and `files` (per output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`,
   `status`, `error`, `warning`, `counts`); counts are `segments`, `attention`, `statuses`,
   `checks`, `errors`, `warnings` (spool.OutputCounts);
-- `hymt-segments`: per output, in the order of `files`, its records (records.SegmentRecord);
-- `hymt-first`: the same, cut after the run's first 100 records (shown before the rest is read).
+- `hymt-segments` (class; one block or more, each of about 1 MiB): each block an array of per-output
+  arrays of records (records.SegmentRecord); the blocks joined give one array per output, in the
+  order of `files`;
+- `hymt-first` (id): one array per output like the above, cut after the run's first 100 records
+  (shown before the rest is read).
 
 The same run gives the same bytes: no time in it but the run's own (`started`, passed in).
 """
@@ -35,6 +38,7 @@ from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
 SCHEMA = "hymt.review/1"
+BLOCK_BYTES = 1 << 20  # records per JSON block, about
 FIRST_PAGE = 100  # segments a page shows (PAGE in review.js): the first page is shown before the rest is read
 RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
 
@@ -166,9 +170,31 @@ def render(
     yield b'</script>\n<script type="application/json" id="hymt-first">'
     yield from _segments(report, spool, limit=FIRST_PAGE)
     yield f"</script>\n<script>{script}</script>\n".encode()
-    yield b'<script type="application/json" id="hymt-segments">'
-    yield from _segments(report, spool)
-    yield b"</script>\n</body>\n</html>\n"
+    yield from _segment_blocks(report, spool)
+    yield b"</body>\n</html>\n"
+
+
+def _segment_blocks(report: RunReport, spool: RecordSpool) -> Iterator[bytes]:
+    """Every record, in blocks of about BLOCK_BYTES (a block ends between two outputs): the
+    browser paints between blocks while it reads a big run, instead of after one huge block."""
+    size, opened = 0, False
+    for file in report.files:
+        if not opened:
+            yield b'<script type="application/json" class="hymt-segments">[['
+            opened = True
+        else:
+            yield b",\n["
+        for line_number, line in enumerate(spool.lines(file)):
+            yield line if line_number == 0 else b"," + line
+            size += len(line) + 1
+        yield b"]"
+        if size >= BLOCK_BYTES:
+            yield b"]</script>\n"
+            size, opened = 0, False
+    if opened:
+        yield b"]</script>\n"
+    elif not report.files:
+        yield b'<script type="application/json" class="hymt-segments">[]</script>\n'
 
 
 def _segments(report: RunReport, spool: RecordSpool, limit: int | None = None) -> Iterator[bytes]:

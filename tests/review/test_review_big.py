@@ -76,6 +76,7 @@ def test_a_100k_segment_run_opens_and_stays_responsive(browser, tmp_path: Path, 
     timings = page.evaluate("""() => Object.fromEntries(
         performance.getEntriesByType('paint').concat(performance.getEntriesByType('mark'))
             .map(e => [e.name, Math.round(e.startTime)]))""")
+    assert page.evaluate("document.querySelectorAll('script.hymt-segments').length") > 40  # ~1 MiB each
     assert page.locator("#list .seg").count() == 100  # one page in the document, never the run
     assert page.inner_text("#summary") == "1–100 of 100,000 segments"
     assert page.inner_text("#page-of") == "page 1 of 1,000"

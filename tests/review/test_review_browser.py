@@ -29,8 +29,10 @@ def summary(opened: Opened) -> str:
 def page_data(path: Path) -> list[list[dict[str, object]]]:
     """The page's segment records, read from the file (what the page's filters work on)."""
     html = path.read_text(encoding="utf-8")
-    block = re.search(r'<script type="application/json" id="hymt-segments">(.*?)</script>', html, re.DOTALL)
-    return json.loads(block.group(1))
+    blocks = re.findall(
+        r'<script type="application/json" class="hymt-segments">(.*?)</script>', html, re.DOTALL
+    )
+    return [output for block in blocks for output in json.loads(block)]
 
 
 def clean(opened: Opened) -> None:
@@ -235,3 +237,40 @@ def test_docs_screenshot(browser, tmp_path: Path, artifacts: Path) -> None:
     if os.environ.get("HYMT_UPDATE_SCREENSHOT"):
         shutil.copyfile(shot, ROOT / "docs" / "review.png")
     assert (ROOT / "docs" / "review.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_run_with_failed_and_skipped_files(browser, tmp_path: Path) -> None:
+    from hymt_cli.report import FileReport, RunReport
+    from hymt_cli.review import RecordSpool, SegmentRecord, write_page
+
+    report = RunReport(engine="vllm", model="tencent/HY-MT1.5-1.8B", status="interrupted")
+    report.files = [
+        FileReport("docs/a.md", "out/fr/a.md", "fr", format="md"),
+        FileReport("docs/broken.html", None, None, "failed", "docs/broken.html: not valid UTF-8 at byte 12"),
+        FileReport("docs/b.md", "docs/b.fr.md", "fr", "skipped", warning="docs/b.fr.md: not written by hymt"),
+    ]
+    page_file = tmp_path / "review.html"
+    with RecordSpool() as spool:
+        spool.add(
+            report.files[0], 0, [SegmentRecord(0, 0, "Hello", "Bonjour", "translated", role="heading 1")]
+        )
+        write_page(page_file, report, spool, started="2026-05-01 10:00 UTC")
+    opened = open_page(browser, page_file)
+    page = opened.page
+    assert page.inner_text(".run-state") == "run interrupted"
+    assert page.inner_text("#run-note") == "1 output failed: see the files marked in red."
+    assert page.locator("#files .pick").all_inner_texts() == [
+        "All files\n1",
+        "a.md\nfr\n1",
+        "broken.html\nfailed",
+        "b.md\nfr\nskipped",
+    ]
+    assert page.locator("#files .pick.failed .name").inner_text() == "broken.html"
+    page.click("#files button[data-file='1']")
+    assert page.inner_text(".file-head .problem") == "docs/broken.html: not valid UTF-8 at byte 12"
+    assert page.inner_text("#list .empty") == "No segment matches these filters."
+    page.click("#files button[data-file='2']")
+    assert page.inner_text(".file-head .problem.warn") == "docs/b.fr.md: not written by hymt"
+    page.click("#files button[data-file='2']")  # again: every file
+    assert rows(opened) and summary(opened) == "1–1 of 1 segment"
+    clean(opened)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import pytest
 from review_runs import Flawed, sample_run
 
 from hymt_cli.engine.base import Generation, GenerationRequest
@@ -22,13 +23,17 @@ _STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
 
 def parts(html: str) -> tuple[dict[str, str], str, str, str]:
-    """The page's JSON blocks by id, its script, its style, and everything else (the markup)."""
-    blocks, scripts = {}, []
+    """The page's JSON blocks by id (the segment blocks joined as one: "hymt-segments"), its
+    script, its style, and everything else (the markup)."""
+    blocks, scripts, segments = {}, [], []
     for attrs, body in _SCRIPT.findall(html):
-        if 'type="application/json"' in attrs:
+        if 'class="hymt-segments"' in attrs:
+            segments.extend(json.loads(body))
+        elif 'type="application/json"' in attrs:
             blocks[re.search(r'id="([^"]+)"', attrs).group(1)] = body
         else:
             scripts.append(body)
+    blocks["hymt-segments"] = json.dumps(segments)
     (script,) = scripts
     (style,) = _STYLE.findall(html)
     markup = _STYLE.sub("", _SCRIPT.sub("", html))
@@ -102,7 +107,7 @@ def test_the_same_run_gives_the_same_bytes(tmp_path: Path) -> None:
         pages.append(page.read_bytes())
     assert pages[0] == pages[1]
     assert (
-        len(re.findall(rb"\d{4}-\d\d-\d\d", pages[0].split(b'id="hymt-segments"')[0])) == 1
+        len(re.findall(rb"\d{4}-\d\d-\d\d", pages[0].split(b'class="hymt-segments"')[0])) == 1
     )  # the start only
 
 
@@ -129,3 +134,28 @@ def test_names_that_are_not_utf8_still_make_a_valid_page(tmp_path: Path) -> None
         == json.loads(blocks["hymt-first"])
         == [[{"unit": 0, "segment": 0, "status": "translated", "source": "Hi", "translation": "Salut"}], []]
     )
+
+
+def test_big_runs_come_in_blocks_that_join_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hymt_cli.review import page as review_page
+
+    monkeypatch.setattr(review_page, "BLOCK_BYTES", 200)
+    report = RunReport(
+        engine="pseudo", model=None, files=[FileReport(f"f{i}.txt", f"f{i}.fr.txt", "fr") for i in range(6)]
+    )
+    records = {
+        i: [SegmentRecord(0, s, f"Text {i}.{s} " * 3, "Texte", "translated") for s in range(i)]
+        for i in range(6)
+    }
+    page = tmp_path / "review.html"
+    with RecordSpool() as spool:
+        for i, file in enumerate(report.files):
+            spool.add(file, 0, records[i])
+        write_page(page, report, spool)
+    html = page.read_text(encoding="utf-8")
+    assert html.count('class="hymt-segments"') > 2
+    blocks, *_ = parts(html)
+    joined = json.loads(blocks["hymt-segments"])
+    assert [[r["source"] for r in output] for output in joined] == [
+        [r.source for r in records[i]] for i in range(6)
+    ]

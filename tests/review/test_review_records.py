@@ -228,3 +228,30 @@ def test_record_lines_cannot_end_a_script_element() -> None:
     text = line.decode("utf-8")
     assert not re.search(r"[<>&]", text)
     assert json.loads(text)["source"] == hostile
+
+
+def test_a_segment_split_into_pieces_takes_its_worst_piece(tmp_path: Path) -> None:
+    sentences = [
+        "The first sentence is long enough to stand alone here.",
+        "The second sentence breaks every answer it is given.",
+        "The third sentence closes the paragraph quietly today.",
+    ]
+    doc = tmp_path / "long.txt"
+    doc.write_text(" ".join(sentences) + "\n\nShort one.\n", encoding="utf-8")
+
+    def fault(r: GenerationRequest) -> Generation | None:
+        return Generation("", "stop", 0) if "breaks" in r.source_text else None
+
+    engine = Faulty(fault)
+    sources, problems = discover([str(doc)], format_name=None, options=None)
+    assert not problems
+    with RecordSpool() as spool:
+        options = RunOptions(targets=(language("fr"),), context_tokens=160)  # pieces of ~16 tokens
+        report = Pipeline(options, EstimatingTokenizer(), lambda: engine, review=spool).run(sources)
+        (records,) = records_of(spool, report)
+    assert len({r.source_text for r in engine.requests}) > 3  # the paragraph went in pieces
+    long, short = records
+    assert long["status"] == "untranslated" and long["translation"] == long["source"] == " ".join(sentences)
+    assert long["flags"] == [{"check": "empty", "severity": "error", "message": "empty output"}]
+    assert long["retry"] == {"check": "empty", "message": "empty output"}
+    assert short["status"] == "translated"

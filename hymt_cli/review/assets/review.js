@@ -1,8 +1,8 @@
 /* hymt review page. Every string from the run (file names, sources, translations, messages) is
    put in the page as text (textContent, text nodes, attribute values), never parsed as markup.
-   The data sit in two JSON blocks: "hymt-run" (the run, its outputs and their counts) and
-   "hymt-segments" (per output, its segment records). The page renders one page of segments at
-   a time, so a run of any size opens at once. */
+   The data sit in JSON blocks (page.py describes them): "hymt-run" (the run, its outputs and
+   their counts), "hymt-first" (the first page of segments) and the "hymt-segments" blocks (per
+   output, its segment records). The page renders one page of segments at a time. */
 "use strict";
 (() => {
   const PAGE = 100;
@@ -154,7 +154,11 @@
     button.append(label);
     if (file.lang) button.append(el("span", "lang", file.lang));
     const flagged = file.counts.attention;
-    if (flagged) {
+    if (file.status === "failed") {
+      button.append(el("span", "flagged error", "failed"));
+    } else if (file.status !== "ok") {
+      button.append(el("span", "count", file.status));
+    } else if (flagged) {
       const badge = el("span", "flagged" + (file.counts.errors ? " error" : ""), number.format(flagged));
       badge.title = plural(flagged, "segment needs", "segments need") + " a look";
       button.append(badge);
@@ -570,7 +574,11 @@
 
   function load() {
     performance.mark("hymt-segments-read");
-    [segments, starts] = flatten(JSON.parse($("hymt-segments").textContent));
+    const perOutput = [];
+    for (const block of document.querySelectorAll("script.hymt-segments")) {
+      for (const records of JSON.parse(block.textContent)) perOutput.push(records);
+    }
+    [segments, starts] = flatten(perOutput);
     performance.mark("hymt-segments-parsed");
     loaded = true;
     const focused = document.activeElement && document.activeElement.dataset
