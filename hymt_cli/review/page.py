@@ -39,7 +39,7 @@ from .spool import OutputCounts, RecordSpool
 
 SCHEMA = "hymt.review/1"
 BLOCK_BYTES = 1 << 20  # records per JSON block, about
-FIRST_PAGE = 100  # segments a page shows (PAGE in review.js): the first page is shown before the rest is read
+FIRST_PAGE = 100  # segments a page shows (PAGE in assets/state.js): shown before the rest is read
 RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
 
 
@@ -50,9 +50,18 @@ class ReviewOptions:
     path: Path | None = None
 
 
+SCRIPTS = ("state.js", "segment.js", "panels.js", "app.js")  # one script, in this order
+
+
 @cache
 def _asset(name: str) -> str:
     return resources.files("hymt_cli.review").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+@cache
+def _script() -> str:
+    """The page's one script: the assets in one strict function scope (nothing global)."""
+    return '"use strict";\n(() => {\n' + "\n".join(_asset(name) for name in SCRIPTS) + "})();\n"
 
 
 def _digest(text: str) -> str:
@@ -161,7 +170,7 @@ def render(
     """The page, in pieces (the segments are streamed from the spool, never held whole).
     `started`: the run's own start time, as it should be shown; `source`: the source language
     code when the run names one."""
-    style, script = _asset("review.css"), _asset("review.js")
+    style, script = _asset("review.css"), _script()
     yield _head(style, script).encode("utf-8")
     yield b'<script type="application/json" id="hymt-run">'
     yield script_safe_json(_run_json(report, spool, started, source)).encode("utf-8")
