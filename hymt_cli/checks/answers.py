@@ -43,33 +43,39 @@ class Problem:
 
     `soft`: the output is still a usable translation (e.g. a glossary term missed): after the
     last attempt the least bad soft output (lowest `severity`) is kept and the problem recorded,
-    instead of falling back to the source."""
+    instead of falling back to the source.
+
+    `check`: the id of the check that found it ("empty", "tags", "glossary" ...), for people
+    filtering a review page or a report by check."""
 
     message: str
     retryable: bool = True
     soft: bool = False
     severity: int = 1
+    check: str = ""
 
 
 def problem_with(generation: Generation, source: str, cleaned: str) -> Problem | None:
     """Why this output is not an acceptable translation of `source`, or None if it is."""
     if generation.finish_reason == "length":
-        return Problem(f"output cut off at max_tokens ({generation.output_tokens} tokens)", retryable=False)
+        return Problem(f"output cut off at max_tokens ({generation.output_tokens} tokens)", retryable=False,
+                       check="cut-off")
     if generation.finish_reason != "stop":
-        return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False)
+        return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False, check="stopped")
     if not cleaned:
-        return Problem("empty output")
+        return Problem("empty output", check="empty")
     control = _CONTROL.search(cleaned)
     if control and control.group(0) not in source:
-        return Problem(f"output contains the control character U+{ord(control.group(0)):04X}")
+        return Problem(f"output contains the control character U+{ord(control.group(0)):04X}", check="control")
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
-            return Problem("output echoes the instruction")
+            return Problem("output echoes the instruction", check="echo")
     loop = find_loop(cleaned)
     if loop is not None and loop[0] not in source:
-        return Problem(f"repetition loop ({loop[1][:12]!r} repeated)", retryable=False)
+        return Problem(f"repetition loop ({loop[1][:12]!r} repeated)", retryable=False, check="loop")
     if len(cleaned) > 4 * len(source) + 40:
-        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)")
+        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)",
+                       check="length")
     return None
 
 

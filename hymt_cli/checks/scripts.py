@@ -58,5 +58,5 @@ def wrong_script(request: CheckedRequest, cleaned: str) -> Problem | None:
         return None  # same-script pair, unknown script, or too short to judge
     output_share = target_script_share(cleaned, request.lang.code)
     if output_share is not None and output_share < 0.2:
-        return Problem(f"output is not in {request.lang.english} (wrong script)")
+        return Problem(f"output is not in {request.lang.english} (wrong script)", check="script")
     return None

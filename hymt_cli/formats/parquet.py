@@ -141,12 +141,14 @@ class ParquetReader:
         for name in self._columns:
             array = batch.column(name)
             cells = []
+            column_role = f"column {name}"  # Segment.role; in a markup cell, and where it sits there
             for value, count in _unique_values(array):
                 parts = self._split(value)
-                texts = [s.text for s in parts.segments] if parts is not None else [value]
-                ids = tuple(range(len(segments), len(segments) + len(texts)))
-                for segment_id, text in zip(ids, texts):
-                    segments.append(Segment(segment_id, text))
+                found = [(s.text, f"{column_role} \u00b7 {s.role}" if s.role else column_role)
+                         for s in parts.segments] if parts is not None else [(value, column_role)]
+                ids = tuple(range(len(segments), len(segments) + len(found)))
+                for segment_id, (text, role) in zip(ids, found):
+                    segments.append(Segment(segment_id, text, role=role))
                     weights[segment_id] = count
                     labels[segment_id] = f"column {name!r}, value {_preview(value)}"
                 cells.append(_Cell(value, ids, parts))

@@ -68,6 +68,7 @@ class Located:
     # (text written so far, markup about to be written) -> that text made safe before it
     # (Markdown: a `!` right before a link's `[` would make the link an image).
     before_markup: Callable[[str, str], str] | None = None
+    role: str = ""  # Segment.role: where the segment sits in the document ("heading 2", "list item")
 
     @property
     def start(self) -> int:
@@ -76,6 +77,14 @@ class Located:
     @property
     def end(self) -> int:
         return self.parts[-1].end
+
+
+def with_role(located: Sequence[Located], role: str) -> list[Located]:
+    """`located` with `role` given to each that has none yet (a block's own segment, not the alt
+    text or title nested in it, which has its own)."""
+    if not role:
+        return list(located)
+    return [loc if loc.role else dataclasses.replace(loc, role=role) for loc in located]
 
 
 def _pairs(parts: Sequence[Part]) -> dict[int, int]:
@@ -382,7 +391,7 @@ class SpliceIndex:
         return self
 
     def segments(self) -> list[Segment]:
-        return [Segment(i, segment_text(self.src, loc)) for i, loc in enumerate(self.located)]
+        return [Segment(i, segment_text(self.src, loc), role=loc.role) for i, loc in enumerate(self.located)]
 
     def reassemble(self, translated: Mapping[int, str],
                    edits: Sequence[tuple[int, int, str]] = ()) -> str:

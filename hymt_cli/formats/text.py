@@ -5,6 +5,7 @@ line endings, BOM, trailing spaces, the final newline — is kept byte for byte.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -97,7 +98,9 @@ class TextDocument:
         self.src = src
         self._spans = spans
         # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
-        self.segments = [Segment(i, _BREAK.sub("\n", src[s.start:s.end])) for i, s in enumerate(spans)]
+        breaks = [m.end() for m in _BREAK.finditer(src)]  # where each line after the first starts
+        self.segments = [Segment(i, _BREAK.sub("\n", src[s.start:s.end]), role=_lines_role(breaks, s))
+                         for i, s in enumerate(spans)]
 
     def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
         src = self.src
@@ -110,6 +113,13 @@ class TextDocument:
             pos = span.end
         out.append(src[pos:])
         return "".join(out)
+
+
+def _lines_role(breaks: list[int], span: _Span) -> str:
+    """Segment.role of a plain-text segment: the lines it spans ("line 4", "lines 4-6"), counted from 1."""
+    first = bisect.bisect_right(breaks, span.start) + 1
+    last = bisect.bisect_right(breaks, span.end - 1) + 1
+    return f"line {first}" if first == last else f"lines {first}\u2013{last}"
 
 
 def fit_line_breaks(original: str, translation: str) -> str:

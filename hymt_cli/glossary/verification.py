@@ -18,7 +18,7 @@ def check_terms(use: GlossaryUse | None, output: str) -> Problem | None:
         return None
     names = ", ".join(f"{m.source!r} -> {m.target!r}" for m in missed)
     return Problem(f"glossary: {len(missed)} term(s) missed: {names}", retryable=True,
-                   soft=True, severity=len(missed))
+                   soft=True, severity=len(missed), check="glossary")
 
 
 def tally(stats: GlossaryStats, segment: int, lang: str, uses: Iterable[tuple[GlossaryUse, str]]) -> None:

@@ -11,7 +11,7 @@ from .planning import PlannedRequest
 def tags_kept(request: PlannedRequest, output: str) -> Problem | None:
     """The output keeps the source's inline tags (retryable)."""
     problem = tag_problem(request.core, output)
-    return Problem(f"inline tags broken: {problem}") if problem else None
+    return Problem(f"inline tags broken: {problem}", check="tags") if problem else None
 
 
 def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:

@@ -26,6 +26,7 @@ from ..outputs.paths import OutputRules, PendingOutput
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..text.segments import is_translatable
+from ..review import RecordSpool
 from ..signals import deferred
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
@@ -35,6 +36,7 @@ from .engine_start import EngineHolder
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, Planner, RequestKey
+from .review_records import segment_records
 
 MAX_PROBLEMS = 100  # per output file: the report must not grow with the input
 
@@ -90,8 +92,10 @@ class Pipeline:
                  engine_name: str = "", model: str | None = None,
                  validators: Sequence[Check] = (), glossary: Glossary | None = None,
                  memory: Memory | None = None,
-                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None) -> None:
-        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan)."""
+                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
+                 review: RecordSpool | None = None) -> None:
+        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
+        `review` gets every finished unit's segment records (the review page's data)."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
@@ -109,6 +113,7 @@ class Pipeline:
         self._inputs: list[OpenInput] = []
         self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
+        self.review = review
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
@@ -318,6 +323,9 @@ class Pipeline:
                 uses = [(g, outcomes[k].translation or "") for k in keys
                         if (g := window.planner.planned[k].glossary) is not None]
                 tally(report.glossary, segment_id, work.job.lang.code, uses)
+        if self.review is not None:
+            self.review.add(report, unit.index, segment_records(unit, work.pieces, translated, outcomes,
+                                                                window.planner.planned))
         work.job.deliver(unit, translated)
 
     @staticmethod

@@ -28,6 +28,7 @@ class Outcome:
     # finally kept.
     kept: tuple[str, Problem] | None = None
     accepted: Problem | None = None
+    first_problem: Problem | None = None  # why the first answer was rejected (a retry's reason)
 
 
 class Outcomes:
@@ -58,6 +59,8 @@ class Outcomes:
             (p for p in (check(request, cleaned) for check in self.checks) if p),
             key=lambda p: p.soft, default=None)
         outcome.problem = problem
+        if outcome.attempts == 1:
+            outcome.first_problem = problem
         if problem is not None and problem.soft and (
                 outcome.kept is None or problem.severity <= outcome.kept[1].severity):
             outcome.kept = (cleaned, problem)

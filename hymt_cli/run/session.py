@@ -10,6 +10,7 @@ the interrupted status; the exception goes on to the caller with the report atta
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..pipeline import Pipeline, RunOptions, target_script
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
+from ..review import RecordSpool, write_page
 from ..signals import Interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EngineFactory, EngineKeeper
@@ -79,6 +81,9 @@ class Session:
         self.pipeline: Pipeline | None = None
         self.memory_file: TranslationMemory | None = None
         self.memory: PipelineMemory | None = None
+        # The review page's records, and when the run started (the one time the page shows).
+        self.review = RecordSpool() if self.settings.reporting.review is not None else None
+        self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
@@ -129,7 +134,8 @@ class Session:
             self.pipeline = Pipeline(
                 options, tokenizer, self._engine_source(engine, factory), progress=self.progress,
                 write_stdout=self.extras.stdout, engine_name=engine.runs.name, model=self.report.model,
-                validators=(target_script,) if engine.runs.translates else (), glossary=glossary, memory=memory)
+                validators=(target_script,) if engine.runs.translates else (), glossary=glossary, memory=memory,
+                review=self.review)
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
             factory.stop_log()
@@ -176,8 +182,7 @@ class Session:
                                files_failed=report.files_failed, untranslated=report.untranslated,
                                seconds=report.seconds)
         self.progress.close()
-        if reporting.report is not None:
-            report.write(reporting.report)
+        self._write(report)
         return report
 
     def interrupted(self, exc: Interrupted) -> RunReport:
@@ -190,9 +195,22 @@ class Session:
         report.memory_stored = self.memory.stored if self.memory is not None else 0
         self.progress.interrupted(exc.name, files_ok=report.files_ok, kept_in_memory=report.memory_stored)
         self.progress.close()
-        if self.settings.reporting.report is not None:
-            report.write(self.settings.reporting.report)
+        self._write(report)
         return report
+
+    def _write(self, report: RunReport) -> None:
+        """The report and the review page, where the settings ask for them."""
+        reporting = self.settings.reporting
+        if reporting.report is not None:
+            report.write(reporting.report)
+        if self.review is not None:
+            assert reporting.review is not None
+            try:
+                write_page(reporting.review, report, self.review, started=self.started,
+                           source=self.config.source_code)
+            finally:
+                self.review.close()
+                self.review = None
 
     def close_memory(self) -> None:
         memory, self.memory_file = self.memory_file, None
@@ -227,7 +245,7 @@ def _locations(config: RunConfig) -> list[tuple[str, Path, bool]]:
         places.append(("-o/--out", settings.output.out, True))
     reporting = settings.reporting
     for flag, path in (("--report", reporting.report), ("--prompts-out", reporting.prompts_out),
-                       ("--log-file", reporting.log_file)):
+                       ("--log-file", reporting.log_file), ("--review", reporting.review)):
         if path is not None:
             places.append((flag, path, False))
     return places  # the translation memory is opened (and judged) before the model is looked for

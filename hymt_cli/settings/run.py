@@ -142,6 +142,10 @@ class ReportSettings(Options):
                                       help="Write every prompt as JSON lines.")
     report: Path | None = option(None, "--report", metavar="FILE", panel=Panel.REPORTING,
                                  help="Write the run report (JSON; schemas/report-2.schema.json).")
+    review: Path | None = option(None, "--review", metavar="FILE", panel=Panel.REPORTING,
+                                 help="Write a review page: one self-contained HTML file with every segment's "
+                                      "source and translation side by side, and what the checks found (opens "
+                                      "offline, in any browser).")
     strict: bool = option(False, "--strict", off_flag="--no-strict", panel=Panel.REPORTING,
                           help="Exit 4 when a glossary term was missed or a segment stayed untranslated (CI gate).")
     progress: ProgressMode = option("auto", "--progress", panel=Panel.REPORTING,

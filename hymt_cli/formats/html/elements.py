@@ -15,6 +15,14 @@ RAW_TEXT = frozenset("textarea noembed iframe".split())
 TRANSLATABLE_ATTRS = frozenset({"alt", "title", "placeholder", "aria-label"})
 META_NAMES = frozenset({"description", "og:title", "og:description", "twitter:title",
                         "twitter:description"})
+# What a segment in each element is to a reader (Segment.role); text in other elements takes the
+# role of the nearest of these it sits in (a `p` in an `li` is a list item), or none.
+ROLES: dict[str, str] = {
+    **{f"h{n}": f"heading {n}" for n in range(1, 7)},
+    "li": "list item", "td": "table cell", "th": "table header", "blockquote": "blockquote",
+    "caption": "caption", "figcaption": "caption", "dt": "term", "dd": "definition", "title": "document title",
+    "button": "button", "label": "label", "option": "option", "summary": "summary", "legend": "legend",
+}
 # Start tags that close an open element of the same family (HTML's implied end tags).
 CLOSES: dict[str, frozenset[str]] = {
     "li": frozenset({"li"}), "dt": frozenset({"dt", "dd"}), "dd": frozenset({"dt", "dd"}),

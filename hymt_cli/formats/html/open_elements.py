@@ -8,6 +8,8 @@ inside it) leaves a hole (None) that nothing reads again.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .elements import OPAQUE_INLINE, is_inline
 
 
@@ -38,6 +40,15 @@ class OpenElements:
     def extend_skipped(self, tags: list[str]) -> None:
         for tag in tags:
             self.push(tag, True)
+
+    def innermost_block(self, wanted: Mapping[str, str], depth: int = 8) -> str:
+        """`wanted[tag]` of the innermost open block element whose tag is in `wanted`, looking
+        at most `depth` blocks out (bounded: a page may leave thousands open); "" when none."""
+        for i in reversed(self._blocks[-depth:]):
+            item = self._items[i]
+            if item is not None and item[0] in wanted:
+                return wanted[item[0]]
+        return ""
 
     def top(self) -> str | None:
         return self._items[-1][0] if self._items and self._items[-1] is not None else None

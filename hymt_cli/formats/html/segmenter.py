@@ -8,14 +8,15 @@ segments too. Each event kind has its handler (`_HANDLERS`); an inline element k
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..spans import TEMPLATING, Located, Part, locate
-from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, RAW_TEXT, TRANSLATABLE_ATTRS, VOID,
-                       is_inline, skips_subtree)
+from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, RAW_TEXT, ROLES, TRANSLATABLE_ATTRS,
+                       VOID, is_inline, skips_subtree)
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
 from .events import Event, parse_events
 from .open_elements import OpenElements
@@ -92,7 +93,7 @@ class Segmenter:
             located = locate(self.src, self.run, newline="\n", escape=text_escape(found), peel=False,
                              blank_lines=self.blank_lines)
             if located is not None:
-                self.out.append(located)
+                self.out.append(dataclasses.replace(located, role=self.open.innermost_block(ROLES)))
         self.run = []
 
     def attributes(self, event: Event, skip: bool) -> None:
@@ -101,8 +102,9 @@ class Segmenter:
             return
         a, b = event.start + self.offset, event.end + self.offset
         names = {n.lower(): (v or "") for n, v in event.attrs}
-        described = event.tag == "meta" and (names.get("name", "").lower() in META_NAMES
-                                             or names.get("property", "").lower() in META_NAMES)
+        meta_name = next((v for v in (names.get("name", "").lower(), names.get("property", "").lower())
+                          if v in META_NAMES), "")
+        described = event.tag == "meta" and bool(meta_name)
         for name, vstart, vend, quote in attribute_spans(self.src, a, b):
             if event.tag == "html" and name == "lang":
                 self.html_lang = (vstart, vend)
@@ -113,7 +115,8 @@ class Segmenter:
                 located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
                                  newline=" ", escape=attribute_escape(quote, spelled(raw)), peel=False)
                 if located is not None:
-                    self.out.append(located)
+                    role = f"meta {meta_name}" if described and name == "content" else f"attribute {name}"
+                    self.out.append(dataclasses.replace(located, role=role))
 
     # -- inside an inline element kept whole ------------------------------------------------
     def _in_opaque(self, opaque: _Opaque, event: Event, a: int, b: int) -> None:

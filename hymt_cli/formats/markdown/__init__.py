@@ -35,7 +35,7 @@ from markdown_it.token import Token
 
 from ..base import Decoded, decode_utf8
 from ..document import SplicingFormat
-from ..spans import Located, SpliceIndex
+from ..spans import Located, SpliceIndex, with_role
 from .blocks import inline_segments, reference_titles, table_row
 from .front_matter import toml_end, toml_values, yaml_values
 from .html_blocks import html_block
@@ -107,6 +107,25 @@ _BLOCK_HANDLERS: dict[str, Callable[[_Document, int, Token], list[Located]]] = {
 }
 
 
+# Blocks that hold other blocks, and the role their paragraphs get (Segment.role).
+_CONTAINERS = {"list_item_open": "list item", "blockquote_open": "blockquote", "admonition_open": "admonition",
+               "footnote_open": "footnote"}
+_CONTAINER_ENDS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
+
+
+def _role(tokens: Sequence[Token], position: int, containers: list[str]) -> str:
+    """Where the block at `position` sits: a heading, an admonition's title, or the innermost
+    container (list item, blockquote ...); a table's cells and front matter say it themselves."""
+    tok = tokens[position]
+    parent = tokens[position - 1] if position else None
+    if tok.type == "inline" and parent is not None:
+        if parent.type == "heading_open":
+            return f"heading {parent.tag[1:]}"
+        if parent.type == "admonition_title_open":
+            return "admonition title"
+    return containers[-1] if containers else ""
+
+
 def find_segments(src: str) -> SpliceIndex:
     """Every translatable span of a Markdown document."""
     base = 1 if src.startswith("\ufeff") else 0
@@ -123,10 +142,15 @@ def find_segments(src: str) -> SpliceIndex:
         index.extend(toml_values(src, lines, toml))
     index.extend(reference_titles(src, lines, env.get("references", {})))
     doc = _Document(src, lines, tokens, env.get("footnotes", {}).get("list", {}))
+    containers: list[str] = []
     for position, tok in enumerate(tokens):
+        if tok.type in _CONTAINERS:
+            containers.append(_CONTAINERS[tok.type])
+        elif tok.type in _CONTAINER_ENDS and containers:
+            containers.pop()
         handler = _BLOCK_HANDLERS.get(tok.type)
         if handler is not None:
-            index.extend(handler(doc, position, tok))
+            index.extend(with_role(handler(doc, position, tok), _role(tokens, position, containers)))
     return index.finish()
 
 

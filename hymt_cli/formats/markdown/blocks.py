@@ -8,7 +8,7 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from ..spans import Located, Part, locate
+from ..spans import Located, Part, locate, with_role
 from .escapes import (Escape, escape_admonition_title, escape_table_cell, escape_text, guard_bang,
                       guard_line_start, in_table)
 from .inline import Footnotes, InlineWalker
@@ -27,14 +27,14 @@ def nested_segments(src: str, content: str, where: Where, walker: InlineWalker,
                     table: bool = False) -> list[Located]:
     """Alt texts, link titles and inline footnotes found by the walker, as segments of their own."""
     out: list[Located] = []
-    for parts, escape in walker.nested:
+    for parts, escape, role in walker.nested:
         source_parts = to_source(where, parts)
         if not reads_the_same(src, content, parts, source_parts):
             continue
         located = locate(src, source_parts, newline=" ", escape=in_table(escape) if table else escape,
                          peel=False, before_markup=guard_bang)
         if located is not None:
-            out.append(located)
+            out.extend(with_role([located], role))
     return out
 
 
@@ -163,7 +163,8 @@ def table_row(src: str, lines: Lines, tokens: Sequence[Token], start: int,
         cursor, empties = at + len(content), 0
         # An escaped spelling is walked as such: re-parse it as inline to get matching children.
         children = tok.children if content == tok.content else markdown_parser().parseInline(content)[0].children
-        out.extend(_cell_segments(src, content, children or [], lines.starts[row] + at, footnotes))
+        role = "table header" if tokens[position - 1].type == "th_open" else "table cell"
+        out.extend(with_role(_cell_segments(src, content, children or [], lines.starts[row] + at, footnotes), role))
     return out
 
 

@@ -3,6 +3,7 @@
 one-line string, is kept as written."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -42,7 +43,7 @@ def yaml_values(src: str, lines: Lines, span: Sequence[int]) -> list[Located]:
         start, end, escape = found
         located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape)
         if located is not None:
-            out.append(located)
+            out.append(dataclasses.replace(located, role=f"key {match.group(1)}"))
     return out
 
 
@@ -72,5 +73,5 @@ def toml_values(src: str, lines: Lines, end_row: int) -> list[Located]:
         located = locate(src, [Part(start, end, "text")], newline=" ",
                          escape=toml_basic if group == 2 else toml_literal, peel=False)
         if located is not None:
-            out.append(located)
+            out.append(dataclasses.replace(located, role=f"key {match.group(1)}"))
     return out

@@ -50,7 +50,7 @@ def _keep_block_start(src: str, segments: list[Located], start: int) -> list[Loc
             again = locate(src, located.parts[1:], newline=located.newline, escape=located.escape,
                            peel=located.peel, blank_lines=located.blank_lines)
             if again is not None and again.start != start:
-                out.append(again)
+                out.append(dataclasses.replace(again, role=located.role))
     return out
 
 

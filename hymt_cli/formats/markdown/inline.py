@@ -53,6 +53,7 @@ class Nested(NamedTuple):
 
     parts: list[RawPart]
     escape: Escape
+    role: str = ""  # Segment.role: "attribute alt", "attribute title", "footnote"
 
 
 class InlineWalker:
@@ -118,7 +119,8 @@ class InlineWalker:
         (no escapes or entities: then the raw text is the title) and on one line."""
         raw = self.content[start + 1:end - 1]
         if raw.strip() and raw == value and "\n" not in raw:
-            self.nested.append(Nested([RawPart(start + 1, end - 1, "text")], title_escape(self.content[start])))
+            self.nested.append(Nested([RawPart(start + 1, end - 1, "text")], title_escape(self.content[start]),
+                                      "attribute title"))
 
     def code_span_end(self, c: int, ticks: str) -> int | None:
         """End of the code span opened by `ticks` at c (a run of as many backticks closes it)."""
@@ -196,7 +198,7 @@ class InlineWalker:
         if inner is None or any(p.kind == "break" for p in inner):
             return
         self.nested.append(Nested([RawPart(p.start + start, p.end + start, p.kind, p.key) for p in inner],
-                                  escape_inline_footnote))
+                                  escape_inline_footnote, "footnote"))
 
     def skip_to(self, token_type: str) -> None:
         """Move past the children up to the next one of `token_type` (consumed too)."""
@@ -323,7 +325,7 @@ def _image(w: InlineWalker, tok: Token) -> bool:
             and all(ch.type == "text" for ch in tok.children) \
             and "".join(ch.content for ch in tok.children) == alt \
             and not _is_label_reference(w.content, label_end + 1, end):
-        w.nested.append(Nested([RawPart(c + 2, label_end, "text")], escape_alt_text))
+        w.nested.append(Nested([RawPart(c + 2, label_end, "text")], escape_alt_text, "attribute alt"))
     return w.take_to(end, "self")
 
 

@@ -1,0 +1,145 @@
+/* One segment on the page: its row, its text with inline tags and marks, its file's header. */
+// -- one segment -----------------------------------------------------------------------
+function ranges(text, pattern) {
+  const out = [];
+  if (!pattern) return out;
+  pattern.lastIndex = 0;
+  let match;
+  while ((match = pattern.exec(text)) !== null) {
+    if (!match[0].length) { pattern.lastIndex++; continue; }
+    out.push([match.index, match.index + match[0].length]);
+  }
+  return out;
+}
+
+function marked(parent, text, terms, hits) {
+  const t = ranges(text, terms);
+  const h = ranges(text, hits);
+  if (!t.length && !h.length) { parent.append(text); return; }
+  const cuts = new Set([0, text.length]);
+  for (const [a, b] of t.concat(h)) { cuts.add(a); cuts.add(b); }
+  const points = Array.from(cuts).sort((a, b) => a - b);
+  for (let i = 0; i + 1 < points.length; i++) {
+    const a = points[i];
+    const b = points[i + 1];
+    const piece = text.slice(a, b);
+    const inTerm = t.some(([x, y]) => x <= a && b <= y);
+    const inHit = h.some(([x, y]) => x <= a && b <= y);
+    if (!inTerm && !inHit) { parent.append(piece); continue; }
+    const mark = el("mark", (inTerm ? "term" : "") + (inHit ? " hit" : ""), piece);
+    if (inTerm) mark.title = "glossary term";
+    parent.append(mark);
+  }
+}
+
+function textCell(cls, text, terms, hits) {
+  const cell = el("div", "text " + cls);
+  let last = 0;
+  TAG.lastIndex = 0;
+  let match;
+  while ((match = TAG.exec(text)) !== null) {
+    if (match.index > last) marked(cell, text.slice(last, match.index), terms, hits);
+    const tag = el("span", "tag", match[0]);
+    tag.title = "inline markup";
+    cell.append(tag);
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) marked(cell, text.slice(last), terms, hits);
+  return cell;
+}
+
+function termPattern(record, side) {
+  if (!record.terms) return null;
+  const words = record.terms.map((pair) => pair[side]).filter((word) => word && word.trim());
+  if (!words.length) return null;
+  words.sort((a, b) => b.length - a.length);
+  return new RegExp(words.map(escapeRegExp).join("|"), "giu");
+}
+
+function roleOf(role) {
+  const last = role.split(" \u00b7 ").pop();
+  const heading = /^heading (\d)$/.exec(last);
+  if (heading) return { kind: "heading", level: heading[1], badge: "H" + heading[1] };
+  const kinds = [
+    [/^list item$/, "list"], [/^table cell$/, "cell"], [/^table header$/, "header"], [/^blockquote$/, "quote"],
+    [/^attribute /, "attr"], [/^meta /, "meta"], [/^key /, "key"], [/^column /, "column"],
+  ];
+  for (const [pattern, kind] of kinds) if (pattern.test(last)) return { kind, badge: role };
+  return { kind: "other", badge: role };
+}
+
+function note(kind, what, check, message) {
+  const item = el("li", "note " + kind);
+  item.append(el("span", "what", what), el("span", "check", check), el("span", "msg", message));
+  return item;
+}
+
+function row(record, position) {
+  const file = files[record.f];
+  const node = el("article", "seg st-" + record.status);
+  node.tabIndex = -1;
+  node.dataset.position = String(position);
+  if (record.flags && record.flags.some((flag) => flag.severity === "error")) node.classList.add("err");
+  else if (record.flags) node.classList.add("warn");
+  const gutter = el("div", "gutter");
+  const sid = el("span", "sid", "#" + record.segment);
+  sid.title = "segment " + record.segment + (record.unit ? " of unit " + record.unit : "");
+  gutter.append(sid);
+  if (record.role) {
+    const role = roleOf(record.role);
+    node.classList.add("k-" + role.kind);
+    if (role.level) node.classList.add("l" + role.level);
+    const badge = el("span", "role" + (role.kind === "heading" ? " heading" : ""), role.badge);
+    badge.title = record.role;
+    gutter.append(badge);
+  }
+  if (record.status !== "translated") {
+    const badge = el("span", "badge " + record.status, STATUS_LABEL[record.status] || record.status);
+    gutter.append(badge);
+  }
+  if (record.weight) {
+    const weight = el("span", "weight", "\u00d7 " + number.format(record.weight));
+    weight.title = "stands for " + plural(record.weight, "occurrence", "occurrences") + " (rows sharing the value)";
+    gutter.append(weight);
+  }
+  if (record.label) gutter.title = record.label;
+  const hits = state.query ? new RegExp(escapeRegExp(state.query), "giu") : null;
+  const source = textCell("src", record.source, termPattern(record, 0), hits);
+  if (run.source) source.lang = run.source;
+  source.dir = "auto";
+  const kept = record.status === "untranslated";
+  const same = record.status === "as-is";
+  const target = textCell("tgt" + (kept ? " kept" : same ? " same" : ""), record.translation,
+    kept || same ? null : termPattern(record, 1), hits);
+  if (kept) target.dataset.note = "source kept";
+  if (same) target.dataset.note = "as in the source";
+  if (file.lang && !kept && !same) target.lang = file.lang;
+  target.dir = file.dir === "rtl" && !kept && !same ? "rtl" : "auto";
+  node.append(gutter, source, target);
+  const notes = el("ul", "notes");
+  for (const flag of record.flags || []) notes.append(note(flag.severity, flag.severity, flag.check, flag.message));
+  const retry = record.retry;
+  if (retry && !(record.flags || []).some((flag) => flag.check === retry.check && flag.message === retry.message)) {
+    notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", retry.check,
+      retry.message));
+  }
+  if (notes.childElementCount) node.append(notes);
+  return node;
+}
+
+function fileHead(index) {
+  const file = files[index];
+  const head = el("div", "file-head");
+  head.append(el("span", "path", file.input));
+  if (file.output) head.append(el("span", "arrow", "\u2192"), el("span", "out", file.output));
+  if (file.lang) {
+    const lang = el("span", "lang", file.lang);
+    lang.title = file.lang_name || file.lang;
+    head.append(lang);
+  }
+  if (file.error) head.append(el("span", "problem", file.error));
+  if (file.warning) head.append(el("span", "problem warn", file.warning));
+  const cols = el("div", "cols");
+  cols.append(el("span", "", "Segment"), el("span", "", "Source"), el("span", "", "Translation" + (file.lang_name ? " \u00b7 " + file.lang_name : "")));
+  return [head, cols];
+}

@@ -1,0 +1,139 @@
+/* The review page's state, its data and its filters. Every string from the run (file names,
+   sources, translations, messages) is put in the page as text (textContent, text nodes,
+   attribute values), never parsed as markup. The data sit in JSON blocks (page.py describes
+   them): "hymt-run" (the run, its outputs and their counts), "hymt-first" (the first page of
+   segments) and the "hymt-segments" blocks (per output, its segment records).
+   page.py joins the assets in this order into one script: state.js, segment.js, panels.js, app.js. */
+const PAGE = 100;
+const FILES_SHOWN = 200;
+const STATUS = [
+  ["all", "All segments", "every segment"],
+  ["attention", "Needs a look", "flagged, retried, repaired or untranslated"],
+  ["untranslated", "Untranslated", "kept in the source language"],
+  ["retried", "Retried", "accepted on the second try"],
+  ["repaired", "Repaired", "tags kept by translating the text between them one by one"],
+  ["memory", "From memory", "answered by the translation memory"],
+  ["translated", "Translated", "accepted at once"],
+  ["as-is", "As is", "nothing to translate (no letters)"],
+];
+const STATUS_LABEL = Object.fromEntries(STATUS.map(([key, label]) => [key, label]));
+const TAG = /<\/?s\d+\/?>/g;
+
+const $ = (id) => document.getElementById(id);
+const number = new Intl.NumberFormat("en-US");
+const run = JSON.parse($("hymt-run").textContent);
+const files = run.files;
+const state = { file: -1, lang: "", status: "all", check: "", query: "", page: 0 };
+const prefix = commonFolder(files.map((file) => file.input));
+let segments = []; // every record, output after output; record.f is its output's index
+let starts = []; // index of each output's first record in `segments`
+// Until the whole block of segments is read, `segments` holds the run's first page only (the
+// "hymt-first" block, before this script): shown at once, however big the run.
+let loaded = false;
+let view = []; // indices of the records that pass the filters
+let searchTimer = 0;
+let allFiles = false; // the side bar lists every file, not the first FILES_SHOWN
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function plural(n, one, many) {
+  return number.format(n) + " " + (n === 1 ? one : many);
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function needsLook(record) {
+  return Boolean(record.flags || record.retry) || record.status === "untranslated" ||
+    record.status === "retried" || record.status === "repaired";
+}
+
+function hasCheck(record, check) {
+  if (record.retry && record.retry.check === check) return true;
+  return Boolean(record.flags && record.flags.some((flag) => flag.check === check));
+}
+
+function counts() {
+  if (state.file >= 0) return files[state.file].counts;
+  if (!state.lang) return run.totals;
+  const sum = { segments: 0, attention: 0, statuses: {}, checks: {}, errors: 0, warnings: 0 };
+  for (const file of files) {
+    if (file.lang !== state.lang) continue;
+    const c = file.counts;
+    sum.segments += c.segments;
+    sum.attention += c.attention;
+    sum.errors += c.errors;
+    sum.warnings += c.warnings;
+    for (const [key, n] of Object.entries(c.statuses)) sum.statuses[key] = (sum.statuses[key] || 0) + n;
+    for (const [key, n] of Object.entries(c.checks)) sum.checks[key] = (sum.checks[key] || 0) + n;
+  }
+  return sum;
+}
+
+function baseName(path) {
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return [path.slice(0, cut + 1), path.slice(cut + 1)];
+}
+
+// The folder every input is in ("samples/"), left out of the side bar's names.
+function commonFolder(paths) {
+  if (paths.length < 2) return "";
+  let common = baseName(paths[0])[0];
+  for (const path of paths) {
+    while (common && !path.startsWith(common)) common = baseName(common.slice(0, -1))[0];
+  }
+  return common;
+}
+
+// -- the header ------------------------------------------------------------------------
+
+function lower(record, key) {
+  const cached = "_" + key;
+  if (record[cached] === undefined) record[cached] = record[key].toLowerCase();
+  return record[cached];
+}
+
+function unfiltered() {
+  return state.file < 0 && !state.lang && state.status === "all" && !state.check && !state.query && !state.page;
+}
+
+function flatten(perOutput) {
+  const all = [];
+  const at = [];
+  perOutput.forEach((records, f) => {
+    at.push(all.length);
+    for (const record of records) {
+      record.f = f;
+      all.push(record);
+    }
+  });
+  at.push(all.length);
+  return [all, at];
+}
+
+function filter() {
+  view = [];
+  if (!loaded) {
+    if (unfiltered()) view = segments.map((_, i) => i);
+    return;
+  }
+  const from = state.file < 0 ? 0 : starts[state.file];
+  const to = state.file < 0 ? segments.length : starts[state.file + 1];
+  const query = state.query.toLowerCase();
+  for (let i = from; i < to; i++) {
+    const record = segments[i];
+    if (state.lang && files[record.f].lang !== state.lang) continue;
+    if (state.status === "attention") {
+      if (!needsLook(record)) continue;
+    } else if (state.status !== "all" && record.status !== state.status) continue;
+    if (state.check && !hasCheck(record, state.check)) continue;
+    if (query && !lower(record, "source").includes(query) && !lower(record, "translation").includes(query)) continue;
+    view.push(i);
+  }
+}
