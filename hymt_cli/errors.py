@@ -58,3 +58,9 @@ def first_line(exc: BaseException) -> str:
     one-line errors built from library exceptions."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return lines[0] if lines else type(exc).__name__
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's type and first line (`OSError: disk full`), for messages about a library's
+    failure where the kind of error says something."""
+    return f"{type(exc).__name__}: {first_line(exc)}" if str(exc).strip() else type(exc).__name__

@@ -13,17 +13,17 @@ HTML_FILES = sorted([*ROOT.glob("samples/**/*.html"), *ROOT.glob("tests/fixtures
 
 
 def md_structure(text: str) -> list[tuple[str, str]]:
-    from hymt_cli.formats.markdown import _markdown_parser
+    from hymt_cli.formats.markdown import markdown_parser
 
     return [(t.type, t.markup if t.type != "inline" else "")
-            for t in _markdown_parser().parse(text.lstrip("\ufeff"))]
+            for t in markdown_parser().parse(text.lstrip("\ufeff"))]
 
 
 def md_code(text: str) -> list[str]:
-    from hymt_cli.formats.markdown import _markdown_parser
+    from hymt_cli.formats.markdown import markdown_parser
 
     out = []
-    for t in _markdown_parser().parse(text.lstrip("\ufeff")):
+    for t in markdown_parser().parse(text.lstrip("\ufeff")):
         if t.type in ("fence", "code_block", "math_block"):
             out.append(t.content)
         for c in t.children or []:
@@ -57,11 +57,11 @@ _MD_TEXT_TOKENS = frozenset({"text", "text_special", "softbreak"})
 def md_skeleton(text: str) -> list[tuple]:
     """Every Markdown token but text: block tokens with their markup, inline tokens with
     their markup, link destinations, image sources, code, math and raw HTML content."""
-    from hymt_cli.formats.markdown import _markdown_parser
+    from hymt_cli.formats.markdown import markdown_parser
 
     env: dict = {}
     out: list[tuple] = []
-    for tok in _markdown_parser().parse(text.lstrip("\ufeff"), env):
+    for tok in markdown_parser().parse(text.lstrip("\ufeff"), env):
         out.append((tok.type, tok.markup if tok.type != "inline" else "", tok.tag))
         if tok.type in ("fence", "code_block", "math_block"):
             out.append(("content", tok.content))

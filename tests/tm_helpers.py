@@ -7,7 +7,7 @@ from pathlib import Path
 from pipelines import make_pipeline, sources_of
 from engines import CountingEngine, FailingEngine  # noqa: F401  (re-exported for the tests)
 
-from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
 from hymt_cli.formats import ParquetOptions
 from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Generation, GenerationRequest

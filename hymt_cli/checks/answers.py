@@ -9,7 +9,7 @@ from ..model.prompts import INSTRUCTION_MARKERS
 
 _TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
 # The same 1-30 characters ten or more times in a row: a decoding loop ("!!!!!!!!", "la la la ...").
-_LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)  # the definition; find_loop is the fast equivalent
+LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)  # the definition; find_loop is the fast equivalent
 LOOP_UNIT, LOOP_REPEATS = 30, 10
 # C0 and C1 controls but tab and line breaks, and DEL: never text a document should get from a model.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -80,7 +80,7 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
 
 
 def find_loop(text: str) -> tuple[str, str] | None:
-    """What `_LOOP.search(text)` finds, as (the whole run, the repeated unit), or None.
+    """What `LOOP.search(text)` finds, as (the whole run, the repeated unit), or None.
 
     The regex tries 30 unit lengths at every position (~1 µs a character: a third of the
     pipeline's time on a catalog). Here, for each unit length p, one big-integer XOR of the

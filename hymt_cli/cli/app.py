@@ -77,10 +77,10 @@ def translate(**values: Any) -> None:
 
     def command(console: Console) -> ExitCode:
         from ..settings import resolve
-        from .translation import translate as run_translation
+        from .translation import translate_command
 
         resolved = resolve(given(values, all_settings()), config=config, use_config=not no_config)
-        return run_translation(resolved.settings, console)
+        return translate_command(resolved.settings, console)
 
     _run(command)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..memory.store import TranslationMemory, default_cache_path
+from ..memory import TranslationMemory, default_memory_path
 from ..errors import ExitCode, UsageError
 from ..outputs.streams import StdoutGuard
 from ..memory.exchange import FORMATS, export, export_to_file, read_entries
@@ -15,7 +15,7 @@ from ..memory.exchange import FORMATS, export, export_to_file, read_entries
 def export_memory(format_name: str, out: Path | None, cache: Path | None, console: Console) -> ExitCode:
     if format_name not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {format_name!r}")
-    path = cache or default_cache_path()
+    path = cache or default_memory_path()
     if not path.exists():
         raise UsageError(f"cache {path}: no translation memory there yet")
     with TranslationMemory.open(path, readonly=True) as memory:
@@ -30,7 +30,7 @@ def export_memory(format_name: str, out: Path | None, cache: Path | None, consol
 
 def import_memory(file: Path, format_name: str | None, cache: Path | None, console: Console) -> ExitCode:
     result = read_entries(file, format_name)
-    with TranslationMemory.open(cache or default_cache_path()) as memory:
+    with TranslationMemory.open(cache or default_memory_path()) as memory:
         count = memory.import_entries(result.entries)
     skipped = f"; {result.describe_skipped()}" if result.skipped else ""
     console.print(f"hymt tm: imported {count} entries{skipped}", markup=False)

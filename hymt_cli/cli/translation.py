@@ -22,7 +22,7 @@ from .displays import JsonProgress, LiveProgress, NoDisplay, PlainProgress
 from .summary import summarize, summarize_check, summarize_interrupted
 
 
-def translate(settings: Settings, console: Console) -> ExitCode:
+def translate_command(settings: Settings, console: Console) -> ExitCode:
     config = RunConfig.of(settings)
     reporting = settings.reporting
     if reporting.check:

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import httpx
 
 from ..errors import EngineUnavailable
-from ..model.files import one_line
+from ..errors import one_line
 from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServedModel, ServerOptions
 
 # Whole jobs per engine call, as vLLM on a GPU: the client keeps the servers' batches full and

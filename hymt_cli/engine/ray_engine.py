@@ -37,7 +37,7 @@ from typing import Any
 
 from ..errors import EngineUnavailable, UsageError
 from ..options import Options, Panel, option
-from ..model.files import one_line
+from ..errors import one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 RAY_HINT = 'install the Ray extra: pip install "hymt[ray]" (ray[data])'

@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EngineUnavailable
-from ..model.files import one_line
+from ..errors import one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import EngineUnavailable
 from .base import BatchEngine, EngineOptions, Generation, GenerationRequest, Sampling
-from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
+from ..errors import one_line
+from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 
 if TYPE_CHECKING:
     import torch

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
-from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model, one_line
+from ..errors import one_line
+from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
 from .replicas import ReplicaEngine, ReplicaSlot
 from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus

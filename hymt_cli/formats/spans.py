@@ -17,6 +17,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..text.tags import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from ..text.segments import Segment
@@ -31,17 +32,20 @@ TEMPLATING = (r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}"
               r"|\{#(?:[^{#]|\{(?!#)|#(?!\}))*#\}")
 
 
+PartKind = Literal["text", "open", "close", "self", "break"]
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     """A span of the source inside a segment.
 
-    kind: "text" | "open" | "close" | "self" | "break". `key` pairs an open with its close
+    `key` pairs an open with its close
     while the format builds the segment (e.g. "em", "html:b"); numbering happens later.
     """
 
     start: int
     end: int
-    kind: str
+    kind: PartKind
     key: str = ""
     shown: str | None = None  # what the model sees for a text part, if not the source (`&amp;` -> `&`)
     # What a markup part becomes when its segment is translated, if not the source: a

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import ExitCode, HymtError
 
-class CacheError(HymtError):
+class MemoryFileError(HymtError):
     """The translation memory cannot be opened or used: pick another --cache or --no-cache."""
 
     exit_code = ExitCode.USAGE
@@ -45,34 +45,34 @@ def is_lock_error(exc: sqlite3.Error) -> bool:
     return result_code(exc) in (_BUSY, _LOCKED)
 
 
-def memory_error(path: Path, exc: sqlite3.Error, doing: str, *, busy_ms: int) -> CacheError:
-    """A sqlite error as a one-line CacheError: what is wrong and what the user can do.
+def memory_error(path: Path, exc: sqlite3.Error, doing: str, *, busy_ms: int) -> MemoryFileError:
+    """A sqlite error as a one-line MemoryFileError: what is wrong and what the user can do.
 
     `doing` is "open", "read" or "write"; `busy_ms` how long sqlite waited on a lock. Only a file that is not a usable hymt memory is
     called one; a disk or permission problem is named as such, with the memory intact."""
     code = result_code(exc)
     where = f"cache {path}"
     if code == _NOTADB:
-        return CacheError(f"{where}: not a hymt translation memory: the file is not an SQLite database",
+        return MemoryFileError(f"{where}: not a hymt translation memory: the file is not an SQLite database",
                           hint=HINT_ELSEWHERE)
     if code == _CORRUPT:
-        return CacheError(f"{where}: the translation memory is damaged ({exc})", hint=HINT_DAMAGED)
+        return MemoryFileError(f"{where}: the translation memory is damaged ({exc})", hint=HINT_DAMAGED)
     if code == _FULL:
-        return CacheError(f"{where}: cannot {doing}: the disk is full ({exc})",
+        return MemoryFileError(f"{where}: cannot {doing}: the disk is full ({exc})",
                           hint="free some space, or pass --cache FILE on another disk, or --no-cache; "
                                "the memory keeps what it had")
     if code in (_BUSY, _LOCKED):
-        return CacheError(f"{where}: locked by another process for over {busy_ms / 1000:g} s",
+        return MemoryFileError(f"{where}: locked by another process for over {busy_ms / 1000:g} s",
                           hint="wait for the other hymt run to finish, or pass --cache NEW_FILE or --no-cache")
     if code in (_READONLY, _CANTOPEN, _PERM):
         verb = "write" if code == _READONLY else doing
-        return CacheError(f"{where}: cannot {verb}: {_access_problem(path, exc)}", hint=_HINT_WRITABLE)
+        return MemoryFileError(f"{where}: cannot {verb}: {_access_problem(path, exc)}", hint=_HINT_WRITABLE)
     if code == _IOERR:
-        return CacheError(f"{where}: cannot {doing}: disk I/O error{_error_name(exc)}",
+        return MemoryFileError(f"{where}: cannot {doing}: disk I/O error{_error_name(exc)}",
                           hint="check the disk or file system; the memory itself may be fine")
     if code == _NOMEM:
-        return CacheError(f"{where}: cannot {doing}: out of memory")
-    return CacheError(f"{where}: cannot {doing}: {exc}", hint="pass --no-cache to run without the memory")
+        return MemoryFileError(f"{where}: cannot {doing}: out of memory")
+    return MemoryFileError(f"{where}: cannot {doing}: {exc}", hint="pass --no-cache to run without the memory")
 
 
 def _access_problem(path: Path, exc: sqlite3.Error) -> str:
@@ -100,8 +100,8 @@ def _error_name(exc: sqlite3.Error) -> str:
     return f" ({name})" if isinstance(name, str) else ""
 
 
-def folder_error(path: Path, exc: OSError) -> CacheError:
+def folder_error(path: Path, exc: OSError) -> MemoryFileError:
     """The memory's folder could not be created."""
     reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
     culprit = exc.filename if exc.filename is not None else path.parent
-    return CacheError(f"cache {path}: cannot create folder {culprit}: {reason}", hint=_HINT_WRITABLE)
+    return MemoryFileError(f"cache {path}: cannot create folder {culprit}: {reason}", hint=_HINT_WRITABLE)

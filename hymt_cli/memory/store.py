@@ -10,7 +10,7 @@ Every engine batch is committed as it arrives, so a run killed at any point and 
 again sends only what was not finished. WAL mode plus a busy timeout and retries let
 several runs share one database.
 
-Every failure surfaces as a `CacheError` with a one-line message that says which of two
+Every failure surfaces as a `MemoryFileError` with a one-line message that says which of two
 kinds of trouble it is: the file is not a usable hymt memory (not SQLite, another
 application's database, damaged, a newer schema), or the file system is in the way (disk
 full, read-only, permission denied, a folder where the file should be, locked for too
@@ -30,78 +30,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .errors import HINT_DAMAGED, HINT_ELSEWHERE, CacheError, folder_error, is_lock_error, memory_error
+from .context import MemoryContext
+from .errors import HINT_DAMAGED, HINT_ELSEWHERE, MemoryFileError, folder_error, is_lock_error, memory_error
 
 SCHEMA_VERSION = 1
 APPLICATION = "hymt.memory"
 _FILE_NAME = "memory.sqlite3"
 _CHUNK = 500  # keys per SELECT ... IN (...) (sqlite's default variable limit is far above)
-_BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
-_LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
+BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
+LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
 _ORIGIN_MODEL, _ORIGIN_IMPORT = "model", "import"
 
 
 T = TypeVar("T")
 
 
-def default_cache_path() -> Path:
+def default_memory_path() -> Path:
     """`memory.sqlite3` in the user cache dir (XDG_CACHE_HOME/hymt on Linux)."""
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("hymt", appauthor=False)) / _FILE_NAME
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryContext:
-    """Everything besides languages and text that decides what a translation looks like."""
-
-    model: str
-    model_digest: str
-    template_version: str
-    glossary_digest: str
-    sampling: str
-
-    @property
-    def key(self) -> str:
-        return _digest(json.dumps(self.describe(), sort_keys=True))[:32]
-
-    def describe(self) -> dict[str, str]:
-        return {"model": self.model, "model_digest": self.model_digest,
-                "template_version": self.template_version, "glossary_digest": self.glossary_digest,
-                "sampling": self.sampling}
-
-
-def model_digest(model: str, revision: str | None) -> str:
-    """A local model folder: digest of its config and weight files (name, size, mtime);
-    a hub id: its revision (or "default")."""
-    path = Path(model)
-    if not path.is_dir():
-        return f"rev:{revision or 'default'}"
-    h = hashlib.sha256()
-    for name in ("config.json", "generation_config.json", "tokenizer_config.json"):
-        file = path / name
-        if file.is_file():
-            h.update(name.encode() + b"\0" + file.read_bytes() + b"\0")
-    for file in sorted(path.iterdir()):
-        if file.suffix in (".safetensors", ".bin", ".gguf", ".pt"):
-            st = file.stat()
-            h.update(f"{file.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    return "path:" + h.hexdigest()[:24]
-
-
-def build_context(*, engine: str, model: str | None, revision: str | None, sampling: object,
-                  template_version: str, glossary_digest: str = "",
-                  model_free: bool = False) -> MemoryContext:
-    """The context of a run. Model-free engines (identity, pseudo) are their own "model"."""
-    if model_free or model is None:
-        return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "")
-    fields: tuple[str, ...] = tuple(getattr(sampling, "__slots__", ()))
-    described = json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
-    return MemoryContext(model, model_digest(model, revision), template_version, glossary_digest, described)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _model_key(context: str, src: str, tgt: str, text: str) -> bytes:
@@ -144,7 +92,7 @@ class Entry:
 class TranslationMemory:
     """A sqlite translation memory. Use `open`; close it (or use `with`) when done.
 
-    Every method raises `CacheError` (never a raw sqlite3 or OS error)."""
+    Every method raises `MemoryFileError` (never a raw sqlite3 or OS error)."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
         self._db = connection
@@ -159,14 +107,14 @@ class TranslationMemory:
         nothing is ever written (dry runs). A file that is not a hymt memory is never written."""
         path = Path(path)
         if path.is_dir():
-            raise CacheError(f"cache {path}: is a folder, not a database file",
+            raise MemoryFileError(f"cache {path}: is a folder, not a database file",
                              hint="pass --cache FILE (a file in that folder, say) or --no-cache")
         if readonly and not path.exists():
             empty = cls(sqlite3.connect(":memory:", isolation_level=None), path, readonly=True)
             empty._create_tables()
             return empty
         if not _sqlite_or_empty(path):  # sqlite itself takes a file of a byte or two for an empty database
-            raise CacheError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
+            raise MemoryFileError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
                              hint=HINT_ELSEWHERE)
         if not readonly:
             try:
@@ -174,19 +122,19 @@ class TranslationMemory:
             except OSError as exc:
                 raise folder_error(path, exc) from None
         try:
-            db = _connect(f"file:{_uri_path(path)}?mode=ro" if readonly else f"file:{_uri_path(path)}")
+            db = connect(f"file:{_uri_path(path)}?mode=ro" if readonly else f"file:{_uri_path(path)}")
         except sqlite3.Error as exc:
-            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
+            raise memory_error(path, exc, "open", busy_ms=BUSY_MS) from None
         memory = cls(db, path, readonly=readonly)
         try:
-            memory._retry(lambda: db.execute(f"PRAGMA busy_timeout={_BUSY_MS}"))
+            memory._retry(lambda: db.execute(f"PRAGMA busy_timeout={BUSY_MS}"))
             memory._check_or_init()
             if not readonly:  # only now: another application's database is never converted
                 memory._retry(lambda: db.execute("PRAGMA journal_mode=WAL").fetchone())
                 db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             db.close()
-            raise memory_error(path, exc, "open", busy_ms=_BUSY_MS) from None
+            raise memory_error(path, exc, "open", busy_ms=BUSY_MS) from None
         except BaseException:
             db.close()
             raise
@@ -202,7 +150,7 @@ class TranslationMemory:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             if self.readonly:
-                raise CacheError(f"cache {self.path}: an empty file, not a hymt translation memory yet",
+                raise MemoryFileError(f"cache {self.path}: an empty file, not a hymt translation memory yet",
                                  hint=HINT_ELSEWHERE)
 
             def create() -> None:
@@ -220,19 +168,19 @@ class TranslationMemory:
                 meta = {}
         if meta.get("application") != APPLICATION:
             names = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
-            raise CacheError(f"cache {self.path}: not a hymt translation memory: an SQLite database of "
+            raise MemoryFileError(f"cache {self.path}: not a hymt translation memory: an SQLite database of "
                              f"another application (tables: {names})", hint=HINT_ELSEWHERE)
         schema = meta.get("schema", "")
         if schema != str(SCHEMA_VERSION):
             newer = schema.isdigit() and int(schema) > SCHEMA_VERSION
-            raise CacheError(
+            raise MemoryFileError(
                 f"cache {self.path}: translation memory schema {schema or '(none)'} "
                 f"{'is from a newer hymt' if newer else 'is not supported'}; this hymt reads schema "
                 f"{SCHEMA_VERSION}",
                 hint=("upgrade hymt, or " if newer else "") + "pass --cache NEW_FILE or --no-cache")
         missing = {"contexts", "segments"} - tables
         if missing:
-            raise CacheError(f"cache {self.path}: the translation memory is damaged (table "
+            raise MemoryFileError(f"cache {self.path}: the translation memory is damaged (table "
                              f"{', '.join(sorted(missing))} missing)", hint=HINT_DAMAGED)
 
     # -- sqlite plumbing --------------------------------------------------------------------
@@ -252,20 +200,20 @@ class TranslationMemory:
 
     @contextmanager
     def _reporting(self, doing: str) -> Iterator[None]:
-        """sqlite errors of the block as a CacheError naming the memory and what failed."""
+        """sqlite errors of the block as a MemoryFileError naming the memory and what failed."""
         try:
             yield
         except sqlite3.Error as exc:
-            raise memory_error(self.path, exc, doing, busy_ms=_BUSY_MS) from None
+            raise memory_error(self.path, exc, doing, busy_ms=BUSY_MS) from None
 
     @staticmethod
     def _retry(action: Callable[[], T]) -> T:
         """sqlite waits `busy_timeout` on a lock; beyond that, back off and try again."""
-        for attempt in range(_LOCK_RETRIES):
+        for attempt in range(LOCK_RETRIES):
             try:
                 return action()
             except sqlite3.OperationalError as exc:
-                if not is_lock_error(exc) or attempt == _LOCK_RETRIES - 1:
+                if not is_lock_error(exc) or attempt == LOCK_RETRIES - 1:
                     raise
                 time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -351,9 +299,9 @@ class TranslationMemory:
         return row[0]
 
 
-def _connect(uri: str) -> sqlite3.Connection:
+def connect(uri: str) -> sqlite3.Connection:
     """The one place hymt opens its memory (tests put a fault-injecting connection here)."""
-    return sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None,
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000, isolation_level=None,
                            check_same_thread=False)
 
 
@@ -409,7 +357,7 @@ class PipelineMemory:
             return
         try:
             self.stored += self.memory.store(self.context, self.src_lang, items)
-        except CacheError as exc:
+        except MemoryFileError as exc:
             self.store_error = f"{exc.message}; later translations of this run were not stored"
 
     def close(self) -> None:

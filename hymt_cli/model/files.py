@@ -116,8 +116,3 @@ def has_random_weights(model: str) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(config, dict) and config.get(RANDOM_WEIGHTS_KEY) is True
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one line for an EngineUnavailable message: type and first line."""
-    return f"{type(exc).__name__}: {first_line(exc)}" if str(exc).strip() else type(exc).__name__

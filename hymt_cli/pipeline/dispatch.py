@@ -53,7 +53,7 @@ class Dispatcher:
         self.on_final = on_final
         self.submit_bucket = submit_bucket
 
-    def translate(self, requests: list[PlannedRequest]) -> None:
+    def dispatch(self, requests: list[PlannedRequest]) -> None:
         """Engine pass, then one deterministic second try for outputs that failed a check."""
         if not requests:
             return

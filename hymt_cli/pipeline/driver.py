@@ -276,7 +276,7 @@ class Pipeline:
                                 batch_requests=self.options.batch_requests,
                                 on_final=lambda key: self._settled(window, key),
                                 submit_bucket=self.options.submit_bucket)
-        dispatcher.translate([planner.planned[k] for k in left])
+        dispatcher.dispatch([planner.planned[k] for k in left])
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
             raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")

@@ -13,41 +13,38 @@ from dataclasses import dataclass
 from ..text.tags import has_tags, split_runs
 from ..text.segments import is_translatable
 from .outcomes import Outcomes
-from .planning import PlannedRequest, RequestKey
+from .planning import Piece, PlannedRequest, RequestKey
 
 
 @dataclass(frozen=True, slots=True)
 class Repair:
-    """One broken request and the plain requests for each of its text runs."""
+    """One broken request as pieces: its tags (and untranslatable runs) kept as they are, each
+    text run a plain request of its own."""
 
     request: PlannedRequest
-    # (lead, run request, trail) per text run; tags and untranslatable runs: (text, None, "")
-    pieces: tuple[tuple[str, RequestKey | None, str], ...]
+    pieces: tuple[Piece, ...]
 
     @classmethod
     def plan(cls, request: PlannedRequest, plan_run: Callable[[str], PlannedRequest]) -> Repair:
-        pieces: list[tuple[str, RequestKey | None, str]] = []
+        pieces: list[Piece] = []
         for run in split_runs(request.core):
             core = run.text.strip()
             if run.is_tag or not is_translatable(core):
-                pieces.append((run.text, None, ""))
+                pieces.append(Piece("", run.text, "", None))
                 continue
             start = run.text.index(core)
-            pieces.append((run.text[:start], plan_run(core).key, run.text[start + len(core):]))
+            pieces.append(Piece(run.text[:start], core, run.text[start + len(core):], plan_run(core).key))
         return cls(request, tuple(pieces))
 
     def run_keys(self) -> list[RequestKey]:
-        return [key for _, key, _ in self.pieces if key is not None]
+        return [piece.key for piece in self.pieces if piece.key is not None]
 
     def translation(self, outcomes: Outcomes) -> str | None:
         """The repaired translation, or None when a run has no clean translation."""
         out: list[str] = []
-        for lead, key, trail in self.pieces:
-            if key is None:
-                out.append(lead)
-                continue
-            text = outcomes[key].translation
-            if text is None or has_tags(text):
+        for piece in self.pieces:
+            text = piece.core if piece.key is None else outcomes[piece.key].translation
+            if text is None or (piece.key is not None and has_tags(text)):
                 return None
-            out.append(lead + text + trail)
+            out.append(piece.lead + text + piece.trail)
         return "".join(out)

@@ -1,4 +1,4 @@
-"""`--check`: which outputs are missing or stale, without an engine (outputs/checking.py compares
+"""`--check`: which outputs are missing or stale, without an engine (outputs/staleness.py compares
 the manifests)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..glossary import load_glossaries
 from ..inputs.discovery import InputProblem, find_inputs
-from ..outputs.checking import Stale, stale_outputs
+from ..outputs.staleness import Stale, stale_outputs
 from .config import RunConfig
 from .session import connect_served, memory_context
 

@@ -19,11 +19,11 @@ from ..engine import Engine, Prepared, ServedModel
 from ..errors import EngineUnavailable, ExitCode
 from ..glossary import Glossary, load_glossaries
 from ..inputs.discovery import Discovered, find_inputs
-from ..memory.store import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_cache_path
+from ..memory import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_memory_path
 from ..model.files import check_model_reachable, has_random_weights
 from ..model.prompts import TEMPLATE_VERSION
 from ..model.tokenizer import PromptTokenizer
-from ..outputs.checking import check_locations
+from ..outputs.locations import check_locations
 from ..pipeline import Pipeline, RunOptions, target_script
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
@@ -98,7 +98,7 @@ class Session:
                                  for p in self.found.problems]
             return self._finish(ExitCode.SOME_INPUTS_FAILED)
         if not settings.memory.no_cache:
-            self.memory_file = TranslationMemory.open(settings.memory.cache or default_cache_path(), readonly=dry_run)
+            self.memory_file = TranslationMemory.open(settings.memory.cache or default_memory_path(), readonly=dry_run)
         fatal_check = engine.uses_model and not dry_run and not engine.runs.served
         if fatal_check:
             check_model_reachable(engine.model, engine.options.revision)

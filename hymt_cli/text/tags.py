@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 TAG = re.compile(r"<(/?)s(\d+)(/?)>")
 # Also a tag written loosely (`<s1 />`): for readers that must not miss one (numbering new
@@ -24,11 +25,14 @@ LOOSE_TAG = re.compile(r"</?s(\d+)\s*/?>")
 _STRAY = re.compile(r"</?(?:target|source|sn)\s*/?>|</?s\d*\b[^<>]*>?", re.IGNORECASE)
 
 
+TagKind = Literal["open", "close", "self", "bad"]
+
+
 @dataclass(frozen=True, slots=True)
 class Tag:
-    """One tag occurrence: kind is "open", "close" or "self"."""
+    """One tag occurrence ("bad": `</s1/>`, neither closing nor self-closing)."""
 
-    kind: str
+    kind: TagKind
     n: int
     start: int
     end: int
@@ -53,10 +57,8 @@ def self_tag(n: int) -> str:
 def iter_tags(text: str) -> Iterator[Tag]:
     for match in TAG.finditer(text):
         closing, n, selfclosing = match.groups()
-        if closing and selfclosing:
-            kind = "bad"
-        else:
-            kind = "close" if closing else ("self" if selfclosing else "open")
+        kind: TagKind = "bad" if closing and selfclosing else (
+            "close" if closing else ("self" if selfclosing else "open"))
         yield Tag(kind, int(n), match.start(), match.end())
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.checks.answers import _LOOP, find_loop
+from hymt_cli.checks.answers import LOOP, find_loop
 
 # few characters, so that runs and repeats are common; wide ones (4-byte UTF-32) included
 CHARS = st.sampled_from(list("ab ·é日😀!"))
 
 
 def regex(text: str) -> tuple[str, str] | None:
-    match = _LOOP.search(text)
+    match = LOOP.search(text)
     return (match.group(0), match.group(1)) if match else None
 
 

@@ -14,7 +14,7 @@ from servers import FaultServer
 
 from pipelines import make_pipeline, sources_of
 
-from hymt_cli.memory.store import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
 from hymt_cli.engine.base import Generation, GenerationRequest, Sampling, ServerOptions
 from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer
 from hymt_cli.engine.pseudo import PseudoEngine

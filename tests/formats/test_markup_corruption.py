@@ -22,10 +22,10 @@ def _translate(fmt, src: str, answer) -> str:
 
 
 def _links(text: str) -> list[tuple[str, str | None]]:
-    from hymt_cli.formats.markdown import _markdown_parser
+    from hymt_cli.formats.markdown import markdown_parser
 
     return [(c.type, c.attrs.get("href") or c.attrs.get("src"))
-            for t in _markdown_parser().parse(text) for c in t.children or []
+            for t in markdown_parser().parse(text) for c in t.children or []
             if c.type in ("link_open", "image")]
 
 

@@ -216,11 +216,11 @@ _LINKS_MD = (
 
 def _md_links(text: str) -> list[tuple[str, str, str]]:
     """(kind, destination, title) of every link and image, and the reference definitions."""
-    from hymt_cli.formats.markdown import _markdown_parser
+    from hymt_cli.formats.markdown import markdown_parser
 
     env: dict = {}
     out = []
-    for t in _markdown_parser().parse(text, env):
+    for t in markdown_parser().parse(text, env):
         for c in t.children or []:
             if c.type in ("link_open", "image"):
                 out.append((c.type, c.attrs.get("href") or c.attrs.get("src"), c.attrs.get("title", "")))

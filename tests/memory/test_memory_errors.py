@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.memory import store as cache
-from hymt_cli.memory.store import CacheError, MemoryContext, PipelineMemory, TranslationMemory
+from hymt_cli.memory import store
+from hymt_cli.memory import MemoryFileError, MemoryContext, PipelineMemory, TranslationMemory
 from hymt_cli.errors import ExitCode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,13 +25,13 @@ def _memory(path: Path, entries: int = 10) -> Path:
     return path
 
 
-def _error(path: Path, **open_args: bool) -> CacheError:
-    with pytest.raises(CacheError) as info:
+def _error(path: Path, **open_args: bool) -> MemoryFileError:
+    with pytest.raises(MemoryFileError) as info:
         TranslationMemory.open(path, **open_args).close()
     return info.value
 
 
-def _never_advises_deleting(error: CacheError) -> None:
+def _never_advises_deleting(error: MemoryFileError) -> None:
     text = f"{error.message} {error.hint or ''}".lower()
     assert "delete" not in text and "remove" not in text, text
     assert "\n" not in error.message
@@ -71,7 +71,7 @@ def test_truncated_memory_is_called_damaged(tmp_path: Path) -> None:
     data = _memory(tmp_path / "full.db", entries=3000).read_bytes()
     truncated = tmp_path / "tm.db"
     truncated.write_bytes(data[:len(data) // 2])
-    with pytest.raises(CacheError) as info:
+    with pytest.raises(MemoryFileError) as info:
         with TranslationMemory.open(truncated) as tm:  # the damage may show on first use
             tm.lookup(CTX, "en", [("fr", "text number 2999 " * 10)])
             list(tm.entries())
@@ -98,11 +98,11 @@ def test_foreign_sqlite_database_is_named_and_not_converted(tmp_path: Path) -> N
 def test_memory_of_a_newer_schema_asks_for_a_newer_hymt(tmp_path: Path) -> None:
     path = _memory(tmp_path / "tm.db")
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(cache.SCHEMA_VERSION + 1),))
+        db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(store.SCHEMA_VERSION + 1),))
     db.close()
     error = _error(path)
-    assert error.message == (f"cache {path}: translation memory schema {cache.SCHEMA_VERSION + 1} is from a "
-                             f"newer hymt; this hymt reads schema {cache.SCHEMA_VERSION}")
+    assert error.message == (f"cache {path}: translation memory schema {store.SCHEMA_VERSION + 1} is from a "
+                             f"newer hymt; this hymt reads schema {store.SCHEMA_VERSION}")
     assert (error.hint or "").startswith("upgrade hymt")
     _never_advises_deleting(error)
 
@@ -129,7 +129,7 @@ class _FullDisk(sqlite3.Connection):
 def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     def connect(uri: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, isolation_level=None, factory=_FullDisk)
-    monkeypatch.setattr(cache, "_connect", connect)
+    monkeypatch.setattr(store, "connect", connect)
 
 
 def test_full_disk_while_storing_is_a_disk_problem_and_the_memory_keeps_its_entries(
@@ -137,7 +137,7 @@ def test_full_disk_while_storing_is_a_disk_problem_and_the_memory_keeps_its_entr
     path = _memory(tmp_path / "tm.db", entries=10)
     _full_disk(monkeypatch)
     with TranslationMemory.open(path) as tm:
-        with pytest.raises(CacheError) as info:
+        with pytest.raises(MemoryFileError) as info:
             tm.store(CTX, "en", [("de", "Red", "Rot")])
     assert info.value.message == f"cache {path}: cannot write: the disk is full (database or disk is full)"
     assert "free some space" in (info.value.hint or "")
@@ -165,11 +165,11 @@ def test_real_sqlite_full_error_through_a_page_limit(tmp_path: Path, monkeypatch
             super().__init__(*args, **kwargs)
             self.execute(f"PRAGMA max_page_count={pages}")
 
-    monkeypatch.setattr(cache, "_connect",
+    monkeypatch.setattr(store, "connect",
                         lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=Capped))
     memory = PipelineMemory(TranslationMemory.open(path), CTX, "en")
     try:
-        with pytest.raises(CacheError) as info:
+        with pytest.raises(MemoryFileError) as info:
             memory.memory.store(CTX, "en", [("de", f"long text {i} " * 50, "x" * 500) for i in range(200)])
         assert info.value.message.startswith(f"cache {path}: cannot write: the disk is full")
         _never_advises_deleting(info.value)
@@ -199,10 +199,10 @@ def test_disk_io_error_while_reading(tmp_path: Path, monkeypatch: pytest.MonkeyP
                 raise sqlite3.OperationalError("disk I/O error")
             return super().execute(sql, *args)
 
-    monkeypatch.setattr(cache, "_connect",
+    monkeypatch.setattr(store, "connect",
                         lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=FailingDisk))
     with TranslationMemory.open(path) as tm:
-        with pytest.raises(CacheError) as info:
+        with pytest.raises(MemoryFileError) as info:
             tm.lookup(CTX, "en", [("fr", "Red")])
     assert info.value.message == f"cache {path}: cannot read: disk I/O error"
     assert info.value.hint == "check the disk or file system; the memory itself may be fine"
@@ -211,13 +211,13 @@ def test_disk_io_error_while_reading(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_locked_for_too_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _memory(tmp_path / "tm.db")
-    monkeypatch.setattr(cache, "_BUSY_MS", 50)
-    monkeypatch.setattr(cache, "_LOCK_RETRIES", 2)
+    monkeypatch.setattr(store, "BUSY_MS", 50)
+    monkeypatch.setattr(store, "LOCK_RETRIES", 2)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process writing, and not finishing
     try:
         with TranslationMemory.open(path) as tm:
-            with pytest.raises(CacheError) as info:
+            with pytest.raises(MemoryFileError) as info:
                 tm.store(CTX, "en", [("de", "Red", "Rot")])
         assert info.value.message == f"cache {path}: locked by another process for over 0.05 s"
         assert "wait for the other hymt run" in (info.value.hint or "")

@@ -14,10 +14,11 @@ from clirun import hymt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.memory.store import Entry, TranslationMemory
+from hymt_cli.memory import Entry, TranslationMemory
 from hymt_cli.errors import ExitCode, InputError
 from hymt_cli.text.languages import LANGUAGES
-from hymt_cli.memory.exchange import MAX_RECORD_BYTES, export_to_file, read_entries
+from hymt_cli.memory.exchange import export_to_file, read_entries
+from hymt_cli.memory.importing import MAX_RECORD_BYTES
 
 
 def _refused(path: Path, fmt: str | None = None) -> str:

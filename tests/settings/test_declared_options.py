@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from hymt_cli.formats.base import Decoded, decode_utf8
 from hymt_cli.formats.text import TextDocument, TextFormat
 from hymt_cli.options import Options, OptionSet, Panel, option, settings_of
 from hymt_cli.settings import Settings, all_settings
+from hymt_cli.text.segments import Segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +39,22 @@ class ShoutFormat(SplicingFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
 
-    def parse(self, text: str) -> TextDocument:
-        marks = self.marks
+    def parse(self, text: str) -> Shouted:
+        return Shouted(TextFormat().parse(text), self.marks)
 
-        class Shouted(TextDocument):
-            def reassemble(self, translated, *, target_language=None):  # type: ignore[no-untyped-def]
-                lines = super().reassemble(translated).split("\n")
-                return "\n".join(line + "!" * marks if line else line for line in lines)
 
-        return Shouted(text, TextFormat().parse(text)._spans)
+@dataclass(frozen=True)
+class Shouted:
+    text: TextDocument
+    marks: int
+
+    @property
+    def segments(self) -> Sequence[Segment]:
+        return self.text.segments
+
+    def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
+        lines = self.text.reassemble(translated).split("\n")
+        return "\n".join(line + "!" * self.marks if line else line for line in lines)
 
 
 @pytest.fixture

@@ -42,7 +42,6 @@ from .html_blocks import html_block
 from .inline import Footnotes
 from .source import Lines, markdown_parser
 
-_markdown_parser = markdown_parser  # the name the tests know
 _NOT_NEWLINE = re.compile(r"[^\r\n]+")
 
 

@@ -10,7 +10,7 @@ import dataclasses
 from markdown_it.token import Token
 
 from ..html import find_html_segments
-from ..spans import Located, Part, locate, segment_text
+from ..spans import Located, Part, PartKind, locate, segment_text
 from .blocks import CONTAINER_PREFIX
 from .source import Lines, Where, content_mapper
 
@@ -75,7 +75,7 @@ def _to_source(src: str, content: str, located: Located, where: Where) -> Locate
     parts: list[Part] = []
     numbers: list[int] = []
 
-    def add(a: int, b: int, kind: str, n: int = 0, key: str = "", shown: str | None = None) -> None:
+    def add(a: int, b: int, kind: PartKind, n: int = 0, key: str = "", shown: str | None = None) -> None:
         parts.append(Part(where(a), where(b), kind, key, shown))
         numbers.append(n)
 

@@ -26,7 +26,7 @@ from ..html.elements import OPAQUE_INLINE, skips_subtree
 from ..html.escapes import attribute_spans
 from ..spans import TEMPLATING
 from .escapes import Escape, escape_alt_text, escape_inline_footnote, title_escape
-from .source import RawPart
+from .source import RawPart, RawKind
 
 _PROTECTED_TEXT = re.compile(
     TEMPLATING +                                   # Jinja / Liquid / Hugo templating
@@ -88,13 +88,13 @@ class InlineWalker:
         return _protect(self.content, self._out)
 
     # -- helpers for the handlers ----------------------------------------------------------
-    def take(self, raw: str, kind: str, key: str = "") -> bool:
+    def take(self, raw: str, kind: RawKind, key: str = "") -> bool:
         """`raw` at the cursor becomes one part."""
         if not self.content.startswith(raw, self._cursor):
             return False
         return self.take_to(self._cursor + len(raw), kind, key)
 
-    def take_to(self, end: int | None, kind: str, key: str = "", written: str | None = None) -> bool:
+    def take_to(self, end: int | None, kind: RawKind, key: str = "", written: str | None = None) -> bool:
         """The content from the cursor to `end` becomes one part (None: not found)."""
         if end is None:
             return False

@@ -11,15 +11,18 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from markdown_it import MarkdownIt
 
-from ..spans import Part
+from ..spans import Part, PartKind
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 Where = Callable[[int], int]  # content offset -> source offset
+
+
+RawKind = PartKind | Literal["entity"]
 
 
 class RawPart(NamedTuple):
@@ -28,7 +31,7 @@ class RawPart(NamedTuple):
 
     start: int
     end: int
-    kind: str
+    kind: RawKind
     key: str = ""
     written: str | None = None  # see Part.written
 

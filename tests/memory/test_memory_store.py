@@ -11,7 +11,7 @@ import pytest
 from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
-from hymt_cli.memory.store import CacheError, MemoryContext, TranslationMemory, build_context, default_cache_path
+from hymt_cli.memory import MemoryFileError, MemoryContext, TranslationMemory, build_context, default_memory_path
 from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
 
@@ -53,13 +53,13 @@ def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
 
 def test_default_path_is_in_the_user_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert default_cache_path() == tmp_path / "hymt" / "memory.sqlite3"
+    assert default_memory_path() == tmp_path / "hymt" / "memory.sqlite3"
 
 
 def test_file_that_is_not_a_database_is_a_clear_config_error(tmp_path):
     bad = tmp_path / "tm.db"
     bad.write_bytes(b"this is not sqlite\n" * 100)
-    with pytest.raises(CacheError) as info:
+    with pytest.raises(MemoryFileError) as info:
         TranslationMemory.open(bad)
     assert "not a hymt translation memory" in info.value.message and str(bad) in info.value.message
     assert info.value.exit_code == ExitCode.USAGE
@@ -70,7 +70,7 @@ def test_foreign_sqlite_database_is_refused_and_left_alone(tmp_path):
     other = tmp_path / "app.db"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE users (name TEXT)")
-    with pytest.raises(CacheError, match="not a hymt translation memory"):
+    with pytest.raises(MemoryFileError, match="not a hymt translation memory"):
         TranslationMemory.open(other)
     with sqlite3.connect(other) as db:
         assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["users"]
@@ -85,7 +85,7 @@ def test_readonly_open_of_a_missing_file_creates_nothing(tmp_path):
 
 
 def test_imported_entries_win_over_model_output_in_any_context(tmp_path):
-    from hymt_cli.memory.store import Entry
+    from hymt_cli.memory import Entry
 
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
         tm.store(CTX, "en", [("fr", "Red", "Rouge (model)")])
@@ -101,7 +101,7 @@ def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
     path = tmp_path / "tm.db"
     TranslationMemory.open(path).close()
     script = (
-        "import sys; from hymt_cli.memory.store import TranslationMemory, MemoryContext\n"
+        "import sys; from hymt_cli.memory import TranslationMemory, MemoryContext\n"
         "ctx = MemoryContext('m', '', 't', '', '')\n"
         "tm = TranslationMemory.open(sys.argv[1])\n"
         "for i in range(60):\n"
