@@ -32,7 +32,7 @@ class Panel:
     FORMATS = "Formats"
     MODEL = "Model and engine"
     SAMPLING = "Sampling"
-    MEMORY = "Glossary and memory"
+    MEMORY = "Glossary, context and memory"
     QUALITY = "Quality checks"
     REPORTING = "Reporting"
     ORDER = (IO, FORMATS, MODEL, SAMPLING, MEMORY, QUALITY, REPORTING)

@@ -24,6 +24,10 @@ class FormatSpec:
     build: Callable[[OptionSet], InputFormat]
     options: type[Options] | None = None
     document: bool = True  # one input is one document (a table cell can be parsed as it)
+    # The contexts its segments carry (Segment.context) reach the model with `--context auto`:
+    # short and telling (a UI string's key) or asked for (a table's --context-columns). A
+    # document's title and heading reach it only with `--context on`.
+    context_by_default: bool = False
 
 
 FORMATS: dict[str, FormatSpec] = {}

@@ -21,6 +21,7 @@ from typing import Literal
 
 from ..text.tags import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from ..text.segments import Segment
+from .document_context import with_document_context
 
 
 # Templating in prose (Jinja, Liquid, Hugo, Handlebars: `{{ x }}`, `{% x %}`, `{# x #}`), kept
@@ -395,7 +396,8 @@ class SpliceIndex:
         return self
 
     def segments(self) -> list[Segment]:
-        return [Segment(i, segment_text(self.src, loc), role=loc.role) for i, loc in enumerate(self.located)]
+        return with_document_context([Segment(i, segment_text(self.src, loc), role=loc.role)
+                                      for i, loc in enumerate(self.located)])
 
     def reassemble(self, translated: Mapping[int, str],
                    edits: Sequence[tuple[int, int, str]] = ()) -> str:

@@ -52,9 +52,11 @@ def default_memory_path() -> Path:
     return Path(user_cache_dir("hymt", appauthor=False)) / _FILE_NAME
 
 
-def _model_key(context: str, src: str, tgt: str, text: str) -> bytes:
-    return hashlib.blake2b(f"m\0{context}\0{src}\0{tgt}\0{text}".encode("utf-8", "surrogatepass"),
-                           digest_size=16).digest()
+def _model_key(context: str, src: str, tgt: str, text: str, note: str = "") -> bytes:
+    """`note`: what the model was told besides the text (HY-MT's context prompt); none keeps the
+    keys entries had before contexts existed."""
+    key = f"m\0{context}\0{src}\0{tgt}\0{text}" + (f"\0{note}" if note else "")
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _human_key(tgt: str, text: str) -> bytes:
@@ -228,13 +230,13 @@ class TranslationMemory:
         self.close()
 
     # -- lookups and writes -----------------------------------------------------------------
-    def lookup(self, context: MemoryContext, src_lang: str, items: Sequence[tuple[str, str]]
+    def lookup(self, context: MemoryContext, src_lang: str, items: Sequence[tuple[str, str, str]]
                ) -> list[str | None]:
-        """Translations for (target language, source text) pairs, in order; None: not stored.
-        An imported (reviewed) entry wins over a model translation."""
+        """Translations for (target language, source text, note) items, in order; None: not stored.
+        An imported (reviewed) entry wins over a model translation, whatever the note."""
         ctx = context.key
-        model_keys = [_model_key(ctx, src_lang, tgt, text) for tgt, text in items]
-        human_keys = [_human_key(tgt, text) for tgt, text in items]
+        model_keys = [_model_key(ctx, src_lang, tgt, text, note) for tgt, text, note in items]
+        human_keys = [_human_key(tgt, text) for tgt, text, _ in items]
         found: dict[bytes, str] = {}
         wanted = model_keys + human_keys
         with self._reporting("read"):
@@ -246,15 +248,15 @@ class TranslationMemory:
                 found.update(rows)
         return [found.get(h, found.get(m)) for m, h in zip(model_keys, human_keys)]
 
-    def store(self, context: MemoryContext, src_lang: str, items: Iterable[tuple[str, str, str]]) -> int:
-        """Store model translations (target language, source, translation) and commit.
+    def store(self, context: MemoryContext, src_lang: str, items: Iterable[tuple[str, str, str, str]]) -> int:
+        """Store model translations (target language, source, note, translation) and commit.
         Texts that are not valid Unicode (lone surrogates) cannot be stored and are left out."""
         if self.readonly:
             return 0
         ctx = context.key
         now = time.time()
-        rows = [(_model_key(ctx, src_lang, tgt, src), _ORIGIN_MODEL, ctx, src_lang, tgt, src, out, now)
-                for tgt, src, out in items if is_unicode(src) and is_unicode(out)]
+        rows = [(_model_key(ctx, src_lang, tgt, src, note), _ORIGIN_MODEL, ctx, src_lang, tgt, src, out, now)
+                for tgt, src, note, out in items if is_unicode(src) and is_unicode(out) and is_unicode(note)]
         if not rows:
             return 0
 
@@ -335,8 +337,8 @@ def is_unicode(text: str) -> bool:
 class PipelineMemory:
     """Binds a memory to one run's context and source language; the pipeline's hook.
 
-    `recall` looks (target language, source text) pairs up; `remember` stores the answers
-    that passed validation (failed ones never are).
+    `recall` looks (target language, source text, context) keys up; `remember` stores the
+    answers that passed validation (failed ones never are).
     Store failures after retries do not stop the run: they are counted and reported.
     """
 
@@ -347,16 +349,17 @@ class PipelineMemory:
         self.stored = 0
         self.store_error: str | None = None
 
-    def recall(self, keys: Sequence[tuple[str, str]]) -> list[str | None]:
-        """Translations for (target language, source text) pairs, in order; None: not stored."""
+    def recall(self, keys: Sequence[tuple[str, str, str]]) -> list[str | None]:
+        """Translations for (target language, source text, context) keys, in order; None: not stored."""
         return self.memory.lookup(self.context, self.src_lang, keys)
 
-    def remember(self, items: Sequence[tuple[str, str, str]]) -> None:
-        """Store (target language, source text, translation) of answers that passed validation."""
+    def remember(self, items: Sequence[tuple[tuple[str, str, str], str]]) -> None:
+        """Store (key, translation) of answers that passed validation."""
         if self.store_error is not None or not items:
             return
         try:
-            self.stored += self.memory.store(self.context, self.src_lang, items)
+            self.stored += self.memory.store(self.context, self.src_lang,
+                                             [(tgt, src, note, out) for (tgt, src, note), out in items])
         except MemoryFileError as exc:
             self.store_error = f"{exc.message}; later translations of this run were not stored"
 

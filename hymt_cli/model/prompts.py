@@ -14,7 +14,8 @@ from ..text.languages import LANGUAGES, Language
 from ..text.writing_systems import char_class
 
 # Bump when any template text changes: translation-memory keys include it.
-TEMPLATE_VERSION = "hy-mt1.5/2"  # 2: formatted + terms in Chinese throughout
+TEMPLATE_VERSION = "hy-mt1.5/2"  # 2: formatted + terms in Chinese throughout (context adds no change
+# to prompts without context: their memory entries stay valid)
 
 PLAIN_ZH = "将以下文本翻译为{target_language}，注意只需要输出翻译后的结果，不要额外解释：\n\n{source_text}"
 PLAIN_EN = "Translate the following segment into {target_language}, without additional explanation.\n\n{source_text}"
@@ -31,6 +32,11 @@ FORMATTED_ZH = (
     "输出格式为：<target>str</target>\n\n<source>{source_text}</source>"
 )
 
+# Contextual translation: what stands before the text, which the model reads but does not translate.
+# HY-MT documents it in Chinese only; with tags, the formatted template follows the context.
+CONTEXT_ZH = "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{source_text}"
+CONTEXT_FORMATTED_ZH = "{context}\n参考上面的信息，注意不需要翻译上文。\n"
+
 # Phrases of the instructions a broken output may echo back (validation looks for them).
 INSTRUCTION_MARKERS: tuple[str, ...] = (
     "Translate the following segment into",
@@ -41,6 +47,8 @@ INSTRUCTION_MARKERS: tuple[str, ...] = (
     "注意只需要输出翻译后的结果",
     "参考下面的翻译",
     "将以下<source></source>之间的文本翻译为",
+    "参考上面的信息",
+    "注意不需要翻译上文",
 )
 
 _HAN = char_class("han")
@@ -71,15 +79,23 @@ def source_is_chinese(source: Language | None, text: str) -> bool:
 
 
 def build_prompt(text: str, target: Language, *, chinese_source: bool,
-                 terms: Sequence[Term] = (), formatted: bool = False) -> str:
+                 terms: Sequence[Term] = (), formatted: bool = False, context: str = "") -> str:
     """The user message for one segment.
 
     `chinese_source` comes from `source_is_chinese`; `formatted` selects HY-MT's
     formatted-translation template (segment carries <sN> tags); `terms` selects the
-    terminology-intervention template.
+    terminology-intervention template; `context` (what the text belongs to: a document's title
+    and heading, a UI string's key and comment) HY-MT's contextual-translation template.
     """
     chinese_pair = target.is_chinese or chinese_source
     name = target.chinese if chinese_pair else target.english
+    if context and not formatted:
+        head = (TERMS_ZH_HEAD + "".join(TERM_ZH.format(source_term=t.source, target_term=t.target) for t in terms)
+                + "\n") if terms else ""
+        return head + CONTEXT_ZH.format(context=context, target_language=target.chinese, source_text=text)
+    if context:  # formatted: the context and its note come first, then the formatted template
+        return CONTEXT_FORMATTED_ZH.format(context=context) + build_prompt(
+            text, target, chinese_source=chinese_source, terms=terms, formatted=True)
     if formatted:
         # HY-MT documents the formatted template in Chinese only (Chinese language name, any
         # pair); its terminology block goes in front in the same language, as in the Chinese

@@ -22,3 +22,15 @@ def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:
 def target_script(request: PlannedRequest, output: str) -> Problem | None:
     """The output is written in the target language's script (engines that translate)."""
     return wrong_script(request, output)
+
+
+CONTEXT_ECHO_CHARS = 12  # a context line this long found in an answer (and not in the source) was copied
+
+
+def context_left_out(request: PlannedRequest, output: str) -> Problem | None:
+    """The answer does not carry the context it was given (the model reads it, never writes it)."""
+    for line in request.context.splitlines():
+        line = line.strip()
+        if len(line) >= CONTEXT_ECHO_CHARS and line in output and line not in request.core:
+            return Problem(f"output repeats the context {line[:40]!r}", check="context")
+    return None

@@ -30,10 +30,11 @@ PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted on
 
 
 class Memory(Protocol):
-    """Translation memory hook (cache.PipelineMemory), keyed by (target language, source text)."""
+    """Translation memory hook (memory.PipelineMemory), keyed like requests: (target language,
+    source text, context)."""
 
     def recall(self, keys: Sequence[RequestKey]) -> list[str | None]: ...
-    def remember(self, items: Sequence[tuple[str, str, str]]) -> None: ...
+    def remember(self, items: Sequence[tuple[RequestKey, str]]) -> None: ...
 
 
 class Dispatcher:
@@ -105,14 +106,14 @@ class Dispatcher:
         never cuts a commit in half (deferred)."""
         if self.memory is None or not answered:
             return
-        accepted = [(r.lang.code, r.core, outcome.translation) for r in answered
+        accepted = [(r.key, outcome.translation) for r in answered
                     if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
         with deferred():
             self.memory.remember(accepted)
 
     def _run_planner(self, request: PlannedRequest) -> Callable[[str], PlannedRequest]:
         """Plans the plain requests of a broken request's text runs (same language, same place)."""
-        return lambda text: self.planner.plan_now(text, request.lang, request.first_use)
+        return lambda text: self.planner.plan_now(text, request.lang, request.first_use, request.context)
 
     def _repair(self, engine: Engine, broken: list[PlannedRequest]) -> None:
         """Tags still broken after the retry: translate each inline run on its own."""

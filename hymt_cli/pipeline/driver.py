@@ -16,9 +16,10 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from ..engine.base import Engine
-from ..formats import FormatError, Unit
+from ..formats import FORMATS, FormatError, Unit
 from ..glossary import Glossary, tally
 from ..text.languages import Language
 from ..outputs.manifest import record
@@ -30,7 +31,7 @@ from ..review import RecordSpool
 from ..signals import deferred
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
-from .checks import glossary_terms_used, tags_kept
+from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory
 from .engine_start import EngineHolder
 from .jobs import Job, OpenInput
@@ -58,6 +59,9 @@ class RunOptions:
     # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
     submit_bucket: int | None = SUBMIT_BUCKET
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
+    # formats that give them by default (FormatSpec.context_by_default).
+    context: Literal["auto", "on", "off"] = "auto"
     # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
     # the output folder's manifest with every file written.
     provenance: str = ""
@@ -99,8 +103,9 @@ class Pipeline:
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
-        # Inline tags must survive in every format; glossary terms when there is a glossary.
-        self.checks: tuple[Check, ...] = ((tags_kept,) + tuple(validators)
+        # Inline tags must survive in every format, a context never comes back; glossary terms when
+        # there is a glossary.
+        self.checks: tuple[Check, ...] = ((tags_kept, context_left_out) + tuple(validators)
                                           + ((glossary_terms_used,) if glossary is not None else ()))
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
@@ -226,13 +231,14 @@ class Pipeline:
         planner = window.planner
         translatable = [s for s in unit.segments if is_translatable(s.text)]
         window.segments += len(unit.segments)
+        with_context = self._with_context(current)
         for job in current.jobs:
             if not job.live:
                 continue
             work = UnitWork(job, unit, {})
             for segment in translatable:
-                work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang,
-                                                             (current.source.display, segment.id))
+                work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang, (current.source.display, segment.id),
+                                                             segment.context if with_context else "")
                 job.report.segments += unit.weight(segment.id)
             keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
             for key in keys:
@@ -243,6 +249,11 @@ class Pipeline:
             # Work for the model: load it while the other inputs are read (with a translation
             # memory, once the memory has been asked: see `_translate`).
             self.engine.start()
+
+    def _with_context(self, current: OpenInput) -> bool:
+        mode = self.options.context
+        spec = FORMATS.get(current.source.format.name)
+        return mode == "on" or (mode == "auto" and spec is not None and spec.context_by_default)
 
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:

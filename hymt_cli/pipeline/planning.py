@@ -18,7 +18,9 @@ from ..text.segments import is_translatable
 from ..text.sentences import split_long
 from ..model.tokenizer import PromptTokenizer
 
-RequestKey = tuple[str, str]  # (target language code, source text): what makes a request unique
+# (target language code, source text, context): what makes a request unique. The context is what
+# the model is told besides the text ("" for none): the same text in another context is another request.
+RequestKey = tuple[str, str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +33,11 @@ class Ask:
     first_use: tuple[str, int]  # (input, segment id) where the text first appeared: for reports
     formatted: bool = False  # carries <sN> tags: HY-MT's formatted-translation prompt
     glossary: GlossaryUse | None = None  # matched terms, do-not-translate placeholders
+    context: str = ""  # read by the model, never translated (HY-MT's context prompt)
 
     @property
     def key(self) -> RequestKey:
-        return (self.lang.code, self.core)
+        return (self.lang.code, self.core, self.context)
 
     @property
     def model_text(self) -> str:
@@ -86,22 +89,22 @@ class Planner:
         self.asks: dict[RequestKey, Ask] = {}
         self.planned: dict[RequestKey, PlannedRequest] = {}
         self.uses: Counter[RequestKey] = Counter()
-        self._overhead: dict[tuple[str, bool, bool], int] = {}
+        self._overhead: dict[tuple[str, bool, bool, str], int] = {}
 
-    def pieces_for(self, text: str, lang: Language, where: tuple[str, int]) -> list[Piece]:
+    def pieces_for(self, text: str, lang: Language, where: tuple[str, int], context: str = "") -> list[Piece]:
         limit = max_source_tokens(self.context_tokens, 64)
         # A token is at least one UTF-8 byte: shorter texts need no counting.
         parts = [text] if len(text.encode("utf-8")) <= limit else split_long(text, limit, self.tokenizer.count)
         pieces = []
         for part in parts:
             lead, core, trail = _split_whitespace(part)
-            key = self.ask(core, lang, where).key if is_translatable(core) else None
+            key = self.ask(core, lang, where, context).key if is_translatable(core) else None
             pieces.append(Piece(lead, core, trail, key))
         return pieces
 
-    def ask(self, core: str, lang: Language, where: tuple[str, int]) -> Ask:
-        """The request for `core` in `lang`, registered once; counted at every use."""
-        key = (lang.code, core)
+    def ask(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> Ask:
+        """The request for `core` in `lang` (and `context`), registered once; counted at every use."""
+        key = (lang.code, core, context)
         ask = self.asks.get(key)
         if ask is None:
             # Prompt form, glossary use and tags all follow from the text and the language: a
@@ -111,8 +114,8 @@ class Planner:
             model_text = use.text if use is not None else core
             formatted = has_tags(model_text)  # inline markup or do-not-translate placeholders
             prompt = build_prompt(model_text, lang, chinese_source=chinese_source,
-                                  terms=use.terms if use is not None else (), formatted=formatted)
-            ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use)
+                                  terms=use.terms if use is not None else (), formatted=formatted, context=context)
+            ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use, context)
         self.uses[key] += 1
         return ask
 
@@ -133,24 +136,25 @@ class Planner:
             self.planned[request.key] = request
         return done
 
-    def plan_now(self, core: str, lang: Language, where: tuple[str, int]) -> PlannedRequest:
+    def plan_now(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> PlannedRequest:
         """One request planned and tokenized at once (the runs of a tag repair)."""
-        ask = self.ask(core, lang, where)
+        ask = self.ask(core, lang, where, context)
         if ask.key not in self.planned:
             self.finish()
         return self.planned[ask.key]
 
     def _planned(self, ask: Ask, ids: tuple[int, ...], prompt_tokens: int) -> PlannedRequest:
-        overhead = self._overhead_tokens(ask.lang, source_is_chinese(self.source, ask.core), ask.formatted)
+        overhead = self._overhead_tokens(ask.lang, source_is_chinese(self.source, ask.core), ask.formatted,
+                                         ask.context)
         source_tokens = max(1, prompt_tokens - overhead)
         return PlannedRequest(**{f.name: getattr(ask, f.name) for f in fields(Ask)}, prompt_ids=ids,
                               prompt_tokens=prompt_tokens, source_tokens=source_tokens,
                               max_tokens=max_new_tokens(source_tokens, prompt_tokens, self.context_tokens))
 
-    def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool) -> int:
-        key = (lang.code, chinese_source, formatted)
+    def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool, context: str) -> int:
+        key = (lang.code, chinese_source, formatted, context)
         if key not in self._overhead:
-            # An empty source under the same template: what every prompt of this kind pays.
-            probe = build_prompt("", lang, chinese_source=chinese_source, formatted=formatted)
+            # An empty source under the same template (and context): what every prompt of this kind pays.
+            probe = build_prompt("", lang, chinese_source=chinese_source, formatted=formatted, context=context)
             self._overhead[key] = self.tokenizer.prompt_count(probe)
         return self._overhead[key]

@@ -8,7 +8,7 @@ from ..glossary import load_glossaries
 from ..inputs.discovery import InputProblem, find_inputs
 from ..outputs.staleness import Stale, stale_outputs
 from .config import RunConfig
-from .session import connect_served, memory_context
+from .session import connect_served, memory_context, provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,5 +27,5 @@ def check_outputs(config: RunConfig) -> CheckResult:
                 if settings.memory.glossary else None)
     sources = [s for s in found.sources if s.path is not None]
     stale, edited = stale_outputs(sources, config.targets, settings.output.out,
-                                  memory_context(config.engine, glossary).key)
+                                  provenance(config, memory_context(config.engine, glossary)))
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))

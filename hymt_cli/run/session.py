@@ -48,8 +48,15 @@ def connect_served(config: RunConfig) -> tuple[RunConfig, ServedModel | None]:
     return config.with_engine(engine.served_by(served.name, engine.server)), served
 
 
+def provenance(config: RunConfig, context: MemoryContext) -> str:
+    """What the output manifests record as having made a file (`--check` compares it): the memory's
+    context, and the context mode when it is not the default (it changes what documents get)."""
+    mode = config.settings.memory.context
+    return context.key if mode == "auto" else f"{context.key}:context-{mode}"
+
+
 def memory_context(engine: EngineChoice, glossary: Glossary | None) -> MemoryContext:
-    """What decides a translation besides its text: the memory's key, the manifest's provenance."""
+    """What decides a translation besides its text and its context: the memory's key."""
     spec = engine.runs
     return build_context(engine=spec.name, model=engine.model, revision=engine.options.revision,
                          sampling=engine.sampling, template_version=TEMPLATE_VERSION,
@@ -121,7 +128,8 @@ class Session:
         options = RunOptions(targets=config.targets, source=config.source, out_dir=settings.output.out,
                              context_tokens=self._context_tokens(), batch_tokens=settings.model.batch_tokens,
                              dry_run=settings.reporting.dry_run, prompts_out=settings.reporting.prompts_out,
-                             overwrite=settings.output.overwrite, provenance=context.key)
+                             overwrite=settings.output.overwrite, provenance=provenance(config, context),
+                             context=settings.memory.context)
         memory = self.memory = (PipelineMemory(self.memory_file, context, config.source_code)
                                  if self.memory_file is not None else None)
         prepared: Prepared | None = None

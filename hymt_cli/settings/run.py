@@ -16,6 +16,7 @@ from ..options import Options, Panel, option
 DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
 Dtype = Literal["auto", "bfloat16", "float16", "float32", "half", "float"]
 ProgressMode = Literal["auto", "bar", "plain", "json", "none"]
+ContextMode = Literal["auto", "on", "off"]
 
 
 def _choices(names: object) -> str:
@@ -129,6 +130,11 @@ class MemorySettings(Options):
     cache: Path | None = option(None, "--cache", metavar="FILE", panel=Panel.MEMORY,
                                 default_text="memory.sqlite3 in the user cache dir", help="Translation memory.")
     no_cache: bool = option(False, "--no-cache", panel=Panel.MEMORY, help="Neither read nor write the memory.")
+    context: ContextMode = option(
+        "auto", "--context", panel=Panel.MEMORY,
+        help="Tell the model what each text belongs to, with HY-MT's context prompt (the context itself is never "
+             "translated): a UI string's key and comment, a table row's --context-columns, a document's title "
+             "and nearest heading. auto: where the file says it (strings, tables), not for documents.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,10 +52,10 @@ class Memory:
     def __init__(self) -> None:
         self.chunks: list[int] = []
 
-    def recall(self, keys: Sequence[tuple[str, str]]) -> list[str | None]:
+    def recall(self, keys: Sequence[tuple[str, str, str]]) -> list[str | None]:
         return [None] * len(keys)
 
-    def remember(self, items: Sequence[tuple[str, str, str]]) -> None:
+    def remember(self, items: Sequence[tuple[tuple[str, str, str], str]]) -> None:
         self.chunks.append(len(items))
 
 

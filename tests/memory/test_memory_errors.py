@@ -21,7 +21,7 @@ CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 
 def _memory(path: Path, entries: int = 10) -> Path:
     with TranslationMemory.open(path) as tm:
-        tm.store(CTX, "en", [("fr", f"text number {i} " * 10, f"texte {i} " * 10) for i in range(entries)])
+        tm.store(CTX, "en", [("fr", f"text number {i} " * 10, "", f"texte {i} " * 10) for i in range(entries)])
     return path
 
 
@@ -64,7 +64,7 @@ def test_empty_file_becomes_a_memory(tmp_path: Path) -> None:
     path = tmp_path / "tm.db"
     path.write_bytes(b"")
     with TranslationMemory.open(path) as tm:
-        assert tm.store(CTX, "en", [("fr", "Red", "Rouge")]) == 1
+        assert tm.store(CTX, "en", [("fr", "Red", "", "Rouge")]) == 1
 
 
 def test_truncated_memory_is_called_damaged(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def test_truncated_memory_is_called_damaged(tmp_path: Path) -> None:
     truncated.write_bytes(data[:len(data) // 2])
     with pytest.raises(MemoryFileError) as info:
         with TranslationMemory.open(truncated) as tm:  # the damage may show on first use
-            tm.lookup(CTX, "en", [("fr", "text number 2999 " * 10)])
+            tm.lookup(CTX, "en", [("fr", "text number 2999 " * 10, "")])
             list(tm.entries())
     assert info.value.message.startswith(f"cache {truncated}: the translation memory is damaged (")
     assert ".recover" in (info.value.hint or "")
@@ -138,7 +138,7 @@ def test_full_disk_while_storing_is_a_disk_problem_and_the_memory_keeps_its_entr
     _full_disk(monkeypatch)
     with TranslationMemory.open(path) as tm:
         with pytest.raises(MemoryFileError) as info:
-            tm.store(CTX, "en", [("de", "Red", "Rot")])
+            tm.store(CTX, "en", [("de", "Red", "", "Rot")])
     assert info.value.message == f"cache {path}: cannot write: the disk is full (database or disk is full)"
     assert "free some space" in (info.value.hint or "")
     assert "not a hymt" not in info.value.message
@@ -170,7 +170,7 @@ def test_real_sqlite_full_error_through_a_page_limit(tmp_path: Path, monkeypatch
     memory = PipelineMemory(TranslationMemory.open(path), CTX, "en")
     try:
         with pytest.raises(MemoryFileError) as info:
-            memory.memory.store(CTX, "en", [("de", f"long text {i} " * 50, "x" * 500) for i in range(200)])
+            memory.memory.store(CTX, "en", [("de", f"long text {i} " * 50, "", "x" * 500) for i in range(200)])
         assert info.value.message.startswith(f"cache {path}: cannot write: the disk is full")
         _never_advises_deleting(info.value)
     finally:
@@ -182,8 +182,8 @@ def test_pipeline_memory_keeps_going_and_says_why_nothing_more_was_stored(
     path = _memory(tmp_path / "tm.db")
     _full_disk(monkeypatch)
     memory = PipelineMemory(TranslationMemory.open(path), CTX, "en")
-    memory.remember([("de", "Red", "Rot")])
-    memory.remember([("de", "Red", "Rot")])
+    memory.remember([(("de", "Red", ""), "Rot")])
+    memory.remember([(("de", "Red", ""), "Rot")])
     memory.close()
     assert memory.store_error == (f"cache {path}: cannot write: the disk is full (database or disk is full); "
                                   "later translations of this run were not stored")
@@ -203,7 +203,7 @@ def test_disk_io_error_while_reading(tmp_path: Path, monkeypatch: pytest.MonkeyP
                         lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=FailingDisk))
     with TranslationMemory.open(path) as tm:
         with pytest.raises(MemoryFileError) as info:
-            tm.lookup(CTX, "en", [("fr", "Red")])
+            tm.lookup(CTX, "en", [("fr", "Red", "")])
     assert info.value.message == f"cache {path}: cannot read: disk I/O error"
     assert info.value.hint == "check the disk or file system; the memory itself may be fine"
     _never_advises_deleting(info.value)
@@ -218,7 +218,7 @@ def test_locked_for_too_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     try:
         with TranslationMemory.open(path) as tm:
             with pytest.raises(MemoryFileError) as info:
-                tm.store(CTX, "en", [("de", "Red", "Rot")])
+                tm.store(CTX, "en", [("de", "Red", "", "Rot")])
         assert info.value.message == f"cache {path}: locked by another process for over 0.05 s"
         assert "wait for the other hymt run" in (info.value.hint or "")
         _never_advises_deleting(info.value)
@@ -226,7 +226,7 @@ def test_locked_for_too_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         holder.execute("ROLLBACK")
         holder.close()
     with TranslationMemory.open(path) as tm:  # free again: it works
-        assert tm.store(CTX, "en", [("de", "Red", "Rot")]) == 1
+        assert tm.store(CTX, "en", [("de", "Red", "", "Rot")]) == 1
 
 
 def test_folder_that_cannot_be_created(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
-from hymt_cli.memory import MemoryFileError, MemoryContext, TranslationMemory, build_context, default_memory_path
+from hymt_cli.memory import Entry, MemoryFileError, MemoryContext, TranslationMemory, build_context, default_memory_path
 from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
 
@@ -21,15 +21,27 @@ CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 
 def test_store_and_lookup_are_keyed_by_every_context_part(tmp_path):
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
-        tm.store(CTX, "en", [("fr", "Red", "Rouge")])
-        assert tm.lookup(CTX, "en", [("fr", "Red"), ("de", "Red"), ("fr", "red")]) == ["Rouge", None, None]
-        assert tm.lookup(CTX, "auto", [("fr", "Red")]) == [None]
+        tm.store(CTX, "en", [("fr", "Red", "", "Rouge")])
+        assert tm.lookup(CTX, "en", [("fr", "Red", ""), ("de", "Red", ""), ("fr", "red", "")]) == ["Rouge", None, None]
+        assert tm.lookup(CTX, "auto", [("fr", "Red", "")]) == [None]
         for changed in (MemoryContext("m2", "rev:default", "t/1", "", "s"),
                         MemoryContext("m", "rev:abc", "t/1", "", "s"),
                         MemoryContext("m", "rev:default", "t/2", "", "s"),
                         MemoryContext("m", "rev:default", "t/1", "g1", "s"),
                         MemoryContext("m", "rev:default", "t/1", "", "s2")):
-            assert tm.lookup(changed, "en", [("fr", "Red")]) == [None], changed
+            assert tm.lookup(changed, "en", [("fr", "Red", "")]) == [None], changed
+
+
+def test_the_segment_context_is_part_of_the_key_and_reviewed_entries_win_in_any(tmp_path):
+    """"Save" told it is a button is another entry than "Save" with nothing said; an entry made
+    without a context keeps the key it always had; a reviewed translation wins whatever the context."""
+    with TranslationMemory.open(tmp_path / "tm.db") as tm:
+        tm.store(CTX, "en", [("de", "Save", "", "Speichern"), ("de", "Save", "key menu.file.save", "Sichern")])
+        assert tm.lookup(CTX, "en", [("de", "Save", ""), ("de", "Save", "key menu.file.save"),
+                                     ("de", "Save", "key toolbar.save")]) == ["Speichern", "Sichern", None]
+        tm.import_entries([Entry("Save", "Speichern (geprüft)", "en", "de")])
+        assert tm.lookup(CTX, "en", [("de", "Save", ""), ("de", "Save", "key toolbar.save")]) == [
+            "Speichern (geprüft)", "Speichern (geprüft)"]
 
 
 def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
@@ -79,8 +91,8 @@ def test_foreign_sqlite_database_is_refused_and_left_alone(tmp_path):
 def test_readonly_open_of_a_missing_file_creates_nothing(tmp_path):
     path = tmp_path / "nothing" / "tm.db"
     with TranslationMemory.open(path, readonly=True) as tm:
-        assert tm.lookup(CTX, "en", [("fr", "x")]) == [None]
-        assert tm.store(CTX, "en", [("fr", "x", "y")]) == 0
+        assert tm.lookup(CTX, "en", [("fr", "x", "")]) == [None]
+        assert tm.store(CTX, "en", [("fr", "x", "", "y")]) == 0
     assert not path.exists() and not path.parent.exists()
 
 
@@ -88,13 +100,13 @@ def test_imported_entries_win_over_model_output_in_any_context(tmp_path):
     from hymt_cli.memory import Entry
 
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
-        tm.store(CTX, "en", [("fr", "Red", "Rouge (model)")])
+        tm.store(CTX, "en", [("fr", "Red", "", "Rouge (model)")])
         tm.import_entries([Entry("Red", "Rouge (reviewed)", "en", "fr")])
         other = MemoryContext("other", "", "t/9", "", "")
-        assert tm.lookup(CTX, "en", [("fr", "Red")]) == ["Rouge (reviewed)"]
-        assert tm.lookup(other, "auto", [("fr", "Red")]) == ["Rouge (reviewed)"]
-        tm.store(CTX, "en", [("fr", "Red", "Rouge (model again)")])
-        assert tm.lookup(CTX, "en", [("fr", "Red")]) == ["Rouge (reviewed)"]
+        assert tm.lookup(CTX, "en", [("fr", "Red", "")]) == ["Rouge (reviewed)"]
+        assert tm.lookup(other, "auto", [("fr", "Red", "")]) == ["Rouge (reviewed)"]
+        tm.store(CTX, "en", [("fr", "Red", "", "Rouge (model again)")])
+        assert tm.lookup(CTX, "en", [("fr", "Red", "")]) == ["Rouge (reviewed)"]
 
 
 def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
@@ -105,7 +117,7 @@ def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
         "ctx = MemoryContext('m', '', 't', '', '')\n"
         "tm = TranslationMemory.open(sys.argv[1])\n"
         "for i in range(60):\n"
-        "    tm.store(ctx, 'en', [('fr', f'{sys.argv[2]}-{i}-{j}', 'x') for j in range(20)])\n"
+        "    tm.store(ctx, 'en', [('fr', f'{sys.argv[2]}-{i}-{j}', '', 'x') for j in range(20)])\n"
     )
     procs = [subprocess.Popen([sys.executable, "-c", script, str(path), f"w{n}"], cwd=ROOT,
                               env={"PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE) for n in range(4)]

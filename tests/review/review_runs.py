@@ -86,12 +86,12 @@ class Flawed(BatchEngine):
 class DictMemory:
     """A translation memory in a dict (the pipeline's Memory protocol)."""
 
-    known: dict[tuple[str, str], str] = field(default_factory=dict)
+    known: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (language, text, context)
 
-    def recall(self, keys: Sequence[tuple[str, str]]) -> list[str | None]:
+    def recall(self, keys: Sequence[tuple[str, str, str]]) -> list[str | None]:
         return [self.known.get(key) for key in keys]
 
-    def remember(self, items: Sequence[tuple[str, str, str]]) -> None:
+    def remember(self, items: Sequence[tuple[tuple[str, str, str], str]]) -> None:
         pass
 
 
@@ -123,7 +123,7 @@ def sample_run(
     glossary_file.write_text(GLOSSARY, encoding="utf-8")
     settings = OptionSet([ParquetOptions(columns=("title", "body_html"), cell_format="html", rows_per_batch=4)])
     sources = sources_of([ROOT / p for p in inputs], options=settings)
-    memory = DictMemory({("fr", "Options"): "Options"})
+    memory = DictMemory({("fr", "Options", ""): "Options"})
     with RecordSpool() as spool:
         pipeline = make_pipeline(
             lambda: engine or Flawed(),

@@ -65,7 +65,7 @@ def test_every_segment_has_its_status_flags_and_retry_reason(tmp_path: Path) -> 
             Faulty(fault),
             spool,
             glossary=load_glossaries([glossary]),
-            memory=DictMemory({("fr", "Recall me."): "Rappelle-moi."}),
+            memory=DictMemory({("fr", "Recall me.", ""): "Rappelle-moi."}),
         )
         (records,) = records_of(spool, report)
         counts = spool.counts(report.files[0])
