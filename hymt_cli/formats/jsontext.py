@@ -10,6 +10,7 @@ column. `tokens(text, start, end)` walks one document inside a larger text (a JS
 write a new value the way the file writes its strings (`\\uXXXX` for non-ASCII when the file is
 ASCII only, `\\/` when the file escapes slashes), so that only the translated text changes.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,8 +81,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
     path: Path = ()
     while True:
         if pos >= end:
-            raise JsonSyntaxError("unexpected end of the document" if stack or expect_value
-                                  else "expected the end", text, pos)
+            raise JsonSyntaxError(
+                "unexpected end of the document" if stack or expect_value else "expected the end", text, pos
+            )
         ch = text[pos]
         frame = stack[-1] if stack else None
         if expect_value:
@@ -174,9 +176,10 @@ def _bad_string(text: str, pos: int, end: int) -> tuple[str, str, int]:
     while i < end:
         ch = text[i]
         if ch == "\\":
-            escape = text[i + 1:i + 2]
+            escape = text[i + 1 : i + 2]
             if escape not in tuple('"\\/bfnrtu') or (
-                    escape == "u" and not re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6])):
+                escape == "u" and not re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6])
+            ):
                 return "bad escape in a string", text, i
             i += 2
             continue

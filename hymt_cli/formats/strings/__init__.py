@@ -18,16 +18,51 @@ How a format uses it (see each module's docstring):
    translation is missing. plurals.py says which categories each language needs.
 5. Changes every target file carries (ARB `@@locale`, Rails' root key, a PO header) are `Edit`s.
 """
+
 from __future__ import annotations
 
 from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts
 from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
 from .icu import IcuError, parse_message
-from .plurals import (CATEGORIES, GettextPlurals, PluralKind, PluralRules, category_note, gettext_plurals,
-                      missing_categories, nearest_form, plural_rules)
+from .plurals import (
+    CATEGORIES,
+    GettextPlurals,
+    PluralKind,
+    PluralRules,
+    category_note,
+    gettext_plurals,
+    missing_categories,
+    nearest_form,
+    plural_rules,
+)
 from .values import ParsedValue, ValueSegment, parse_value
 
-__all__ = ["CATEGORIES", "Chunk", "Convention", "Conventions", "Edit", "Entry", "GettextPlurals", "IcuError",
-           "Item", "ParsedValue", "PluralKind", "PluralRules", "StringsDocument", "StringsFormat",
-           "ValueSegment", "active", "category_note", "context_of", "escaper", "gettext_plurals", "icu_escape",
-           "literal_parts", "missing_categories", "nearest_form", "parse_message", "parse_value", "plural_rules"]
+__all__ = [
+    "CATEGORIES",
+    "Chunk",
+    "Convention",
+    "Conventions",
+    "Edit",
+    "Entry",
+    "GettextPlurals",
+    "IcuError",
+    "Item",
+    "ParsedValue",
+    "PluralKind",
+    "PluralRules",
+    "StringsDocument",
+    "StringsFormat",
+    "ValueSegment",
+    "active",
+    "category_note",
+    "context_of",
+    "escaper",
+    "gettext_plurals",
+    "icu_escape",
+    "literal_parts",
+    "missing_categories",
+    "nearest_form",
+    "parse_message",
+    "parse_value",
+    "plural_rules",
+]

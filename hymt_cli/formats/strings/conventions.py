@@ -16,6 +16,7 @@ A format chooses which conventions apply to a value (by format, by PO flags such
 ICU MessageFormat and Java MessageFormat are parsed by icu.py (they nest); their literal runs
 come back here for the other conventions (HTML tags inside ICU messages).
 """
+
 from __future__ import annotations
 
 import re
@@ -41,31 +42,71 @@ class Convention(str, Enum):
 Conventions = frozenset[Convention]
 STRUCTURED = frozenset({Convention.ICU, Convention.JAVA_MESSAGE})  # parsed by icu.py
 
-_PRINTF_BODY = (r"(?:\d+\$)?[-+0#']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
-                r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])")
+_PRINTF_BODY = (
+    r"(?:\d+\$)?[-+0#']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
+    r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
+)
 _PATTERNS: dict[Convention, str] = {
     Convention.PRINTF: r"(?P<printf_lit>%%)|%#@[A-Za-z_]\w*@|%" + _PRINTF_BODY,
-    Convention.PYTHON_PERCENT: (r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
-                                r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"),
-    Convention.PYTHON_BRACE: (r"(?P<brace_lit>\{\{|\}\})"
-                              r"|\{[A-Za-z0-9_]*(?:[.\[][^{}:!\n]*)?(?:![rsa])?(?::(?:[^{}\n]|\{[^{}\n]*\})*)?\}"),
+    Convention.PYTHON_PERCENT: (
+        r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
+        r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
+    ),
+    Convention.PYTHON_BRACE: (
+        r"(?P<brace_lit>\{\{|\}\})"
+        r"|\{[A-Za-z0-9_]*(?:[.\[][^{}:!\n]*)?(?:![rsa])?(?::(?:[^{}\n]|\{[^{}\n]*\})*)?\}"
+    ),
     Convention.I18NEXT: r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}|\$t\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)",
     Convention.TEMPLATE: TEMPLATING,
     Convention.RUBY: r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}|%<[A-Za-z_]\w*>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
     Convention.WEBEXT: r"(?P<webext_lit>\$\$)|\$[A-Za-z0-9_@]+\$|\$[1-9]\d*",
-    Convention.HTML: (r"(?P<comment><!--.*?-->)"
-                      r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
-                      r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?(?P<slash>/?)>"
-                      r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"),
+    Convention.HTML: (
+        r"(?P<comment><!--.*?-->)"
+        r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
+        r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?(?P<slash>/?)>"
+        r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    ),
 }
 # The order placeholders are tried in where several conventions apply: the longest first.
-_ORDER = (Convention.HTML, Convention.I18NEXT, Convention.TEMPLATE, Convention.RUBY,
-          Convention.PYTHON_PERCENT, Convention.PRINTF, Convention.PYTHON_BRACE, Convention.WEBEXT)
+_ORDER = (
+    Convention.HTML,
+    Convention.I18NEXT,
+    Convention.TEMPLATE,
+    Convention.RUBY,
+    Convention.PYTHON_PERCENT,
+    Convention.PRINTF,
+    Convention.PYTHON_BRACE,
+    Convention.WEBEXT,
+)
 _LITERALS = {"printf_lit": "%", "py_lit": "%", "ruby_lit": "%", "webext_lit": "$"}
-_SHOWN_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&#39;": "'",
-                   "&#34;": '"', "&#x27;": "'"}
-_VOID = frozenset({"br", "hr", "img", "input", "wbr", "meta", "link", "area", "col", "embed", "source",
-                   "track", "param", "base"})
+_SHOWN_ENTITIES = {
+    "&amp;": "&",
+    "&lt;": "<",
+    "&gt;": ">",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#34;": '"',
+    "&#x27;": "'",
+}
+_VOID = frozenset(
+    {
+        "br",
+        "hr",
+        "img",
+        "input",
+        "wbr",
+        "meta",
+        "link",
+        "area",
+        "col",
+        "embed",
+        "source",
+        "track",
+        "param",
+        "base",
+    }
+)
 # Detecting a convention from a value's content (a format that does not declare it): stricter
 # than parsing, so that "100% sure" or "20%off" is not taken for a printf format.
 _DETECT: dict[Convention, str] = {

@@ -18,6 +18,7 @@ The reader cuts the entries into units of about `SEGMENTS_PER_UNIT` segments, so
 million values is translated in windows and written as it goes, in bounded memory; `parse`
 gives the whole file as one `ParsedDocument` (the splice contract of formats/base.py).
 """
+
 from __future__ import annotations
 
 import codecs
@@ -94,8 +95,15 @@ def chunk_segments(chunk: Chunk) -> tuple[list[Segment], dict[int, str]]:
         for i, part in enumerate(item.value.segments):
             sid = first + i
             label = item.key + (f" {part.label}" if part.label else "")
-            segments.append(Segment(sid, part.text, context_of(item, part.note),
-                                    f"key {label}" if item.key else part.label, part.targets))
+            segments.append(
+                Segment(
+                    sid,
+                    part.text,
+                    context_of(item, part.note),
+                    f"key {label}" if item.key else part.label,
+                    part.targets,
+                )
+            )
             if label:
                 labels[sid] = label
     return segments, labels
@@ -122,17 +130,19 @@ class _Splicer:
                 new = self._entry(item, first, translated)
             if new is None:
                 continue
-            out.append(src[self.pos:item.start])
+            out.append(src[self.pos : item.start])
             out.append(new)
             self.pos = item.end
-        out.append(src[self.pos:chunk.end])
+        out.append(src[self.pos : chunk.end])
         self.pos = chunk.end
         return "".join(out)
 
     def _entry(self, entry: Entry, first: int, translated: Mapping[int, str]) -> str | None:
         if entry.targets is not None and (self.lang is None or self.lang not in entry.targets):
             return None
-        local = {i: translated[first + i] for i in range(len(entry.value.segments)) if first + i in translated}
+        local = {
+            i: translated[first + i] for i in range(len(entry.value.segments)) if first + i in translated
+        }
         text = entry.value.render(local, self.lang)
         self.rendered[id(entry)] = text
         if entry.fallback is not None and not entry.value.complete(local, self.lang):

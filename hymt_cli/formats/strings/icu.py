@@ -12,6 +12,7 @@ apostrophe; any other apostrophe is literal. Java MessageFormat: every single ap
 quotes, and argument names are numbers. `IcuError` says why a text is no such message (then a
 format treats the value as plain text).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -140,7 +141,7 @@ class _Parser:
         text, i = self.text, self.pos
         if text.startswith("''", i):
             return Literal(i, i + 2, "'")
-        following = text[i + 1:i + 2]
+        following = text[i + 1 : i + 2]
         specials = "{}" + ("#" if in_plural else "") + ("|" if in_choice else "")
         if not self.java and (not following or following not in specials):
             return None
@@ -165,7 +166,7 @@ class _Parser:
         start = self.pos
         while self.pos < len(self.text) and self.text[self.pos] not in _NAME_STOP:
             self.pos += 1
-        return self.text[start:self.pos]
+        return self.text[start : self.pos]
 
     def _expect(self, ch: str) -> None:
         if self.pos >= len(self.text) or self.text[self.pos] != ch:
@@ -242,7 +243,7 @@ class _Parser:
             start = self.pos
             if text[self.pos] == "=":
                 self.pos += 1
-            selector = text[start:self.pos] + self._word()
+            selector = text[start : self.pos] + self._word()
             if selector in ("", "="):
                 raise IcuError("bad selector", start)
             self._space()
@@ -268,7 +269,7 @@ class _Parser:
             if self.pos >= len(text) or text[self.pos] in "}|":
                 raise IcuError("bad choice limit", start)
             self.pos += 1
-            selector = text[start:self.pos]
+            selector = text[start : self.pos]
             message = self.message(self.pos, in_plural=in_plural, in_choice=True, depth=depth + 1)
             branches.append(Branch(selector, start, message, self.pos))
             if self.pos < len(text) and text[self.pos] == "|":

@@ -14,6 +14,7 @@ What a format asks:
   `n` is an integer, so CLDR categories reached only by fractions (`other` in Russian and
   Polish, `many` in Czech) get no msgstr of their own: 3 forms for `ru`/`pl`, 1 for `ja`.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -32,7 +33,7 @@ CATEGORIES: tuple[str, ...] = ("zero", "one", "two", "few", "many", "other")  # 
 PluralKind = Literal["cardinal", "ordinal"]
 # Numbers a category is shown with: integers first, then these decimals for categories no
 # integer reaches (Russian `other`: 1.5), then 10^6 (French `many`).
-_INTEGERS = tuple(range(0, 1001))
+_INTEGERS = tuple(range(1001))
 _LARGE = (1_000_000, 2_000_000)
 _DECIMALS = (Decimal("0.5"), Decimal("1.5"), Decimal("2.5"), Decimal("0.1"), Decimal("1.1"))
 _SHOWN = 6  # examples per category
@@ -86,12 +87,18 @@ def plural_rules(code: str) -> PluralRules:
     locale = babel_locale(lang)
     cardinal, ordinal = locale.plural_form, locale.ordinal_form
     cardinal_cats, ordinal_cats = _ordered(cardinal.tags), _ordered(ordinal.tags)
-    return PluralRules(lang, cardinal_cats, ordinal_cats, _examples(cardinal, cardinal_cats),
-                       _examples(ordinal, ordinal_cats))
+    return PluralRules(
+        lang,
+        cardinal_cats,
+        ordinal_cats,
+        _examples(cardinal, cardinal_cats),
+        _examples(ordinal, ordinal_cats),
+    )
 
 
-def missing_categories(present: Iterable[str], kind: PluralKind = "cardinal",
-                       languages: Iterable[str] | None = None) -> dict[str, tuple[str, ...]]:
+def missing_categories(
+    present: Iterable[str], kind: PluralKind = "cardinal", languages: Iterable[str] | None = None
+) -> dict[str, tuple[str, ...]]:
     """HY-MT language -> the categories it needs that `present` lacks (languages lacking
     nothing are left out). `present` may hold explicit selectors (`=0`): they are no category."""
     have = set(present)
@@ -117,7 +124,7 @@ def category_note(code: str, category: str, kind: PluralKind = "cardinal") -> st
     examples = plural_rules(code).examples(category, kind)
     which = "ordinal" if kind == "ordinal" else "plural"
     numbers = f" (n = {', '.join(examples)}, ...)" if examples else ""
-    return f"{LANGUAGES[code].english} {which} form \"{category}\"{numbers}"
+    return f'{LANGUAGES[code].english} {which} form "{category}"{numbers}'
 
 
 @dataclass(frozen=True, slots=True)

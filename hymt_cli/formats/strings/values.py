@@ -17,6 +17,7 @@ do not match keeps the source message) and inserts the new plural branches of `l
 the `other` branch. A new branch whose translation is missing is left out: ICU itself falls
 back to `other` for a category it does not find.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -72,7 +73,7 @@ class _Complex:
 class ParsedValue:
     """A value's text, its segments (local indices) and its rendering from their translations."""
 
-    __slots__ = ("text", "segments", "_root")
+    __slots__ = ("_root", "segments", "text")
 
     def __init__(self, text: str, segments: tuple[ValueSegment, ...], root: _Msg) -> None:
         self.text = text
@@ -82,9 +83,14 @@ class ParsedValue:
     def for_targets(self, targets: frozenset[str], note: str) -> ParsedValue:
         """The same value as a form written only for `targets` (a new i18next plural key):
         its segments carry `note`; segments for other languages are dropped."""
-        segments = tuple(dataclasses.replace(
-            s, note="\n".join(n for n in (note, s.note) if n),
-            targets=targets if s.targets is None else s.targets & targets) for s in self.segments)
+        segments = tuple(
+            dataclasses.replace(
+                s,
+                note="\n".join(n for n in (note, s.note) if n),
+                targets=targets if s.targets is None else s.targets & targets,
+            )
+            for s in self.segments
+        )
         return ParsedValue(self.text, segments, self._root)
 
     def applies(self, index: int, lang: str | None) -> bool:
@@ -102,8 +108,9 @@ class ParsedValue:
         return _Renderer(self.text, translated, lang).message(self._root)
 
 
-def parse_value(text: str, conventions: Conventions, *,
-                plural_languages: Iterable[str] | None = None) -> ParsedValue:
+def parse_value(
+    text: str, conventions: Conventions, *, plural_languages: Iterable[str] | None = None
+) -> ParsedValue:
     """Segments of one value under its conventions. ICU/Java MessageFormat that does not parse
     is read as plain text (with the other conventions). `plural_languages`: the languages new
     plural forms are made for (default: every HY-MT language)."""
@@ -129,8 +136,17 @@ class _Builder:
 
     def _located(self, parts: list[Part], *, pound: bool) -> tuple[Located | None, int]:
         breaks = any(p.kind == "break" for p in parts)
-        located = locate(self.text, parts, newline=None if breaks else " ", peel=False,
-                         escape=escaper(self.conventions, pound=pound)) if parts else None
+        located = (
+            locate(
+                self.text,
+                parts,
+                newline=None if breaks else " ",
+                peel=False,
+                escape=escaper(self.conventions, pound=pound),
+            )
+            if parts
+            else None
+        )
         if located is None:
             return None, -1
         self.segments.append(ValueSegment(segment_text(self.text, located)))
@@ -176,15 +192,21 @@ class _Builder:
         other = node.branches[selectors.index("other")]
         previous_end = node.branches[selectors.index("other") - 1].end if selectors.index("other") else -1
         cx.insert_at = other.start
-        gap = self.text[previous_end:other.start] if previous_end >= 0 else " "
+        gap = self.text[previous_end : other.start] if previous_end >= 0 else " "
         cx.gap = gap if gap.strip() == "" and gap else " "
         if base.seg < 0:
             return cx  # nothing to translate in it: ICU's own fallback to `other` says the same
         kind: PluralKind = "ordinal" if node.kind == "selectordinal" else "cardinal"
         for lang, categories in missing_categories(selectors, kind, self.languages).items():
             for category in categories:
-                self.segments.append(ValueSegment(self.segments[base.seg].text, category_note(lang, category, kind),
-                                                  frozenset({lang}), f"{outer}[{category} {lang}]"))
+                self.segments.append(
+                    ValueSegment(
+                        self.segments[base.seg].text,
+                        category_note(lang, category, kind),
+                        frozenset({lang}),
+                        f"{outer}[{category} {lang}]",
+                    )
+                )
                 cx.forms.append(_NewForm(category, lang, len(self.segments) - 1))
         return cx
 
@@ -210,8 +232,11 @@ class _Renderer:
     def complex(self, cx: _Complex) -> str:
         edits = [(b.start, b.end, self.message(b)) for b in cx.branches]
         if cx.base is not None:
-            added = [f"{form.category} {{{self.message(cx.base, form.seg)}}}{cx.gap}"
-                     for form in cx.forms if form.lang == self.lang and form.seg in self.translated]
+            added = [
+                f"{form.category} {{{self.message(cx.base, form.seg)}}}{cx.gap}"
+                for form in cx.forms
+                if form.lang == self.lang and form.seg in self.translated
+            ]
             if added:
                 edits.append((cx.insert_at, cx.insert_at, "".join(added)))
                 edits.sort(key=lambda e: (e[0], e[1]))
