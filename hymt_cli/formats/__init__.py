@@ -20,6 +20,7 @@ from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .strings import StringsFormat
+from .yaml_strings import YamlStringsFormat
 from .text import TextFormat, TextOptions
 
 # Options of each format, by format name; a format missing here gets its defaults.
@@ -43,10 +44,11 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
     JsonStringsFormat.name: (JsonStringsFormat.suffixes,
                              lambda s: JsonStringsFormat(_options(s, JsonStringsFormat.name, JsonOptions))),
     ArbFormat.name: (ArbFormat.suffixes, lambda s: ArbFormat()),
+    YamlStringsFormat.name: (YamlStringsFormat.suffixes, lambda s: YamlStringsFormat()),
 }
 # String-file formats: where a path names its language (layout.py), and which files a folder
 # walk takes (a shared suffix such as .json: only where the path shows strings).
-_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat)
+_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, YamlStringsFormat)
 LAYOUTS: dict[str, tuple[Layout, ...]] = {cls.name: cls.layouts for cls in _STRINGS}
 _WALK_GATES: dict[str, Callable[[Path], str | None]] = {cls.name: cls.walk_refusal for cls in _STRINGS}
 FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
