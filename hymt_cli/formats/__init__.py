@@ -20,6 +20,8 @@ from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .strings import StringsFormat
+from .properties import PropertiesFormat
+from .toml_strings import TomlStringsFormat
 from .yaml_strings import YamlStringsFormat
 from .text import TextFormat, TextOptions
 
@@ -45,10 +47,13 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
                              lambda s: JsonStringsFormat(_options(s, JsonStringsFormat.name, JsonOptions))),
     ArbFormat.name: (ArbFormat.suffixes, lambda s: ArbFormat()),
     YamlStringsFormat.name: (YamlStringsFormat.suffixes, lambda s: YamlStringsFormat()),
+    TomlStringsFormat.name: (TomlStringsFormat.suffixes, lambda s: TomlStringsFormat()),
+    PropertiesFormat.name: (PropertiesFormat.suffixes, lambda s: PropertiesFormat()),
 }
 # String-file formats: where a path names its language (layout.py), and which files a folder
 # walk takes (a shared suffix such as .json: only where the path shows strings).
-_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, YamlStringsFormat)
+_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, YamlStringsFormat,
+                                                 TomlStringsFormat, PropertiesFormat)
 LAYOUTS: dict[str, tuple[Layout, ...]] = {cls.name: cls.layouts for cls in _STRINGS}
 _WALK_GATES: dict[str, Callable[[Path], str | None]] = {cls.name: cls.walk_refusal for cls in _STRINGS}
 FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
