@@ -35,7 +35,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.)|$)", re.DOTALL)
 _SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _MESSAGE_FORMAT = re.compile(r"\{\d")
-_CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML})
+CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML})
 _BUNDLE_WORDS = re.compile(
     r"messages|strings|bundle|resources|labels|text|i18n|l10n|lang|locali[sz]", re.IGNORECASE
 )
@@ -240,8 +240,7 @@ class PropertiesFormat(StringsFormat):
                 raise FormatError(f"not a valid properties file: {exc} at line {line}") from None
             if not value.strip() or not is_text(value):
                 continue
-            always = {Convention.JAVA_MESSAGE} if _MESSAGE_FORMAT.search(value) else set()
-            parsed = parse_value(value, active(value, _CANDIDATES, always))
+            parsed = parse_value(value, conventions_for(value))
             if parsed.segments:
                 yield Entry(
                     pair.value_start,
@@ -251,6 +250,11 @@ class PropertiesFormat(StringsFormat):
                     pair.key,
                     _comment_above(text, pair.key_start),
                 )
+
+
+def conventions_for(value: str) -> frozenset[Convention]:
+    """printf and HTML as the value shows them; MessageFormat where it has arguments (`{0}`)."""
+    return active(value, CANDIDATES, {Convention.JAVA_MESSAGE} if _MESSAGE_FORMAT.search(value) else ())
 
 
 def _writer(style: PropertiesStyle, continuation: str | None):  # type: ignore[no-untyped-def]

@@ -26,7 +26,7 @@ from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
 from .tomltext import Table, TomlString, encode, scan
 
-_CANDIDATES = frozenset({Convention.TEMPLATE, Convention.PRINTF, Convention.BRACE, Convention.HTML})
+CANDIDATES = frozenset({Convention.TEMPLATE, Convention.PRINTF, Convention.BRACE, Convention.HTML})
 _KEY = re.compile(r"""^(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)""")
 
 
@@ -88,7 +88,7 @@ class TomlStringsFormat(StringsFormat):
         value = string.value
         if _lookup(data, string.path) != value or not value.strip() or not is_text(value):
             return None  # (a value the scan read otherwise than tomllib is left alone)
-        parsed = parse_value(value, active(value, _CANDIDATES))
+        parsed = parse_value(value, active(value, CANDIDATES))
         if not parsed.segments:
             return None
         raw = text[string.start : string.end]

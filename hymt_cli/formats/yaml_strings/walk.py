@@ -66,7 +66,7 @@ DATA_KEYS = frozenset(
         "format",
     }
 )
-_CANDIDATES = frozenset(
+CANDIDATES = frozenset(
     {
         Convention.RUBY,
         Convention.STRFTIME,
@@ -217,7 +217,7 @@ class Walk:
             return None
         if frame is not None and frame.held is not None and key == "description":
             frame.description = value
-        parsed = parse_value(value, active(value, _CANDIDATES))
+        parsed = parse_value(value, active(value, CANDIDATES))
         if not parsed.segments:
             return None
         properties = _PROPERTIES.match(self.text, start, end)
