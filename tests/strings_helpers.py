@@ -116,8 +116,10 @@ def conventions(fmt: str, file_text: str, value: str) -> frozenset[Convention]:
     return conventions_for(value)
 
 
-def markup(fmt: str, file_text: str, value: str) -> Counter[str]:
-    return placeholders(value, conventions(fmt, file_text, value))
+def markup(fmt: str, file_text: str, value: str, source: str | None = None) -> Counter[str]:
+    """The placeholders of `value` read with the conventions of `source` (the value it translates:
+    what the program reads the translation with)."""
+    return placeholders(value, conventions(fmt, file_text, value if source is None else source))
 
 
 _NEW_FORM = re.compile(r'^\s*(?:"[^"]*_)?(?:zero|one|two|few|many)"?\s*[:=]')

@@ -89,7 +89,7 @@ def test_pseudo_output_parses_with_the_same_keys_and_placeholders(path: Path, tm
             continue
         translated += 1
         assert OPEN in new, key  # changed only by translation
-        assert markup(fmt, text, new) == markup(fmt, text, old), key
+        assert markup(fmt, text, new, old) == markup(fmt, text, old), key
     assert translated > 0
 
 

@@ -211,29 +211,34 @@ def _text_parts(text: str, start: int, end: int, parts: list[Part]) -> None:
 # -- making a translation's text literal ---------------------------------------------------------
 _ZWSP = "\u200b"
 _BRACE_LIKE = re.compile(r"\{(?=[A-Za-z0-9_.$@:-]+\})")
-_ICU_SYNTAX = re.compile(r"[{}]+|#+")
-_MF_SYNTAX = re.compile(r"[{}]+")
 
 
-def _icu_apostrophes(text: str, specials: str, *, always: bool) -> str:
-    """Double the apostrophes that would start quoting (ICU: before syntax or where a tag may
-    follow; Java MessageFormat: every apostrophe)."""
-    if always:
-        return text.replace("'", "''")
-    out = []
-    for i, ch in enumerate(text):
-        out.append(ch)
-        if ch == "'" and (i + 1 == len(text) or text[i + 1] in specials):
-            out.append("'")
+def icu_escape(text: str, *, pound: bool, java: bool = False, choice: bool = False) -> str:
+    """ICU (or Java MessageFormat) literal text: runs of `{`/`}` (`#` in a plural branch, `|` in a
+    choice) quoted (`'{'`); an apostrophe doubled where it would start or end quoting: before
+    such syntax, before another apostrophe, after a quoted run, at the end (a placeholder may
+    follow). Java MessageFormat doubles every apostrophe."""
+    syntax = "{}" + ("#" if pound else "") + ("|" if choice else "")
+    specials = syntax + "'<>|"
+    out: list[str] = []
+    i, n = 0, len(text)
+    after_quote = False
+    while i < n:
+        ch = text[i]
+        if ch in syntax:
+            j = i
+            while j < n and text[j] in syntax:
+                j += 1
+            out.append(f"'{text[i:j]}'")
+            i, after_quote = j, True
+            continue
+        if ch == "'":
+            double = java or after_quote or i + 1 == n or text[i + 1] in specials
+            out.append("''" if double else "'")
+        else:
+            out.append(ch)
+        i, after_quote = i + 1, False
     return "".join(out)
-
-
-def icu_escape(text: str, *, pound: bool, java: bool = False) -> str:
-    """ICU (or Java MessageFormat) literal text: `{`/`}` (and `#` in a plural branch) quoted."""
-    specials = "{}'|<>" + ("#" if pound else "")
-    text = _icu_apostrophes(text, specials, always=java)
-    syntax = _ICU_SYNTAX if pound else _MF_SYNTAX
-    return syntax.sub(lambda m: f"'{m.group(0)}'", text)
 
 
 def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
@@ -259,14 +264,17 @@ def _break_templating(text: str) -> str:
     return text.replace("$t(", "$" + _ZWSP + "t(")
 
 
-def escaper(conventions: Conventions, *, pound: bool = False) -> Callable[[str], str] | None:
+def escaper(
+    conventions: Conventions, *, pound: bool = False, choice: bool = False
+) -> Callable[[str], str] | None:
     """The function that makes translated text literal under `conventions` (None: nothing to do).
-    `pound`: the text is inside an ICU plural branch, where `#` is the number."""
+    `pound`: the text is inside an ICU plural branch, where `#` is the number; `choice`: inside
+    a choice branch, where `|` ends it."""
     steps = _escape_steps(conventions)
     if Convention.JAVA_MESSAGE in conventions:
-        steps.append(lambda t: icu_escape(t, pound=False, java=True))
+        steps.append(lambda t: icu_escape(t, pound=False, java=True, choice=choice))
     elif Convention.ICU in conventions:
-        steps.append(lambda t: icu_escape(t, pound=pound))
+        steps.append(lambda t: icu_escape(t, pound=pound, choice=choice))
     if not steps:
         return None
 

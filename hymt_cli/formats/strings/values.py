@@ -137,7 +137,7 @@ class _Builder:
         self.languages = tuple(languages) if languages is not None else None
         self.segments: list[ValueSegment] = []
 
-    def _located(self, parts: list[Part], *, pound: bool) -> tuple[Located | None, int]:
+    def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
         breaks = any(p.kind == "break" for p in parts)
         located = (
             locate(
@@ -145,7 +145,7 @@ class _Builder:
                 parts,
                 newline=None if breaks else " ",
                 peel=False,
-                escape=escaper(self.conventions, pound=pound),
+                escape=escaper(self.conventions, pound=pound, choice=choice),
             )
             if parts
             else None
@@ -173,7 +173,7 @@ class _Builder:
             else:
                 parts.append(Part(node.start, node.end, "self"))
                 complexes.append(node)
-        located, seg = self._located(parts, pound=message.in_plural)
+        located, seg = self._located(parts, pound=message.in_plural, choice=message.in_choice)
         if seg >= 0 and label:
             self.segments[seg] = dataclasses.replace(self.segments[seg], label=label)
         msg = _Msg(message.start, message.end, located, seg)

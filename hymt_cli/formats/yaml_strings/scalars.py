@@ -173,4 +173,6 @@ def write_scalar(
         candidate = block(value, raw, column)
     if candidate is not None and reads_back(candidate, value, flow=flow):
         return candidate
-    return double_quoted(value, ascii_only=ascii_only)
+    # A block scalar's span ends after its line breaks: a quoted scalar in its place keeps them.
+    breaks = re.search(r"\n\s*\Z", raw) if style in ("|", ">") else None
+    return double_quoted(value, ascii_only=ascii_only) + (breaks.group(0) if breaks else "")
