@@ -96,8 +96,12 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
                 if pos < end and text[pos] == closing:
                     stack.pop()
                     yield Token(closing, pos, pos + 1, path)
-                    pos += 1
+                    pos = _skip(text, pos + 1, end)
                     expect_value = False
+                    if not stack:
+                        if pos != end:
+                            raise JsonSyntaxError("extra data after the document", text, pos)
+                        return
                 elif ch == "{":
                     pos = yield from _key(text, pos, end, stack[-1])
                     path = (*stack[-1].path, stack[-1].key or "")
