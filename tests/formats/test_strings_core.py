@@ -108,7 +108,7 @@ def test_i18next_and_brace_placeholders_from_the_model_are_made_inert() -> None:
 def test_icu_text_from_the_model_reads_back_exactly(text: str) -> None:
     source = "{n, plural, one {# <s1/> item} other {# items}}"
     value = parse_value(source, frozenset({C.ICU}))
-    other = [i for i, s in enumerate(value.segments) if s.label == "[other]"][0]
+    other = next(i for i, s in enumerate(value.segments) if s.label == "[other]")
     out = value.render({other: "<s1/> " + text}, "de")
     tree = parse_message(out)
     assert placeholders(out, frozenset({C.ICU})) == placeholders(source, frozenset({C.ICU}))
