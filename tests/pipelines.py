@@ -16,6 +16,7 @@ from hymt_cli.inputs.discovery import discover
 from hymt_cli.inputs.sources import SourceFile
 from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
 from hymt_cli.options import OptionSet
+from hymt_cli.outputs.paths import output_path
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.text.languages import parse_language_list
@@ -52,10 +53,12 @@ def run_pipeline(paths: Sequence[Path | str], engine: Engine | Callable[[], Engi
 def translate_files(paths: Sequence[Path], engine: Engine | Callable[[], Engine], out_dir: Path, *,
                     lang: str = "fr", options: OptionSet | None = None,
                     **given: Any) -> tuple[RunReport, dict[Path, Path]]:
-    """Run into `out_dir/<lang>/...`; the report and each input's output path."""
+    """Run into `out_dir` (`<lang>/...`, or where the file's layout puts it); the report and each
+    input's output path."""
     sources = sources_of(paths, options=options)
     report = make_pipeline(engine, to=lang, out_dir=out_dir, **given).run(sources)
-    return report, {s.path: out_dir / lang / s.relative for s in sources if s.path is not None}
+    language = parse_language_list(lang)[0]
+    return report, {s.path: output_path(s, language, out_dir) for s in sources if s.path is not None}
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:

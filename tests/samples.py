@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from hymt_cli.formats import format_for_path
+from strings_helpers import without_new_plural_forms
+
+from hymt_cli.formats import FORMATS, format_for_path, path_marked
+from hymt_cli.formats.layout import same_language
 from hymt_cli.options import OptionSet
 from hymt_cli.settings import resolve
+from hymt_cli.text.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_ROOTS = (ROOT / "samples", ROOT / "tests" / "corpus")
@@ -33,11 +37,26 @@ class Sample:
     def name(self) -> str:
         return str(self.path.relative_to(ROOT))
 
+    @property
+    def identity_target(self) -> str:
+        """The language to translate into with the identity engine: the sample's own, so that the
+        edits a target file carries (Rails' root key, plural forms French has and English has not)
+        are no edits. It is the one the path names, or the name's `-ja` ending; a string file is
+        English otherwise; a document goes to French (its edits are in TARGET_EDITS)."""
+        found = path_marked(self.format, self.path)
+        written = found.code if found is not None else None
+        named = next((code for code in LANGUAGES if written and same_language(written, code)), None)
+        ending = re.search(r"[-_]([a-z]{2})$", self.path.stem)
+        if named is None and ending is not None and ending.group(1) in LANGUAGES:
+            named = ending.group(1)
+        return named or ("en" if FORMATS[self.format].context_by_default else "fr")
+
 
 @cache
-def samples() -> tuple[Sample, ...]:
+def samples(*, corpus: bool = True) -> tuple[Sample, ...]:
+    """Every sample under samples/, and the real files of tests/corpus/ with `corpus`."""
     found = []
-    for root in SAMPLE_ROOTS:
+    for root in SAMPLE_ROOTS if corpus else SAMPLE_ROOTS[:1]:
         for path in sorted(root.rglob("*")) if root.is_dir() else ():
             if not path.is_file() or path.name in _NOT_SAMPLES or path.name.startswith("."):
                 continue
@@ -48,8 +67,9 @@ def samples() -> tuple[Sample, ...]:
     return tuple(found)
 
 
-def samples_of(fmt: str) -> list[Sample]:
-    return [s for s in samples() if s.format == fmt]
+def samples_of(fmt: str, *, corpus: bool = False) -> list[Sample]:
+    """The samples of one format under samples/ (and tests/corpus/ with `corpus`)."""
+    return [s for s in samples(corpus=corpus) if s.format == fmt]
 
 
 def _options(path: Path, root: Path) -> OptionSet:
@@ -84,9 +104,17 @@ SAME: dict[str, Callable[[Path, Path], bool]] = {"parquet": _same_table}
 
 
 def unchanged(sample: Sample, output: Path) -> bool:
-    """The output is the sample, but for the edits its format documents."""
+    """The output is the sample, but for the edits its format documents (a string file lacking
+    plural categories of its language gets them: formats/strings/plurals.py)."""
     same = SAME.get(sample.format)
     if same is not None:
         return same(sample.path, output)
     edit = TARGET_EDITS.get(sample.format, lambda data: data)
-    return edit(output.read_bytes()) == edit(sample.path.read_bytes())
+    before, after = edit(sample.path.read_bytes()), edit(output.read_bytes())
+    if before != after and FORMATS[sample.format].context_by_default:
+        try:
+            text = before.decode("utf-8")
+            return without_new_plural_forms(text, after.decode("utf-8")) == text
+        except UnicodeDecodeError:
+            return False
+    return before == after

@@ -8,15 +8,24 @@ writes batches of rows. A new format is one module and one `register` call here.
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..options import OptionSet
+from collections.abc import Callable
+
+from ..options import OptionSet, Options
 from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
                    InputSource, ParsedDocument, Unit, UnitWriter)
 from .document import SplicingFormat
 from .html import HtmlFormat
+from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
+from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
-from .registry import (FORMATS, FormatSpec, document_format, format_for_path, format_named, register, suffixes,
-                       text_format_names, unregister)
+from .registry import (FORMATS, FormatSpec, document_format, format_for_path, format_named, path_marked, register,
+                       suffixes,
+                       text_format_names, unregister, walk_refusal)
+from .strings import StringsFormat
+from .properties import PropertiesFormat
+from .toml_strings import TomlStringsFormat
+from .yaml_strings import YamlStringsFormat
 from .text import TextFormat, TextOptions
 
 
@@ -35,7 +44,24 @@ register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: Mark
 register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat()))
 register(FormatSpec(ParquetFormat.name, ParquetFormat.suffixes, _parquet, ParquetOptions, document=False))
 
+
+def _strings(fmt: type[StringsFormat], build: Callable[[OptionSet], StringsFormat],
+             options: type[Options] | None = None) -> None:
+    """A software-strings format: its keys and comments are short, telling context; its path
+    may name its language (layouts); a shared suffix is taken in folders only where the path
+    shows strings (walk_refusal)."""
+    register(FormatSpec(fmt.name, fmt.suffixes, build, options, context_by_default=True, layouts=fmt.layouts,
+                        walk_refusal=fmt.walk_refusal))
+
+
+_strings(JsonStringsFormat, lambda o: JsonStringsFormat(o.of(JsonOptions)), JsonOptions)
+_strings(ArbFormat, lambda o: ArbFormat())
+_strings(YamlStringsFormat, lambda o: YamlStringsFormat())
+_strings(TomlStringsFormat, lambda o: TomlStringsFormat())
+_strings(PropertiesFormat, lambda o: PropertiesFormat())
+
 __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMATS", "FormatSpec", "ParquetOptions",
            "SplicingFormat", "TextOptions", "document_format", "format_named", "format_for_path", "register",
-           "suffixes", "text_format_names", "unregister"]
+           "suffixes", "text_format_names", "unregister", "JsonOptions", "path_marked", "walk_refusal", "Layout",
+           "Marked", "marked", "StringsFormat"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..options import OptionSet, Options
 from .base import InputFormat
 from .document import SplicingFormat
+from .layout import Layout, Marked, marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,12 @@ class FormatSpec:
     # short and telling (a UI string's key) or asked for (a table's --context-columns). A
     # document's title and heading reach it only with `--context on`.
     context_by_default: bool = False
+    # Where a path names its language the way the format's ecosystem does (layout.py): output
+    # naming and discovery follow it.
+    layouts: tuple[Layout, ...] = ()
+    # Why a file of this format found in a folder walk is no input (a suffix it shares with
+    # configuration files, `package.json`), or None; files named on the command line are read.
+    walk_refusal: Callable[[Path], str | None] | None = None
 
 
 FORMATS: dict[str, FormatSpec] = {}
@@ -77,6 +84,18 @@ def format_for_path(path: Path, options: OptionSet | None = None) -> InputFormat
         if suffix in spec.suffixes:
             return spec.build(options or OptionSet())
     return None
+
+
+def path_marked(name: str, path: Path) -> Marked | None:
+    """Where `path` names its language in the layouts of format `name` (None: it does not)."""
+    spec = FORMATS.get(name)
+    return marked(path, spec.layouts) if spec is not None and spec.layouts else None
+
+
+def walk_refusal(name: str, path: Path) -> str | None:
+    """Why a file of format `name` found in a folder walk is no input, or None."""
+    spec = FORMATS.get(name)
+    return spec.walk_refusal(path) if spec is not None and spec.walk_refusal is not None else None
 
 
 def suffixes() -> tuple[str, ...]:

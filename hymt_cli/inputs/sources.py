@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..formats import InputFormat
+from ..formats import InputFormat, Marked, path_marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +21,11 @@ class SourceFile:
     # translations replace it (`index.de.md`, or `<out>/de/index.md`).
     lang_suffix: str | None = None
     data: bytes | None = None  # standard input's bytes, when given from memory (the Python API)
+
+    @property
+    def marked(self) -> Marked | None:
+        """Where the path names its language the way its format's ecosystem does (None: not)."""
+        return path_marked(self.format.name, self.path) if self.path is not None else None
 
     @property
     def display(self) -> str:

@@ -20,6 +20,14 @@ from ..text.languages import Language
 from .manifest import written_by_hymt
 
 
+class Renamable(Protocol):
+    """A path that names its language (formats.layout.Marked is one)."""
+
+    def rewrite(self, code: str) -> Path:
+        """The same path naming language `code`."""
+        ...
+
+
 class Source(Protocol):
     """What the output rules need of an input (inputs.sources.Source is one); `path` None is
     standard input."""
@@ -36,12 +44,31 @@ class Source(Protocol):
     @property
     def display(self) -> str: ...
 
+    @property
+    def marked(self) -> Renamable | None:
+        """Where the path names its language the way its format's ecosystem does (None: not)."""
+        ...
+
 
 def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | None:
-    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
+    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout.
+    A path that names its language the way its format's ecosystem does (formats/layout.py:
+    `locales/en/x.json`, `Messages.properties`) names the target there instead
+    (`locales/de/x.json`, `Messages_de.properties`): beside the source, or with `-o` under
+    `<out>/` when the language is named inside the relative path (`<out>/locales/de/x.json`:
+    the tree mirrored in the ecosystem's layout), else under `<out>/<lang>/`."""
     if source.path is None:
         return None
     relative, path = source.relative, source.path
+    found = source.marked
+    if found is not None:
+        new = found.rewrite(lang.code)
+        if out_dir is None:
+            return new
+        n = len(relative.parts)
+        if len(new.parts) == len(path.parts) and new.parts[:-n] == path.parts[:-n]:
+            return out_dir / Path(*new.parts[-n:])
+        return out_dir / lang.code / relative
     if source.lang_suffix:  # index.en.md: the source's own language code goes
         relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)

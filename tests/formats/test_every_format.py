@@ -20,7 +20,8 @@ def test_every_registered_format_has_a_sample(name: str) -> None:
 
 @pytest.mark.parametrize("sample", samples(), ids=lambda s: s.name)
 def test_identity_writes_every_sample_back(sample, tmp_path: Path) -> None:
-    report, outputs = translate_files([sample.path], IdentityEngine(), tmp_path / "out", options=sample.options)
+    report, outputs = translate_files([sample.path], IdentityEngine(), tmp_path / "out", options=sample.options,
+                                      lang=sample.identity_target)
     assert report.files_failed == 0, [f.error for f in report.files]
     assert report.untranslated == 0
     assert unchanged(sample, outputs[sample.path]), sample.name

@@ -26,9 +26,9 @@ COLUMNS = ("title", "body_html", "option1_value", "seo_description")
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def _translate(paths: list[Path], attack: str, tmp_path: Path, options: OptionSet
+def _translate(paths: list[Path], attack: str, tmp_path: Path, options: OptionSet, lang: str = "fr"
                ) -> tuple[RunReport, dict[Path, Path]]:
-    report, outputs = translate_files(paths, Adversary(attack), tmp_path / "out", options=options)
+    report, outputs = translate_files(paths, Adversary(attack), tmp_path / "out", options=options, lang=lang)
     assert report.files_failed == 0, [f.error for f in report.files]
     return report, outputs
 
@@ -88,10 +88,13 @@ def test_every_format_keeps_its_structure_whatever_the_model_answers(fmt: str, a
     chosen = samples_of(fmt)
     if not chosen:
         pytest.fail(f"format {fmt!r} has no sample")
-    for options in {s.options for s in chosen}:
-        report, outputs = _translate([s.path for s in chosen if s.options == options], attack, tmp_path, options)
+    # Into each sample's own language: the edits a target file carries are then none, and an
+    # unusable answer must leave the file as it was.
+    for options, lang in {(s.options, s.identity_target) for s in chosen}:
+        group = [s for s in chosen if s.options == options and s.identity_target == lang]
+        report, outputs = _translate([s.path for s in group], attack, tmp_path / lang, options, lang)
         _reported(report, attack)
-        for sample in (s for s in chosen if s.options == options):
+        for sample in group:
             out = outputs[sample.path]
             parsed = _segments(fmt, out, options)  # the output parses
             if fmt in STRUCTURE:
