@@ -1,13 +1,19 @@
 """Pseudo-localization: accented look-alikes plus expansion, deterministic.
 
 Shows at a glance which text went through translation and whether layouts survive longer
-strings. Markup tags (`<s1>`, `</s1>`, `<s2/>`) and `{placeholders}` pass through intact.
+strings. It answers as a careful translation would, so that the QA checks (hymt_cli/qa) see
+a changed text that keeps what a translation keeps: markup tags (`<s1>`, `</s1>`, `<s2/>`),
+`{placeholders}`, URLs, emails, paths, @handles, #hashtags and codes (`XR-2000`) pass
+through intact, the padding has no digits (it would read as numbers the source lacks), and
+the source's end punctuation stays at the end (the padding goes before it).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+from ..placeholders import LOOSE_TAG
+from ..qa import find_addresses, find_codes
 from .base import BatchEngine, Generation, GenerationRequest
 
 _LOOKALIKES = str.maketrans(
@@ -15,30 +21,51 @@ _LOOKALIKES = str.maketrans(
     "áƀçđéƒĝĥíĵķĺɱñóþʠŕšţúṽŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
 )
 _PROTECTED = re.compile(r"<[^<>\s][^<>]*>|\{[^{}]*\}")
+# The sentence end the padding goes before: end punctuation, then closing quotes or brackets.
+_END = re.compile(r"(?:\.\.\.|[.!?:;…。！？：；؟۔।])+[\"'”’»」』)\]）】]*$")
 OPEN, CLOSE = "⟦", "⟧"
 
 
+def _protected(text: str) -> list[tuple[int, int]]:
+    """Spans a translation keeps as they are, in order, without overlaps."""
+    spans = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
+    spans += [(a.start, a.end) for a in find_addresses(text)]
+    spans += [(c.start, c.end) for c in find_codes(text)]
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
 def pseudo_localize(text: str) -> str:
-    """`Hello <s1>world</s1>` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ·····⟧` (about 30% longer)."""
+    """`Hello <s1>world</s1>.` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ···.⟧` (about 30% longer)."""
+    end = _END.search(text)
+    body, tail = (text[:end.start()], text[end.start():]) if end else (text, "")
     parts: list[str] = []
     pos = 0
-    for match in _PROTECTED.finditer(text):
-        parts.append(text[pos:match.start()].translate(_LOOKALIKES))
-        parts.append(match.group(0))
-        pos = match.end()
-    parts.append(text[pos:].translate(_LOOKALIKES))
-    return f"{OPEN}{''.join(parts)} {_padding(max(1, len(text) * 3 // 10))}{CLOSE}"
+    for start, stop in _protected(body):
+        parts.append(body[pos:start].translate(_LOOKALIKES))
+        parts.append(body[start:stop])
+        pos = stop
+    parts.append(body[pos:].translate(_LOOKALIKES))
+    visible = len(LOOSE_TAG.sub("", text))  # tags are markup: the expansion follows the text
+    return f"{OPEN}{''.join(parts)} {_padding(max(1, visible * 3 // 10))}{tail}{CLOSE}"
 
 
 def _padding(length: int) -> str:
-    """`····1····2····3…`: numbered so that it never looks like a decoding loop to validation."""
-    groups: list[str] = []
+    """`····∙····•····∙∙…`: dots with a marker between groups of four that never repeats in a
+    loop (the Thue-Morse sequence has no part repeated three times in a row), so validation
+    never takes it for a decoding loop, and without digits, which QA would read as numbers."""
+    out: list[str] = []
     size = i = 0
     while size < length:  # linear: a running total, not a sum over the groups each time
+        out.append("····" + ("∙" if bin(i).count("1") % 2 else "•"))
+        size += 5
         i += 1
-        groups.append("····" + str(i))
-        size += len(groups[-1])
-    return "".join(groups)[:length]
+    return "".join(out)[:length]
 
 
 class PseudoEngine(BatchEngine):

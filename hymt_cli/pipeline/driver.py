@@ -22,6 +22,7 @@ from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
 from ..languages import Language
 from ..manifest import record
+from ..qa import QaSuite
 from ..outputs import OutputRules, PendingOutput
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
@@ -31,6 +32,7 @@ from ..tokenizer import PromptTokenizer
 from .checks import glossary_terms_used, tags_kept
 from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory, ProgressSink
 from .engine_start import EngineHolder
+from .flagging import Flagger
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, Planner, RequestKey
@@ -96,23 +98,29 @@ class Pipeline:
                  engine_name: str = "", model: str | None = None,
                  validators: Sequence[Check] = (), glossary: Glossary | None = None,
                  memory: Memory | None = None,
-                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None) -> None:
-        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan)."""
+                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
+                 qa: QaSuite | None = None) -> None:
+        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan).
+        `qa`: the QA checks (hymt_cli/qa) to run on every answer; None: none."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
         # Inline tags must survive in every format; glossary terms when there is a glossary.
+        self.flagger = Flagger(qa) if qa is not None else None
         self.checks: tuple[Check, ...] = ((tags_kept,) + tuple(validators)
-                                          + ((glossary_terms_used,) if glossary is not None else ()))
+                                          + ((glossary_terms_used,) if glossary is not None else ())
+                                          + (self.flagger.checks() if self.flagger is not None else ()))
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress: ProgressSink = progress or NoProgress()
         self.write_stdout = write_stdout
         self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
-                                estimated_tokens=not tokenizer.exact)
+                                estimated_tokens=not tokenizer.exact,
+                                qa_levels=dict(qa.levels) if qa is not None else None)
         self._queue: deque[SourceFile] = deque()
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
+        self._input_order: dict[OpenInput, int] = {}
         self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
 
@@ -129,6 +137,8 @@ class Pipeline:
                 self._translate(window)
             if self._prompts is not None:
                 self._prompts.commit()
+            if self.flagger is not None:
+                self.flagger.finish()
             failed = False
         finally:
             self.engine.close(failed=failed)
@@ -161,6 +171,8 @@ class Pipeline:
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
+        if self.flagger is not None:
+            self.flagger.new_window()
         return window
 
     def _next_input(self, window: Window) -> OpenInput | None:
@@ -175,6 +187,7 @@ class Pipeline:
                 window.new_jobs += job.live
             if any(job.live for job in opened.jobs):
                 self._current = opened
+                self._input_order[opened] = len(self._inputs)  # document order, for QA reports
                 self._inputs.append(opened)
         return self._current
 
@@ -315,16 +328,25 @@ class Pipeline:
             if failed:
                 report.untranslated += weight
                 self._problem(report, unit, segment_id, failed[0].message if failed[0] else "not translated")
+                self._flag(work, segment_id, pieces, outcomes, kept_source=True)
                 continue
             translated[segment_id] = "".join(
                 p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
                 for p in pieces)
             report.translated += weight
+            self._flag(work, segment_id, pieces, outcomes, kept_source=False)
             if report.glossary is not None:
                 uses = [(g, outcomes[k].translation or "") for k in keys
                         if (g := window.planner.planned[k].glossary) is not None]
                 tally(report.glossary, segment_id, work.job.lang.code, uses)
         work.job.deliver(unit, translated)
+
+    def _flag(self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *,
+              kept_source: bool) -> None:
+        if self.flagger is not None:
+            order = (self._input_order[work.job.input], work.unit.index, segment_id)
+            self.flagger.segment(work.job.report, work.unit, segment_id, pieces, outcomes, work.job.lang.code,
+                                 order, kept_source=kept_source)
 
     @staticmethod
     def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:

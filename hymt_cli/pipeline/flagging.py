@@ -1,0 +1,105 @@
+"""QA in the pipeline: error checks reject an answer (through the outcomes' checks: retried once,
+then the segment keeps its source), warning checks flag the answer kept, and the run-wide
+consistency check reports the same source translated two ways. Every flag is recorded per
+segment in the file's report (bounded like its problems), and counted per check."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..formats import Unit
+from ..qa import Flag, QaSuite, excerpt
+from ..report import FileReport, QaFlag
+from ..validation import Problem
+from .outcomes import Check, Outcomes
+from .planning import Piece, PlannedRequest, RequestKey
+
+MAX_FLAGS = 100  # per output file: the report must not grow with the input
+
+
+@dataclass(frozen=True, slots=True)
+class QaProblem(Problem):
+    """An answer an error-severity QA check rejected: the flags and the answer go to the report."""
+
+    flags: tuple[Flag, ...] = ()
+    answer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where a consistency finding goes: the file's report and the segment."""
+
+    report: FileReport
+    unit: Unit
+    segment: int
+
+
+@dataclass(eq=False)
+class Flagger:
+    suite: QaSuite
+    # Warnings per request, computed once however often its text recurs (a catalog's values).
+    _warnings: dict[tuple[RequestKey, str], tuple[Flag, ...]] = field(default_factory=dict)
+
+    def checks(self) -> tuple[Check, ...]:
+        """The outcomes' check for the error-severity QA checks (none when no check is an error)."""
+        suite = self.suite
+        if not suite.has_errors:
+            return ()
+
+        def qa_errors(request: PlannedRequest, output: str) -> Problem | None:
+            flags = suite.errors(request.core, output, request.lang.code)
+            if not flags:
+                return None
+            return QaProblem("; ".join(f.message for f in flags), flags=flags, answer=output)
+
+        return (qa_errors,)
+
+    def new_window(self) -> None:
+        self._warnings.clear()  # keys are only unique within a window's planner
+
+    def segment(self, report: FileReport, unit: Unit, segment_id: int, pieces: Sequence[Piece],
+                outcomes: Outcomes, lang: str, order: tuple[int, ...], *, kept_source: bool) -> None:
+        """Flag one finished segment: the QA errors that made it keep its source, or else the
+        warnings on its translation; and note its translations for the consistency check."""
+        weight = unit.weight(segment_id)
+        for piece in pieces:
+            if piece.key is None:
+                continue
+            outcome = outcomes[piece.key]
+            if kept_source:
+                if outcome.translation is None and isinstance(outcome.problem, QaProblem):
+                    for flag in outcome.problem.flags:
+                        record(report, unit, segment_id, flag, piece.core, outcome.problem.answer, weight)
+                continue
+            translation = outcome.translation
+            assert translation is not None
+            cache_key = (piece.key, translation)
+            flags = self._warnings.get(cache_key)
+            if flags is None:
+                flags = self._warnings[cache_key] = self.suite.warnings(piece.core, translation, lang)
+            for flag in flags:
+                record(report, unit, segment_id, flag, piece.core, translation, weight)
+            if self.suite.consistency is not None:
+                self.suite.consistency.add(lang, piece.core, translation, order, _Where(report, unit, segment_id))
+
+    def finish(self) -> None:
+        """The run is done: report the inconsistent translations, in document order."""
+        if self.suite.consistency is None:
+            return
+        for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
+            where = item.where
+            assert isinstance(where, _Where)
+            record(where.report, where.unit, where.segment, Flag("inconsistent", "warning", item.message),
+                   item.source, item.answer, where.unit.weight(where.segment))
+
+
+def record(report: FileReport, unit: Unit, segment_id: int, flag: Flag, source: str, answer: str,
+           weight: int = 1) -> None:
+    """Count a flag, and keep it in the file's report (the first MAX_FLAGS of a file)."""
+    report.flag_counts[flag.check] = report.flag_counts.get(flag.check, 0) + weight
+    if len(report.flags) >= MAX_FLAGS:
+        report.flags_omitted += 1
+        return
+    report.flags.append(QaFlag(segment=segment_id, unit=unit.index, label=unit.labels.get(segment_id),
+                               check=flag.check, severity=flag.severity, message=flag.message,
+                               source=excerpt(source), answer=excerpt(answer), occurrences=weight))

@@ -1,0 +1,104 @@
+"""Addresses a translation must keep as they are: URLs, email addresses, file paths, @handles
+and #hashtags. Each finder returns (start, end, kind) spans over a text, URLs first, so that
+an email inside a URL or a path inside a URL is part of the URL only."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import unquote
+
+AddressKind = Literal["url", "email", "path", "handle", "hashtag"]
+
+# A URL runs until a space, a character URLs never hold bare, or CJK and general punctuation
+# (a URL in Chinese or Japanese prose is often followed by text without a space).
+_URL_CHAR = r"[^\s<>\"'`{}|\\^\u2000-\u206f\u00ab\u00bb\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
+_URL = re.compile(rf"(?<![\w.@/-])(?:(?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?*_~-"  # sentence punctuation after a URL is not part of it
+_EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![\w-])")
+_EXTENSIONS = ("md|markdown|txt|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|csv|tsv|"
+               "parquet|pdf|docx?|xlsx?|pptx?|odt|zip|gz|tgz|tar|7z|rar|exe|msi|dmg|pkg|deb|rpm|apk|"
+               "iso|img|bin|dll|so|dylib|py|js|mjs|ts|tsx|jsx|java|kt|go|rs|rb|php|c|cc|cpp|h|hpp|cs|"
+               "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
+               "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx")
+_PATH = re.compile(
+    r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"  # /usr/bin, ~/.config, ./run.sh
+    r"|(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?]*"  # C:\Program Files\...
+    rf"|(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])",  # docs/guide.md, setup.exe
+    re.IGNORECASE)
+_URL_PARTS = re.compile(r"([a-z][a-z0-9+.-]*://)?([^/?#]*)(.*)", re.IGNORECASE | re.DOTALL)
+_HANDLE = re.compile(r"(?<![\w@./+-])@\w+(?:[.-]\w+)*")
+_HASHTAG = re.compile(r"(?<![\w&#/])#(?=\w*[^\W\d_])\w+")
+_FINDERS: tuple[tuple[AddressKind, re.Pattern[str]], ...] = (
+    ("email", _EMAIL), ("path", _PATH), ("handle", _HANDLE), ("hashtag", _HASHTAG))
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    kind: AddressKind
+    text: str
+    start: int
+    end: int
+
+    @property
+    def key(self) -> str:
+        """What must be equal in the source and the answer (URLs and emails: case-insensitive
+        scheme and host, percent-encoding decoded)."""
+        if self.kind == "url":
+            return url_key(self.text)
+        if self.kind == "email":
+            local, _, domain = self.text.rpartition("@")
+            return f"{local}@{domain.lower()}"
+        return self.text
+
+
+def url_key(url: str) -> str:
+    """A URL compared as a browser would: scheme and host in any case, %-escapes decoded, a
+    bare trailing slash ignored."""
+    match = _URL_PARTS.match(url)
+    assert match is not None  # every part is optional
+    scheme, host, rest = match.groups()
+    return (scheme or "").lower() + host.lower() + unquote(rest).rstrip("/")
+
+
+def _url_end(text: str, start: int, end: int) -> int:
+    """Where a URL really ends: without trailing sentence punctuation or an unbalanced `)`/`]`."""
+    while end > start:
+        last = text[end - 1]
+        if last in _URL_TRAILING:
+            end -= 1
+        elif last in ")]" and text.count("(" if last == ")" else "[", start, end) < text.count(last, start, end):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def find_addresses(text: str) -> list[Address]:
+    """Every address in `text`, in order; URLs win over what they contain."""
+    found: list[Address] = []
+    taken: list[tuple[int, int]] = []
+    for match in _URL.finditer(text):
+        end = _url_end(text, match.start(), match.end())
+        if end - match.start() > len("www."):
+            found.append(Address("url", text[match.start():end], match.start(), end))
+            taken.append((match.start(), end))
+    for kind, pattern in _FINDERS:
+        for match in pattern.finditer(text):
+            start, end = match.start(), match.end()
+            if kind == "path":
+                end = _url_end(text, start, end)
+                if end - start < 2:
+                    continue
+            if any(s < end and start < e for s, e in taken):
+                continue
+            found.append(Address(kind, text[start:end], start, end))
+            taken.append((start, end))
+    found.sort(key=lambda a: a.start)
+    return found
+
+
+def spans(addresses: list[Address]) -> Iterator[tuple[int, int]]:
+    return ((a.start, a.end) for a in addresses)

@@ -1,0 +1,24 @@
+"""Looking through markup: HY-MT's inline tags (`<s1>`, `</s1>`, `<s2/>`), which also stand for
+glossary placeholders, are markup, never words or numbers, so the checks read the text
+without them. A paired tag goes away; a self-closing one stands for something (inline code,
+an image, a protected term) and leaves a space, so that the words around it stay apart."""
+from __future__ import annotations
+
+import re
+
+_LOOSE_TAG = re.compile(r"<(/?)s\d+\s*(/?)>")
+# Full-width ASCII forms (ＸＲ－２０００, ｈｔｔｐｓ：／／) read as ASCII for codes and addresses; the
+# map keeps every character's position (one character for one).
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+
+
+def without_tags(text: str) -> str:
+    """`text` with its inline tags removed (self-closing ones leave a space)."""
+    if "<" not in text:
+        return text
+    return _LOOSE_TAG.sub(lambda m: " " if m.group(2) else "", text)
+
+
+def halfwidth(text: str) -> str:
+    """Full-width ASCII forms as ASCII, position for position."""
+    return text.translate(_FULLWIDTH)

@@ -1,0 +1,59 @@
+"""One text as the checks read it, each view computed once: without markup, its addresses, its
+codes, its numbers, and its prose (the text with addresses and codes blanked out)."""
+from __future__ import annotations
+
+from functools import cached_property
+
+from .addresses import Address, find_addresses
+from .codes import Code, find_codes
+from .markup import halfwidth, without_tags
+from .numbers import NumberToken, find_numbers
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span replaced by as many spaces (positions stay where they were)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+class TextView:
+    """A source or an answer. `plain` keeps every character of the text but its tags; the
+    other views keep `plain`'s positions."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def plain(self) -> str:
+        return without_tags(self.text)
+
+    @cached_property
+    def _ascii(self) -> str:
+        return halfwidth(self.plain)
+
+    @cached_property
+    def addresses(self) -> list[Address]:
+        text = self._ascii
+        if not any(ch in text for ch in "/@#:\\.") :
+            return []
+        return find_addresses(text)
+
+    @cached_property
+    def codes(self) -> list[Code]:
+        text = _blank(self._ascii, [(a.start, a.end) for a in self.addresses])
+        return find_codes(text) if any(ch.isdigit() for ch in text) else []
+
+    @cached_property
+    def prose(self) -> str:
+        """`plain` without its addresses and codes: the words and numbers of the text."""
+        spans = [(a.start, a.end) for a in self.addresses] + [(c.start, c.end) for c in self.codes]
+        return _blank(self.plain, spans)
+
+    @cached_property
+    def numbers(self) -> list[NumberToken]:
+        text = self.prose
+        return find_numbers(text) if any(ch.isdigit() for ch in text) else []
