@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..placeholders import LOOSE_TAG
 from ..qa import find_addresses, find_codes
+from ..qa.markup import visible
 from .base import BatchEngine, Generation, GenerationRequest
 
 _LOOKALIKES = str.maketrans(
@@ -21,8 +21,11 @@ _LOOKALIKES = str.maketrans(
     "áƀçđéƒĝĥíĵķĺɱñóþʠŕšţúṽŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
 )
 _PROTECTED = re.compile(r"<[^<>\s][^<>]*>|\{[^{}]*\}")
-# The sentence end the padding goes before: end punctuation, then closing quotes or brackets.
-_END = re.compile(r"(?:\.\.\.|[.!?:;…。！？：；؟۔।])+[\"'”’»」』)\]）】]*$")
+# The sentence end the padding goes before: end punctuation, then closing quotes or brackets,
+# tags and spaces.
+_END = re.compile(r"(?:\.\.\.|[.!?:;…。！？：；؟۔।])+(?:[\"'”’»」』)\]）】\s]|</?s\d+\s*/?>)*$")
+# What stays before the opening mark: whitespace and self-closing tags (an image, a line break).
+_HEAD = re.compile(r"(?:\s|<s\d+\s*/>)*")
 OPEN, CLOSE = "⟦", "⟧"
 
 
@@ -41,9 +44,12 @@ def _protected(text: str) -> list[tuple[int, int]]:
 
 
 def pseudo_localize(text: str) -> str:
-    """`Hello <s1>world</s1>.` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ···.⟧` (about 30% longer)."""
-    end = _END.search(text)
-    body, tail = (text[:end.start()], text[end.start():]) if end else (text, "")
+    """`Hello <s1>world</s1>.` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ···.⟧` (about 30% longer). The marks
+    enclose the text: leading whitespace and self-closing tags stay before `⟦`, and the end
+    punctuation stays last, after the padding."""
+    begin = head.end() if (head := _HEAD.match(text)) else 0
+    end = tail.start() if (tail := _END.search(text, begin)) else len(text)
+    body = text[begin:end]
     parts: list[str] = []
     pos = 0
     for start, stop in _protected(body):
@@ -51,8 +57,10 @@ def pseudo_localize(text: str) -> str:
         parts.append(body[start:stop])
         pos = stop
     parts.append(body[pos:].translate(_LOOKALIKES))
-    visible = len(LOOSE_TAG.sub("", text))  # tags are markup: the expansion follows the text
-    return f"{OPEN}{''.join(parts)} {_padding(max(1, visible * 3 // 10))}{tail}{CLOSE}"
+    # The expansion follows the words a reader sees (tags are markup; a line break is a space),
+    # so that sources that read the same get the same answer.
+    expansion = len(visible(text)) * 3 // 10
+    return f"{text[:begin]}{OPEN}{''.join(parts)} {_padding(max(1, expansion))}{text[end:]}{CLOSE}"
 
 
 def _padding(length: int) -> str:

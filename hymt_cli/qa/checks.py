@@ -89,7 +89,7 @@ CHECKS: tuple[QaCheck, ...] = (
     QaCheck("quotes", "warning", "double quotes paired where the source pairs them",
             lambda p: quote_problem(p.source.prose, p.answer.prose)),
     QaCheck("whitespace", "warning", "leading and trailing whitespace kept",
-            lambda p: whitespace_problem(p.source.plain, p.answer.plain)),
+            lambda p: whitespace_problem(p.source.text, p.answer.text)),
     QaCheck("end-punctuation", "warning", "the source's end punctuation, in the target's own marks",
             lambda p: end_punctuation_problem(p.source.plain, p.answer.plain, p.target, p.source_lang)),
     QaCheck("doubled-word", "warning", "no word written twice in a row that the source does not double",

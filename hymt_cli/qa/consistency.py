@@ -11,18 +11,16 @@ MAX_TEXTS texts new ones are no longer followed.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from .flags import excerpt
-from .markup import without_tags
+from .markup import visible
 
 Where = TypeVar("Where")  # what a finding points back to (the pipeline: a file's report and a segment)
 Order = tuple[int, ...]
 MAX_TEXTS = 1_000_000
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(slots=True)
@@ -92,7 +90,7 @@ def _seen(use: _Use[Where], order: Order, where: Where) -> None:
 
 
 def _normal(text: str) -> str:
-    return _SPACE.sub(" ", without_tags(text)).strip()
+    return visible(text)
 
 
 def _digest(text: str) -> bytes:

@@ -19,6 +19,16 @@ def without_tags(text: str) -> str:
     return _LOOSE_TAG.sub(lambda m: " " if m.group(2) else "", text)
 
 
+def tags_removed(text: str) -> str:
+    """`text` without its inline tags, nothing in their place (what its edges really are)."""
+    return _LOOSE_TAG.sub("", text) if "<" in text else text
+
+
+def visible(text: str) -> str:
+    """The text of `text` as a reader compares it: no tags, whitespace runs as one space."""
+    return " ".join(tags_removed(text).split())
+
+
 def halfwidth(text: str) -> str:
     """Full-width ASCII forms as ASCII, position for position."""
     return text.translate(_FULLWIDTH)
