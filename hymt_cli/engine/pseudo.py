@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..qa import find_addresses, find_codes
-from ..qa.markup import visible
+from ..qa.markup import compact
 from .base import BatchEngine, Generation, GenerationRequest
 
 _LOOKALIKES = str.maketrans(
@@ -24,8 +24,6 @@ _PROTECTED = re.compile(r"<[^<>\s][^<>]*>|\{[^{}]*\}")
 # The sentence end the padding goes before: end punctuation, then closing quotes or brackets,
 # tags and spaces.
 _END = re.compile(r"(?:\.\.\.|[.!?:;…。！？：；؟۔।])+(?:[\"'”’»」』)\]）】\s]|</?s\d+\s*/?>)*$")
-# What stays before the opening mark: whitespace and self-closing tags (an image, a line break).
-_HEAD = re.compile(r"(?:\s|<s\d+\s*/>)*")
 OPEN, CLOSE = "⟦", "⟧"
 
 
@@ -44,12 +42,10 @@ def _protected(text: str) -> list[tuple[int, int]]:
 
 
 def pseudo_localize(text: str) -> str:
-    """`Hello <s1>world</s1>.` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ···.⟧` (about 30% longer). The marks
-    enclose the text: leading whitespace and self-closing tags stay before `⟦`, and the end
+    """`Hello <s1>world</s1>.` -> `⟦Ĥéĺĺó <s1>ŵóŕĺđ</s1> ···.⟧` (about 30% longer). The end
     punctuation stays last, after the padding."""
-    begin = head.end() if (head := _HEAD.match(text)) else 0
-    end = tail.start() if (tail := _END.search(text, begin)) else len(text)
-    body = text[begin:end]
+    end = tail.start() if (tail := _END.search(text)) else len(text)
+    body = text[:end]
     parts: list[str] = []
     pos = 0
     for start, stop in _protected(body):
@@ -57,10 +53,10 @@ def pseudo_localize(text: str) -> str:
         parts.append(body[start:stop])
         pos = stop
     parts.append(body[pos:].translate(_LOOKALIKES))
-    # The expansion follows the words a reader sees (tags are markup; a line break is a space),
-    # so that sources that read the same get the same answer.
-    expansion = len(visible(text)) * 3 // 10
-    return f"{text[:begin]}{OPEN}{''.join(parts)} {_padding(max(1, expansion))}{text[end:]}{CLOSE}"
+    # The expansion follows the text, not its tags or spacing, so that sources that read the same
+    # get the same answer.
+    expansion = len(compact(text)) * 3 // 10
+    return f"{OPEN}{''.join(parts)} {_padding(max(1, expansion))}{text[end:]}{CLOSE}"
 
 
 def _padding(length: int) -> str:
@@ -70,7 +66,7 @@ def _padding(length: int) -> str:
     out: list[str] = []
     size = i = 0
     while size < length:  # linear: a running total, not a sum over the groups each time
-        out.append("····" + ("∙" if bin(i).count("1") % 2 else "•"))
+        out.append("····" + ("∙" if i.bit_count() % 2 else "•"))
         size += 5
         i += 1
     return "".join(out)[:length]

@@ -2,6 +2,7 @@
 then the segment keeps its source), warning checks flag the answer kept, and the run-wide
 consistency check reports the same source translated two ways. Every flag is recorded per
 segment in the file's report (bounded like its problems), and counted per check."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -57,8 +58,18 @@ class Flagger:
     def new_window(self) -> None:
         self._warnings.clear()  # keys are only unique within a window's planner
 
-    def segment(self, report: FileReport, unit: Unit, segment_id: int, pieces: Sequence[Piece],
-                outcomes: Outcomes, lang: str, order: tuple[int, ...], *, kept_source: bool) -> None:
+    def segment(
+        self,
+        report: FileReport,
+        unit: Unit,
+        segment_id: int,
+        pieces: Sequence[Piece],
+        outcomes: Outcomes,
+        lang: str,
+        order: tuple[int, ...],
+        *,
+        kept_source: bool,
+    ) -> None:
         """Flag one finished segment: the QA errors that made it keep its source, or else the
         warnings on its translation; and note its translations for the consistency check."""
         weight = unit.weight(segment_id)
@@ -80,7 +91,9 @@ class Flagger:
             for flag in flags:
                 record(report, unit, segment_id, flag, piece.core, translation, weight)
             if self.suite.consistency is not None:
-                self.suite.consistency.add(lang, piece.core, translation, order, _Where(report, unit, segment_id))
+                self.suite.consistency.add(
+                    lang, piece.core, translation, order, _Where(report, unit, segment_id)
+                )
 
     def finish(self) -> None:
         """The run is done: report the inconsistent translations, in document order."""
@@ -89,17 +102,35 @@ class Flagger:
         for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
             where = item.where
             assert isinstance(where, _Where)
-            record(where.report, where.unit, where.segment, Flag("inconsistent", "warning", item.message),
-                   item.source, item.answer, where.unit.weight(where.segment))
+            record(
+                where.report,
+                where.unit,
+                where.segment,
+                Flag("inconsistent", "warning", item.message),
+                item.source,
+                item.answer,
+                where.unit.weight(where.segment),
+            )
 
 
-def record(report: FileReport, unit: Unit, segment_id: int, flag: Flag, source: str, answer: str,
-           weight: int = 1) -> None:
+def record(
+    report: FileReport, unit: Unit, segment_id: int, flag: Flag, source: str, answer: str, weight: int = 1
+) -> None:
     """Count a flag, and keep it in the file's report (the first MAX_FLAGS of a file)."""
     report.flag_counts[flag.check] = report.flag_counts.get(flag.check, 0) + weight
     if len(report.flags) >= MAX_FLAGS:
         report.flags_omitted += 1
         return
-    report.flags.append(QaFlag(segment=segment_id, unit=unit.index, label=unit.labels.get(segment_id),
-                               check=flag.check, severity=flag.severity, message=flag.message,
-                               source=excerpt(source), answer=excerpt(answer), occurrences=weight))
+    report.flags.append(
+        QaFlag(
+            segment=segment_id,
+            unit=unit.index,
+            label=unit.labels.get(segment_id),
+            check=flag.check,
+            severity=flag.severity,
+            message=flag.message,
+            source=excerpt(source),
+            answer=excerpt(answer),
+            occurrences=weight,
+        )
+    )

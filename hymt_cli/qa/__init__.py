@@ -3,6 +3,7 @@ brackets, quotes, whitespace, end punctuation, doubled words, untranslated answe
 inconsistent translations, each with an id and a severity (pofilter and Okapi CheckMate
 flag the same things, without a model). Pure functions over a source segment and its
 answer; the pipeline runs them (pipeline/flagging.py)."""
+
 from __future__ import annotations
 
 from .addresses import Address, find_addresses
@@ -13,6 +14,25 @@ from .flags import LEVELS, Flag, Level, Severity, excerpt
 from .options import QaOptionError, QaOptions
 from .suite import QaSuite, check_answer
 
-__all__ = ["BY_ID", "CHECKS", "CHECK_IDS", "LEVELS", "Address", "Code", "ConsistencyTracker", "Flag",
-           "Inconsistency", "Level", "Pair", "QaCheck", "QaOptionError", "QaOptions", "QaSuite", "Severity",
-           "check_answer", "excerpt", "find_addresses", "find_codes"]
+__all__ = [
+    "BY_ID",
+    "CHECKS",
+    "CHECK_IDS",
+    "LEVELS",
+    "Address",
+    "Code",
+    "ConsistencyTracker",
+    "Flag",
+    "Inconsistency",
+    "Level",
+    "Pair",
+    "QaCheck",
+    "QaOptionError",
+    "QaOptions",
+    "QaSuite",
+    "Severity",
+    "check_answer",
+    "excerpt",
+    "find_addresses",
+    "find_codes",
+]

@@ -1,6 +1,7 @@
 """Addresses a translation must keep as they are: URLs, email addresses, file paths, @handles
 and #hashtags. Each finder returns (start, end, kind) spans over a text, URLs first, so that
 an email inside a URL or a path inside a URL is part of the URL only."""
+
 from __future__ import annotations
 
 import re
@@ -16,23 +17,32 @@ AddressKind = Literal["url", "email", "path", "handle", "hashtag"]
 _URL_CHAR = r"[^\s<>\"'`{}|\\^\u2000-\u206f\u00ab\u00bb\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
 _URL = re.compile(rf"(?<![\w.@/-])(?:(?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?*_~-"  # sentence punctuation after a URL is not part of it
-_EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![\w-])")
-_EXTENSIONS = ("md|markdown|txt|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|csv|tsv|"
-               "parquet|pdf|docx?|xlsx?|pptx?|odt|zip|gz|tgz|tar|7z|rar|exe|msi|dmg|pkg|deb|rpm|apk|"
-               "iso|img|bin|dll|so|dylib|py|js|mjs|ts|tsx|jsx|java|kt|go|rs|rb|php|c|cc|cpp|h|hpp|cs|"
-               "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
-               "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx")
+_EMAIL = re.compile(
+    r"(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![\w-])"
+)
+_EXTENSIONS = (
+    "md|markdown|txt|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|csv|tsv|"
+    "parquet|pdf|docx?|xlsx?|pptx?|odt|zip|gz|tgz|tar|7z|rar|exe|msi|dmg|pkg|deb|rpm|apk|"
+    "iso|img|bin|dll|so|dylib|py|js|mjs|ts|tsx|jsx|java|kt|go|rs|rb|php|c|cc|cpp|h|hpp|cs|"
+    "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
+    "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx"
+)
 _PATH = re.compile(
     r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"  # /usr/bin, ~/.config, ./run.sh
     r"|(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?]*"  # C:\Program Files\...
     rf"|(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])",  # docs/guide.md, setup.exe
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _URL_PARTS = re.compile(r"([a-z][a-z0-9+.-]*://)?([^/?#]*)(.*)", re.IGNORECASE | re.DOTALL)
 _HANDLE = re.compile(r"(?<![\w@./+-])@\w+(?:[.-]\w+)*")
 _HASHTAG = re.compile(r"(?<![\w&#/])#(?=\w*[^\W\d_])\w+")
 _FINDERS: tuple[tuple[AddressKind, re.Pattern[str]], ...] = (
-    ("email", _EMAIL), ("path", _PATH), ("handle", _HANDLE), ("hashtag", _HASHTAG))
+    ("email", _EMAIL),
+    ("path", _PATH),
+    ("handle", _HANDLE),
+    ("hashtag", _HASHTAG),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +77,11 @@ def _url_end(text: str, start: int, end: int) -> int:
     """Where a URL really ends: without trailing sentence punctuation or an unbalanced `)`/`]`."""
     while end > start:
         last = text[end - 1]
-        if last in _URL_TRAILING:
-            end -= 1
-        elif last in ")]" and text.count("(" if last == ")" else "[", start, end) < text.count(last, start, end):
+        if (
+            last in _URL_TRAILING
+            or last in ")]"
+            and text.count("(" if last == ")" else "[", start, end) < text.count(last, start, end)
+        ):
             end -= 1
         else:
             break
@@ -83,7 +95,7 @@ def find_addresses(text: str) -> list[Address]:
     for match in _URL.finditer(text):
         end = _url_end(text, match.start(), match.end())
         if end - match.start() > len("www."):
-            found.append(Address("url", text[match.start():end], match.start(), end))
+            found.append(Address("url", text[match.start() : end], match.start(), end))
             taken.append((match.start(), end))
     for kind, pattern in _FINDERS:
         for match in pattern.finditer(text):

@@ -4,6 +4,7 @@ returns a message when the answer fails the check, None when it passes.
 
 Inline tags and glossary placeholders are looked through (markup.py); addresses and codes
 are found first, so that the digits of a URL or a SKU are never read as numbers."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -62,7 +63,9 @@ def _kept(kind: AddressKind, label: str) -> Callable[[Pair], str | None]:
         if want == got:
             return None
         text = {a.key: a.text for view in (pair.answer, pair.source) for a in view.addresses}
-        return _changed(label, [text[k] for k in (want - got).elements()], [text[k] for k in (got - want).elements()])
+        return _changed(
+            label, [text[k] for k in (want - got).elements()], [text[k] for k in (got - want).elements()]
+        )
 
     return check
 
@@ -78,27 +81,62 @@ def _skus(pair: Pair) -> str | None:
 CHECKS: tuple[QaCheck, ...] = (
     QaCheck("number", "error", "the answer has the source's numbers (locale formats allowed)", _numbers),
     QaCheck("url", "error", "URLs kept", _kept("url", "URL")),
-    QaCheck("email", "error", "email addresses kept (an address a reader writes to, as a mailto: URL)",
-            _kept("email", "email address")),
+    QaCheck(
+        "email",
+        "error",
+        "email addresses kept (an address a reader writes to, as a mailto: URL)",
+        _kept("email", "email address"),
+    ),
     QaCheck("path", "warning", "file paths kept", _kept("path", "file path")),
     QaCheck("handle", "warning", "@handles kept", _kept("handle", "@handle")),
     QaCheck("hashtag", "warning", "#hashtags kept", _kept("hashtag", "#hashtag")),
     QaCheck("sku", "warning", "SKU and model tokens (XR-2000, A4) kept", _skus),
-    QaCheck("brackets", "warning", "brackets as balanced as in the source",
-            lambda p: bracket_problem(p.source.prose, p.answer.prose)),
-    QaCheck("quotes", "warning", "double quotes paired where the source pairs them",
-            lambda p: quote_problem(p.source.prose, p.answer.prose)),
-    QaCheck("whitespace", "warning", "leading and trailing whitespace kept",
-            lambda p: whitespace_problem(p.source.text, p.answer.text)),
-    QaCheck("end-punctuation", "warning", "the source's end punctuation, in the target's own marks",
-            lambda p: end_punctuation_problem(p.source.plain, p.answer.plain, p.target, p.source_lang)),
-    QaCheck("doubled-word", "warning", "no word written twice in a row that the source does not double",
-            lambda p: doubled_word_problem(p.source.prose, p.answer.prose, p.target, p.source_lang)),
-    QaCheck("untranslated", "warning", "the answer is not the source again (where the source is prose)",
-            lambda p: untranslated_problem(p.source.prose, p.source.plain, p.answer.plain, p.target, p.source_lang),
-            translating_only=True),
-    QaCheck("inconsistent", "warning", "the same source text translated one way throughout the run",
-            None, per_run=True),
+    QaCheck(
+        "brackets",
+        "warning",
+        "brackets as balanced as in the source",
+        lambda p: bracket_problem(p.source.prose, p.answer.prose),
+    ),
+    QaCheck(
+        "quotes",
+        "warning",
+        "double quotes paired where the source pairs them",
+        lambda p: quote_problem(p.source.prose, p.answer.prose),
+    ),
+    QaCheck(
+        "whitespace",
+        "warning",
+        "leading and trailing whitespace kept",
+        lambda p: whitespace_problem(p.source.text, p.answer.text),
+    ),
+    QaCheck(
+        "end-punctuation",
+        "warning",
+        "the source's end punctuation, in the target's own marks",
+        lambda p: end_punctuation_problem(p.source.plain, p.answer.plain, p.target, p.source_lang),
+    ),
+    QaCheck(
+        "doubled-word",
+        "warning",
+        "no word written twice in a row that the source does not double",
+        lambda p: doubled_word_problem(p.source.prose, p.answer.prose, p.target, p.source_lang),
+    ),
+    QaCheck(
+        "untranslated",
+        "warning",
+        "the answer is not the source again (where the source is prose)",
+        lambda p: untranslated_problem(
+            p.source.prose, p.source.plain, p.answer.plain, p.target, p.source_lang
+        ),
+        translating_only=True,
+    ),
+    QaCheck(
+        "inconsistent",
+        "warning",
+        "the same source text translated one way throughout the run",
+        None,
+        per_run=True,
+    ),
 )
 CHECK_IDS: tuple[str, ...] = tuple(check.id for check in CHECKS)
 BY_ID: dict[str, QaCheck] = {check.id: check for check in CHECKS}

@@ -6,6 +6,7 @@ A code is a run of alphanumeric parts joined by `-` or `_` (or a `.` between dig
 parts that read as words (`Player` in `MP3-Player`, `Papier` in `A4-Papier`) are not part of
 the code: translations reorder and translate them. Letters are Latin, Greek or Cyrillic ones:
 digits next to Chinese or Japanese characters (`第3章`, `5个`) are numbers."""
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 _L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff\u0370-\u03ff\u0400-\u04ff"
 _PART = rf"[{_L}0-9]+"
-_CODE = re.compile(rf"(?<![{_L}0-9])({_PART}(?:(?:[-_]{_PART})|(?:(?<=[0-9])\.(?=[0-9])[0-9]+))*)(?![{_L}0-9])")
+_CODE = re.compile(
+    rf"(?<![{_L}0-9])({_PART}(?:(?:[-_]{_PART})|(?:(?<=[0-9])\.(?=[0-9])[0-9]+))*)(?![{_L}0-9])"
+)
 _SEPARATOR = re.compile(r"[-_]")
 _HAS_LETTER = re.compile(rf"[{_L}]")
 _NUMBER_WITH_UNIT = re.compile(rf"[0-9]+(?:\.[0-9]+)?[{_L}]{{1,4}}")

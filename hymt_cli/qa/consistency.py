@@ -2,12 +2,13 @@
 the run's answers (it never rejects one: by the time the second answer comes, the first may
 be written).
 
-Texts are compared without their inline tags and with whitespace runs as one space, so
-`Save <s1>now</s1>` and `Save now` are the same source. Which translation is "the first" is
+Texts are compared without their inline tags and whitespace, so `Save <s1>now</s1>` and
+`Save now` are the same source, and translations that differ only there are the same. Which translation is "the first" is
 decided by document order (input, unit, segment), not by the order answers arrive, so the
 same run reports the same items. Memory is bounded: a digest per source text, and beyond
 MAX_TEXTS texts new ones are no longer followed.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from .flags import excerpt
-from .markup import visible
+from .markup import compact
 
 Where = TypeVar("Where")  # what a finding points back to (the pipeline: a file's report and a segment)
 Order = tuple[int, ...]
@@ -78,9 +79,13 @@ class ConsistencyTracker(Generic[Where]):
             first, *others = sorted(uses.values(), key=lambda u: u.order)
             for use in others:
                 more = f" ({use.count} times)" if use.count > 1 else ""
-                yield Inconsistency(use.where, use.order,
-                                    f"translated differently elsewhere in this run{more}: first as {first.answer!r}",
-                                    use.source, use.answer)
+                yield Inconsistency(
+                    use.where,
+                    use.order,
+                    f"translated differently elsewhere in this run{more}: first as {first.answer!r}",
+                    use.source,
+                    use.answer,
+                )
 
 
 def _seen(use: _Use[Where], order: Order, where: Where) -> None:
@@ -90,7 +95,7 @@ def _seen(use: _Use[Where], order: Order, where: Where) -> None:
 
 
 def _normal(text: str) -> str:
-    return visible(text)
+    return compact(text)
 
 
 def _digest(text: str) -> bytes:

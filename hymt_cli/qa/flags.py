@@ -3,6 +3,7 @@
 `error`: the answer is rejected (retried once, then the segment keeps its source, as every
 other output check does). `warning`: the answer is kept and the flag goes into the report.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,4 +26,4 @@ class Flag:
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     """`text` cut to `limit` characters (an ellipsis marks the cut), whitespace runs kept."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,5 +1,6 @@
 """What the checks need to know about a language: how it writes numbers (from Babel's CLDR
 data), and the few conventions that make an answer differ from its source on purpose."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -2,6 +2,7 @@
 glossary placeholders, are markup, never words or numbers, so the checks read the text
 without them. A paired tag goes away; a self-closing one stands for something (inline code,
 an image, a protected term) and leaves a space, so that the words around it stay apart."""
+
 from __future__ import annotations
 
 import re
@@ -24,9 +25,10 @@ def tags_removed(text: str) -> str:
     return _LOOSE_TAG.sub("", text) if "<" in text else text
 
 
-def visible(text: str) -> str:
-    """The text of `text` as a reader compares it: no tags, whitespace runs as one space."""
-    return " ".join(tags_removed(text).split())
+def compact(text: str) -> str:
+    """What two texts must share to read the same: their characters but tags and whitespace
+    (`Save <s1>now</s1>` and `Save\nnow` are both `Savenow`)."""
+    return "".join(tags_removed(text).split())
 
 
 def halfwidth(text: str) -> str:

@@ -14,12 +14,13 @@ exactly as a source token it repeats. So `$1,299.00` -> `1.299,00 $` passes in G
 (-, −, – are as often dashes as signs); `3 PM` may become 15 (a 24-hour clock) and `1.2万`
 may become 12000 (Chinese, Japanese and Korean myriads).
 """
+
 from __future__ import annotations
 
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -28,8 +29,18 @@ from .locales import ANY, Convention, separator_class
 _TOKEN = re.compile(r"\d+(?:[.,'\u2019\u00a0\u202f\u2009\u066b\u066c]\d+| \d{3}(?!\d))*")
 _SPLIT = re.compile(r"(\d+)")
 # A myriad or a thousand right after a number: 1.2万 = 12000, 3억 = 300000000.
-_MULTIPLIERS = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "만": 10**4, "억": 10**8, "千": 10**3,
-                "천": 10**3, "兆": 10**12, "조": 10**12}
+_MULTIPLIERS = {
+    "万": 10**4,
+    "萬": 10**4,
+    "亿": 10**8,
+    "億": 10**8,
+    "만": 10**4,
+    "억": 10**8,
+    "千": 10**3,
+    "천": 10**3,
+    "兆": 10**12,
+    "조": 10**12,
+}
 _MULTIPLIER_AFTER = re.compile(r"\s?([万萬亿億만억千천兆조])")
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
@@ -61,16 +72,24 @@ def find_numbers(text: str) -> list[NumberToken]:
         pieces = _SPLIT.split(match.group(0))[1:]  # digits, separator, digits ...
         groups = tuple(ascii_digits(p) for p in pieces[0::2])
         separators = tuple(separator_class(p) for p in pieces[1:-1:2])
-        after = text[match.end():match.end() + 8]
+        after = text[match.end() : match.end() + 8]
         multiplier = _MULTIPLIER_AFTER.match(after)
         clock = _PM_AFTER.match(after)
-        found.append(NumberToken(match.group(0), groups, separators,
-                                 _MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
-                                 clock.group(1).lower() if clock and not separators else ""))
+        found.append(
+            NumberToken(
+                match.group(0),
+                groups,
+                separators,
+                _MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
+                clock.group(1).lower() if clock and not separators else "",
+            )
+        )
     return found
 
 
-def single_reading(groups: tuple[str, ...], separators: tuple[str, ...], convention: Convention) -> Decimal | None:
+def single_reading(
+    groups: tuple[str, ...], separators: tuple[str, ...], convention: Convention
+) -> Decimal | None:
     """The value of one number written with `convention`, or None when it cannot be one."""
     if not separators:
         return Decimal(groups[0])
@@ -78,9 +97,8 @@ def single_reading(groups: tuple[str, ...], separators: tuple[str, ...], convent
     if convention.decimal in separators[:-1]:
         return None
     whole, marks = (groups[:-1], separators[:-1]) if decimal else (groups, separators)
-    if marks:
-        if len(set(marks)) > 1 or marks[0] not in convention.groups or not _grouped(whole, marks[0]):
-            return None
+    if marks and (len(set(marks)) > 1 or marks[0] not in convention.groups or not _grouped(whole, marks[0])):
+        return None
     return Decimal("".join(whole) + ("." + groups[-1] if decimal else ""))
 
 
@@ -94,7 +112,7 @@ def _grouped(whole: tuple[str, ...], mark: str) -> bool:
     return mark == "," and len(first) <= 2 and len(rest[-1]) == 3 and all(len(g) == 2 for g in rest[:-1])
 
 
-def readings(token: NumberToken, conventions: Iterable[Convention]) -> tuple[set[Reading], set[Convention]]:
+def readings(token: NumberToken, conventions: Collection[Convention]) -> tuple[set[Reading], set[Convention]]:
     """What `token` may stand for (each reading: the numbers it is), and the conventions under
     which it reads as one number with a separator other than a space (evidence of how its text
     writes numbers)."""
@@ -133,14 +151,17 @@ def _space_splits(token: NumberToken) -> list[list[tuple[tuple[str, ...], tuple[
     spaces = [i for i, s in enumerate(token.separators) if s == " "]
     if not spaces:
         return [[(token.groups, token.separators)]]
-    masks: Iterable[tuple[bool, ...]] = (itertools.product((False, True), repeat=len(spaces)) if len(spaces) <= 4
-                                         else [(False,) * len(spaces), (True,) * len(spaces)])
+    masks: Iterable[tuple[bool, ...]] = (
+        itertools.product((False, True), repeat=len(spaces))
+        if len(spaces) <= 4
+        else [(False,) * len(spaces), (True,) * len(spaces)]
+    )
     out = []
     for mask in masks:
         cuts = [i for i, cut in zip(spaces, mask, strict=True) if cut]
         parts, start = [], 0
         for cut in [*cuts, len(token.groups) - 1]:
-            parts.append((token.groups[start:cut + 1], token.separators[start:cut]))
+            parts.append((token.groups[start : cut + 1], token.separators[start:cut]))
             start = cut + 1
         out.append(parts)
     return out
@@ -154,8 +175,9 @@ class NumberDiff:
     added: tuple[str, ...]
 
 
-def compare_numbers(source: list[NumberToken], answer: list[NumberToken],
-                    target: frozenset[Convention]) -> NumberDiff | None:
+def compare_numbers(
+    source: list[NumberToken], answer: list[NumberToken], target: frozenset[Convention]
+) -> NumberDiff | None:
     """None when the answer has the source's numbers (module docstring), else what differs."""
     left = list(answer)
     rest: list[NumberToken] = []
@@ -192,8 +214,12 @@ def _multisets(per_token: list[set[Reading]]) -> set[Reading] | None:
     return {tuple(sorted(v for reading in combo for v in reading)) for combo in itertools.product(*per_token)}
 
 
-def _diff(source: list[NumberToken], source_readings: list[set[Reading]], answer: list[NumberToken],
-          answer_readings: list[set[Reading]]) -> NumberDiff:
+def _diff(
+    source: list[NumberToken],
+    source_readings: list[set[Reading]],
+    answer: list[NumberToken],
+    answer_readings: list[set[Reading]],
+) -> NumberDiff:
     """Pair tokens that may mean the same value; what stays unpaired is missing or added."""
     unpaired = list(range(len(answer)))
     missing: list[str] = []

@@ -12,6 +12,7 @@ To wire (the lead):
                                                                doubled-word = "off"
   env:    HYMT_QA="number=error,doubled-word=off"
 """
+
 from __future__ import annotations
 
 import difflib
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 
 from .checks import BY_ID, CHECK_IDS
 from .flags import LEVELS, Level
-
 
 _LEVEL: dict[str, Level] = {level: level for level in LEVELS}
 
@@ -65,8 +65,10 @@ class QaOptions:
             if level not in _LEVEL:
                 raise QaOptionError(f"--qa {name}={level}: the level is one of {', '.join(LEVELS)}")
             if level == "error" and name != "all" and BY_ID[name].per_run:
-                raise QaOptionError(f"--qa {name}=error: {name} is found after the answers are written, "
-                                    "so it can only be a warning or off")
+                raise QaOptionError(
+                    f"--qa {name}=error: {name} is found after the answers are written, "
+                    "so it can only be a warning or off"
+                )
             levels.append((name, _LEVEL[level]))
         return cls(tuple(levels))
 
@@ -82,6 +84,8 @@ def _pairs(spec: str) -> list[tuple[str, str]]:
             continue
         name, sep, level = item.partition("=")
         if not sep:
-            raise QaOptionError(f"--qa {item.strip()!r}: write CHECK=LEVEL, e.g. number=error or doubled-word=off")
+            raise QaOptionError(
+                f"--qa {item.strip()!r}: write CHECK=LEVEL, e.g. number=error or doubled-word=off"
+            )
         pairs.append((name, level))
     return pairs

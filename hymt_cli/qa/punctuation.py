@@ -1,6 +1,7 @@
 """Brackets, quotes, end punctuation and edge whitespace: the shape of a sentence, compared
 between a source and its answer, allowing each language's own marks (（）for (), 「」 for
 quotes, 。 for ., ؟ for ?)."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -17,7 +18,7 @@ BRACKETS: dict[str, tuple[str, str]] = {
 # Double quotation marks of every style; a style's opening and closing marks differ by language
 # (“ opens in English and closes in German, » opens in Danish), so only counts are compared,
 # except for marks that only ever pair one way.
-DOUBLE_QUOTES = "\"“”„‟«»「」『』＂〝〞〟﹁﹂﹃﹄"
+DOUBLE_QUOTES = '"“”„‟«»「」『』＂〝〞〟﹁﹂﹃﹄'
 QUOTE_PAIRS = (("「", "」"), ("『", "』"), ("﹁", "﹂"), ("﹃", "﹄"), ("«", "»"))
 END_CLASSES: dict[str, str] = {
     "period": ".。｡．۔।॥။።។།܂᠃",
@@ -40,10 +41,14 @@ def bracket_problem(source: str, answer: str) -> str | None:
         if want == got:
             continue
         if want == (0, 0):
-            problems.append(f"{kind} brackets unbalanced in the answer ({_describe(got, opens[0], closes[0])})")
+            problems.append(
+                f"{kind} brackets unbalanced in the answer ({_describe(got, opens[0], closes[0])})"
+            )
         else:
-            problems.append(f"{kind} brackets balanced differently ({_describe(want, opens[0], closes[0])} in the "
-                            f"source, {_describe(got, opens[0], closes[0]) or 'balanced'} in the answer)")
+            problems.append(
+                f"{kind} brackets balanced differently ({_describe(want, opens[0], closes[0])} in the "
+                f"source, {_describe(got, opens[0], closes[0]) or 'balanced'} in the answer)"
+            )
     return "; ".join(problems) or None
 
 
@@ -64,7 +69,8 @@ def _balance(text: str, opens: str, closes: str) -> tuple[int, int]:
 def _describe(balance: tuple[int, int], open_mark: str, close_mark: str) -> str:
     closed, left_open = balance
     parts = ([f"{closed} {close_mark} without {open_mark}"] if closed else []) + (
-        [f"{left_open} {open_mark} not closed"] if left_open else [])
+        [f"{left_open} {open_mark} not closed"] if left_open else []
+    )
     return ", ".join(parts)
 
 
@@ -87,7 +93,7 @@ def end_class(text: str) -> str:
     after it are looked through (`"yes."` ends with a period, as `« oui ».` does)."""
     end = len(text.rstrip())
     while end and _closes(text[end - 1]):
-        end = len(text[:end - 1].rstrip())
+        end = len(text[: end - 1].rstrip())
     core = text[:end]
     if core.endswith(_ELLIPSES):
         return "ellipsis"
@@ -103,15 +109,20 @@ def end_punctuation_problem(source: str, answer: str, target: str, source_lang: 
     if want == got:
         return None
     allowed = END_PUNCTUATION_EQUIVALENTS.get(base(target), frozenset()) | END_PUNCTUATION_EQUIVALENTS.get(
-        base(source_lang), frozenset())
+        base(source_lang), frozenset()
+    )
     if frozenset({want, got}) in allowed:
         return None
     return f"ends with {_name(got)} where the source ends with {_name(want)}"
 
 
 def _name(end: str) -> str:
-    return {"": "no punctuation", "ellipsis": "an ellipsis", "exclamation": "an exclamation mark",
-            "question": "a question mark"}.get(end, f"a {end}")
+    return {
+        "": "no punctuation",
+        "ellipsis": "an ellipsis",
+        "exclamation": "an exclamation mark",
+        "question": "a question mark",
+    }.get(end, f"a {end}")
 
 
 def whitespace_problem(source: str, answer: str) -> str | None:
@@ -125,11 +136,11 @@ def whitespace_problem(source: str, answer: str) -> str | None:
 
 
 def _leading(text: str) -> str:
-    return text[:len(text) - len(text.lstrip())]
+    return text[: len(text) - len(text.lstrip())]
 
 
 def _trailing(text: str) -> str:
-    return text[len(text.rstrip()):]
+    return text[len(text.rstrip()) :]
 
 
 def _space_kind(space: str) -> str:

@@ -1,5 +1,6 @@
 """A run's QA: the checks its options turn on, split into those that reject an answer (errors)
 and those that flag it (warnings), and the run-wide consistency tracker."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,18 +16,23 @@ class QaSuite:
     answers are the source, or the source disguised, by design; `untranslated` is off for
     them). `source_lang`: the source language code when the run knows it."""
 
-    def __init__(self, options: QaOptions | None = None, *, translating: bool = True,
-                 source_lang: str | None = None) -> None:
+    def __init__(
+        self, options: QaOptions | None = None, *, translating: bool = True, source_lang: str | None = None
+    ) -> None:
         self.options = options or QaOptions()
         self.translating = translating
         self.source_lang = source_lang
         self.levels = self.options.resolved()
-        active = [c for c in CHECKS if self.levels[c.id] != "off" and c.run is not None
-                  and (translating or not c.translating_only)]
+        active = [
+            c
+            for c in CHECKS
+            if self.levels[c.id] != "off" and c.run is not None and (translating or not c.translating_only)
+        ]
         self._errors = tuple(c for c in active if self.levels[c.id] == "error")
         self._warnings = tuple(c for c in active if self.levels[c.id] == "warning")
         self.consistency: ConsistencyTracker[object] | None = (
-            ConsistencyTracker() if self.levels["inconsistent"] != "off" else None)
+            ConsistencyTracker() if self.levels["inconsistent"] != "off" else None
+        )
 
     @property
     def has_errors(self) -> bool:
@@ -56,7 +62,14 @@ def _run(checks: Sequence[QaCheck], severity: Severity, pair: Pair) -> tuple[Fla
     return tuple(flags)
 
 
-def check_answer(source: str, answer: str, target: str, source_lang: str | None = None, *,
-                 options: QaOptions | None = None, translating: bool = True) -> tuple[Flag, ...]:
+def check_answer(
+    source: str,
+    answer: str,
+    target: str,
+    source_lang: str | None = None,
+    *,
+    options: QaOptions | None = None,
+    translating: bool = True,
+) -> tuple[Flag, ...]:
     """The flags of one answer (every check at its level): the checks as one pure function."""
     return QaSuite(options, translating=translating, source_lang=source_lang).check(source, answer, target)

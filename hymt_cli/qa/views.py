@@ -1,7 +1,9 @@
 """One text as the checks read it, each view computed once: without markup, its addresses, its
 codes, its numbers, and its prose (the text with addresses and codes blanked out)."""
+
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
 from .addresses import Address, find_addresses
@@ -37,10 +39,11 @@ class TextView:
 
     @cached_property
     def addresses(self) -> list[Address]:
+        """Found in full-width forms too, but kept as written: a full-width URL is no link."""
         text = self._ascii
-        if not any(ch in text for ch in "/@#:\\.") :
+        if not any(ch in text for ch in "/@#:\\."):
             return []
-        return find_addresses(text)
+        return [replace(a, text=self.plain[a.start : a.end]) for a in find_addresses(text)]
 
     @cached_property
     def codes(self) -> list[Code]:

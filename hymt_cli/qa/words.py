@@ -1,11 +1,14 @@
 """Words: a word written twice in a row, and an answer that is its source unchanged."""
+
 from __future__ import annotations
 
 import re
 
 from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
 
-_DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE)
+_DOUBLED = re.compile(
+    r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE
+)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _SPACE = re.compile(r"\s+")
 MIN_PROSE_WORDS = 3  # a source with fewer words (a name, a label, a code) may stay as it is
@@ -40,8 +43,9 @@ def is_prose(text: str) -> bool:
     return len(words) >= MIN_PROSE_WORDS or letters >= MIN_UNSPACED_LETTERS
 
 
-def untranslated_problem(source_prose: str, source: str, answer: str, target: str,
-                         source_lang: str | None) -> str | None:
+def untranslated_problem(
+    source_prose: str, source: str, answer: str, target: str, source_lang: str | None
+) -> str | None:
     """The answer is the source again (case and spacing aside), and the source is prose."""
     if source_lang is not None and base(source_lang) == base(target):
         return None

@@ -7,6 +7,7 @@ The corpus is found by globbing, so that new corpora count as they land: every f
 registered format under samples/, tests/fixtures/ (but the corpora records) and tests/corpus/,
 plus each record of the CommonMark, markdown-it and html5lib corpora as a document of its own.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -44,8 +45,12 @@ def corpus_files() -> list[Path]:
     for folder in CORPUS_FOLDERS:
         for path in sorted((ROOT / folder).rglob("*")):
             parts = path.relative_to(ROOT).parts
-            if (path.is_file() and path.suffix.lower() in SUFFIXES and "corpora" not in parts
-                    and not any(p.startswith(".") for p in parts)):
+            if (
+                path.is_file()
+                and path.suffix.lower() in SUFFIXES
+                and "corpora" not in parts
+                and not any(p.startswith(".") for p in parts)
+            ):
                 found.append(path)
     return found
 
@@ -64,12 +69,24 @@ def corpus_records(folder: Path) -> Path:
 
 def string_columns(path: Path) -> tuple[str, ...]:
     schema = pq.read_schema(path)
-    return tuple(f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
-                 or (pa.types.is_dictionary(f.type) and pa.types.is_string(f.type.value_type)))
+    return tuple(
+        f.name
+        for f in schema
+        if pa.types.is_string(f.type)
+        or pa.types.is_large_string(f.type)
+        or (pa.types.is_dictionary(f.type) and pa.types.is_string(f.type.value_type))
+    )
 
 
-def run(paths: list[Path], engine: Engine, out: Path, *, translating: bool, targets: tuple[str, ...],
-        columns: tuple[str, ...] = ()) -> RunReport:
+def run(
+    paths: list[Path],
+    engine: Engine,
+    out: Path,
+    *,
+    translating: bool,
+    targets: tuple[str, ...],
+    columns: tuple[str, ...] = (),
+) -> RunReport:
     settings = {"parquet": ParquetOptions(columns=columns)} if columns else None
     sources, problems = discover([str(p) for p in paths], format_name=None, options=settings)
     assert not problems, problems
@@ -79,9 +96,12 @@ def run(paths: list[Path], engine: Engine, out: Path, *, translating: bool, targ
 
 
 def flags_of(report: RunReport) -> list[str]:
-    return [f"{file.input} ({file.lang}) segment {flag.segment}: {flag.check}: {flag.message}\n"
-            f"  source: {flag.source!r}\n  answer: {flag.answer!r}"
-            for file in report.files for flag in file.flags]
+    return [
+        f"{file.input} ({file.lang}) segment {flag.segment}: {flag.check}: {flag.message}\n"
+        f"  source: {flag.source!r}\n  answer: {flag.answer!r}"
+        for file in report.files
+        for flag in file.flags
+    ]
 
 
 def test_the_corpus_is_there_and_covers_every_format() -> None:
@@ -91,20 +111,42 @@ def test_the_corpus_is_there_and_covers_every_format() -> None:
     assert formats == set(SUFFIXES.values()), f"no corpus file for {set(SUFFIXES.values()) - formats}"
 
 
-@pytest.mark.parametrize(("engine", "translating"), [(IdentityEngine, False), (PseudoEngine, True)],
-                         ids=["identity", "pseudo"])
+@pytest.mark.parametrize(
+    ("engine", "translating"), [(IdentityEngine, False), (PseudoEngine, True)], ids=["identity", "pseudo"]
+)
 def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: bool, tmp_path: Path) -> None:
     """`translating` for pseudo: its answers are never the source, so `untranslated` runs too."""
     records = tmp_path / "records"
     records.mkdir()
     files = corpus_files()
     tables = [p for p in files if SUFFIXES[p.suffix.lower()] == "parquet"]  # each with its own columns
-    reports = [run([p for p in files if p not in tables], engine(), tmp_path / "out", translating=translating,
-                   targets=TARGETS),
-               *(run([table], engine(), tmp_path / f"table-{i}", translating=translating, targets=TARGETS,
-                     columns=string_columns(table)) for i, table in enumerate(tables)),
-               run([corpus_records(records)], engine(), tmp_path / "records-out", translating=translating,
-                   targets=RECORD_TARGETS)]
+    reports = [
+        run(
+            [p for p in files if p not in tables],
+            engine(),
+            tmp_path / "out",
+            translating=translating,
+            targets=TARGETS,
+        ),
+        *(
+            run(
+                [table],
+                engine(),
+                tmp_path / f"table-{i}",
+                translating=translating,
+                targets=TARGETS,
+                columns=string_columns(table),
+            )
+            for i, table in enumerate(tables)
+        ),
+        run(
+            [corpus_records(records)],
+            engine(),
+            tmp_path / "records-out",
+            translating=translating,
+            targets=RECORD_TARGETS,
+        ),
+    ]
     for report in reports:
         assert report.qa_levels == dict.fromkeys(CHECK_IDS, "error") | {"inconsistent": "warning"}
         assert not report.files_failed, [f.error for f in report.files if f.status == "failed"]
