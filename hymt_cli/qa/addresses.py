@@ -4,6 +4,7 @@ an email inside a URL or a path inside a URL is part of the URL only."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,12 +92,21 @@ def _url_end(text: str, start: int, end: int) -> int:
 def find_addresses(text: str) -> list[Address]:
     """Every address in `text`, in order; URLs win over what they contain."""
     found: list[Address] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # the spans taken so far, sorted, never overlapping
+    ends: list[int] = []
+
+    def take(kind: AddressKind, start: int, end: int) -> None:
+        at = bisect.bisect_left(starts, start)
+        if (at < len(starts) and starts[at] < end) or (at and ends[at - 1] > start):
+            return  # inside (or across) an address found before
+        starts.insert(at, start)
+        ends.insert(at, end)
+        found.append(Address(kind, text[start:end], start, end))
+
     for match in _URL.finditer(text):
         end = _url_end(text, match.start(), match.end())
         if end - match.start() > len("www."):
-            found.append(Address("url", text[match.start() : end], match.start(), end))
-            taken.append((match.start(), end))
+            take("url", match.start(), end)
     for kind, pattern in _FINDERS:
         for match in pattern.finditer(text):
             start, end = match.start(), match.end()
@@ -104,10 +114,7 @@ def find_addresses(text: str) -> list[Address]:
                 end = _url_end(text, start, end)
                 if end - start < 2:
                     continue
-            if any(s < end and start < e for s, e in taken):
-                continue
-            found.append(Address(kind, text[start:end], start, end))
-            taken.append((start, end))
+            take(kind, start, end)
     found.sort(key=lambda a: a.start)
     return found
 

@@ -54,11 +54,7 @@ class NumberToken:
     separators: tuple[str, ...]  # separator classes between the groups
     multiplier: int = 1  # a myriad or thousand written after it
     clock: str = ""  # "a" or "p": an hour followed by AM/PM
-
-    @property
-    def key(self) -> str:
-        """The token as written, digits and separator kinds normalized: a repeated token."""
-        return "".join(g + s for g, s in itertools.zip_longest(self.groups, self.separators, fillvalue=""))
+    key: str = ""  # the token as written, digits and separator kinds normalized: a repeated token
 
 
 def ascii_digits(text: str) -> str:
@@ -80,8 +76,9 @@ def find_numbers(text: str) -> list[NumberToken]:
                 match.group(0),
                 groups,
                 separators,
-                _MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
-                clock.group(1).lower() if clock and not separators else "",
+                multiplier=_MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
+                clock=clock.group(1).lower() if clock and not separators else "",
+                key="".join(g + s for g, s in itertools.zip_longest(groups, separators, fillvalue="")),
             )
         )
     return found
@@ -179,23 +176,24 @@ def compare_numbers(
     source: list[NumberToken], answer: list[NumberToken], target: frozenset[Convention]
 ) -> NumberDiff | None:
     """None when the answer has the source's numbers (module docstring), else what differs."""
-    left = list(answer)
+    twins: dict[str, list[int]] = {}
+    for i, token in enumerate(answer):
+        twins.setdefault(token.key, []).append(i)
+    paired: set[int] = set()
     rest: list[NumberToken] = []
     for token in source:  # a number repeated as written is kept, whatever it means
-        twin = next((i for i, a in enumerate(left) if a.key == token.key), None)
-        if twin is None:
-            rest.append(token)
+        same = twins.get(token.key)
+        if same:
+            paired.add(same.pop())
         else:
-            del left[twin]
+            rest.append(token)
+    left = [token for i, token in enumerate(answer) if i not in paired]
     if not rest and not left:
         return None
     evidence: set[Convention] = set()
-    source_readings = []
-    for token in source:
-        found, seen = readings(token, ANY)
-        evidence |= seen
-        if token in rest:
-            source_readings.append(found)
+    for token in source:  # how the source writes numbers, from all of its numbers
+        evidence |= readings(token, ANY)[1]
+    source_readings = [readings(token, ANY)[0] for token in rest]
     answer_readings = [readings(token, target | evidence)[0] for token in left]
     have, want = _multisets(answer_readings), _multisets(source_readings)
     if have is None or want is None or have & want:
