@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..qa import find_addresses, find_codes
+from ..qa import kept_spans
 from ..qa.markup import compact
+from ..qa.punctuation import CLOSING_MARKS, END_MARKS
 from .base import BatchEngine, Generation, GenerationRequest
 
 _LOOKALIKES = str.maketrans(
@@ -21,17 +22,15 @@ _LOOKALIKES = str.maketrans(
     "áƀçđéƒĝĥíĵķĺɱñóþʠŕšţúṽŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
 )
 _PROTECTED = re.compile(r"<[^<>\s][^<>]*>|\{[^{}]*\}")
-# The sentence end the padding goes before: end punctuation, then closing quotes or brackets,
-# tags and spaces.
-_END = re.compile(r"(?:\.\.\.|[.!?:;…。！？：；؟۔।])+(?:[\"'”’»」』)\]）】\s]|</?s\d+\s*/?>)*$")
+# The sentence end the padding goes before (what the QA end-punctuation check reads): end
+# punctuation of any language, then closing quotes or brackets, tags and spaces.
+_END = re.compile(rf"[{re.escape(END_MARKS)}]+(?:[{re.escape(CLOSING_MARKS)}\s]|</?s\d+\s*/?>)*$")
 OPEN, CLOSE = "⟦", "⟧"
 
 
 def _protected(text: str) -> list[tuple[int, int]]:
     """Spans a translation keeps as they are, in order, without overlaps."""
-    spans = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
-    spans += [(a.start, a.end) for a in find_addresses(text)]
-    spans += [(c.start, c.end) for c in find_codes(text)]
+    spans = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)] + kept_spans(text)
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if out and start < out[-1][1]:

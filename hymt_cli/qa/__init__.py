@@ -13,6 +13,7 @@ from .consistency import ConsistencyTracker, Inconsistency
 from .flags import LEVELS, Flag, Level, Severity, excerpt
 from .options import QaOptionError, QaOptions
 from .suite import QaSuite, check_answer
+from .views import kept_spans
 
 __all__ = [
     "BY_ID",
@@ -35,4 +36,5 @@ __all__ = [
     "excerpt",
     "find_addresses",
     "find_codes",
+    "kept_spans",
 ]

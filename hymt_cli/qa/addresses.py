@@ -4,20 +4,22 @@ an email inside a URL or a path inside a URL is part of the URL only."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
 
+from .punctuation import END_MARKS
+
 AddressKind = Literal["url", "email", "path", "handle", "hashtag"]
 
 # A URL runs until a space, a character URLs never hold bare, or CJK and general punctuation
 # (a URL in Chinese or Japanese prose is often followed by text without a space).
 _URL_CHAR = r"[^\s<>\"'`{}|\\^\u2000-\u206f\u00ab\u00bb\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
-_URL = re.compile(rf"(?<![\w.@/-])(?:(?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
-_URL_TRAILING = ".,;:!?*_~-"  # sentence punctuation after a URL is not part of it
+_URL = re.compile(rf"(?<![\w.@/-])((?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
+# Sentence punctuation after a URL or a path (in any language) is not part of it.
+_URL_TRAILING = frozenset(".,;:!?*_~-" + END_MARKS)
 _EMAIL = re.compile(
     r"(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![\w-])"
@@ -31,7 +33,7 @@ _EXTENSIONS = (
 )
 _PATH = re.compile(
     r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"  # /usr/bin, ~/.config, ./run.sh
-    r"|(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?]*"  # C:\Program Files\...
+    r"|(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?\u2000-\u206f\u3000-\u303f\uff00-\uffef]*"  # C:\Program Files\...
     rf"|(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])",  # docs/guide.md, setup.exe
     re.IGNORECASE,
 )
@@ -39,6 +41,7 @@ _URL_PARTS = re.compile(r"([a-z][a-z0-9+.-]*://)?([^/?#]*)(.*)", re.IGNORECASE |
 _HANDLE = re.compile(r"(?<![\w@./+-])@\w+(?:[.-]\w+)*")
 _HASHTAG = re.compile(r"(?<![\w&#/])#(?=\w*[^\W\d_])\w+")
 _FINDERS: tuple[tuple[AddressKind, re.Pattern[str]], ...] = (
+    ("url", _URL),
     ("email", _EMAIL),
     ("path", _PATH),
     ("handle", _HANDLE),
@@ -90,31 +93,24 @@ def _url_end(text: str, start: int, end: int) -> int:
 
 
 def find_addresses(text: str) -> list[Address]:
-    """Every address in `text`, in order; URLs win over what they contain."""
+    """Every address in `text`, in order. Kinds are found one after the other, each in the text
+    with the addresses found before blanked out: a URL's email or path is part of the URL."""
     found: list[Address] = []
-    starts: list[int] = []  # the spans taken so far, sorted, never overlapping
-    ends: list[int] = []
-
-    def take(kind: AddressKind, start: int, end: int) -> None:
-        at = bisect.bisect_left(starts, start)
-        if (at < len(starts) and starts[at] < end) or (at and ends[at - 1] > start):
-            return  # inside (or across) an address found before
-        starts.insert(at, start)
-        ends.insert(at, end)
-        found.append(Address(kind, text[start:end], start, end))
-
-    for match in _URL.finditer(text):
-        end = _url_end(text, match.start(), match.end())
-        if end - match.start() > len("www."):
-            take("url", match.start(), end)
+    work = text
     for kind, pattern in _FINDERS:
-        for match in pattern.finditer(text):
+        spans = []
+        for match in pattern.finditer(work):
             start, end = match.start(), match.end()
-            if kind == "path":
-                end = _url_end(text, start, end)
-                if end - start < 2:
-                    continue
-            take(kind, start, end)
+            if kind in ("url", "path"):
+                end = _url_end(work, start, end)
+            if end - start >= 2 and (kind != "url" or end > start + len(match.group(1))):  # a host after https://
+                spans.append((start, end))
+        if spans:
+            found.extend(Address(kind, text[start:end], start, end) for start, end in spans)
+            chars = list(work)
+            for start, end in spans:
+                chars[start:end] = " " * (end - start)
+            work = "".join(chars)
     found.sort(key=lambda a: a.start)
     return found
 

@@ -12,7 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff\u0370-\u03ff\u0400-\u04ff"
+# Letters of the scripts codes are written in: Latin (all its blocks, IPA and phonetic ones too),
+# Greek and Cyrillic.
+_L = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0370-\u037d\u037f-\u0386\u0388-\u03ff\u0400-\u052f\u1d00-\u1dbf"
+    "\u1e00-\u1fff\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
+)
 _PART = rf"[{_L}0-9]+"
 _CODE = re.compile(
     rf"(?<![{_L}0-9])({_PART}(?:(?:[-_]{_PART})|(?:(?<=[0-9])\.(?=[0-9])[0-9]+))*)(?![{_L}0-9])"

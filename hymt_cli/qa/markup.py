@@ -20,6 +20,20 @@ def without_tags(text: str) -> str:
     return _LOOSE_TAG.sub(lambda m: " " if m.group(2) else "", text)
 
 
+def positions(text: str) -> list[int]:
+    """For each character of `without_tags(text)`, where it is in `text` (a self-closing tag's
+    space: where the tag starts)."""
+    out: list[int] = []
+    pos = 0
+    for match in _LOOSE_TAG.finditer(text):
+        out.extend(range(pos, match.start()))
+        if match.group(2):
+            out.append(match.start())
+        pos = match.end()
+    out.extend(range(pos, len(text)))
+    return out
+
+
 def tags_removed(text: str) -> str:
     """`text` without its inline tags, nothing in their place (what its edges really are)."""
     return _LOOSE_TAG.sub("", text) if "<" in text else text

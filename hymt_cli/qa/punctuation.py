@@ -29,6 +29,9 @@ END_CLASSES: dict[str, str] = {
     "comma": ",，、،",
 }
 _CLASS_OF = {ch: name for name, chars in END_CLASSES.items() for ch in chars}
+END_MARKS = "".join(END_CLASSES.values()) + "…⋯‥"  # every mark that ends a text (ellipses too)
+# Marks that may follow the end punctuation and are looked through: closing quotes and brackets.
+CLOSING_MARKS = "\"'”’“‘»«›‹」』〉》⟩)]}）］｝】〕〗〙"
 _ELLIPSES = ("...", "…", "⋯", "。。。", "．．．", "‥")
 
 
@@ -83,7 +86,7 @@ def quote_problem(source: str, answer: str) -> str | None:
     if count % 2:
         return f"unpaired quotation mark in the answer ({count} double quotes)"
     for opening, closing in QUOTE_PAIRS:
-        if answer.count(opening) != answer.count(closing):
+        if source.count(opening) == source.count(closing) and answer.count(opening) != answer.count(closing):
             return f"unpaired {opening}{closing} in the answer"
     return None
 

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from .addresses import Address, find_addresses
 from .codes import Code, find_codes
-from .markup import halfwidth, without_tags
+from .markup import halfwidth, positions, without_tags
 from .numbers import NumberToken, find_numbers
 
 
@@ -60,3 +60,13 @@ class TextView:
     def numbers(self) -> list[NumberToken]:
         text = self.prose
         return find_numbers(text) if any(ch.isdigit() for ch in text) else []
+
+
+def kept_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds what a translation keeps as it is (addresses, codes), found as the
+    checks find them (through its tags), as spans of `text` itself: for engines that imitate a
+    translation (pseudo-localization)."""
+    view = TextView(text)
+    where = positions(text)
+    spans = [(a.start, a.end) for a in view.addresses] + [(c.start, c.end) for c in view.codes]
+    return [(where[start], where[end - 1] + 1) for start, end in spans]
