@@ -42,18 +42,19 @@ class Flagger:
     _warnings: dict[tuple[RequestKey, str], tuple[Flag, ...]] = field(default_factory=dict)
 
     def checks(self) -> tuple[Check, ...]:
-        """The outcomes' check for the error-severity QA checks (none when no check is an error)."""
-        suite = self.suite
-        if not suite.has_errors:
+        """The outcomes' check: rejects an answer on error-severity flags, and notes its
+        warnings for when its segments are finished (each answer read once)."""
+        suite, noted = self.suite, self._warnings
+        if not suite.has_checks:
             return ()
 
-        def qa_errors(request: PlannedRequest, output: str) -> Problem | None:
-            flags = suite.errors(request.core, output, request.lang.code)
-            if not flags:
+        def qa(request: PlannedRequest, output: str) -> Problem | None:
+            errors, noted[(request.key, output)] = suite.judge(request.core, output, request.lang.code)
+            if not errors:
                 return None
-            return QaProblem("; ".join(f.message for f in flags), flags=flags, answer=output)
+            return QaProblem("; ".join(f.message for f in errors), flags=errors, answer=output)
 
-        return (qa_errors,)
+        return (qa,)
 
     def new_window(self) -> None:
         self._warnings.clear()  # keys are only unique within a window's planner

@@ -5,7 +5,7 @@ an email inside a URL or a path inside a URL is part of the URL only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
@@ -31,21 +31,29 @@ _EXTENSIONS = (
     "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
     "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx"
 )
-_PATH = re.compile(
-    r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"  # /usr/bin, ~/.config, ./run.sh
-    r"|(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?\u2000-\u206f\u3000-\u303f\uff00-\uffef]*"  # C:\Program Files\...
-    rf"|(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])",  # docs/guide.md, setup.exe
-    re.IGNORECASE,
+_UNIX_PATH = re.compile(
+    r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"
+)  # ~/.config, ./x
+_WINDOWS_PATH = re.compile(
+    r"(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?\u00ab\u00bb\u2000-\u206f\u3000-\u303f\uff00-\uffef]*"
+)
+_FILE_NAME = re.compile(  # docs/guide.md, setup.exe
+    rf"(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])", re.IGNORECASE
 )
 _URL_PARTS = re.compile(r"([a-z][a-z0-9+.-]*://)?([^/?#]*)(.*)", re.IGNORECASE | re.DOTALL)
 _HANDLE = re.compile(r"(?<![\w@./+-])@\w+(?:[.-]\w+)*")
 _HASHTAG = re.compile(r"(?<![\w&#/])#(?=\w*[^\W\d_])\w+")
-_FINDERS: tuple[tuple[AddressKind, re.Pattern[str]], ...] = (
-    ("url", _URL),
-    ("email", _EMAIL),
-    ("path", _PATH),
-    ("handle", _HANDLE),
-    ("hashtag", _HASHTAG),
+_EXTENSION_GATE = re.compile(rf"\.(?:{_EXTENSIONS})(?![\w/-])", re.IGNORECASE)
+# Each kind, its pattern, and a quick test for what it cannot do without (most texts have no
+# address: the full patterns, slower, run only where one may be).
+_FINDERS: tuple[tuple[AddressKind, re.Pattern[str], Callable[[str], bool]], ...] = (
+    ("url", _URL, lambda t: "://" in t or "www." in t.lower()),
+    ("email", _EMAIL, lambda t: "@" in t),
+    ("path", _UNIX_PATH, lambda t: "/" in t),
+    ("path", _WINDOWS_PATH, lambda t: ":\\" in t),
+    ("path", _FILE_NAME, lambda t: "." in t and _EXTENSION_GATE.search(t) is not None),
+    ("handle", _HANDLE, lambda t: "@" in t),
+    ("hashtag", _HASHTAG, lambda t: "#" in t),
 )
 
 
@@ -97,13 +105,17 @@ def find_addresses(text: str) -> list[Address]:
     with the addresses found before blanked out: a URL's email or path is part of the URL."""
     found: list[Address] = []
     work = text
-    for kind, pattern in _FINDERS:
+    for kind, pattern, gate in _FINDERS:
+        if not gate(work):
+            continue
         spans = []
         for match in pattern.finditer(work):
             start, end = match.start(), match.end()
             if kind in ("url", "path"):
                 end = _url_end(work, start, end)
-            if end - start >= 2 and (kind != "url" or end > start + len(match.group(1))):  # a host after https://
+            if end - start >= 2 and (
+                kind != "url" or end > start + len(match.group(1))
+            ):  # a host after https://
                 spans.append((start, end))
         if spans:
             found.extend(Address(kind, text[start:end], start, end) for start, end in spans)

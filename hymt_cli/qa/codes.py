@@ -20,9 +20,13 @@ _L = (
 )
 _PART = rf"[{_L}0-9]+"
 _CODE = re.compile(
-    rf"(?<![{_L}0-9])({_PART}(?:(?:[-_]{_PART})|(?:(?<=[0-9])\.(?=[0-9])[0-9]+))*)(?![{_L}0-9])"
+    # a token with a digit somewhere (the lookahead runs in the regex engine: words are skipped fast)
+    rf"(?<![{_L}0-9])(?=[{_L}0-9._-]*[0-9])"
+    rf"({_PART}(?:(?:[-_]{_PART})|(?:(?<=[0-9])\.(?=[0-9])[0-9]+))*)(?![{_L}0-9])"
 )
 _SEPARATOR = re.compile(r"[-_]")
+_ASCII_DIGIT = re.compile("[0-9]")
+_CODE_CHAR = re.compile(rf"[{_L}0-9._-]+")
 _HAS_LETTER = re.compile(rf"[{_L}]")
 _NUMBER_WITH_UNIT = re.compile(rf"[0-9]+(?:\.[0-9]+)?[{_L}]{{1,4}}")
 _DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)*")
@@ -46,20 +50,34 @@ def _kind(part: str) -> str:
 
 
 def find_codes(text: str) -> list[Code]:
-    """The codes of `text` (ASCII digits: read full-width forms as ASCII first)."""
+    """The codes of `text` (ASCII digits: read full-width forms as ASCII first). Only the runs of
+    code characters around a digit are read: most words hold none."""
     found: list[Code] = []
-    for match in _CODE.finditer(text):
-        token = match.group(1)
-        if not _HAS_LETTER.search(token) or not any(ch.isdigit() for ch in token):
-            continue
-        pos = match.start()
-        parts: list[tuple[int, int, str]] = []  # (start, end, kind) of each part
-        for piece in _SEPARATOR.split(token):
-            start = text.index(piece, pos)
-            parts.append((start, start + len(piece), _kind(piece)))
-            pos = start + len(piece)
-        found.extend(_runs(text, parts))
+    end = 0
+    for digit in _ASCII_DIGIT.finditer(text):
+        if digit.start() < end:
+            continue  # in the run just read
+        start = digit.start()
+        while start and _CODE_CHAR.match(text, start - 1):
+            start -= 1
+        run = _CODE_CHAR.match(text, digit.start())
+        end = run.end() if run else digit.end()
+        for match in _CODE.finditer(text, start, end):
+            found.extend(_token(text, match))
     return found
+
+
+def _token(text: str, match: re.Match[str]) -> list[Code]:
+    token = match.group(1)
+    if not _HAS_LETTER.search(token) or not any(ch.isdigit() for ch in token):
+        return []
+    pos = match.start()
+    parts: list[tuple[int, int, str]] = []  # (start, end, kind) of each part
+    for piece in _SEPARATOR.split(token):
+        start = text.index(piece, pos)
+        parts.append((start, start + len(piece), _kind(piece)))
+        pos = start + len(piece)
+    return _runs(text, parts)
 
 
 def _runs(text: str, parts: list[tuple[int, int, str]]) -> list[Code]:

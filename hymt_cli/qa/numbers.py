@@ -44,7 +44,10 @@ _MULTIPLIERS = {
 _MULTIPLIER_AFTER = re.compile(r"\s?([万萬亿億만억千천兆조])")
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
-MAX_COMBINATIONS = 512  # readings compared per side; beyond, the check does not judge (no false alarm)
+MAX_COMBINATIONS = 512
+_AFTER_SPACE = frozenset(
+    [*_MULTIPLIERS, "A", "a", "P", "p"]
+)  # what may follow a number and a space  # readings compared per side; beyond, the check does not judge (no false alarm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,8 @@ class NumberToken:
 
 
 def ascii_digits(text: str) -> str:
+    if text.isascii():
+        return text
     return "".join(str(unicodedata.decimal(ch)) if not ch.isascii() else ch for ch in text)
 
 
@@ -65,20 +70,30 @@ def find_numbers(text: str) -> list[NumberToken]:
     """The number tokens of `text` (codes and addresses already blanked out)."""
     found: list[NumberToken] = []
     for match in _TOKEN.finditer(text):
-        pieces = _SPLIT.split(match.group(0))[1:]  # digits, separator, digits ...
-        groups = tuple(ascii_digits(p) for p in pieces[0::2])
-        separators = tuple(separator_class(p) for p in pieces[1:-1:2])
-        after = text[match.end() : match.end() + 8]
-        multiplier = _MULTIPLIER_AFTER.match(after)
-        clock = _PM_AFTER.match(after)
+        written = match.group(0)
+        end = match.end()
+        if written.isdigit():  # most numbers: digits only
+            groups: tuple[str, ...] = (ascii_digits(written),)
+            separators: tuple[str, ...] = ()
+            key = groups[0]
+        else:
+            pieces = _SPLIT.split(written)[1:]  # digits, separator, digits ...
+            groups = tuple(ascii_digits(p) for p in pieces[0::2])
+            separators = tuple(separator_class(p) for p in pieces[1:-1:2])
+            key = "".join(g + s for g, s in itertools.zip_longest(groups, separators, fillvalue=""))
+        multiplier = clock = None
+        if (end < len(text) and not text[end].isspace()) or text[end + 1 : end + 2] in _AFTER_SPACE:
+            after = text[end : end + 8]
+            multiplier = _MULTIPLIER_AFTER.match(after)
+            clock = _PM_AFTER.match(after)
         found.append(
             NumberToken(
-                match.group(0),
+                written,
                 groups,
                 separators,
                 multiplier=_MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
                 clock=clock.group(1).lower() if clock and not separators else "",
-                key="".join(g + s for g, s in itertools.zip_longest(groups, separators, fillvalue="")),
+                key=key,
             )
         )
     return found
@@ -176,6 +191,8 @@ def compare_numbers(
     source: list[NumberToken], answer: list[NumberToken], target: frozenset[Convention]
 ) -> NumberDiff | None:
     """None when the answer has the source's numbers (module docstring), else what differs."""
+    if sorted(t.key for t in source) == sorted(t.key for t in answer):
+        return None  # the same numbers, written the same way (most answers)
     twins: dict[str, list[int]] = {}
     for i, token in enumerate(answer):
         twins.setdefault(token.key, []).append(i)

@@ -4,7 +4,9 @@ quotes, 。 for ., ؟ for ?)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections import Counter
 
 from .locales import END_PUNCTUATION_EQUIVALENTS, base
 
@@ -15,10 +17,12 @@ BRACKETS: dict[str, tuple[str, str]] = {
     "curly": ("{｛﹛", "}｝﹜"),
     "angle": ("〈《⟨", "〉》⟩"),  # CJK title marks
 }
+_BRACKET = re.compile("[" + re.escape("".join(o + c for o, c in BRACKETS.values())) + "]")
 # Double quotation marks of every style; a style's opening and closing marks differ by language
 # (“ opens in English and closes in German, » opens in Danish), so only counts are compared,
 # except for marks that only ever pair one way.
 DOUBLE_QUOTES = '"“”„‟«»「」『』＂〝〞〟﹁﹂﹃﹄'
+_QUOTE = re.compile("[" + re.escape(DOUBLE_QUOTES) + "]")
 QUOTE_PAIRS = (("「", "」"), ("『", "』"), ("﹁", "﹂"), ("﹃", "﹄"), ("«", "»"))
 END_CLASSES: dict[str, str] = {
     "period": ".。｡．۔।॥။።។།܂᠃",
@@ -38,9 +42,12 @@ _ELLIPSES = ("...", "…", "⋯", "。。。", "．．．", "‥")
 def bracket_problem(source: str, answer: str) -> str | None:
     """Each kind of bracket as balanced in the answer as in the source: closed where the source
     closes it; where the source itself leaves one open (`1) first`), open the same way."""
+    source_marks, answer_marks = _BRACKET.findall(source), _BRACKET.findall(answer)
+    if not source_marks and not answer_marks:
+        return None
     problems = []
     for kind, (opens, closes) in BRACKETS.items():
-        want, got = _balance(source, opens, closes), _balance(answer, opens, closes)
+        want, got = _balance(source_marks, opens, closes), _balance(answer_marks, opens, closes)
         if want == got:
             continue
         if want == (0, 0):
@@ -55,10 +62,10 @@ def bracket_problem(source: str, answer: str) -> str | None:
     return "; ".join(problems) or None
 
 
-def _balance(text: str, opens: str, closes: str) -> tuple[int, int]:
+def _balance(marks: list[str], opens: str, closes: str) -> tuple[int, int]:
     """(closing marks without an opening one, opening marks never closed)."""
     depth = unmatched = 0
-    for ch in text:
+    for ch in marks:
         if ch in opens:
             depth += 1
         elif ch in closes:
@@ -80,13 +87,13 @@ def _describe(balance: tuple[int, int], open_mark: str, close_mark: str) -> str:
 def quote_problem(source: str, answer: str) -> str | None:
     """Where the source's double quotes pair up (an even number of marks), the answer's must too.
     A source with an odd number (an inch mark: 27") is not judged."""
-    if sum(source.count(q) for q in DOUBLE_QUOTES) % 2:
+    want, got = Counter(_QUOTE.findall(source)), Counter(_QUOTE.findall(answer))
+    if not got or want.total() % 2:
         return None
-    count = sum(answer.count(q) for q in DOUBLE_QUOTES)
-    if count % 2:
-        return f"unpaired quotation mark in the answer ({count} double quotes)"
+    if got.total() % 2:
+        return f"unpaired quotation mark in the answer ({got.total()} double quotes)"
     for opening, closing in QUOTE_PAIRS:
-        if source.count(opening) == source.count(closing) and answer.count(opening) != answer.count(closing):
+        if want[opening] == want[closing] and got[opening] != got[closing]:
             return f"unpaired {opening}{closing} in the answer"
     return None
 

@@ -46,10 +46,20 @@ class QaSuite:
         """What to flag about this kept answer."""
         return _run(self._warnings, "warning", Pair(source, answer, target, self.source_lang))
 
+    @property
+    def has_checks(self) -> bool:
+        """Some check runs on each answer (not only the run-wide one)."""
+        return bool(self._errors or self._warnings)
+
+    def judge(self, source: str, answer: str, target: str) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
+        """(errors, warnings) of one answer, its texts read once."""
+        pair = Pair(source, answer, target, self.source_lang)
+        return _run(self._errors, "error", pair), _run(self._warnings, "warning", pair)
+
     def check(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
         """Every enabled per-answer check, errors first."""
-        pair = Pair(source, answer, target, self.source_lang)
-        return _run(self._errors, "error", pair) + _run(self._warnings, "warning", pair)
+        errors, warnings = self.judge(source, answer, target)
+        return errors + warnings
 
 
 def _run(checks: Sequence[QaCheck], severity: Severity, pair: Pair) -> tuple[Flag, ...]:

@@ -3,13 +3,16 @@ codes, its numbers, and its prose (the text with addresses and codes blanked out
 
 from __future__ import annotations
 
-from dataclasses import replace
+import re
 from functools import cached_property
 
 from .addresses import Address, find_addresses
 from .codes import Code, find_codes
 from .markup import halfwidth, positions, without_tags
 from .numbers import NumberToken, find_numbers
+
+_DIGIT = re.compile(r"\d")
+_FULLWIDTH = re.compile("[\uff01-\uff5e]")
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -35,20 +38,22 @@ class TextView:
 
     @cached_property
     def _ascii(self) -> str:
-        return halfwidth(self.plain)
+        plain = self.plain
+        return plain if plain.isascii() or not _FULLWIDTH.search(plain) else halfwidth(plain)
 
     @cached_property
     def addresses(self) -> list[Address]:
         """Found in full-width forms too, but kept as written: a full-width URL is no link."""
-        text = self._ascii
-        if not any(ch in text for ch in "/@#:\\."):
-            return []
-        return [replace(a, text=self.plain[a.start : a.end]) for a in find_addresses(text)]
+        text, plain = self._ascii, self.plain
+        found = find_addresses(text)
+        if text is plain:
+            return found
+        return [Address(a.kind, plain[a.start : a.end], a.start, a.end) for a in found]
 
     @cached_property
     def codes(self) -> list[Code]:
         text = _blank(self._ascii, [(a.start, a.end) for a in self.addresses])
-        return find_codes(text) if any(ch.isdigit() for ch in text) else []
+        return find_codes(text) if _DIGIT.search(text) else []
 
     @cached_property
     def prose(self) -> str:
@@ -59,7 +64,7 @@ class TextView:
     @cached_property
     def numbers(self) -> list[NumberToken]:
         text = self.prose
-        return find_numbers(text) if any(ch.isdigit() for ch in text) else []
+        return find_numbers(text) if _DIGIT.search(text) else []
 
 
 def kept_spans(text: str) -> list[tuple[int, int]]:

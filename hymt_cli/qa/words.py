@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
@@ -10,7 +11,9 @@ _DOUBLED = re.compile(
     r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_SPACE = re.compile(r"\s+")
+_PUNCTUATION = (
+    "".join(chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()) + "…。、，！？：；«»“”„‘’「」（）"
+)
 MIN_PROSE_WORDS = 3  # a source with fewer words (a name, a label, a code) may stay as it is
 MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (Chinese, Japanese, Thai)
 
@@ -18,6 +21,9 @@ MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (C
 def doubled_words(text: str, lang: str | None) -> list[str]:
     """The words written twice in a row in `text` (`the the`), but the doubles `lang` uses as
     grammar (`vous vous`)."""
+    words = [w.strip(_PUNCTUATION) for w in text.casefold().split()]
+    if not any(a == b and a for a, b in itertools.pairwise(words)):
+        return []  # quick: no two neighbours alike (the pattern below is slower)
     valid = VALID_DOUBLED_WORDS.get(base(lang), frozenset())
     return [m.group(1) for m in _DOUBLED.finditer(text) if m.group(1).lower() not in valid]
 
@@ -49,10 +55,6 @@ def untranslated_problem(
     """The answer is the source again (case and spacing aside), and the source is prose."""
     if source_lang is not None and base(source_lang) == base(target):
         return None
-    if _normal(source) != _normal(answer) or not is_prose(source_prose):
+    if source.casefold().split() != answer.casefold().split() or not is_prose(source_prose):
         return None
     return "the answer is the source, untranslated"
-
-
-def _normal(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().casefold()

@@ -2,6 +2,7 @@
 pseudo answer pass every check. The alphabet is heavy in what the checks read: digits of
 several scripts and their separators, addresses, codes, tags, brackets, quotes and the end
 punctuation of several languages."""
+
 from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
@@ -14,11 +15,52 @@ from hymt_cli.segments import is_translatable
 PIECES = (
     list("ab é中あ日 \n\t.,;:!?()[]{}\"'-_/@#%$+*&<>=~\\|^`")
     + list("0123456789٠١٢٣۴५６")
-    + ["\u00a0", "\u202f", "\u2009", "٫", "٬", "’", "“", "”", "„", "«", "»", "「", "」", "『", "』", "（", "）"]
+    + [
+        "\u00a0",
+        "\u202f",
+        "\u2009",
+        "٫",
+        "٬",
+        "’",
+        "“",
+        "”",
+        "„",
+        "«",
+        "»",
+        "「",
+        "」",
+        "『",
+        "』",
+        "（",
+        "）",
+    ]
     + ["【", "】", "。", "？", "！", "：", "…", "...", "؟", "،", "۔", "।", "¿", "¡", "万", "億", "PM", "am"]
     + ["<s1>", "</s1>", "<s2/>", "<s3>", "</s3>", "https://", "www.", "http://x.com/a_(b)", ".com", "mailto:"]
-    + ["a@b.co", "@user", "#tag", "/usr/bin", "C:\\x", "~/.rc", "./run.sh", "file.txt", "XR-2000", "A4", "5kg"]
-    + ["1,299.00", "1.299,00", "1 299", "2 500", "1,23,456", "1.2.3", "24", "the the", "Bora Bora", "vous vous"]
+    + [
+        "a@b.co",
+        "@user",
+        "#tag",
+        "/usr/bin",
+        "C:\\x",
+        "~/.rc",
+        "./run.sh",
+        "file.txt",
+        "XR-2000",
+        "A4",
+        "5kg",
+    ]
+    + [
+        "1,299.00",
+        "1.299,00",
+        "1 299",
+        "2 500",
+        "1,23,456",
+        "1.2.3",
+        "24",
+        "the the",
+        "Bora Bora",
+        "vous vous",
+    ]
     + ["Word ", "word. ", "Save now", "  ", "\r\n", "😀", "e\u0301", "ẞ", "İ", "Ⅳ", "½", "²"]
 )
 TARGETS = st.sampled_from(["de", "fr", "ja", "zh", "ar", "ru", "th", "hi", "en"])
