@@ -27,12 +27,19 @@ class QaProblem(Problem):
 
 
 @dataclass(frozen=True, slots=True)
-class _Where:
-    """Where a consistency finding goes: the file's report and the segment."""
+class Where:
+    """A segment, as a flag names it: its file's report, its unit and id, the format's label
+    for it, and how many occurrences it stands for (never the unit itself: a table's rows)."""
 
     report: FileReport
-    unit: Unit
+    unit: int
     segment: int
+    label: str | None = None
+    weight: int = 1
+
+    @classmethod
+    def of(cls, report: FileReport, unit: Unit, segment: int) -> Where:
+        return cls(report, unit.index, segment, unit.labels.get(segment), unit.weight(segment))
 
 
 @dataclass(eq=False)
@@ -57,7 +64,7 @@ class Flagger:
         return (qa,)
 
     def new_window(self) -> None:
-        self._warnings.clear()  # keys are only unique within a window's planner
+        self._warnings.clear()  # what the last window noted: its segments are finished
 
     def segment(
         self,
@@ -73,7 +80,7 @@ class Flagger:
     ) -> None:
         """Flag one finished segment: the QA errors that made it keep its source, or else the
         warnings on its translation; and note its translations for the consistency check."""
-        weight = unit.weight(segment_id)
+        where = Where.of(report, unit, segment_id)
         for piece in pieces:
             if piece.key is None:
                 continue
@@ -81,7 +88,7 @@ class Flagger:
             if kept_source:
                 if outcome.translation is None and isinstance(outcome.problem, QaProblem):
                     for flag in outcome.problem.flags:
-                        record(report, unit, segment_id, flag, piece.core, outcome.problem.answer, weight)
+                        record(where, flag, piece.core, outcome.problem.answer)
                 continue
             translation = outcome.translation
             assert translation is not None
@@ -90,48 +97,36 @@ class Flagger:
             if flags is None:
                 flags = self._warnings[cache_key] = self.suite.warnings(piece.core, translation, lang)
             for flag in flags:
-                record(report, unit, segment_id, flag, piece.core, translation, weight)
+                record(where, flag, piece.core, translation)
             if self.suite.consistency is not None:
-                self.suite.consistency.add(
-                    lang, piece.core, translation, order, _Where(report, unit, segment_id)
-                )
+                self.suite.consistency.add(lang, piece.core, translation, order, where)
 
     def finish(self) -> None:
         """The run is done: report the inconsistent translations, in document order."""
         if self.suite.consistency is None:
             return
         for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
-            where = item.where
-            assert isinstance(where, _Where)
-            record(
-                where.report,
-                where.unit,
-                where.segment,
-                Flag("inconsistent", "warning", item.message),
-                item.source,
-                item.answer,
-                where.unit.weight(where.segment),
-            )
+            assert isinstance(item.where, Where)
+            record(item.where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
 
 
-def record(
-    report: FileReport, unit: Unit, segment_id: int, flag: Flag, source: str, answer: str, weight: int = 1
-) -> None:
+def record(where: Where, flag: Flag, source: str, answer: str) -> None:
     """Count a flag, and keep it in the file's report (the first MAX_FLAGS of a file)."""
-    report.flag_counts[flag.check] = report.flag_counts.get(flag.check, 0) + weight
+    report = where.report
+    report.flag_counts[flag.check] = report.flag_counts.get(flag.check, 0) + where.weight
     if len(report.flags) >= MAX_FLAGS:
         report.flags_omitted += 1
         return
     report.flags.append(
         QaFlag(
-            segment=segment_id,
-            unit=unit.index,
-            label=unit.labels.get(segment_id),
+            segment=where.segment,
+            unit=where.unit,
+            label=where.label,
             check=flag.check,
             severity=flag.severity,
             message=flag.message,
             source=excerpt(source),
             answer=excerpt(answer),
-            occurrences=weight,
+            occurrences=where.weight,
         )
     )

@@ -3,10 +3,12 @@ the run's answers (it never rejects one: by the time the second answer comes, th
 be written).
 
 Texts are compared without their inline tags and whitespace, so `Save <s1>now</s1>` and
-`Save now` are the same source, and translations that differ only there are the same. Which translation is "the first" is
-decided by document order (input, unit, segment), not by the order answers arrive, so the
-same run reports the same items. Memory is bounded: a digest per source text, and beyond
-MAX_TEXTS texts new ones are no longer followed.
+`Save now` are the same source, and translations that differ only there are the same. Which
+translation is "the first" is decided by document order (input, unit, segment), not by the
+order answers arrive, so the same run reports the same items.
+
+Memory is bounded: per source text a digest, the first translation's digest, where it is and
+short excerpts (about 0.75 KB a text); beyond MAX_TEXTS source texts new ones are not followed.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from .markup import compact
 
 Where = TypeVar("Where")  # what a finding points back to (the pipeline: a file's report and a segment)
 Order = tuple[int, ...]
-MAX_TEXTS = 1_000_000
+MAX_TEXTS = 100_000  # about 75 MB at most; the texts met first (labels, colours) are followed
+QUOTED_CHARS = 80  # of each translation kept (findings quote them)
 
 
 @dataclass(slots=True)
@@ -30,7 +33,7 @@ class _Use(Generic[Where]):
 
     order: Order
     where: Where
-    source: str  # excerpts
+    source: str  # excerpts, of this occurrence
     answer: str
     count: int = 1
 
@@ -53,25 +56,25 @@ class ConsistencyTracker(Generic[Where]):
     _several: dict[bytes, dict[bytes, _Use[Where]]] = field(default_factory=dict)
 
     def add(self, lang: str, source: str, answer: str, order: Order, where: Where) -> None:
-        key = _digest(lang + "\0" + _normal(source))
-        translation = _digest(_normal(answer))
+        key = _digest(lang + "\0" + compact(source))
+        translation = _digest(compact(answer))
         several = self._several.get(key)
         if several is None:
             first = self._first.get(key)
             if first is None:
                 if len(self._first) < self.max_texts:
-                    self._first[key] = (translation, _Use(order, where, excerpt(source), excerpt(answer)))
+                    self._first[key] = (translation, _use(order, where, source, answer))
                 return
             if first[0] == translation:
-                _seen(first[1], order, where)
+                _seen(first[1], order, where, source, answer)
                 return
             several = self._several[key] = {first[0]: first[1]}
             del self._first[key]
         use = several.get(translation)
         if use is None:
-            several[translation] = _Use(order, where, excerpt(source), excerpt(answer))
+            several[translation] = _use(order, where, source, answer)
         else:
-            _seen(use, order, where)
+            _seen(use, order, where, source, answer)
 
     def findings(self) -> Iterator[Inconsistency[Where]]:
         """One item per translation that differs from the text's first one (document order)."""
@@ -79,23 +82,20 @@ class ConsistencyTracker(Generic[Where]):
             first, *others = sorted(uses.values(), key=lambda u: u.order)
             for use in others:
                 more = f" ({use.count} times)" if use.count > 1 else ""
-                yield Inconsistency(
-                    use.where,
-                    use.order,
-                    f"translated differently elsewhere in this run{more}: first as {first.answer!r}",
-                    use.source,
-                    use.answer,
-                )
+                message = f"translated differently elsewhere in this run{more}: first as {first.answer!r}"
+                yield Inconsistency(use.where, use.order, message, use.source, use.answer)
 
 
-def _seen(use: _Use[Where], order: Order, where: Where) -> None:
+def _use(order: Order, where: Where, source: str, answer: str) -> _Use[Where]:
+    return _Use(order, where, excerpt(source, QUOTED_CHARS), excerpt(answer, QUOTED_CHARS))
+
+
+def _seen(use: _Use[Where], order: Order, where: Where, source: str, answer: str) -> None:
+    """Another occurrence of a translation; the first in document order is the one kept."""
     use.count += 1
     if order < use.order:
         use.order, use.where = order, where
-
-
-def _normal(text: str) -> str:
-    return compact(text)
+        use.source, use.answer = excerpt(source, QUOTED_CHARS), excerpt(answer, QUOTED_CHARS)
 
 
 def _digest(text: str) -> bytes:
