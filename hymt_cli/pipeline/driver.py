@@ -22,8 +22,8 @@ from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
 from ..languages import Language
 from ..manifest import record
-from ..qa import QaSuite
 from ..outputs import OutputRules, PendingOutput
+from ..qa import QaSuite
 from ..report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..segments import is_translatable
 from ..signals import deferred
