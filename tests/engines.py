@@ -246,3 +246,40 @@ class Adversary(BatchEngine):
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         self.requests.extend(requests)
         return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]
+
+
+# -- QA faults: plausible answers that are wrong where it matters (hymt_cli/qa) ------------------
+# Each fault changes one kind of thing a translation must keep, and only where it finds it.
+QA_FAULTS: dict[str, Callable[[str], str]] = {
+    "number": lambda t: re.sub(r"(?<![\d,.])24(?![\d,.])", "12", t),  # 24 months -> 12 months
+    "price": lambda t: t.replace("1,299.00", "1,399.00"),  # a changed value, not a locale format
+    "url": lambda t: t.replace("https://shop.example.com/", "https://shop.example.org/"),
+    "email": lambda t: t.replace("support@example.com", "suport@example.com"),
+    "sku": lambda t: t.replace("XR-2000", "XR-3000"),
+    "bracket": lambda t: t.replace(")", "", 1),  # a dropped closing bracket
+}
+
+
+class QaFaultEngine(BatchEngine):
+    """Answers like `inner` (pseudo-localization: every letter changed, numbers, URLs and codes
+    kept), then applies `faults` (names of QA_FAULTS) to every answer. `fix_on_retry`: the
+    deterministic retry answers without faults."""
+
+    name = "qa-fault"
+
+    def __init__(self, inner: Engine, faults: Sequence[str] = tuple(QA_FAULTS), *, fix_on_retry: bool = False) -> None:
+        self.inner = inner
+        self.faults = [QA_FAULTS[name] for name in faults]
+        self.fix_on_retry = fix_on_retry
+        self.requests: list[GenerationRequest] = []
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        self.requests.extend(requests)
+        out = []
+        for request, answer in zip(requests, self.inner.generate(requests), strict=True):
+            text = answer.text
+            if not (self.fix_on_retry and request.deterministic):
+                for fault in self.faults:
+                    text = fault(text)
+            out.append(Generation(text, answer.finish_reason, answer.output_tokens))
+        return out

@@ -13,6 +13,7 @@ from ..errors import ExitCode
 from ..reporting.report import RunReport
 
 _SHOWN_MISSES = 5
+_SHOWN_FLAGS = 5
 _SHOWN_STALE = 50
 
 
@@ -38,6 +39,7 @@ def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool
             _plan(result, console)
         else:
             _totals(result, console)
+            _qa(result, console)
             _glossary(result, console)
     if code == ExitCode.QUALITY_CHECK_FAILED:
         console.print(f"[red]error:[/] {_quality(result, strict)}")
@@ -91,6 +93,30 @@ def _plan(result: RunReport, console: Console) -> None:
                   f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
                   f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
                   f"from the memory: {result.cache_hits}; nothing written")
+
+
+def _qa(result: RunReport, console: Console) -> None:
+    """QA flags per check, errors apart from warnings, and the first few flags."""
+    counts = result.flag_counts
+    if result.qa_levels is None or not counts:
+        return
+    parts = []
+    for severity, meaning in (("error", "answer rejected, source kept"), ("warning", "answer kept")):
+        checks = sorted((check, n) for check, n in counts.items() if result.qa_levels.get(check) == severity)
+        if checks:
+            total = sum(n for _, n in checks)
+            listed = ", ".join(f"{check} {n}" for check, n in checks)
+            parts.append(f"{total} {severity}(s) ({meaning}): {listed}")
+    console.print(f"qa: {'; '.join(parts)} (details: --report FILE)", markup=False)
+    shown = [(f, flag) for f in result.files for flag in f.flags][:_SHOWN_FLAGS]
+    for file, flag in shown:
+        where = flag.label if flag.label is not None else f"segment {flag.segment}"
+        style = "red" if flag.severity == "error" else "yellow"
+        console.print(f"[{style}]{flag.severity}:[/] qa {flag.check}: {_esc(file.input)} {_esc(where)} "
+                      f"({file.lang}): {_esc(flag.message)}")
+    total = sum(counts.values())
+    if total > len(shown):
+        console.print(f"  ... {total - len(shown)} more (details: --report FILE)")
 
 
 def _glossary(result: RunReport, console: Console) -> None:

@@ -28,12 +28,14 @@ from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..text.segments import is_translatable
 from ..review import RecordSpool
+from ..qa import QaSuite
 from ..signals import deferred
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory
 from .engine_start import EngineHolder
+from .flagging import Flagger
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, Planner, RequestKey
@@ -97,25 +99,30 @@ class Pipeline:
                  validators: Sequence[Check] = (), glossary: Glossary | None = None,
                  memory: Memory | None = None,
                  on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
-                 review: RecordSpool | None = None) -> None:
+                 review: RecordSpool | None = None, qa: QaSuite | None = None) -> None:
         """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
-        `review` gets every finished unit's segment records (the review page's data)."""
+        `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
+        checks (hymt_cli/qa) to run on every answer (None: none)."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
         # Inline tags must survive in every format, a context never comes back; glossary terms when
-        # there is a glossary.
+        # there is a glossary; the QA checks when asked for.
+        self.flagger = Flagger(qa) if qa is not None else None
         self.checks: tuple[Check, ...] = ((tags_kept, context_left_out) + tuple(validators)
-                                          + ((glossary_terms_used,) if glossary is not None else ()))
+                                          + ((glossary_terms_used,) if glossary is not None else ())
+                                          + (self.flagger.checks() if self.flagger is not None else ()))
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
         self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
-                                estimated_tokens=not tokenizer.exact)
+                                estimated_tokens=not tokenizer.exact,
+                                qa_levels=dict(qa.levels) if qa is not None else None)
         self._queue: deque[SourceFile] = deque()
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
+        self._input_order: dict[OpenInput, int] = {}
         self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
         self.review = review
@@ -133,6 +140,8 @@ class Pipeline:
                 self._translate(window)
             if self._prompts is not None:
                 self._prompts.commit()
+            if self.flagger is not None:
+                self.flagger.finish()
             failed = False
         finally:
             self.engine.close(failed=failed)
@@ -165,6 +174,8 @@ class Pipeline:
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
+        if self.flagger is not None:
+            self.flagger.new_window()
         return window
 
     def _next_input(self, window: Window) -> OpenInput | None:
@@ -179,6 +190,7 @@ class Pipeline:
                 window.new_jobs += job.live
             if any(job.live for job in opened.jobs):
                 self._current = opened
+                self._input_order[opened] = len(self._inputs)  # document order, for QA reports
                 self._inputs.append(opened)
         return self._current
 
@@ -327,11 +339,13 @@ class Pipeline:
             if failed:
                 report.untranslated += weight
                 self._problem(report, unit, segment_id, failed[0].message if failed[0] else "not translated")
+                self._flag(work, segment_id, pieces, outcomes, kept_source=True)
                 continue
             translated[segment_id] = "".join(
                 p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
                 for p in pieces)
             report.translated += weight
+            self._flag(work, segment_id, pieces, outcomes, kept_source=False)
             if report.glossary is not None:
                 uses = [(g, outcomes[k].translation or "") for k in keys
                         if (g := window.planner.planned[k].glossary) is not None]
@@ -340,6 +354,13 @@ class Pipeline:
             self.review.add(report, unit.index, segment_records(unit, work.pieces, translated, outcomes,
                                                                 window.planner.planned))
         work.job.deliver(unit, translated)
+
+    def _flag(self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *,
+              kept_source: bool) -> None:
+        if self.flagger is not None:
+            order = (self._input_order[work.job.input], work.unit.index, segment_id)
+            self.flagger.segment(work.job.report, work.unit, segment_id, pieces, outcomes, work.job.lang.code,
+                                 order, kept_source=kept_source)
 
     @staticmethod
     def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:

@@ -23,8 +23,9 @@ from ..outputs.atomic import write_atomically
 
 FileStatus = Literal["ok", "failed", "skipped", "interrupted"]
 RunStatus = Literal["ok", "failed", "interrupted"]
-# The report's JSON Schema: schemas/report-2.schema.json (a new number for any incompatible change).
-SCHEMA = "hymt.report/2"
+# The report's JSON Schema: schemas/report-3.schema.json (a new number for any incompatible change;
+# report-2.schema.json stays for the reports written before QA flags).
+SCHEMA = "hymt.report/3"
 
 
 @dataclass(slots=True)
@@ -39,6 +40,24 @@ class GlossaryMiss:
     lang: str
     term: str
     expected: str  # the target term (or the do-not-translate term itself)
+
+
+@dataclass(slots=True)
+class QaFlag:
+    """A QA check's finding on one segment (hymt_cli/qa). `severity` error: the answer was
+    rejected and the segment kept its source; warning: the answer was kept. `source` and
+    `answer` are excerpts of the texts the check read (the answer: the rejected one for an
+    error). `occurrences`: the segments it stands for (a table's rows sharing the value)."""
+
+    segment: int
+    unit: int
+    label: str | None  # how the format names the segment (a table cell), else None
+    check: str
+    severity: str
+    message: str
+    source: str
+    answer: str
+    occurrences: int = 1
 
 
 @dataclass(slots=True)
@@ -71,6 +90,9 @@ class FileReport:
     problems: list[SegmentProblem] = field(default_factory=list)
     problems_omitted: int = 0  # beyond the first 100 problems of a file
     glossary: GlossaryStats | None = None  # None: no glossary in this run
+    flags: list[QaFlag] = field(default_factory=list)  # QA flags, the first 100 of the file
+    flags_omitted: int = 0
+    flag_counts: dict[str, int] = field(default_factory=dict)  # every flag (omitted ones too) per check
 
 
 @dataclass(slots=True)
@@ -104,6 +126,21 @@ class RunReport:
     estimated_tokens: bool = False
     seconds: float = 0.0
     engine_seconds: float = 0.0
+    qa_levels: dict[str, str] | None = None  # each QA check's level in this run; None: no QA
+
+    def flagged(self, severity: str) -> int:
+        """QA flags of that severity (`error`: answers rejected, sources kept; `warning`: kept)."""
+        levels = self.qa_levels or {}
+        return sum(n for check, n in self.flag_counts.items() if levels.get(check) == severity)
+
+    @property
+    def flag_counts(self) -> dict[str, int]:
+        """QA flags per check over the files (checks that flagged nothing are left out)."""
+        total: dict[str, int] = {}
+        for file in self.files:
+            for check, count in file.flag_counts.items():
+                total[check] = total.get(check, 0) + count
+        return total
 
     @property
     def files_ok(self) -> int:
@@ -146,6 +183,10 @@ class RunReport:
         data.update(files_ok=self.files_ok, files_failed=self.files_failed,
                     files_interrupted=self.files_interrupted, files_skipped=len(self.skipped),
                     untranslated=self.untranslated, repaired=self.repaired)
+        del data["qa_levels"]
+        data["qa"] = None if self.qa_levels is None else {
+            "levels": self.qa_levels, "flags": self.flag_counts,
+            "errors": self.flagged("error"), "warnings": self.flagged("warning")}
         glossary = self.glossary  # null: the run had no glossary
         data["glossary"] = None if glossary is None else {"expected": glossary.expected, "found": glossary.found,
                                                            "missed": glossary.missed}

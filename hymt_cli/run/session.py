@@ -25,6 +25,7 @@ from ..model.prompts import TEMPLATE_VERSION
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.locations import check_locations
 from ..pipeline import Pipeline, RunOptions, target_script
+from ..qa import QaOptions, QaSuite
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
@@ -143,7 +144,8 @@ class Session:
                 options, tokenizer, self._engine_source(engine, factory), progress=self.progress,
                 write_stdout=self.extras.stdout, engine_name=engine.runs.name, model=self.report.model,
                 validators=(target_script,) if engine.runs.translates else (), glossary=glossary, memory=memory,
-                review=self.review)
+                review=self.review, qa=QaSuite(settings.of(QaOptions), translating=engine.runs.translates,
+                                               source_lang=config.source_code))
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
             factory.stop_log()

@@ -11,6 +11,7 @@ from typing import Literal
 from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
+from ..qa import QaOptions
 from ..options import Options, Panel, option
 
 DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
@@ -171,4 +172,4 @@ class ReportSettings(Options):
 
 
 RUN_GROUPS: tuple[type[Options], ...] = (LanguageSettings, InputSettings, OutputSettings, ModelSettings,
-                                         SamplingSettings, MemorySettings, ReportSettings)
+                                         SamplingSettings, MemorySettings, QaOptions, ReportSettings)

@@ -63,7 +63,7 @@ def test_out_dir_mirrors_the_tree_per_language(docs: Path, tmp_path: Path) -> No
     out = tmp_path / "out"
     result = hymt("translate", str(docs), "--to", "fr", "-o", str(out), "--engine", "pseudo")
     assert result.returncode == 0, result.stderr
-    assert (out / "fr" / "sub" / "deep.txt").read_text() == "⟦Đééþ ƒíĺé. ···⟧\n"
+    assert (out / "fr" / "sub" / "deep.txt").read_text() == "⟦Đééþ ƒíĺé ··.⟧\n"
     assert (out / "fr" / "release-notes.txt").exists()
     assert not list(docs.glob("*.fr.txt"))
 
@@ -88,7 +88,7 @@ def test_report_has_the_contract_fields(docs: Path, tmp_path: Path) -> None:
                   "--engine", "pseudo", "--report", str(report))
     assert result.returncode == 0
     data = json.loads(report.read_text())
-    assert data["schema"] == "hymt.report/2"
+    assert data["schema"] == "hymt.report/3"
     for key in ("files_ok", "files_failed", "segments", "unique_segments", "engine_requests",
                 "prompt_tokens", "output_tokens", "untranslated", "seconds"):
         assert key in data
@@ -203,7 +203,7 @@ def test_two_inputs_never_write_the_same_output(tmp_path: Path) -> None:
                   "--engine", "pseudo")
     assert result.returncode == 1
     assert b"is already written from" in result.stderr
-    assert "⟦Ƒŕóɱ á." in (out / "fr" / "index.txt").read_text()
+    assert "⟦Ƒŕóɱ á ·.⟧" in (out / "fr" / "index.txt").read_text()
 
 
 def test_interrupt_exits_130_and_writes_nothing(tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def test_real_world_samples_translate_what_they_should(tmp_path):
     assert '!!! note "⟦适用版本' in zh and "$$\nT \\approx \\frac{n + 1.2n}{R}\n$$" in zh
     assert "[^batch]: ⟦批处理参数" in zh and "# 配置文件示例（不会被翻译）" in zh
     page = out["product.html"]
-    assert "content='⟦Ķééþš éṽéŕý ƀýţé óƒ ɱáŕķúþ &quot;áš íš&quot;." in page
+    assert "content='⟦Ķééþš éṽéŕý ƀýţé óƒ ɱáŕķúþ &quot;áš íš&quot; ····•···.⟧'" in page
     assert "Ţáĝš ĺíķé &lt;code&gt; áñđ éñţíţíéš ĺíķé ÁŢ&amp;Ţ" in page
     assert '<p translate="no">hymt.example.com</p>' in page
     assert '<li class="notranslate"><a href="https://github.com/example/hymt">GitHub</a></li>' in page

@@ -1,0 +1,132 @@
+"""QA in the pipeline: error checks reject an answer (through the outcomes' checks: retried once,
+then the segment keeps its source), warning checks flag the answer kept, and the run-wide
+consistency check reports the same source translated two ways. Every flag is recorded per
+segment in the file's report (bounded like its problems), and counted per check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..formats import Unit
+from ..qa import Flag, QaSuite, excerpt
+from ..reporting.report import FileReport, QaFlag
+from ..checks.answers import Problem
+from .outcomes import Check, Outcomes
+from .planning import Piece, PlannedRequest, RequestKey
+
+MAX_FLAGS = 100  # per output file: the report must not grow with the input
+
+
+@dataclass(frozen=True, slots=True)
+class QaProblem(Problem):
+    """An answer an error-severity QA check rejected: the flags and the answer go to the report."""
+
+    flags: tuple[Flag, ...] = ()
+    answer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A segment, as a flag names it: its file's report, its unit and id, the format's label
+    for it, and how many occurrences it stands for (never the unit itself: a table's rows)."""
+
+    report: FileReport
+    unit: int
+    segment: int
+    label: str | None = None
+    weight: int = 1
+
+    @classmethod
+    def of(cls, report: FileReport, unit: Unit, segment: int) -> Where:
+        return cls(report, unit.index, segment, unit.labels.get(segment), unit.weight(segment))
+
+
+@dataclass(eq=False)
+class Flagger:
+    suite: QaSuite
+    # Warnings per request, computed once however often its text recurs (a catalog's values).
+    _warnings: dict[tuple[RequestKey, str], tuple[Flag, ...]] = field(default_factory=dict)
+
+    def checks(self) -> tuple[Check, ...]:
+        """The outcomes' check: rejects an answer on error-severity flags, and notes its
+        warnings for when its segments are finished (each answer read once)."""
+        suite, noted = self.suite, self._warnings
+        if not suite.has_checks:
+            return ()
+
+        def qa(request: PlannedRequest, output: str) -> Problem | None:
+            errors, noted[(request.key, output)] = suite.judge(request.core, output, request.lang.code)
+            if not errors:
+                return None
+            return QaProblem("; ".join(f.message for f in errors), flags=errors, answer=output)
+
+        return (qa,)
+
+    def new_window(self) -> None:
+        self._warnings.clear()  # what the last window noted: its segments are finished
+
+    def segment(
+        self,
+        report: FileReport,
+        unit: Unit,
+        segment_id: int,
+        pieces: Sequence[Piece],
+        outcomes: Outcomes,
+        lang: str,
+        order: tuple[int, ...],
+        *,
+        kept_source: bool,
+    ) -> None:
+        """Flag one finished segment: the QA errors that made it keep its source, or else the
+        warnings on its translation; and note its translations for the consistency check."""
+        where = Where.of(report, unit, segment_id)
+        for piece in pieces:
+            if piece.key is None:
+                continue
+            outcome = outcomes[piece.key]
+            if kept_source:
+                if outcome.translation is None and isinstance(outcome.problem, QaProblem):
+                    for flag in outcome.problem.flags:
+                        record(where, flag, piece.core, outcome.problem.answer)
+                continue
+            translation = outcome.translation
+            assert translation is not None
+            cache_key = (piece.key, translation)
+            flags = self._warnings.get(cache_key)
+            if flags is None:
+                flags = self._warnings[cache_key] = self.suite.warnings(piece.core, translation, lang)
+            for flag in flags:
+                record(where, flag, piece.core, translation)
+            if self.suite.consistency is not None:
+                self.suite.consistency.add(lang, piece.core, translation, order, where, context=piece.key[2])
+
+    def finish(self) -> None:
+        """The run is done: report the inconsistent translations, in document order."""
+        if self.suite.consistency is None:
+            return
+        for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
+            assert isinstance(item.where, Where)
+            record(item.where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
+
+
+def record(where: Where, flag: Flag, source: str, answer: str) -> None:
+    """Count a flag, and keep it in the file's report (the first MAX_FLAGS of a file)."""
+    report = where.report
+    report.flag_counts[flag.check] = report.flag_counts.get(flag.check, 0) + where.weight
+    if len(report.flags) >= MAX_FLAGS:
+        report.flags_omitted += 1
+        return
+    report.flags.append(
+        QaFlag(
+            segment=where.segment,
+            unit=where.unit,
+            label=where.label,
+            check=flag.check,
+            severity=flag.severity,
+            message=flag.message,
+            source=excerpt(source),
+            answer=excerpt(answer),
+            occurrences=where.weight,
+        )
+    )

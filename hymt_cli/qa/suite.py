@@ -1,0 +1,85 @@
+"""A run's QA: the checks its options turn on, split into those that reject an answer (errors)
+and those that flag it (warnings), and the run-wide consistency tracker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .checks import CHECKS, Pair, QaCheck
+from .consistency import ConsistencyTracker
+from .flags import Flag, Severity
+from .options import QaOptions
+
+
+class QaSuite:
+    """`translating`: the engine translates (the identity and pseudo engines do not: their
+    answers are the source, or the source disguised, by design; `untranslated` is off for
+    them). `source_lang`: the source language code when the run knows it."""
+
+    def __init__(
+        self, options: QaOptions | None = None, *, translating: bool = True, source_lang: str | None = None
+    ) -> None:
+        self.options = options or QaOptions()
+        self.translating = translating
+        self.source_lang = source_lang
+        self.levels = self.options.resolved()
+        active = [
+            c
+            for c in CHECKS
+            if self.levels[c.id] != "off" and c.run is not None and (translating or not c.translating_only)
+        ]
+        self._errors = tuple(c for c in active if self.levels[c.id] == "error")
+        self._warnings = tuple(c for c in active if self.levels[c.id] == "warning")
+        self.consistency: ConsistencyTracker[object] | None = (
+            ConsistencyTracker() if self.levels["inconsistent"] != "off" else None
+        )
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self._errors)
+
+    def errors(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
+        """What rejects this answer (empty: nothing)."""
+        return _run(self._errors, "error", Pair(source, answer, target, self.source_lang))
+
+    def warnings(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
+        """What to flag about this kept answer."""
+        return _run(self._warnings, "warning", Pair(source, answer, target, self.source_lang))
+
+    @property
+    def has_checks(self) -> bool:
+        """Some check runs on each answer (not only the run-wide one)."""
+        return bool(self._errors or self._warnings)
+
+    def judge(self, source: str, answer: str, target: str) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
+        """(errors, warnings) of one answer, its texts read once."""
+        pair = Pair(source, answer, target, self.source_lang)
+        return _run(self._errors, "error", pair), _run(self._warnings, "warning", pair)
+
+    def check(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
+        """Every enabled per-answer check, errors first."""
+        errors, warnings = self.judge(source, answer, target)
+        return errors + warnings
+
+
+def _run(checks: Sequence[QaCheck], severity: Severity, pair: Pair) -> tuple[Flag, ...]:
+    flags = []
+    for check in checks:
+        assert check.run is not None
+        message = check.run(pair)
+        if message is not None:
+            flags.append(Flag(check.id, severity, message))
+    return tuple(flags)
+
+
+def check_answer(
+    source: str,
+    answer: str,
+    target: str,
+    source_lang: str | None = None,
+    *,
+    options: QaOptions | None = None,
+    translating: bool = True,
+) -> tuple[Flag, ...]:
+    """The flags of one answer (every check at its level): the checks as one pure function."""
+    return QaSuite(options, translating=translating, source_lang=source_lang).check(source, answer, target)

@@ -1,0 +1,77 @@
+"""One text as the checks read it, each view computed once: without markup, its addresses, its
+codes, its numbers, and its prose (the text with addresses and codes blanked out)."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from .addresses import Address, find_addresses
+from .codes import Code, find_codes
+from .markup import halfwidth, positions, without_tags
+from .numbers import NumberToken, find_numbers
+
+_DIGIT = re.compile(r"\d")
+_FULLWIDTH = re.compile("[\uff01-\uff5e]")
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span replaced by as many spaces (positions stay where they were)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+class TextView:
+    """A source or an answer. `plain` keeps every character of the text but its tags; the
+    other views keep `plain`'s positions."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def plain(self) -> str:
+        return without_tags(self.text)
+
+    @cached_property
+    def _ascii(self) -> str:
+        plain = self.plain
+        return plain if plain.isascii() or not _FULLWIDTH.search(plain) else halfwidth(plain)
+
+    @cached_property
+    def addresses(self) -> list[Address]:
+        """Found in full-width forms too, but kept as written: a full-width URL is no link."""
+        text, plain = self._ascii, self.plain
+        found = find_addresses(text)
+        if text is plain:
+            return found
+        return [Address(a.kind, plain[a.start : a.end], a.start, a.end) for a in found]
+
+    @cached_property
+    def codes(self) -> list[Code]:
+        text = _blank(self._ascii, [(a.start, a.end) for a in self.addresses])
+        return find_codes(text) if _DIGIT.search(text) else []
+
+    @cached_property
+    def prose(self) -> str:
+        """`plain` without its addresses and codes: the words and numbers of the text."""
+        spans = [(a.start, a.end) for a in self.addresses] + [(c.start, c.end) for c in self.codes]
+        return _blank(self.plain, spans)
+
+    @cached_property
+    def numbers(self) -> list[NumberToken]:
+        text = self.prose
+        return find_numbers(text) if _DIGIT.search(text) else []
+
+
+def kept_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds what a translation keeps as it is (addresses, codes), found as the
+    checks find them (through its tags), as spans of `text` itself: for engines that imitate a
+    translation (pseudo-localization)."""
+    view = TextView(text)
+    where = positions(text)
+    spans = [(a.start, a.end) for a in view.addresses] + [(c.start, c.end) for c in view.codes]
+    return [(where[start], where[end - 1] + 1) for start, end in spans]

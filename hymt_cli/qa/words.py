@@ -1,0 +1,60 @@
+"""Words: a word written twice in a row, and an answer that is its source unchanged."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
+
+_DOUBLED = re.compile(
+    r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_PUNCTUATION = (
+    "".join(chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()) + "…。、，！？：；«»“”„‘’「」（）"
+)
+MIN_PROSE_WORDS = 3  # a source with fewer words (a name, a label, a code) may stay as it is
+MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (Chinese, Japanese, Thai)
+
+
+def doubled_words(text: str, lang: str | None) -> list[str]:
+    """The words written twice in a row in `text` (`the the`), but the doubles `lang` uses as
+    grammar (`vous vous`)."""
+    words = [w.strip(_PUNCTUATION) for w in text.casefold().split()]
+    if not any(a == b and a for a, b in itertools.pairwise(words)):
+        return []  # quick: no two neighbours alike (the pattern below is slower)
+    valid = VALID_DOUBLED_WORDS.get(base(lang), frozenset())
+    return [m.group(1) for m in _DOUBLED.finditer(text) if m.group(1).lower() not in valid]
+
+
+def doubled_word_problem(source: str, answer: str, target: str, source_lang: str | None) -> str | None:
+    """More doubled words in the answer than in the source (a source's `Bora Bora` stays)."""
+    if base(target) in NO_DOUBLED_WORD_CHECK:
+        return None
+    got = doubled_words(answer, target)
+    if len(got) <= len(doubled_words(source, source_lang)):
+        return None
+    return "doubled word: " + ", ".join(f"{word!r}" for word in got)
+
+
+def is_prose(text: str) -> bool:
+    """Text a translation changes: several words with a lowercase one among them (not a name,
+    a title in capitals or a label), or, in scripts without case, enough letters."""
+    words = _WORD.findall(text)
+    cased = [w for w in words if w.lower() != w.upper()]
+    if cased:
+        return len(words) >= MIN_PROSE_WORDS and any(w.islower() and len(w) >= 3 for w in cased)
+    letters = sum(ch.isalpha() for ch in text)
+    return len(words) >= MIN_PROSE_WORDS or letters >= MIN_UNSPACED_LETTERS
+
+
+def untranslated_problem(
+    source_prose: str, source: str, answer: str, target: str, source_lang: str | None
+) -> str | None:
+    """The answer is the source again (case and spacing aside), and the source is prose."""
+    if source_lang is not None and base(source_lang) == base(target):
+        return None
+    if source.casefold().split() != answer.casefold().split() or not is_prose(source_prose):
+        return None
+    return "the answer is the source, untranslated"

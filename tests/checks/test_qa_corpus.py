@@ -1,0 +1,165 @@
+"""No false alarms on real text: every QA check, run through the pipeline with the identity and
+the pseudo engines over the whole test corpus and every format, flags nothing. The identity
+engine's answer is the source itself; the pseudo engine's changes every letter and keeps what
+a translation keeps. A check that flags either is wrong about real text.
+
+The corpus is found by globbing, so that new corpora count as they land: every file of a
+registered format under samples/, tests/fixtures/ (but the corpora records) and tests/corpus/,
+plus each record of the CommonMark, markdown-it and html5lib corpora as a document of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from corpora import html_corpus, markdown_corpus
+
+from pipelines import run_pipeline
+
+from hymt_cli.options import OptionSet
+from hymt_cli.engine.base import Engine
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.formats import FORMATS
+
+SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
+from hymt_cli.formats.parquet import ParquetOptions
+from hymt_cli.qa import CHECK_IDS, QaOptions, QaSuite
+from hymt_cli.reporting.report import RunReport
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS_FOLDERS = ("samples", "tests/fixtures", "tests/corpus")
+# The corpus files into a comma-decimal, a CJK and a right-to-left language; the corpus records
+# (thousands of small documents) into German only: the checks are strictest there (doubled
+# words are not judged in Japanese, end punctuation is looser).
+TARGETS = ("de", "ja", "ar")
+RECORD_TARGETS = ("de",)
+EVERY_CHECK_AN_ERROR = QaOptions.parse("all=error")  # an error rejects: the strictest reading
+
+
+def corpus_files() -> list[Path]:
+    """Files of a registered format under the corpus folders (hidden and record files aside)."""
+    found = []
+    for folder in CORPUS_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            parts = path.relative_to(ROOT).parts
+            if (
+                path.is_file()
+                and path.suffix.lower() in SUFFIXES
+                and "corpora" not in parts
+                and not any(p.startswith(".") for p in parts)
+            ):
+                found.append(path)
+    return found
+
+
+def corpus_records(folder: Path) -> Path:
+    """Each corpus record written as a document of its format under `folder`, a hundred to a
+    subfolder (the outputs mirror them: a folder's manifest is rewritten with every file
+    written to it)."""
+    for suffix, texts in ((".md", markdown_corpus()), (".html", html_corpus())):
+        for i, text in enumerate(texts):
+            sub = folder / f"{suffix[1:]}-{i // 100:03d}"
+            sub.mkdir(exist_ok=True)
+            (sub / f"record-{i:05d}{suffix}").write_bytes(text.encode("utf-8", "surrogatepass"))
+    return folder
+
+
+def string_columns(path: Path) -> tuple[str, ...]:
+    schema = pq.read_schema(path)
+    return tuple(
+        f.name
+        for f in schema
+        if pa.types.is_string(f.type)
+        or pa.types.is_large_string(f.type)
+        or (pa.types.is_dictionary(f.type) and pa.types.is_string(f.type.value_type))
+    )
+
+
+def run(
+    paths: list[Path],
+    engine: Engine,
+    out: Path,
+    *,
+    translating: bool,
+    targets: tuple[str, ...],
+    columns: tuple[str, ...] = (),
+) -> RunReport:
+    settings = OptionSet([ParquetOptions(columns=columns)]) if columns else None
+    suite = QaSuite(EVERY_CHECK_AN_ERROR, translating=translating)
+    return run_pipeline(paths, engine, options=settings, to=targets, out_dir=out, qa=suite)
+
+
+def flags_of(report: RunReport) -> list[str]:
+    return [
+        f"{file.input} ({file.lang}) segment {flag.segment}: {flag.check}: {flag.message}\n"
+        f"  source: {flag.source!r}\n  answer: {flag.answer!r}"
+        for file in report.files
+        for flag in file.flags
+    ]
+
+
+def _collides(path: Path, files: list[Path]) -> bool:
+    """Another file of the same folder and suffix: possibly the same strings in another language."""
+    return any(p != path and p.parent == path.parent and p.suffix == path.suffix for p in files)
+
+
+def test_the_corpus_is_there_and_covers_every_format() -> None:
+    files = corpus_files()
+    assert len(files) >= 20
+    formats = {SUFFIXES[p.suffix.lower()] for p in files}
+    assert formats == set(SUFFIXES.values()), f"no corpus file for {set(SUFFIXES.values()) - formats}"
+
+
+@pytest.mark.parametrize(
+    ("engine", "translating"), [(IdentityEngine, False), (PseudoEngine, True)], ids=["identity", "pseudo"]
+)
+def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: bool, tmp_path: Path) -> None:
+    """`translating` for pseudo: its answers are never the source, so `untranslated` runs too."""
+    records = tmp_path / "records"
+    records.mkdir()
+    files = corpus_files()
+    tables = [p for p in files if SUFFIXES[p.suffix.lower()] == "parquet"]  # each with its own columns
+    reports = [
+        *(  # one run per folder of files, one output folder per file (a corpus folder may hold the
+            # same strings in several languages: their outputs into one language would coincide)
+            run([p], engine(), tmp_path / f"out-{i}", translating=translating, targets=TARGETS)
+            for i, p in enumerate(p for p in files if p not in tables and _collides(p, files))
+        ),
+        run(
+            [p for p in files if p not in tables and not _collides(p, files)],
+            engine(),
+            tmp_path / "out",
+            translating=translating,
+            targets=TARGETS,
+        ),
+        *(
+            run(
+                [table],
+                engine(),
+                tmp_path / f"table-{i}",
+                translating=translating,
+                targets=TARGETS,
+                columns=string_columns(table),
+            )
+            for i, table in enumerate(tables)
+        ),
+        run(
+            [corpus_records(records)],
+            engine(),
+            tmp_path / "records-out",
+            translating=translating,
+            targets=RECORD_TARGETS,
+        ),
+    ]
+    for report in reports:
+        assert report.qa_levels == dict.fromkeys(CHECK_IDS, "error") | {"inconsistent": "warning"}
+        assert not report.files_failed, [f.error for f in report.files if f.status == "failed"]
+    translated = sum(f.translated for report in reports for f in report.files)
+    assert translated > 2000, translated  # the corpus really went through the checks
+    flagged = [line for report in reports for line in flags_of(report)]
+    assert not flagged, f"{len(flagged)} false alarm(s):\n" + "\n".join(flagged[:40])
+    assert all(report.flag_counts == {} for report in reports)
