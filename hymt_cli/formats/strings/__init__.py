@@ -35,7 +35,7 @@ from .plurals import (
     nearest_form,
     plural_rules,
 )
-from .values import ParsedValue, ValueSegment, parse_value
+from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
 
 __all__ = [
     "CATEGORIES",
@@ -48,6 +48,7 @@ __all__ = [
     "IcuError",
     "Item",
     "ParsedValue",
+    "Value",
     "PluralKind",
     "PluralRules",
     "StringsDocument",
@@ -60,6 +61,7 @@ __all__ = [
     "gettext_plurals",
     "icu_escape",
     "literal_parts",
+    "located_value",
     "missing_categories",
     "nearest_form",
     "parse_message",

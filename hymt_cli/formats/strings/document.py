@@ -30,7 +30,7 @@ from typing import BinaryIO, ClassVar
 from ...segments import Segment
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
-from .values import ParsedValue
+from .values import Value
 
 SEGMENTS_PER_UNIT = 2048
 
@@ -41,7 +41,7 @@ class Entry:
 
     start: int  # the raw span replaced by a new value (inserted there when start == end)
     end: int
-    value: ParsedValue
+    value: Value
     write: Callable[[str], str]  # new value text -> raw text for [start, end)
     key: str = ""  # key path ("settings.button.save"): context, role and report label
     note: str = ""  # what the file says about the value (ARB description, a comment): context
