@@ -31,8 +31,10 @@ from .plurals import (
     PluralRules,
     category_note,
     gettext_plurals,
+    gettext_plurals_of,
     missing_categories,
     nearest_form,
+    parse_plural_forms,
     plural_rules,
 )
 from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
@@ -59,12 +61,14 @@ __all__ = [
     "context_of",
     "escaper",
     "gettext_plurals",
+    "gettext_plurals_of",
     "icu_escape",
     "literal_parts",
     "located_value",
     "missing_categories",
     "nearest_form",
     "parse_message",
+    "parse_plural_forms",
     "parse_value",
     "plural_rules",
 ]
