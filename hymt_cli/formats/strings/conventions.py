@@ -45,7 +45,7 @@ STRUCTURED = frozenset({Convention.ICU, Convention.JAVA_MESSAGE})  # parsed by i
 # gettext's ISO C99 <inttypes.h> directives in c-format messages: `%<PRIu32>`, `%5<PRId64>`.
 _PRINTF_INTTYPES = r"%(?:\d+\$)?[-+0#' ]*\d*(?:\.\d+)?<PRI[A-Za-z0-9_]+>"
 _PRINTF_BODY = (
-    r"(?:\d+\$)?[-+0#']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
+    r"(?:\d+\$)?[-+0#',]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
 _PATTERNS: dict[Convention, str] = {
