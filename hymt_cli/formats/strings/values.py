@@ -67,6 +67,7 @@ class _Complex:
     branches: list[_Msg]
     insert_at: int = 0  # where new branches go: the start of the `other` selector
     gap: str = " "  # what follows a new branch (the space before `other` in the source)
+    brace: str = " "  # between a selector and its `{` (as the `other` branch writes it)
     base: _Msg | None = None  # the branch new categories are translated from
     forms: list[_NewForm] = field(default_factory=list)
 
@@ -228,6 +229,7 @@ class _Builder:
         cx.insert_at = other.start
         gap = self.text[previous_end : other.start] if previous_end >= 0 else " "
         cx.gap = gap if gap.strip() == "" and gap else " "
+        cx.brace = self.text[other.start + len(other.selector) : other.message.start - 1]
         if base.seg < 0:
             return cx  # nothing to translate in it: ICU's own fallback to `other` says the same
         kind: PluralKind = "ordinal" if node.kind == "selectordinal" else "cardinal"
@@ -267,7 +269,7 @@ class _Renderer:
         edits = [(b.start, b.end, self.message(b)) for b in cx.branches]
         if cx.base is not None:
             added = [
-                f"{form.category} {{{self.message(cx.base, form.seg)}}}{cx.gap}"
+                f"{form.category}{cx.brace}{{{self.message(cx.base, form.seg)}}}{cx.gap}"
                 for form in cx.forms
                 if form.lang == self.lang and form.seg in self.translated
             ]
