@@ -11,6 +11,7 @@ or a normal clone) and checked against its sha256. Usage:
 
     python scripts/gather_corpus.py [--mirrors DIR]     # default DIR: $HYMT_MIRRORS or /work/.mirror
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,9 @@ def gather(mirrors: Path) -> int:
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == digest:
             continue
         git_dir = _git_dir(mirrors, repo)
-        shown = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"],
-                               capture_output=True, check=False)
+        shown = subprocess.run(
+            ["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"], capture_output=True, check=False
+        )
         if shown.returncode != 0 or hashlib.sha256(shown.stdout).hexdigest() != digest:
             print(f"missing: {name} ({repo}@{commit[:12]}:{path})", file=sys.stderr)
             missing += 1

@@ -13,14 +13,19 @@ from typing import TypeVar
 
 from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
                    InputSource, ParsedDocument, Unit, UnitWriter)
+from .android import AndroidFormat
+from .apple import AppleStringsFormat, StringsDictFormat
 from .document import SplicingFormat
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
+from .po import PoFormat, PoOptions
 from .strings import StringsFormat
 from .text import TextFormat, TextOptions
+from .xliff import XliffFormat, XliffOptions
+from .xml_kind import xml_format_name
 
 # Options of each format, by format name; a format missing here gets its defaults.
 FormatSettings = Mapping[str, object]
@@ -43,10 +48,18 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
     JsonStringsFormat.name: (JsonStringsFormat.suffixes,
                              lambda s: JsonStringsFormat(_options(s, JsonStringsFormat.name, JsonOptions))),
     ArbFormat.name: (ArbFormat.suffixes, lambda s: ArbFormat()),
+    PoFormat.name: (PoFormat.suffixes, lambda s: PoFormat(_options(s, PoFormat.name, PoOptions))),
+    XliffFormat.name: (XliffFormat.suffixes, lambda s: XliffFormat(_options(s, XliffFormat.name, XliffOptions))),
+    AndroidFormat.name: (AndroidFormat.suffixes, lambda s: AndroidFormat()),
+    AppleStringsFormat.name: (AppleStringsFormat.suffixes, lambda s: AppleStringsFormat()),
+    StringsDictFormat.name: (StringsDictFormat.suffixes, lambda s: StringsDictFormat()),
 }
+# A suffix several formats share: the file's content says which (an `.xml` file: Android or XLIFF).
+_BY_CONTENT: dict[str, Callable[[Path], str | None]] = {".xml": xml_format_name}
 # String-file formats: where a path names its language (layout.py), and which files a folder
 # walk takes (a shared suffix such as .json: only where the path shows strings).
-_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat)
+_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, PoFormat, XliffFormat, AndroidFormat,
+                                              AppleStringsFormat, StringsDictFormat)
 LAYOUTS: dict[str, tuple[Layout, ...]] = {cls.name: cls.layouts for cls in _STRINGS}
 _WALK_GATES: dict[str, Callable[[Path], str | None]] = {cls.name: cls.walk_refusal for cls in _STRINGS}
 FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
@@ -88,8 +101,12 @@ def format_named(name: str, settings: FormatSettings | None = None) -> InputForm
 
 
 def format_for_path(path: Path, settings: FormatSettings | None = None) -> InputFormat | None:
-    """The format for a file's suffix, or None when hymt does not read such files."""
-    name = SUFFIXES.get(path.suffix.lower())
+    """The format for a file's suffix (or content, where formats share the suffix), or None
+    when hymt does not read such files."""
+    suffix = path.suffix.lower()
+    name = SUFFIXES.get(suffix)
+    if name is None and suffix in _BY_CONTENT:
+        name = _BY_CONTENT[suffix](path)
     return format_named(name, settings) if name is not None else None
 
 
@@ -97,4 +114,4 @@ __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "I
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
            "FormatSettings", "TextOptions", "ParquetOptions", "SplicingFormat", "document_format",
            "format_named", "format_for_path", "text_format_names", "JsonOptions", "LAYOUTS", "path_marked",
-           "walk_refusal"]
+           "walk_refusal", "PoOptions", "XliffOptions"]

@@ -1,0 +1,115 @@
+"""Apple `.strings` and `.stringsdict` files (iOS, macOS): values translated in place.
+
+`.strings`: the value of each `"key" = "value";` pair is sent, with the comment just before the
+pair as context; keys, comments and layout are kept, and so are the encoding and its byte
+order mark (UTF-8, or UTF-16 as `genstrings` writes it). `%@ %1$@ %d %lu %#@var@` are tags;
+a new value is quoted with the file's escapes (`\\"`, `\\\\`, `\\n`).
+
+`.stringsdict` (stringsdict.py): the text of `NSStringLocalizedFormatKey` (its `%#@var@`
+variables are tags) and the strings of each rule dictionary; plural rules get the target's
+categories.
+
+Outputs follow the `.lproj` layout: `en.lproj/Localizable.strings` ->
+`de.lproj/Localizable.strings` (`Base.lproj` too).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from ..base import Decoded, DocumentDecodeError
+from ..layout import Layout, Marked, path_language
+from ..strings import Convention, Entry, Item, StringsFormat, active, parse_value
+from ..xmlscan import decode_xml
+from .lexer import pairs, quote
+from .stringsdict import stringsdict_items
+
+# HY-MT code -> the name of its `.lproj` folder.
+_LPROJ = {"zh": "zh-Hans", "tl": "fil"}
+_BASES = frozenset({"Base", "English", "en"})
+
+
+def lproj_folders(path: Path) -> Marked | None:
+    """`en.lproj/x.strings` -> `de.lproj/x.strings`; `Base.lproj` and `English.lproj` are bases."""
+    for i in range(len(path.parts) - 2, -1, -1):
+        folder = path.parts[i]
+        if not folder.endswith(".lproj"):
+            continue
+        name = folder[: -len(".lproj")]
+        code = path_language(name)
+        written = None if name in ("Base", "English") else (code.written if code is not None else name)
+        return Marked(written, _lproj_rewrite(path.parts, i))
+    return None
+
+
+def _lproj_rewrite(parts: tuple[str, ...], i: int) -> Callable[[str], Path]:
+    def rewrite(lang: str) -> Path:
+        return Path(*parts[:i], _LPROJ.get(lang, lang) + ".lproj", *parts[i + 1 :])
+
+    return rewrite
+
+
+def decode_strings(data: bytes) -> Decoded:
+    """UTF-16 (with its byte order mark, or without one, told by its zero bytes) or UTF-8; the
+    BOM stays in the text so that encoding gives back the same bytes."""
+    if data.startswith(codecs.BOM_UTF16_LE):
+        encoding = "utf-16-le"
+    elif data.startswith(codecs.BOM_UTF16_BE):
+        encoding = "utf-16-be"
+    elif len(data) >= 2 and data[1] == 0 and data[0] != 0:
+        encoding = "utf-16-le"
+    elif len(data) >= 2 and data[0] == 0 and data[1] != 0:
+        encoding = "utf-16-be"
+    else:
+        encoding = "utf-8"
+    try:
+        return Decoded(data.decode(encoding), encoding)
+    except UnicodeDecodeError as exc:
+        raise DocumentDecodeError(f"not valid {encoding.upper()} ({exc.reason})", exc.start) from None
+
+
+class AppleStringsFormat(StringsFormat):
+    name = "strings"
+    suffixes = (".strings",)
+    layouts: ClassVar[tuple[Layout, ...]] = (lproj_folders,)
+
+    @classmethod
+    def walk_refusal(cls, path: Path) -> str | None:
+        return None  # .strings files are strings wherever they lie
+
+    def decode(self, data: bytes) -> Decoded:
+        return decode_strings(data)
+
+    def scan(self, text: str) -> Iterator[Item]:
+        for pair in pairs(text):
+            if pair.value is None:
+                continue
+            value = parse_value(
+                pair.value.value, active(pair.value.value, (Convention.PRINTF, Convention.HTML))
+            )
+            if value.segments:
+                yield Entry(
+                    pair.value.start, pair.value.end, value, quote, key=pair.key.value, note=pair.comment
+                )
+
+
+class StringsDictFormat(StringsFormat):
+    name = "stringsdict"
+    suffixes = (".stringsdict",)
+    layouts: ClassVar[tuple[Layout, ...]] = (lproj_folders,)
+
+    @classmethod
+    def walk_refusal(cls, path: Path) -> str | None:
+        return None  # .stringsdict files are strings wherever they lie
+
+    def decode(self, data: bytes) -> Decoded:
+        return decode_xml(data)
+
+    def scan(self, text: str) -> Iterator[Item]:
+        return iter(stringsdict_items(text))
+
+
+__all__ = ["AppleStringsFormat", "StringsDictFormat", "lproj_folders"]
