@@ -87,6 +87,11 @@ class Value(Protocol):
 
     def complete(self, translated: Mapping[int, str], lang: str | None) -> bool: ...
 
+    def for_targets(self, targets: frozenset[str], note: str) -> Value:
+        """The same value written only for `targets` (a plural form some languages add), its
+        segments carrying `note`."""
+        ...
+
 
 class ParsedValue:
     """A value's text, its segments (local indices) and its rendering from their translations."""
