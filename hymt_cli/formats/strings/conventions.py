@@ -49,7 +49,7 @@ _PRINTF_BODY = (
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
 _PATTERNS: dict[Convention, str] = {
-    Convention.PRINTF: r"(?P<printf_lit>%%)|%#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY,
+    Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY,
     Convention.PYTHON_PERCENT: (
         r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
         r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
@@ -112,7 +112,7 @@ _VOID = frozenset(
 # Detecting a convention from a value's content (a format that does not declare it): stricter
 # than parsing, so that "100% sure" or "20%off" is not taken for a printf format.
 _DETECT: dict[Convention, str] = {
-    Convention.PRINTF: r"%%|%#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY + r"(?![A-Za-z])",
+    Convention.PRINTF: r"%%|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY + r"(?![A-Za-z])",
     Convention.PYTHON_PERCENT: r"%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",
     Convention.PYTHON_BRACE: r"\{[A-Za-z0-9_]*(?:![rsa])?(?::[^{}\n]*)?\}",
     Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(",
