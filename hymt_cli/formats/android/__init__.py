@@ -35,6 +35,7 @@ from ..strings import (
     located_value,
     plural_rules,
 )
+from ..strings.shape import is_text
 from ..strings.values import ParsedValue
 from ..xmlscan import XmlEvent, decode_xml, scan
 from ..xmlvalues import (
@@ -178,7 +179,7 @@ class _Scan:
             return None
         found = content(text, events, first, last, classify, escapes.decoded)
         decoded = found.decoded
-        if found.text_only and _REFERENCE.fullmatch(decoded):
+        if found.text_only and (_REFERENCE.fullmatch(decoded) or not is_text(decoded)):
             return None
         candidates = (Convention.PRINTF, Convention.HTML) if printf else (Convention.HTML,)
         conventions = active(decoded, candidates)

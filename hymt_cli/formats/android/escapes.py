@@ -30,7 +30,7 @@ def decoded(run: EscapedRun) -> EscapedRun:
             quoted = not quoted
             return ""
         if token.startswith("\\u"):
-            return chr(int(token[2:], 16))
+            return chr(int(token[2:], 16))  # noqa: FURB166 - "\\u" is no Python prefix
         if token.startswith("\\"):
             return _SIMPLE.get(token[1:], token[1:])
         return token if quoted else " "

@@ -23,6 +23,7 @@ from typing import ClassVar
 from ..base import Decoded, DocumentDecodeError
 from ..layout import Layout, Marked, path_language
 from ..strings import Convention, Entry, Item, StringsFormat, active, parse_value
+from ..strings.shape import is_text
 from ..xmlscan import decode_xml
 from .lexer import pairs, quote
 from .stringsdict import stringsdict_items
@@ -85,7 +86,7 @@ class AppleStringsFormat(StringsFormat):
 
     def scan(self, text: str) -> Iterator[Item]:
         for pair in pairs(text):
-            if pair.value is None:
+            if pair.value is None or not is_text(pair.value.value):
                 continue
             value = parse_value(
                 pair.value.value, active(pair.value.value, (Convention.PRINTF, Convention.HTML))

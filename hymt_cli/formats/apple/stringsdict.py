@@ -33,6 +33,7 @@ from ..strings import (
     located_value,
     plural_rules,
 )
+from ..strings.shape import is_text
 from ..strings.values import ParsedValue
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import (
@@ -98,6 +99,8 @@ class _Scan:
         if events[first].empty:
             return None
         found = content(text, events, first, last, lambda _: "code")
+        if found.text_only and not is_text(found.decoded):
+            return None
         conventions = active(found.decoded, (Convention.PRINTF,))
         container = escape_cdata if found.cdata_only else escape_text
         value = located_value(

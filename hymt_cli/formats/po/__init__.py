@@ -28,6 +28,7 @@ from typing import ClassVar
 from ..base import Decoded, FormatError, decode_utf8
 from ..layout import Layout, Marked, folder_per_language, path_language, spell
 from ..strings import Convention, Conventions, Edit, Entry, Item, StringsFormat, Value, active, parse_value
+from ..strings.shape import is_text
 from .entries import Entry as PoEntry
 from .entries import read_entries
 from .header import HeaderInfo, edited_header, new_header
@@ -170,6 +171,8 @@ class _Scan:
                         else empty_block(plural, lang, self.header.plurals, self.newline)
                     ),
                 )
+            return
+        if not is_text(entry.msgid.value):  # a URL, a path, an address: gettext shows the msgid
             return
         conventions = conventions_of(entry.flags, entry.msgid.value)
         context = [f"Context: {entry.msgctxt.value}"] if entry.msgctxt is not None else []

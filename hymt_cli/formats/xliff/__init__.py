@@ -42,8 +42,9 @@ from ..strings import (
     parse_value,
 )
 from ..strings.icu import Complex
+from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
-from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text
+from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
 from .units import Scope, Unit, Walk, local
 
 _PAIRS = frozenset({"g", "pc", "mrk"})
@@ -195,6 +196,8 @@ class _Scan:
             return
         events, text = self.events, self.text
         found = content(text, events, unit.source, unit.source_end, classify)
+        if found.text_only and not is_text(found.decoded):
+            return
         container = escape_cdata if found.cdata_only else escape_text
         value: Value
         if found.text_only and is_icu_message(found.decoded):  # Angular's plural and select units
@@ -260,13 +263,8 @@ class _Scan:
         """`<target ...>new</target>` after the anchor, indented like the source."""
         source = self.events[unit.source]
         name = source.name[: -len("source")] + "target"
-        previous = self.events[unit.source - 1] if unit.source > 0 else None
-        before = (
-            self.text[previous.start : previous.end]
-            if previous is not None and previous.kind == "text"
-            else ""
-        )
-        indent = before if before.strip() == "" and "\n" in before else ""
+        before = self.text[gap_start(self.events, unit.source) : source.start]
+        indent = before if "\n" in before else ""
         tag = f"<{name}>" if self.v2 else self._state(f"<{name}>")
         return lambda new: f"{indent}{tag}{new}</{name}>"
 
