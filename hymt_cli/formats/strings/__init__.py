@@ -21,7 +21,7 @@ How a format uses it (see each module's docstring):
 
 from __future__ import annotations
 
-from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts
+from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts, looks_like_printf
 from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
 from .icu import IcuError, parse_message
 from .plurals import (
@@ -64,6 +64,7 @@ __all__ = [
     "gettext_plurals_of",
     "icu_escape",
     "literal_parts",
+    "looks_like_printf",
     "located_value",
     "missing_categories",
     "nearest_form",
