@@ -33,6 +33,7 @@ from ..strings import (
     category_note,
     escaper,
     located_value,
+    looks_like_printf,
     plural_rules,
 )
 from ..strings.shape import is_text
@@ -182,7 +183,9 @@ class _Scan:
         if found.text_only and (_REFERENCE.fullmatch(decoded) or not is_text(decoded)):
             return None
         candidates = (Convention.PRINTF, Convention.HTML) if printf else (Convention.HTML,)
-        conventions = active(decoded, candidates)
+        # A string with a directive is a format string (aapt and lint treat it so): `%1$dh` too.
+        always = {Convention.PRINTF} if printf and looks_like_printf(decoded) else set()
+        conventions = active(decoded, candidates, always)
         container = escape_cdata if found.cdata_only else escape_text
         value = located_value(
             text[found.start : found.end],

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError
 from ..layout import Layout, Marked, path_language
-from ..strings import Convention, Entry, Item, StringsFormat, active, parse_value
+from ..strings import Convention, Entry, Item, StringsFormat, active, looks_like_printf, parse_value
 from ..strings.shape import is_text
 from ..xmlscan import decode_xml
 from .lexer import pairs, quote
@@ -88,9 +88,9 @@ class AppleStringsFormat(StringsFormat):
         for pair in pairs(text):
             if pair.value is None or not is_text(pair.value.value):
                 continue
-            value = parse_value(
-                pair.value.value, active(pair.value.value, (Convention.PRINTF, Convention.HTML))
-            )
+            text = pair.value.value
+            always = {Convention.PRINTF} if looks_like_printf(text) else set()
+            value = parse_value(text, active(text, (Convention.PRINTF, Convention.HTML), always))
             if value.segments:
                 yield Entry(
                     pair.value.start, pair.value.end, value, quote, key=pair.key.value, note=pair.comment

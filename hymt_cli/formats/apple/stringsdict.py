@@ -31,6 +31,7 @@ from ..strings import (
     category_note,
     escaper,
     located_value,
+    looks_like_printf,
     plural_rules,
 )
 from ..strings.shape import is_text
@@ -101,7 +102,8 @@ class _Scan:
         found = content(text, events, first, last, lambda _: "code")
         if found.text_only and not is_text(found.decoded):
             return None
-        conventions = active(found.decoded, (Convention.PRINTF,))
+        always = {Convention.PRINTF} if looks_like_printf(found.decoded) else set()
+        conventions = active(found.decoded, (Convention.PRINTF,), always)
         container = escape_cdata if found.cdata_only else escape_text
         value = located_value(
             text[found.start : found.end],

@@ -27,7 +27,18 @@ from typing import ClassVar
 
 from ..base import Decoded, FormatError, decode_utf8
 from ..layout import Layout, Marked, folder_per_language, path_language, spell
-from ..strings import Convention, Conventions, Edit, Entry, Item, StringsFormat, Value, active, parse_value
+from ..strings import (
+    Convention,
+    Conventions,
+    Edit,
+    Entry,
+    Item,
+    StringsFormat,
+    Value,
+    active,
+    looks_like_printf,
+    parse_value,
+)
 from ..strings.shape import is_text
 from .entries import Entry as PoEntry
 from .entries import read_entries
@@ -67,6 +78,8 @@ def conventions_of(flags: list[str], msgid: str) -> Conventions:
     flagged = {_FLAGS[f] for f in flags if f in _FLAGS}
     refused = {_FLAGS[f[3:]] for f in flags if f.startswith("no-") and f[3:] in _FLAGS}
     candidates = [c for c in _DETECTED if c not in refused]
+    if not flagged and Convention.PRINTF not in refused and looks_like_printf(msgid):
+        flagged.add(Convention.PRINTF)  # `%0dm`: a catalog without flags still formats its messages
     return active(msgid, candidates, flagged)
 
 
