@@ -23,6 +23,9 @@ from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .strings import StringsFormat
+from .properties import PropertiesFormat
+from .toml_strings import TomlStringsFormat
+from .yaml_strings import YamlStringsFormat
 from .text import TextFormat, TextOptions
 from .xliff import XliffFormat, XliffOptions
 from .xml_kind import xml_format_name
@@ -48,6 +51,9 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
     JsonStringsFormat.name: (JsonStringsFormat.suffixes,
                              lambda s: JsonStringsFormat(_options(s, JsonStringsFormat.name, JsonOptions))),
     ArbFormat.name: (ArbFormat.suffixes, lambda s: ArbFormat()),
+    YamlStringsFormat.name: (YamlStringsFormat.suffixes, lambda s: YamlStringsFormat()),
+    TomlStringsFormat.name: (TomlStringsFormat.suffixes, lambda s: TomlStringsFormat()),
+    PropertiesFormat.name: (PropertiesFormat.suffixes, lambda s: PropertiesFormat()),
     PoFormat.name: (PoFormat.suffixes, lambda s: PoFormat(_options(s, PoFormat.name, PoOptions))),
     XliffFormat.name: (XliffFormat.suffixes, lambda s: XliffFormat(_options(s, XliffFormat.name, XliffOptions))),
     AndroidFormat.name: (AndroidFormat.suffixes, lambda s: AndroidFormat()),
@@ -58,7 +64,8 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
 _BY_CONTENT: dict[str, Callable[[Path], str | None]] = {".xml": xml_format_name}
 # String-file formats: where a path names its language (layout.py), and which files a folder
 # walk takes (a shared suffix such as .json: only where the path shows strings).
-_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, PoFormat, XliffFormat, AndroidFormat,
+_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, YamlStringsFormat, TomlStringsFormat,
+                                              PropertiesFormat, PoFormat, XliffFormat, AndroidFormat,
                                               AppleStringsFormat, StringsDictFormat)
 LAYOUTS: dict[str, tuple[Layout, ...]] = {cls.name: cls.layouts for cls in _STRINGS}
 _WALK_GATES: dict[str, Callable[[Path], str | None]] = {cls.name: cls.walk_refusal for cls in _STRINGS}

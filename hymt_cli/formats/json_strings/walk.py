@@ -201,8 +201,8 @@ class Walk:
                 yield member.entry
         categories = [m.category for m in run]
         base_name = nearest_form(categories)
-        if stem is None or len(run) < 2 or base_name is None:
-            return
+        if stem is None or len(run) < 2 or "other" not in categories or base_name is None:
+            return  # i18next always has `_other`: `level_one`, `level_two` alone are no plural
         base = run[categories.index(base_name)]
         if base.entry is None:
             return

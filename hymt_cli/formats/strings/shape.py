@@ -23,6 +23,7 @@ _NOT_TEXT = re.compile(
     | \d{4}-\d{2}-\d{2}(?:[T\s]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?   # date
     | [-+]?\d+(?:[.,]\d+)*\s?(?:px|em|rem|pt|vh|vw|ms|s|%|kb|mb|gb|k|m)?   # number, size
     | [a-z0-9]+(?:[_.][a-z0-9]+)+                 # identifier, key reference: common.ok, foo_bar
+    | (?:%[-_0^#:]?[A-Za-z]|[\s/.,:-])+            # a date format only: %Y-%m-%d, %H:%M
     )\s*\Z""",
     re.VERBOSE,
 )

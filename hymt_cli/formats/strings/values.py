@@ -21,6 +21,8 @@ back to `other` for a category it does not find.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -174,7 +176,7 @@ class _Builder:
         self.languages = tuple(languages) if languages is not None else None
         self.segments: list[ValueSegment] = []
 
-    def _located(self, parts: list[Part], *, pound: bool) -> tuple[Located | None, int]:
+    def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
         breaks = any(p.kind == "break" for p in parts)
         located = (
             locate(
@@ -182,7 +184,7 @@ class _Builder:
                 parts,
                 newline=None if breaks else " ",
                 peel=False,
-                escape=escaper(self.conventions, pound=pound),
+                escape=escaper(self.conventions, pound=pound, choice=choice),
             )
             if parts
             else None
@@ -210,7 +212,7 @@ class _Builder:
             else:
                 parts.append(Part(node.start, node.end, "self"))
                 complexes.append(node)
-        located, seg = self._located(parts, pound=message.in_plural)
+        located, seg = self._located(parts, pound=message.in_plural, choice=message.in_choice)
         if seg >= 0 and label:
             self.segments[seg] = dataclasses.replace(self.segments[seg], label=label)
         msg = _Msg(message.start, message.end, located, seg)
@@ -302,3 +304,41 @@ def _patched(text: str, edits: list[tuple[int, int, str]]) -> Source:
         return "".join(out)
 
     return source
+
+
+def placeholders(text: str, conventions: Conventions) -> Counter[str]:
+    """What a program reads as syntax in a value under `conventions`, as a multiset: every
+    placeholder and tag as written, every complex argument as `{name,kind}` with its selectors.
+    A translation must keep it (new plural branches aside): tests and checks compare the two."""
+    found: Counter[str] = Counter()
+    others = conventions - STRUCTURED
+    tree: Message | None = None
+    if conventions & STRUCTURED:
+        try:
+            tree = parse_message(text, java=Convention.JAVA_MESSAGE in conventions)
+        except IcuError:
+            others = conventions - STRUCTURED
+    if tree is None:
+        _count_literal(text, 0, len(text), others, found)
+        return found
+    stack = [tree]
+    while stack:
+        message = stack.pop()
+        for node in message.nodes:
+            if isinstance(node, Literal):
+                if node.shown is None:
+                    _count_literal(text, node.start, node.end, others, found)
+            elif isinstance(node, Placeholder):
+                found[re.sub(r"\s+", "", text[node.start : node.end])] += 1
+            else:
+                found[f"{{{node.name},{node.kind}}}"] += 1
+                for branch in node.branches:
+                    found[f"{node.name}:{branch.selector}"] += 1
+                    stack.append(branch.message)
+    return found
+
+
+def _count_literal(text: str, start: int, end: int, conventions: Conventions, found: Counter[str]) -> None:
+    for part in literal_parts(text, start, end, conventions):
+        if part.kind in ("self", "open", "close"):
+            found[text[part.start : part.end]] += 1
