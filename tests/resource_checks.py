@@ -31,16 +31,21 @@ CORPUS = ROOT / "shared" / "corpus"  # gathered by scripts/gather_corpus.py (kep
 SAMPLES = ROOT / "samples" / "app"
 MSGFMT = shutil.which("msgfmt")
 
-# Live placeholders: printf (with positions, %@, %lu, %,d, inttypes), Python %(name)s, braces,
-# stringsdict variables; `%%` is a literal percent and is taken out first.
-PLACEHOLDER = re.compile(
+# Live placeholders: printf (with positions, %@, %lu, %,d, inttypes), Python %(name)s, stringsdict
+# variables; `%%` is a literal percent and is taken out first. Braces (`{name}`) only where the
+# value is a brace format (a PO python-brace-format message, an ICU argument).
+PRINTF = re.compile(
     r"%(?:\d+\$)?#@\w+@|%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[sdifxXr]"
-    r"|%(?:\d+\$)?[-+0#',]*\d*(?:\.\d+)?(?:ll|l|h|z|q)?[sdiufxXcp@]|%<PRI\w+>|\{[A-Za-z_0-9]+\}"
+    r"|%(?:\d+\$)?[-+0#',]*\d*(?:\.\d+)?(?:ll|l|h|z|q)?[sdiufxXcp@]|%<PRI\w+>"
 )
+BRACES = re.compile(r"\{[A-Za-z_0-9]+\}")
 
 
-def placeholders(text: str) -> Counter[str]:
-    return Counter(PLACEHOLDER.findall(text.replace("%%", "")))
+def placeholders(text: str, *, braces: bool = False) -> Counter[str]:
+    """The printf placeholders of a value, or (`braces`) those of a brace format."""
+    if braces:
+        return Counter(BRACES.findall(text.replace("{{", "").replace("}}", "")))
+    return Counter(PRINTF.findall(text.replace("%%", "")))
 
 
 def files(kind: str) -> list[Path]:

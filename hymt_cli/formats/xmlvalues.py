@@ -43,6 +43,8 @@ class Content:
         """Only text (and CDATA sections): no element, comment or literal entity inside."""
         return all(isinstance(p, EscapedRun) or p.key == "xml:cdata" for p in self.pieces)
 
+    all_text: str = ""  # every character of the content, inside inline codes too (`<xliff:g>%1$s`)
+
     @property
     def decoded(self) -> str:
         return "".join(p.decoded for p in self.pieces if isinstance(p, EscapedRun))
@@ -127,17 +129,19 @@ def content(
             pieces.append(Part(event.start, event.end, "self"))
         i += 1
     flush()
-    return Content(start, end, tuple(pieces), cdata_sections == 1 and not outside_text)
+    all_text = "".join(e.data for e in events[first + 1 : last] if e.kind == "text")
+    return Content(start, end, tuple(pieces), cdata_sections == 1 and not outside_text, all_text)
 
 
 def escape_text(text: str) -> str:
-    """Character data: `&`, `<` and `>` as references (`>` too, so that `]]>` never appears)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Character data: `&`, `<` and `>` as references (`>` too, so that `]]>` never appears). A
+    carriage return is the rest of a model's CR LF: XML would read it as one more line break."""
+    return text.replace("\r", "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def escape_cdata(text: str) -> str:
-    """Text inside a CDATA section: `]]>` split across two sections."""
-    return text.replace("]]>", "]]]]><![CDATA[>")
+    """Text inside a CDATA section: `]]>` split across two sections (no carriage return either)."""
+    return text.replace("\r", "").replace("]]>", "]]]]><![CDATA[>")
 
 
 def chain(*steps: Callable[[str], str] | None) -> Callable[[str], str]:

@@ -183,8 +183,9 @@ class _Scan:
         if found.text_only and (_REFERENCE.fullmatch(decoded) or not is_text(decoded)):
             return None
         candidates = (Convention.PRINTF, Convention.HTML) if printf else (Convention.HTML,)
-        # A string with a directive is a format string (aapt and lint treat it so): `%1$dh` too.
-        always = {Convention.PRINTF} if printf and looks_like_printf(decoded) else set()
+        # A string with a directive is a format string (aapt and lint treat it so): `%1$dh` too, and
+        # one whose directive is inside `<xliff:g>`: a `%` the model writes must be `%%` there.
+        always = {Convention.PRINTF} if printf and looks_like_printf(found.all_text) else set()
         conventions = active(decoded, candidates, always)
         container = escape_cdata if found.cdata_only else escape_text
         value = located_value(

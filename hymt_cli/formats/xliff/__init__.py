@@ -205,7 +205,12 @@ class _Scan:
             value = parse_value(found.decoded, conventions)
             into_xml = container
         else:
-            conventions = active(found.decoded, _CANDIDATES)
+            # A directive inside an inline code (`<ph>%s</ph>`) makes the native string a format
+            # string: a `%` of the model's is `%%` there too.
+            always = (
+                {Convention.PRINTF} if Convention.PRINTF in active(found.all_text, _CANDIDATES) else set()
+            )
+            conventions = active(found.decoded, _CANDIDATES, always)
             value = located_value(
                 text[found.start : found.end],
                 found.parts(text, conventions),
