@@ -165,8 +165,9 @@ class _Reader:
             value, end = unquote(line, start)
         except CStringError as exc:
             raise self.fail(number, exc.offset + 1, str(exc)) from None
-        if line[end:].strip():
-            raise self.fail(number, end + 1, "unexpected text after the string")
+        rest = line[end:]
+        if rest.strip():
+            raise self.fail(number, end + len(rest) - len(rest.lstrip()) + 1, "unexpected text after the string")
         return value
 
     def continuation(self, number: int, offset: int, line: str) -> None:
