@@ -43,7 +43,7 @@ from ..strings.shape import is_text
 from .entries import Entry as PoEntry
 from .entries import read_entries
 from .header import HeaderInfo, edited_header, new_header
-from .messages import PluralMessage, empty_block, msgstr_lines
+from .messages import PluralMessage, PluralTable, empty_block, msgstr_lines
 
 # Format flags (`#, c-format`) -> the placeholder conventions of the message.
 _FLAGS: dict[str, Convention] = {
@@ -135,6 +135,14 @@ class _Scan:
         self.fuzzy = fuzzy
         self.newline = _newline(text)
         self.header = HeaderInfo()
+        self._table: PluralTable | None = None
+
+    @property
+    def table(self) -> PluralTable:
+        """Every target's plural forms, once the header is read (the first plural entry asks)."""
+        if self._table is None:
+            self._table = PluralTable(self.header.plurals)
+        return self._table
 
     def items(self) -> Iterator[Item]:
         entries = read_entries(self.text)
@@ -200,7 +208,7 @@ class _Scan:
                 entry.msgid.value,
                 entry.msgid_plural.value,
                 conventions,
-                self.header.plurals,
+                self.table,
                 self.newline,
             )
             write = lambda new: new

@@ -167,7 +167,9 @@ class _Reader:
             raise self.fail(number, exc.offset + 1, str(exc)) from None
         rest = line[end:]
         if rest.strip():
-            raise self.fail(number, end + len(rest) - len(rest.lstrip()) + 1, "unexpected text after the string")
+            raise self.fail(
+                number, end + len(rest) - len(rest.lstrip()) + 1, "unexpected text after the string"
+            )
         return value
 
     def continuation(self, number: int, offset: int, line: str) -> None:

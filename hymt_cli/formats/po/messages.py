@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from ...languages import LANGUAGES
 from ...placeholders import TAG
@@ -37,6 +38,38 @@ class _Form:
     segment: int  # index into PluralMessage.segments
 
 
+@dataclass(frozen=True, slots=True)
+class ExtraForm:
+    """A plural form some target needs beyond `one` (from the msgid) and `other` (from the
+    msgid_plural): its language, category, note for the model, and whether it is a `one` that
+    stands for more numbers than 1 (then it needs the msgid_plural's placeholders)."""
+
+    lang: str
+    category: str
+    note: str
+    shared_one: bool
+
+
+class PluralTable:
+    """Every target's plural forms for one file (its header decides its own language's), worked
+    out once per file, not once per entry."""
+
+    def __init__(self, plurals: Plurals) -> None:
+        self.plurals = cache(plurals)
+        extra: list[ExtraForm] = []
+        for lang in LANGUAGES:
+            forms = self.plurals(lang)
+            seen: set[str] = set()
+            for category, numbers in zip(forms.categories, forms.examples):
+                if category in seen or category == "other":
+                    continue
+                seen.add(category)
+                shared_one = category == "one" and any(n != 1 for n in numbers)
+                if category != "one" or shared_one:
+                    extra.append(ExtraForm(lang, category, category_note(lang, category), shared_one))
+        self.extra = tuple(extra)
+
+
 class PluralMessage:
     """A plural entry's msgstr block (`text`: as the source has it) and its rendering."""
 
@@ -48,12 +81,12 @@ class PluralMessage:
         msgid: str,
         msgid_plural: str,
         conventions: Conventions,
-        plurals: Plurals,
+        table: PluralTable,
         newline: str,
     ) -> None:
         self.text = text
         self.newline = newline
-        self.plurals = plurals
+        self.plurals = table.plurals
         self.singular = parse_value(msgid, conventions)
         self.plural = parse_value(msgid_plural, conventions)
         segments = list(self.singular.segments) + list(self.plural.segments)
@@ -66,21 +99,15 @@ class PluralMessage:
                 if self.singular.segments
                 else True
             )
-            for lang in LANGUAGES:
-                forms_of = plurals(lang)
-                for category, numbers in zip(forms_of.categories, forms_of.examples):
-                    shared_one = category == "one" and fewer and any(n != 1 for n in numbers)
-                    if (category in ("one", "other") and not shared_one) or (lang, category) in forms:
-                        continue
-                    segments.append(
-                        ValueSegment(
-                            base.text,
-                            category_note(lang, category),
-                            frozenset({lang}),
-                            f"[{category} {lang}]",
-                        )
-                    )
-                    forms[(lang, category)] = _Form(lang, category, len(segments) - 1)
+            targets: dict[str, frozenset[str]] = {}
+            for form in table.extra:
+                if form.shared_one and not fewer:
+                    continue
+                lang_set = targets.setdefault(form.lang, frozenset({form.lang}))
+                segments.append(
+                    ValueSegment(base.text, form.note, lang_set, f"[{form.category} {form.lang}]")
+                )
+                forms[(form.lang, form.category)] = _Form(form.lang, form.category, len(segments) - 1)
         self._forms = forms
         self.segments = tuple(segments)
 
