@@ -217,7 +217,7 @@ class _Scan:
             write = lambda new: msgstr_lines("msgstr", new, self.newline)
         if self.fuzzy and "fuzzy" not in entry.flags:
             start, write = self._flagged(entry, block_start, write)
-        yield Entry(start, block_end, value, write, note=note)
+        yield Entry(start, block_end, value, write, note=note, role=_role(entry))
 
     def _flagged(
         self, entry: PoEntry, block_start: int, write: Callable[[str], str]
@@ -230,6 +230,14 @@ class _Scan:
             return start, lambda new: flagged + text[end:block_start] + write(new)
         at = entry.first_keyword
         return at, lambda new: "#, fuzzy" + newline + text[at:block_start] + write(new)
+
+
+def _role(entry: PoEntry) -> str:
+    """`msgctxt "button" msgid "Save"`: how people find the message (line numbers change)."""
+    assert entry.msgid is not None
+    msgid = entry.msgid.value if len(entry.msgid.value) <= 60 else entry.msgid.value[:57] + "..."
+    context = f'msgctxt "{entry.msgctxt.value}" ' if entry.msgctxt is not None else ""
+    return f'{context}msgid "{msgid}"'.replace("\n", "\\n")
 
 
 def _without_fuzzy(line: str, newline: str) -> str:
