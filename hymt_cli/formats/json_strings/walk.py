@@ -30,6 +30,9 @@ _MESSAGE_OBJECT_KEYS = _MESSAGE_KEYS | {"description", "placeholders"}
 _GENDER = {"male": "i18next context: male", "female": "i18next context: female"}
 
 
+_KEY_PARTS = 8  # a key path in context: its last parts (a hostile file may nest 100,000 deep)
+
+
 def key_path(path: Path) -> str:
     out = ""
     for part in path:
@@ -58,7 +61,7 @@ class _Member:
 @dataclass(slots=True)
 class _Frame:
     kind: str  # "{" or "["
-    path: Path
+    depth: int
     opaque: bool = False  # metadata: nothing inside is sent
     message_object: bool | None = None  # decided by its first key
     key: Token | None = None
@@ -96,29 +99,29 @@ class Walk:
         if frame is not None and frame.kind == "{" and kind != "string":
             yield from self._flush(frame)  # a non-string member ends a plural run
         if kind in ("{", "["):
-            opaque = frame is not None and (frame.opaque or self._opaque_key(frame, token.path))
-            self.stack.append(_Frame(kind, token.path, opaque))
+            opaque = frame is not None and (frame.opaque or self._opaque_key(frame, token))
+            self.stack.append(_Frame(kind, token.depth, opaque))
             return
         if kind == "string" and (frame is None or not frame.opaque):
             yield from self._string(frame, token)
 
-    def _opaque_key(self, frame: _Frame, path: Path) -> bool:
+    def _opaque_key(self, frame: _Frame, token: Token) -> bool:
         """Metadata subtrees: ARB `@key`, `placeholders` of a message object or anywhere in ARB."""
-        key = path[-1] if path else None
+        key = token.key
         if not isinstance(key, str):
             return False
-        if self.flavor == "arb" and len(path) == 1 and key.startswith("@"):
+        if self.flavor == "arb" and token.depth == 1 and key.startswith("@"):
             return True
         return key == "placeholders" and (
             self.flavor in ("arb", "webextension") or bool(frame.message_object)
         )
 
     def _key(self, frame: _Frame, token: Token) -> Iterator[Item]:
-        key = token.path[-1]
+        key = token.key
         assert isinstance(key, str)
         if frame.message_object is None:  # decided by the first key: `message` first, or WebExtension's
             frame.message_object = key in _MESSAGE_KEYS or (
-                self.flavor == "webextension" and len(frame.path) == 1 and key in _MESSAGE_OBJECT_KEYS
+                self.flavor == "webextension" and frame.depth == 1 and key in _MESSAGE_OBJECT_KEYS
             )
         frame.key = token
         parsed = plural_key(key)
@@ -127,13 +130,12 @@ class Walk:
             yield from self._flush(frame)
 
     def _string(self, frame: _Frame | None, token: Token) -> Iterator[Item]:
-        path = token.path
-        key = path[-1] if path else None
-        if self.flavor == "arb" and isinstance(key, str) and len(path) == 1 and key.startswith("@"):
+        key = token.key
+        if self.flavor == "arb" and isinstance(key, str) and token.depth == 1 and key.startswith("@"):
             if key == "@@locale":
                 yield self._locale_edit(token)
             return
-        if self.flavor == "arb" and len(path) != 1:
+        if self.flavor == "arb" and token.depth != 1:
             return
         if frame is not None and frame.message_object:
             if key == "description":
@@ -166,8 +168,8 @@ class Walk:
         parsed = parse_value(value, active(value, candidates, always))
         if not parsed.segments:
             return None
-        path = token.path
-        key = key_path(path)
+        path, more = token.tail(_KEY_PARTS)
+        key = ("…." if more else "") + key_path(path)
         notes = [self.descriptions.get(str(path[0]), "") if self.flavor == "arb" and path else ""]
         if frame is not None and frame.message_object:
             notes.append(frame.description)
@@ -217,7 +219,8 @@ class Walk:
         colon = text[last.key.end : last.value.start]
         base_key = text[base.key.start : base.key.end]
         stem_raw = base_key[: -len(base.category) - 1]
-        prefix = key_path(base.key.path[:-1])
+        tail, more = base.key.tail(_KEY_PARTS + 1)
+        prefix = ("…." if more else "") + key_path(tail[:-1])
         style = self.style
         for lang, categories in sorted(missing_categories([m.category for m in run], kind).items()):
             for category in categories:
@@ -256,6 +259,8 @@ def arb_descriptions(text: str) -> dict[str, str]:
     """`@key.description` of every message in an ARB file (a first pass: metadata may follow)."""
     found: dict[str, str] = {}
     for token in tokens(text):
+        if token.kind != "string" or token.depth != 2:
+            continue
         path = token.path
         if (
             token.kind == "string"

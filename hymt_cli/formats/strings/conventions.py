@@ -228,29 +228,27 @@ _BRACE_LIKE = re.compile(r"\{(?=[A-Za-z0-9_.$@:-]+\})")
 
 def icu_escape(text: str, *, pound: bool, java: bool = False, choice: bool = False) -> str:
     """ICU (or Java MessageFormat) literal text: runs of `{`/`}` (`#` in a plural branch, `|` in a
-    choice) quoted (`'{'`); an apostrophe doubled where it would start or end quoting: before
-    such syntax, before another apostrophe, after a quoted run, at the end (a placeholder may
-    follow). Java MessageFormat doubles every apostrophe."""
+    choice) quoted (`'{'`), with the apostrophes right after them inside the quotes (`''`); any
+    other apostrophe doubled where it would start quoting (before syntax or another apostrophe,
+    at the end: a placeholder may follow). Java MessageFormat doubles every apostrophe."""
     syntax = "{}" + ("#" if pound else "") + ("|" if choice else "")
     specials = syntax + "'<>|"
     out: list[str] = []
     i, n = 0, len(text)
-    after_quote = False
     while i < n:
         ch = text[i]
         if ch in syntax:
             j = i
-            while j < n and text[j] in syntax:
+            while j < n and (text[j] in syntax or text[j] == "'"):
                 j += 1
-            out.append(f"'{text[i:j]}'")
-            i, after_quote = j, True
+            out.append("'" + text[i:j].replace("'", "''") + "'")
+            i = j
             continue
         if ch == "'":
-            double = java or after_quote or i + 1 == n or text[i + 1] in specials
-            out.append("''" if double else "'")
+            out.append("''" if java or i + 1 == n or text[i + 1] in specials else "'")
         else:
             out.append(ch)
-        i, after_quote = i + 1, False
+        i += 1
     return "".join(out)
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ...placeholders import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
 from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
 from .icu import Complex, IcuError, Literal, Message, Placeholder, parse_message
@@ -177,22 +178,29 @@ class _Builder:
         self.segments: list[ValueSegment] = []
 
     def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
-        breaks = any(p.kind == "break" for p in parts)
-        located = (
-            locate(
-                self.text,
-                parts,
-                newline=None if breaks else " ",
-                peel=False,
-                escape=escaper(self.conventions, pound=pound, choice=choice),
+        escape = escaper(self.conventions, pound=pound, choice=choice)
+        if len(parts) == 1 and parts[0].kind == "text" and parts[0].shown is None:
+            located = self._plain_text(parts[0], escape)  # most values: no placeholder at all
+        else:
+            breaks = any(p.kind == "break" for p in parts)
+            located = (
+                locate(self.text, parts, newline=None if breaks else " ", peel=False, escape=escape)
+                if parts
+                else None
             )
-            if parts
-            else None
-        )
         if located is None:
             return None, -1
         self.segments.append(ValueSegment(segment_text(self.text, located)))
         return located, len(self.segments) - 1
+
+    def _plain_text(self, part: Part, escape: Callable[[str], str] | None) -> Located | None:
+        """What spans.locate makes of one text part, without its general machinery."""
+        text = self.text[part.start : part.end]
+        core = text.strip()
+        if not core or looks_like_tag(core):
+            return locate(self.text, [part], newline=" ", peel=False, escape=escape)
+        start = part.start + len(text) - len(text.lstrip())
+        return Located((Part(start, start + len(core), "text"),), (0,), " ", escape, False)
 
     def plain(self) -> _Msg:
         located, seg = self._located(literal_parts(self.text, 0, len(self.text), self.others), pound=False)

@@ -139,21 +139,20 @@ def _prefixed(head: str, write: Callable[[str], str]) -> Callable[[str], str]:
 def _plural_tables(strings: list[TomlString], tables: list[Table]) -> dict[tuple[str, ...], list[TomlString]]:
     """Tables whose keys are all plural categories (two or more, `other` among them), each with
     its strings in order."""
-    out: dict[tuple[str, ...], list[TomlString]] = {}
-    for table in tables:
-        keys = set(table.keys)
-        if (
-            len(table.keys) >= 2
-            and "other" in keys
-            and keys <= set(CATEGORIES)
-            and len(keys) == len(table.keys)
-        ):
-            members = [
-                s for s in strings if s.path[:-1] == table.path and s.key_start >= 0 and not s.in_inline
-            ]
-            if len(members) == len(table.keys):
-                out[table.path] = members
-    return out
+    wanted = {
+        table.path: len(table.keys)
+        for table in tables
+        if len(table.keys) >= 2
+        and "other" in table.keys
+        and set(table.keys) <= set(CATEGORIES)
+        and len(set(table.keys)) == len(table.keys)
+    }
+    found: dict[tuple[str, ...], list[TomlString]] = {}
+    for string in strings:
+        parent = string.path[:-1]
+        if parent in wanted and string.key_start >= 0 and not string.in_inline:
+            found.setdefault(parent, []).append(string)
+    return {path: members for path, members in found.items() if len(members) == wanted[path]}
 
 
 def _comment_above(text: str, key_start: int) -> str:
