@@ -87,8 +87,9 @@ def walk_refusal(name: str, path: Path) -> str | None:
 
 
 def text_format_names() -> tuple[str, ...]:
-    """The document formats (what a table cell can be parsed as)."""
-    return tuple(_DOCUMENTS)
+    """The document formats a table cell can be parsed as (not a string file: a cell is no PO
+    catalog or Android resource file)."""
+    return tuple(name for name in _DOCUMENTS if name not in LAYOUTS)
 
 
 def document_format(name: str, settings: FormatSettings | None = None) -> SplicingFormat:
