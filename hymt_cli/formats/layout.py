@@ -198,3 +198,83 @@ def in_i18n_place(path: Path, layouts: tuple[Layout, ...]) -> bool:
         return True
     found = marked(path, layouts)
     return found is not None and found.code is not None
+
+
+# -- layouts of the formats of strings-b (PO, Android, Apple): here so that every format names
+# its outputs and finds its translations the same way --------------------------------------------
+_ANDROID_REGION = re.compile(r"^r([A-Z]{2})$")
+
+
+def android_spelling(code: str) -> str:
+    """A HY-MT code as an Android resource qualifier: `de`, `zh-Hant` -> `b+zh+Hant`."""
+    return "b+" + code.replace("-", "+") if "-" in code else code
+
+
+def android_values(path: Path) -> Marked | None:
+    """`res/values/strings.xml` (the base) -> `res/values-de/strings.xml`; `values-pt-rBR`,
+    `values-b+zh+Hant` name a language; other qualifiers (`values-night`) are no layout."""
+    folder = path.parent.name
+    if folder == "values":
+        return Marked(
+            None, lambda lang: path.parent.with_name(f"values-{android_spelling(lang)}") / path.name
+        )
+    if not folder.startswith("values-"):
+        return None
+    qualifier = folder[len("values-") :]
+    if qualifier.startswith("b+"):
+        code = path_language(qualifier[2:].replace("+", "-"))
+    else:
+        language, _, region = qualifier.partition("-")
+        code = path_language(language) if not region or _ANDROID_REGION.match(region) else None
+    if code is None:
+        return None
+    return Marked(
+        code.written if not qualifier.startswith("b+") else qualifier[2:].replace("+", "-"),
+        lambda lang: path.parent.with_name(f"values-{android_spelling(lang)}") / path.name,
+    )
+
+
+def apple_lproj(path: Path) -> Marked | None:
+    """`en.lproj/Localizable.strings` -> `de.lproj/Localizable.strings`; `Base.lproj` is the base."""
+    for i in range(len(path.parts) - 2, -1, -1):
+        part = path.parts[i]
+        if not part.endswith(".lproj"):
+            continue
+        name = part[: -len(".lproj")]
+        code = None if name == "Base" else path_language(name)
+        if name != "Base" and code is None:
+            return None
+        return Marked(None if code is None else code.written, _lproj(path.parts, i))
+    return None
+
+
+def _lproj(parts: tuple[str, ...], i: int) -> Callable[[str], Path]:
+    return lambda lang: Path(*parts[:i], f"{lang}.lproj", *parts[i + 1 :])
+
+
+def gettext_catalog(path: Path) -> Marked | None:
+    """`po/x.pot` (the base) -> `po/de.po`, or `locale/de/LC_MESSAGES/x.po` where the folder
+    holds that layout already; `de.po` and `de/LC_MESSAGES/x.po` name a language."""
+    parts = path.parts
+    if len(parts) >= 3 and parts[-2] == "LC_MESSAGES":
+        code = path_language(parts[-3])
+        if code is not None:
+            return Marked(code.written, _replace_part(parts, len(parts) - 3, "_"))
+    if path.suffix == ".pot":
+        return Marked(None, lambda lang: _pot_output(path, lang))
+    code = path_language(path.stem)
+    if code is not None:
+        return Marked(code.written, lambda lang: path.with_name(spell(lang, "_") + path.suffix))
+    return None
+
+
+def _pot_output(path: Path, lang: str) -> Path:
+    """Beside the template as `<lang>.po`, unless the folder already has `<code>/LC_MESSAGES/`."""
+    folder = path.parent
+    try:
+        nested = any((child / "LC_MESSAGES").is_dir() for child in folder.iterdir() if child.is_dir())
+    except OSError:
+        nested = False
+    if nested:
+        return folder / spell(lang, "_") / "LC_MESSAGES" / f"{path.stem}.po"
+    return folder / f"{spell(lang, '_')}.po"

@@ -135,3 +135,24 @@ def test_new_plural_forms_survive_hostile_answers(attack: str, tmp_path: Path) -
         before = read_pairs(fmt, source.read_bytes())
         keys = [_key(k, "ru") for k, _ in after]
         assert [k for k in keys if not re.search(r"[._](?:few|many)$", k)] == [k for k, _ in before]
+
+
+def test_yaml_complex_keys_aliases_and_crlf_stay_as_they_are() -> None:
+    from ruamel.yaml import YAML
+
+    from hymt_cli.formats.yaml_strings import YamlStringsFormat
+
+    src = "base: &x A key\r\n? [a, b]\r\n: complex value here\r\n*x : aliased key\r\nq:\r\n  one: One file\r\n  other: Files\r\n"
+    doc = YamlStringsFormat().parse(src)
+    # (`A key` is aliased as a key: translating it would rename that key)
+    assert sorted(s.text for s in doc.segments if s.targets is None) == [
+        "Files",
+        "One file",
+        "aliased key",
+        "complex value here",
+    ]
+    out = doc.reassemble({s.id: s.text.upper() for s in doc.segments}, target_language="ru")
+    loaded = YAML(typ="safe", pure=True).load(out)
+    assert loaded[("a", "b")] == "COMPLEX VALUE HERE" and loaded["q"]["few"] == "FILES"
+    assert loaded["A key"] == "ALIASED KEY"
+    assert "\r\r" not in out and out.count("\r\n") == out.count("\n")

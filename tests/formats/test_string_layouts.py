@@ -14,6 +14,7 @@ from clirun import hymt
 from hymt_cli.discovery import DiscoveryRules, find_inputs
 from hymt_cli.errors import ExitCode
 from hymt_cli.formats import format_for_path
+from hymt_cli.formats.layout import android_values, apple_lproj, gettext_catalog
 from hymt_cli.languages import language
 from hymt_cli.outputs import output_path
 from hymt_cli.sources import SourceFile
@@ -48,6 +49,36 @@ def test_output_names_follow_the_layout(source: str, lang: str, expected: str) -
         Path(source).suffix, f".{lang}{Path(source).suffix}"
     )
     assert out == (Path("/out") / expected if marked else Path("/out") / lang / source)
+
+
+@pytest.mark.parametrize(
+    ("layout", "source", "code", "target"),
+    [
+        (android_values, "res/values/strings.xml", None, "res/values-b+zh+Hant/strings.xml"),
+        (android_values, "res/values-pt-rBR/strings.xml", "pt", "res/values-b+zh+Hant/strings.xml"),
+        (android_values, "res/values-night/colors.xml", "-", ""),
+        (apple_lproj, "App/en.lproj/Localizable.strings", "en", "App/zh-Hant.lproj/Localizable.strings"),
+        (apple_lproj, "App/Base.lproj/Main.strings", None, "App/zh-Hant.lproj/Main.strings"),
+        (gettext_catalog, "po/de.po", "de", "po/zh_Hant.po"),
+        (gettext_catalog, "locale/de/LC_MESSAGES/app.po", "de", "locale/zh_Hant/LC_MESSAGES/app.po"),
+    ],
+)
+def test_layouts_for_po_android_and_apple(layout, source: str, code: str | None, target: str) -> None:  # type: ignore[no-untyped-def]
+    found = layout(Path(source))
+    if code == "-":
+        assert found is None
+        return
+    assert found is not None and found.code == code and found.rewrite("zh-Hant") == Path(target)
+
+
+def test_a_template_goes_where_the_folder_keeps_its_catalogs(tmp_path: Path) -> None:
+    pot = tmp_path / "po" / "app.pot"
+    pot.parent.mkdir()
+    pot.write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
+    found = gettext_catalog(pot)
+    assert found is not None and found.code is None and found.rewrite("de") == tmp_path / "po" / "de.po"
+    (tmp_path / "po" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    assert found.rewrite("de") == tmp_path / "po" / "de" / "LC_MESSAGES" / "app.po"
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:

@@ -110,11 +110,8 @@ class ParsedValue:
         """The same value as a form written only for `targets` (a new i18next plural key):
         its segments carry `note`; segments for other languages are dropped."""
         segments = tuple(
-            dataclasses.replace(
-                s,
-                note="\n".join(n for n in (note, s.note) if n),
-                targets=targets if s.targets is None else s.targets & targets,
-            )
+            ValueSegment(s.text, f"{note}\n{s.note}" if s.note and note else note or s.note,
+                         targets if s.targets is None else s.targets & targets, s.label)
             for s in self.segments
         )
         return ParsedValue(self.text, segments, self._root)

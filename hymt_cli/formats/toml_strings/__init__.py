@@ -117,9 +117,12 @@ class TomlStringsFormat(StringsFormat):
         at = text.find("\n", last.end)
         at = len(text) if at < 0 else at
         prefix = ".".join(base.path[:-1])
+        newline = "\r\n" if text[at - 1 : at + 1] == "\r\n" or "\r\n" in text[:4096] else "\n"
+        if text[at - 1 : at] == "\r":
+            at -= 1  # before the line's CR LF
         for lang, missing in sorted(missing_categories(categories).items()):
             for category in missing:
-                head = "\n" + indent + _KEY.sub(category, separator)
+                head = newline + indent + _KEY.sub(category, separator)
                 yield Entry(
                     at,
                     at,

@@ -103,6 +103,7 @@ class _Frame:
     held: list[_Member] | None = field(default_factory=list)  # None: streaming
     plural: bool = True  # every key so far a plural category
     message_like: bool = False  # a `message` or `description` key seen
+    opaque: bool = False  # inside a complex key: nothing is sent
     description: str = ""
 
 
@@ -116,6 +117,7 @@ class Walk:
         )
         self.stack: list[_Frame] = []
         self.locale_file = False
+        self.newline = "\r\n" if "\r\n" in text[:4096] else "\n"
 
     def items(self) -> Iterator[Item]:
         from ruamel.yaml import YAML
@@ -131,17 +133,36 @@ class Walk:
         for event in YAML(typ="safe", pure=True).parse(self.text):
             if isinstance(event, DocumentStartEvent):
                 self.stack, self.locale_file = [], False
+            elif self.stack and self.stack[-1].opaque and not isinstance(event, CollectionEndEvent):
+                if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                    self.stack.append(_Frame("seq", True, (), opaque=True))
             elif isinstance(event, ScalarEvent):
                 yield from self._scalar(event)
             elif isinstance(event, AliasEvent):
-                self._value_seen(held=None)
+                if self._key_expected():  # `*a : value`: an alias as a key
+                    self.stack[-1].expect_key, self.stack[-1].plural = False, False
+                    self.stack[-1].key = "*" + str(event.anchor)
+                else:
+                    self._value_seen(held=None)
             elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                if self._key_expected():  # `? [a, b] : value`: a complex key, nothing in it is sent
+                    self.stack[-1].plural = False
+                    self.stack.append(_Frame("seq", True, (), opaque=True))
+                    continue
                 path = self._child_path()
                 self._value_seen(held=None)
                 kind = "map" if isinstance(event, MappingStartEvent) else "seq"
                 self.stack.append(_Frame(kind, bool(event.flow_style), path))
             elif isinstance(event, CollectionEndEvent):
-                yield from self._close(self.stack.pop())
+                closed = self.stack.pop()
+                if closed.opaque:
+                    if self.stack and not self.stack[-1].opaque:  # the complex key ends: its value next
+                        self.stack[-1].expect_key, self.stack[-1].key = False, "?"
+                    continue
+                yield from self._close(closed)
+
+    def _key_expected(self) -> bool:
+        return bool(self.stack) and self.stack[-1].kind == "map" and self.stack[-1].expect_key
 
     def _child_path(self) -> tuple[str, ...]:
         if not self.stack:
@@ -212,6 +233,9 @@ class Walk:
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]
         if not is_string_scalar(value, style, tag) or not value.strip() or not is_text(value):
             return None
+        anchor = event.anchor  # type: ignore[attr-defined]
+        if anchor and re.search(rf"\*{re.escape(anchor)}[ \t]*:(?:\s|$)", self.text):
+            return None  # aliased as a key somewhere: translating it would rename that key
         key = frame.key if frame is not None and frame.kind == "map" else ""
         if not self.locale_file and key.lower() in DATA_KEYS:
             return None
@@ -259,7 +283,7 @@ class Walk:
         at = end if frame.flow else self._line_end(end)
         base_style = base.event.style  # type: ignore[attr-defined]
         style = base_style if base_style in ("'", '"') else None
-        lead = ", " if frame.flow else "\n" + " " * last.key_column
+        lead = ", " if frame.flow else self.newline + " " * last.key_column
         prefix = ".".join(frame.path)
         for lang, missing in sorted(missing_categories(categories, "cardinal").items()):
             for category in missing:
@@ -278,9 +302,11 @@ class Walk:
         """Where a new member goes after a value ending at `end`: the end of its last line."""
         text = self.text
         if end > 0 and text[end - 1] == "\n":  # a block scalar ends after its line break
-            return end - 1
-        newline = text.find("\n", end)
-        return len(text) if newline < 0 else newline
+            end -= 1
+        else:
+            newline = text.find("\n", end)
+            end = len(text) if newline < 0 else newline
+        return end - 1 if end > 0 and text[end - 1] == "\r" else end
 
 
 def _member_writer(head: str, style: str | None, flow: bool, ascii_only: bool) -> Callable[[str], str]:
