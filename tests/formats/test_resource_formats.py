@@ -13,10 +13,11 @@ import pytest
 from resource_checks import po_entries
 
 from hymt_cli.formats import FormatError, PoOptions, XliffOptions, format_for_path, format_named
-from hymt_cli.formats.android import AndroidFormat, values_folders
-from hymt_cli.formats.apple import AppleStringsFormat, StringsDictFormat, lproj_folders
+from hymt_cli.formats.android import AndroidFormat
+from hymt_cli.formats.apple import AppleStringsFormat, StringsDictFormat
 from hymt_cli.formats.base import DocumentDecodeError
-from hymt_cli.formats.po import PoFormat, po_layout
+from hymt_cli.formats.layout import android_values, apple_lproj, gettext_catalog
+from hymt_cli.formats.po import PoFormat
 from hymt_cli.formats.xliff import XliffFormat, dotted_language
 from hymt_cli.formats.xml_kind import xml_kind
 
@@ -275,19 +276,25 @@ def test_stringsdict_keeps_variables_and_adds_the_target_categories():
 
 
 # -- layouts, the choice of `.xml` by content ------------------------------------------------
-def test_layouts_name_the_target_the_ecosystem_way():
-    assert values_folders(Path("res/values/strings.xml")).rewrite("de") == Path("res/values-de/strings.xml")
-    assert values_folders(Path("res/values-night/strings.xml")).rewrite("zh-Hant") == Path(
-        "res/values-zh-rTW-night/strings.xml"
-    )
-    assert values_folders(Path("res/values-pt-rBR/strings.xml")).code == "pt-BR"
-    assert lproj_folders(Path("App/en.lproj/Localizable.strings")).rewrite("zh") == Path(
+def test_layouts_name_the_target_the_ecosystem_way(tmp_path: Path):
+    assert android_values(Path("res/values/strings.xml")).rewrite("de") == Path("res/values-de/strings.xml")
+    assert android_values(Path("res/values-night/strings.xml")).rewrite("zh-Hant") == Path(
+        "res/values-b+zh+Hant-night/strings.xml"
+    )  # never a second file in values-night/
+    assert android_values(Path("res/values-pt-rBR/strings.xml")).code == "pt"
+    assert apple_lproj(Path("App/en.lproj/Localizable.strings")).rewrite("zh") == Path(
         "App/zh-Hans.lproj/Localizable.strings"
     )
-    assert lproj_folders(Path("App/Base.lproj/Main.strings")).code is None
-    assert po_layout(Path("locale/app.pot")).rewrite("de") == Path("locale/de/LC_MESSAGES/app.po")
-    assert po_layout(Path("po/app.pot")).rewrite("pt") == Path("po/pt.po")
-    assert po_layout(Path("locale/fr/LC_MESSAGES/app.po")).rewrite("de") == Path(
+    assert apple_lproj(Path("App/Base.lproj/Main.strings")).code is None
+    assert apple_lproj(Path("Old/English.lproj/Main.strings")).rewrite("tl") == Path(
+        "Old/fil.lproj/Main.strings"
+    )
+    pot = tmp_path / "locale" / "app.pot"
+    pot.parent.mkdir()
+    assert gettext_catalog(pot).rewrite("de") == tmp_path / "locale" / "de.po"
+    (tmp_path / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    assert gettext_catalog(pot).rewrite("de") == tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
+    assert gettext_catalog(Path("locale/fr/LC_MESSAGES/app.po")).rewrite("de") == Path(
         "locale/de/LC_MESSAGES/app.po"
     )
     assert dotted_language(Path("translations/validators.en.xlf")).rewrite("de") == Path(
@@ -351,14 +358,15 @@ def test_malformed_strings_name_line_and_column():
 
 
 def test_outputs_follow_the_layout_under_out(tmp_path: Path):
-    """`locale/x.pot` -> `<out>/locale/de/LC_MESSAGES/x.po`: the layout's own path, mirrored under
-    -o even where it is deeper than the source's (and the suffix changes)."""
+    """`locale/x.pot` -> `<out>/locale/de/LC_MESSAGES/x.po` where the folder keeps its catalogs so:
+    the layout's own path, mirrored under -o even where it is deeper than the source's (and the
+    suffix changes)."""
     from hymt_cli.discovery import discover
     from hymt_cli.languages import language
     from hymt_cli.outputs import output_path
 
     app = tmp_path / "app"
-    (app / "locale").mkdir(parents=True)
+    (app / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)
     (app / "locale" / "x.pot").write_text(POT, encoding="utf-8")
     (app / "res" / "values").mkdir(parents=True)
     (app / "res" / "values" / "strings.xml").write_text(ANDROID, encoding="utf-8")

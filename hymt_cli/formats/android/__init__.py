@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from ...languages import LANGUAGES
 from ..base import Decoded, FormatError
-from ..layout import Layout, Marked
+from ..layout import Layout, android_values
 from ..strings import (
     Convention,
     Edit,
@@ -55,33 +55,6 @@ from . import escapes
 
 _REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
 _RESOURCES = frozenset({"string", "string-array", "plurals"})
-# HY-MT code -> Android's locale qualifier (Android keeps the old codes for Hebrew and Indonesian).
-_QUALIFIERS = {"zh": "zh-rCN", "zh-Hant": "zh-rTW", "he": "iw", "id": "in", "yue": "b+yue"}
-_QUALIFIER = re.compile(r"^(?:[a-z]{2,3}(?:-r[A-Z]{2})?|b\+[a-zA-Z0-9+]+)$")
-
-
-def values_folders(path: Path) -> Marked | None:
-    """`res/values/strings.xml` -> `res/values-de/strings.xml` (a language qualifier right after
-    `values`: `values-night` -> `values-de-night`); `values-pt-rBR/` names its language."""
-    folder = path.parent.name
-    if not (folder == "values" or folder.startswith("values-")):
-        return None
-    qualifiers = folder.split("-")[1:]
-    code: str | None = None
-    rest = qualifiers
-    if qualifiers and _QUALIFIER.match(qualifiers[0]) and qualifiers[0] not in ("v", "land", "port"):
-        taken = 2 if len(qualifiers) > 1 and re.fullmatch(r"r[A-Z]{2}", qualifiers[1]) else 1
-        code, rest = "-".join(qualifiers[:taken]), qualifiers[taken:]
-        if code.startswith("b+"):
-            code = code[2:].replace("+", "-")
-        elif "-r" in code:
-            code = code.replace("-r", "-")
-
-    def rewrite(lang: str) -> Path:
-        name = "-".join(["values", _QUALIFIERS.get(lang, lang), *rest])
-        return path.parent.with_name(name) / path.name
-
-    return Marked(code, rewrite)
 
 
 def looks_like_strings(head: str) -> bool:
@@ -99,7 +72,7 @@ def classify(event: XmlEvent) -> InlineKind:
 class AndroidFormat(StringsFormat):
     name = "android"
     suffixes = ()  # `.xml`: chosen by content (formats/__init__.py)
-    layouts: ClassVar[tuple[Layout, ...]] = (values_folders,)
+    layouts: ClassVar[tuple[Layout, ...]] = (android_values,)
 
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:

@@ -9,48 +9,24 @@ a new value is quoted with the file's escapes (`\\"`, `\\\\`, `\\n`).
 variables are tags) and the strings of each rule dictionary; plural rules get the target's
 categories.
 
-Outputs follow the `.lproj` layout: `en.lproj/Localizable.strings` ->
+Outputs follow the `.lproj` layout (layout.apple_lproj): `en.lproj/Localizable.strings` ->
 `de.lproj/Localizable.strings` (`Base.lproj` too).
 """
 
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError
-from ..layout import Layout, Marked, path_language
+from ..layout import Layout, apple_lproj
 from ..strings import Convention, Entry, Item, StringsFormat, active, looks_like_printf, parse_value
 from ..strings.shape import is_text
 from ..xmlscan import decode_xml
 from .lexer import pairs, quote
 from .stringsdict import stringsdict_items
-
-# HY-MT code -> the name of its `.lproj` folder.
-_LPROJ = {"zh": "zh-Hans", "tl": "fil"}
-_BASES = frozenset({"Base", "English", "en"})
-
-
-def lproj_folders(path: Path) -> Marked | None:
-    """`en.lproj/x.strings` -> `de.lproj/x.strings`; `Base.lproj` and `English.lproj` are bases."""
-    for i in range(len(path.parts) - 2, -1, -1):
-        folder = path.parts[i]
-        if not folder.endswith(".lproj"):
-            continue
-        name = folder[: -len(".lproj")]
-        code = path_language(name)
-        written = None if name in ("Base", "English") else (code.written if code is not None else name)
-        return Marked(written, _lproj_rewrite(path.parts, i))
-    return None
-
-
-def _lproj_rewrite(parts: tuple[str, ...], i: int) -> Callable[[str], Path]:
-    def rewrite(lang: str) -> Path:
-        return Path(*parts[:i], _LPROJ.get(lang, lang) + ".lproj", *parts[i + 1 :])
-
-    return rewrite
 
 
 def decode_strings(data: bytes) -> Decoded:
@@ -75,7 +51,7 @@ def decode_strings(data: bytes) -> Decoded:
 class AppleStringsFormat(StringsFormat):
     name = "strings"
     suffixes = (".strings",)
-    layouts: ClassVar[tuple[Layout, ...]] = (lproj_folders,)
+    layouts: ClassVar[tuple[Layout, ...]] = (apple_lproj,)
 
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:
@@ -100,7 +76,7 @@ class AppleStringsFormat(StringsFormat):
 class StringsDictFormat(StringsFormat):
     name = "stringsdict"
     suffixes = (".stringsdict",)
-    layouts: ClassVar[tuple[Layout, ...]] = (lproj_folders,)
+    layouts: ClassVar[tuple[Layout, ...]] = (apple_lproj,)
 
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:
@@ -113,4 +89,4 @@ class StringsDictFormat(StringsFormat):
         return iter(stringsdict_items(text))
 
 
-__all__ = ["AppleStringsFormat", "StringsDictFormat", "lproj_folders"]
+__all__ = ["AppleStringsFormat", "StringsDictFormat"]

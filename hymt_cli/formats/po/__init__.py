@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, FormatError, decode_utf8
-from ..layout import Layout, Marked, folder_per_language, path_language, spell
+from ..layout import Layout, folder_per_language, gettext_catalog
 from ..strings import (
     Convention,
     Conventions,
@@ -83,32 +83,10 @@ def conventions_of(flags: list[str], msgid: str) -> Conventions:
     return active(msgid, candidates, flagged)
 
 
-def po_layout(path: Path) -> Marked | None:
-    """`x.pot` -> `de/LC_MESSAGES/x.po` (`po/x.pot` -> `po/de.po`, GNU's layout);
-    `locale/de/LC_MESSAGES/x.po` and `po/de.po` name their language."""
-    if path.suffix.lower() == ".pot":
-        if path.parent.name == "po":
-            return Marked(None, lambda lang: path.with_name(spell(lang, "_") + ".po"))
-        return Marked(None, lambda lang: path.parent / spell(lang, "_") / "LC_MESSAGES" / (path.stem + ".po"))
-    if path.parent.name == "LC_MESSAGES" and len(path.parts) >= 3:
-        folder = path_language(path.parts[-3])
-        if folder is not None:
-            sep = folder.sep
-            return Marked(
-                folder.written,
-                lambda lang: path.parent.parent.with_name(spell(lang, sep)) / "LC_MESSAGES" / path.name,
-            )
-    named = path_language(path.stem)
-    if named is not None:
-        sep = named.sep
-        return Marked(named.written, lambda lang: path.with_name(spell(lang, sep) + path.suffix))
-    return None
-
-
 class PoFormat(StringsFormat):
     name = "po"
     suffixes = (".po", ".pot")
-    layouts: ClassVar[tuple[Layout, ...]] = (po_layout, folder_per_language)
+    layouts: ClassVar[tuple[Layout, ...]] = (gettext_catalog, folder_per_language)
 
     def __init__(self, options: PoOptions | None = None) -> None:
         self.fuzzy = (options or PoOptions()).fuzzy
