@@ -23,9 +23,9 @@ How a format uses it (see each module's docstring):
 
 A value read in one place and written in another (a PO msgid into its msgstr) is an Entry whose
 span is where the translation goes (`write` escapes for it); one written differently per
-target (a PO file's `msgstr[n]` lines: as many as the target has forms) is several Entries with
-`targets`, overlapping only across languages (for one language the Entries written never
-overlap). `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
+target (a PO file's `msgstr[n]` lines: as many as the target has forms) is one Entry whose value
+(any `values.Value`: po/messages.py's PluralMessage) renders the whole block for the language
+asked, from segments of its own per target and category. `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
 targets. `values.placeholders(text, conventions)` is the placeholder multiset a translation must
 keep (tests; checks).
 """
