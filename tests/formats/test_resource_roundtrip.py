@@ -95,7 +95,7 @@ def _aapt(element: ET.Element) -> str:
         if token == '"':
             quoted = not quoted
         elif token.startswith("\\u"):
-            out.append(chr(int(token[2:], 16)))
+            out.append(chr(int(token[2:], 16)))  # noqa: FURB166 - "\\u" is no Python prefix
         elif token.startswith("\\"):
             out.append({"n": "\n", "t": "\t"}.get(token[1], token[1]))
         elif not token.strip(" \t\r\n"):  # ASCII white space only (U+2028 is a character)
