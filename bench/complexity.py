@@ -27,6 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hymt_cli.formats import format_named  # noqa: E402
 from hymt_cli.text.tags import TAG  # noqa: E402
 
+from complexity_resources import CASES as RESOURCE_CASES  # noqa: E402
+
 _SWAP = str.maketrans("aeiouAEIOU", "áéíóúÁÉÍÓÚ")
 
 
@@ -113,6 +115,7 @@ CASES = [
     Case("md million lines (2N)", "md", 500_000, lambda n: "A line of *text*.\n" * n),
     Case("txt million lines (2N)", "txt", 500_000, lambda n: "A line of text.\n" * n),
 ]
+CASES += [Case(c.name, c.fmt, c.n, c.make) for c in RESOURCE_CASES]  # PO, XLIFF, Android, Apple
 
 
 def _time(fmt_name: str, src: str, repeat: int) -> float:

@@ -1,4 +1,5 @@
-"""Every sample of the repository (samples/, and tests/corpus/ where it exists), as the format
+"""Every sample of the repository (samples/, and the real files of shared/corpus/ where they were
+gathered: scripts/gather_corpus.py, tests/corpus/SOURCES), as the format
 hymt reads it with the options its folder's hymt.toml gives (a table's columns): what the identity
 and hostile-answer tests of every registered format run over.
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from strings_helpers import without_new_plural_forms
+from pipelines import sources_of
 
 from hymt_cli.formats import FORMATS, format_for_path, path_marked
 from hymt_cli.formats.layout import same_language
@@ -23,7 +24,7 @@ from hymt_cli.settings import resolve
 from hymt_cli.text.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_ROOTS = (ROOT / "samples", ROOT / "tests" / "corpus")
+SAMPLE_ROOTS = (ROOT / "samples", ROOT / "shared" / "corpus")
 _NOT_SAMPLES = {"hymt.toml", "SOURCES", "SOURCES.md", "SOURCES.txt", "README.md", "LICENSE"}
 
 
@@ -54,7 +55,7 @@ class Sample:
 
 @cache
 def samples(*, corpus: bool = True) -> tuple[Sample, ...]:
-    """Every sample under samples/, and the real files of tests/corpus/ with `corpus`."""
+    """Every sample under samples/, and the real files of shared/corpus/ with `corpus`."""
     found = []
     for root in SAMPLE_ROOTS if corpus else SAMPLE_ROOTS[:1]:
         for path in sorted(root.rglob("*")) if root.is_dir() else ():
@@ -68,7 +69,7 @@ def samples(*, corpus: bool = True) -> tuple[Sample, ...]:
 
 
 def samples_of(fmt: str, *, corpus: bool = False) -> list[Sample]:
-    """The samples of one format under samples/ (and tests/corpus/ with `corpus`)."""
+    """The samples of one format under samples/ (and shared/corpus/ with `corpus`)."""
     return [s for s in samples(corpus=corpus) if s.format == fmt]
 
 
@@ -104,17 +105,23 @@ SAME: dict[str, Callable[[Path, Path], bool]] = {"parquet": _same_table}
 
 
 def unchanged(sample: Sample, output: Path) -> bool:
-    """The output is the sample, but for the edits its format documents (a string file lacking
-    plural categories of its language gets them: formats/strings/plurals.py)."""
+    """The output is the sample, but for the edits its format documents. A string file's target
+    edits (a PO header's language, an XLIFF target's state, the plural categories a language has)
+    are checked format by format (tests/formats/test_string_files.py, test_resource_corpus.py):
+    here it must hold every segment of its source and parse."""
     same = SAME.get(sample.format)
     if same is not None:
         return same(sample.path, output)
     edit = TARGET_EDITS.get(sample.format, lambda data: data)
     before, after = edit(sample.path.read_bytes()), edit(output.read_bytes())
     if before != after and FORMATS[sample.format].context_by_default:
-        try:
-            text = before.decode("utf-8")
-            return without_new_plural_forms(text, after.decode("utf-8")) == text
-        except UnicodeDecodeError:
-            return False
+        kept = _segments(sample, output)
+        return all(text in kept for text in _segments(sample, sample.path))
     return before == after
+
+
+def _segments(sample: Sample, path: Path) -> list[str]:
+    fmt = format_for_path(path, sample.options) or format_for_path(sample.path, sample.options)
+    assert fmt is not None
+    source = sources_of([path], options=sample.options, format_name=fmt.name)[0]
+    return [s.text for unit in fmt.open(source).units() for s in unit.segments if s.targets is None]

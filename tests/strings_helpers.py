@@ -23,7 +23,7 @@ from hymt_cli.formats.toml_strings import CANDIDATES as TOML_CANDIDATES
 from hymt_cli.formats.yaml_strings.walk import CANDIDATES as YAML_CANDIDATES
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "corpus"
+CORPUS = ROOT / "shared" / "corpus"  # gathered by scripts/gather_corpus.py (kept out of commits)
 FORMAT_OF = {
     ".json": "json",
     ".arb": "arb",

@@ -212,35 +212,45 @@ def android_spelling(code: str) -> str:
 
 def android_values(path: Path) -> Marked | None:
     """`res/values/strings.xml` (the base) -> `res/values-de/strings.xml`; `values-pt-rBR`,
-    `values-b+zh+Hant` name a language; other qualifiers (`values-night`) are no layout."""
+    `values-b+zh+Hant` name a language. Other qualifiers stay after the language's, as Android
+    orders them: `values-night/` -> `values-de-night/` (a name beside the base there,
+    `strings.de.xml`, would be one more resource file of the same resources)."""
     folder = path.parent.name
-    if folder == "values":
-        return Marked(
-            None, lambda lang: path.parent.with_name(f"values-{android_spelling(lang)}") / path.name
-        )
-    if not folder.startswith("values-"):
+    if folder != "values" and not folder.startswith("values-"):
         return None
-    qualifier = folder[len("values-") :]
-    if qualifier.startswith("b+"):
-        code = path_language(qualifier[2:].replace("+", "-"))
-    else:
-        language, _, region = qualifier.partition("-")
-        code = path_language(language) if not region or _ANDROID_REGION.match(region) else None
-    if code is None:
-        return None
-    return Marked(
-        code.written if not qualifier.startswith("b+") else qualifier[2:].replace("+", "-"),
-        lambda lang: path.parent.with_name(f"values-{android_spelling(lang)}") / path.name,
-    )
+    qualifiers = folder.split("-")[1:]
+    code: str | None = None
+    rest = qualifiers
+    if qualifiers and qualifiers[0].startswith("b+"):
+        found = path_language(qualifiers[0][2:].replace("+", "-"))
+        if found is not None:
+            code, rest = qualifiers[0][2:].replace("+", "-"), qualifiers[1:]
+    elif qualifiers and re.fullmatch(r"[a-z]{2,3}", qualifiers[0]):
+        found = path_language(qualifiers[0])
+        if found is not None:
+            region = len(qualifiers) > 1 and _ANDROID_REGION.match(qualifiers[1]) is not None
+            code, rest = found.written, qualifiers[2:] if region else qualifiers[1:]
+
+    def rewrite(lang: str) -> Path:
+        return path.parent.with_name("-".join(["values", android_spelling(lang), *rest])) / path.name
+
+    return Marked(code, rewrite)
+
+
+# HY-MT code -> the name Apple gives the language's `.lproj` folder.
+_APPLE = {"zh": "zh-Hans", "tl": "fil"}
 
 
 def apple_lproj(path: Path) -> Marked | None:
-    """`en.lproj/Localizable.strings` -> `de.lproj/Localizable.strings`; `Base.lproj` is the base."""
+    """`en.lproj/Localizable.strings` -> `de.lproj/Localizable.strings` (`zh-Hans.lproj` for
+    Chinese); `Base.lproj` is the base, `English.lproj` (older projects) is English."""
     for i in range(len(path.parts) - 2, -1, -1):
         part = path.parts[i]
         if not part.endswith(".lproj"):
             continue
         name = part[: -len(".lproj")]
+        if name == "English":
+            return Marked("en", _lproj(path.parts, i))
         code = None if name == "Base" else path_language(name)
         if name != "Base" and code is None:
             return None
@@ -249,7 +259,7 @@ def apple_lproj(path: Path) -> Marked | None:
 
 
 def _lproj(parts: tuple[str, ...], i: int) -> Callable[[str], Path]:
-    return lambda lang: Path(*parts[:i], f"{lang}.lproj", *parts[i + 1 :])
+    return lambda lang: Path(*parts[:i], f"{_APPLE.get(lang, lang)}.lproj", *parts[i + 1 :])
 
 
 def gettext_catalog(path: Path) -> Marked | None:

@@ -24,7 +24,8 @@ class FormatSpec:
     suffixes: tuple[str, ...]
     build: Callable[[OptionSet], InputFormat]
     options: type[Options] | None = None
-    document: bool = True  # one input is one document (a table cell can be parsed as it)
+    document: bool = True  # one input is one document
+    cell: bool = False  # a table cell can be parsed as it (--cell-format)
     # The contexts its segments carry (Segment.context) reach the model with `--context auto`:
     # short and telling (a UI string's key) or asked for (a table's --context-columns). A
     # document's title and heading reach it only with `--context on`.
@@ -35,6 +36,10 @@ class FormatSpec:
     # Why a file of this format found in a folder walk is no input (a suffix it shares with
     # configuration files, `package.json`), or None; files named on the command line are read.
     walk_refusal: Callable[[Path], str | None] | None = None
+    # Suffixes it shares with other kinds of files (`.xml`): a file with one is this format's when
+    # `claims` says so from its content.
+    by_content: tuple[str, ...] = ()
+    claims: Callable[[Path], bool] | None = None
 
 
 FORMATS: dict[str, FormatSpec] = {}
@@ -58,8 +63,8 @@ def unregister(name: str) -> None:
 
 
 def text_format_names() -> tuple[str, ...]:
-    """The document formats (what a table cell can be parsed as)."""
-    return tuple(name for name, spec in FORMATS.items() if spec.document)
+    """The formats a table cell can be parsed as (--cell-format)."""
+    return tuple(name for name, spec in FORMATS.items() if spec.cell)
 
 
 def format_named(name: str, options: OptionSet | None = None) -> InputFormat:
@@ -78,10 +83,14 @@ def document_format(name: str, options: OptionSet | None = None) -> SplicingForm
 
 
 def format_for_path(path: Path, options: OptionSet | None = None) -> InputFormat | None:
-    """The format for a file's suffix, or None when hymt does not read such files."""
+    """The format for a file's suffix (or its content, where formats share a suffix), or None
+    when hymt does not read such files."""
     suffix = path.suffix.lower()
     for spec in FORMATS.values():
         if suffix in spec.suffixes:
+            return spec.build(options or OptionSet())
+    for spec in FORMATS.values():
+        if suffix in spec.by_content and spec.claims is not None and spec.claims(path):
             return spec.build(options or OptionSet())
     return None
 
@@ -99,4 +108,4 @@ def walk_refusal(name: str, path: Path) -> str | None:
 
 
 def suffixes() -> tuple[str, ...]:
-    return tuple(sorted(s for spec in FORMATS.values() for s in spec.suffixes))
+    return tuple(sorted({s for spec in FORMATS.values() for s in (*spec.suffixes, *spec.by_content)}))

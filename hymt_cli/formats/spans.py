@@ -329,8 +329,11 @@ class _TextWriter:
 
     def text(self, text: str) -> None:
         located = self.located
-        if not self.exact and "\n" not in located.newline:  # one line: escape it as a whole
-            text = text.replace("\n", located.newline)
+        newline = located.newline
+        # One line: escape it as a whole. A line break that is an escape sequence itself (Android's
+        # `\n`) must not be escaped again: it is written between the escaped lines instead.
+        if not self.exact and "\n" not in newline and (not newline.strip() or located.escape is None):
+            text = text.replace("\n", newline)
         for i, line in enumerate(text.split("\n")):
             if i:
                 self._line_break()

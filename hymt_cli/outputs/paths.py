@@ -65,10 +65,10 @@ def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | 
         new = found.rewrite(lang.code)
         if out_dir is None:
             return new
-        n = len(relative.parts)
-        if len(new.parts) == len(path.parts) and new.parts[:-n] == path.parts[:-n]:
-            return out_dir / Path(*new.parts[-n:])
-        return out_dir / lang.code / relative
+        root = path.parts[: -len(relative.parts)]
+        if new.parts[: len(root)] == root:  # the layout lies inside the input folder: mirrored
+            return out_dir / Path(*new.parts[len(root) :])
+        return out_dir / lang.code / relative.with_name(new.name)
     if source.lang_suffix:  # index.en.md: the source's own language code goes
         relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)

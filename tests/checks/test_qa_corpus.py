@@ -4,7 +4,7 @@ engine's answer is the source itself; the pseudo engine's changes every letter a
 a translation keeps. A check that flags either is wrong about real text.
 
 The corpus is found by globbing, so that new corpora count as they land: every file of a
-registered format under samples/, tests/fixtures/ (but the corpora records) and tests/corpus/,
+registered format under samples/, tests/fixtures/ (but the corpora records) and shared/corpus/ (gathered),
 plus each record of the CommonMark, markdown-it and html5lib corpora as a document of its own.
 """
 
@@ -31,7 +31,7 @@ from hymt_cli.qa import CHECK_IDS, QaOptions, QaSuite
 from hymt_cli.reporting.report import RunReport
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS_FOLDERS = ("samples", "tests/fixtures", "tests/corpus")
+CORPUS_FOLDERS = ("samples", "tests/fixtures", "shared/corpus")
 # The corpus files into a comma-decimal, a CJK and a right-to-left language; the corpus records
 # (thousands of small documents) into German only: the checks are strictest there (doubled
 # words are not judged in Japanese, end punctuation is looser).

@@ -1,5 +1,5 @@
 """Samples and example glossaries are what people copy: no control characters (tab, LF and CR
-aside), text that decodes (UTF-8, or the charset an HTML page declares), Parquet string cells
+aside), text that decodes (UTF-8, UTF-16 with a BOM, or the charset an HTML page declares), Parquet string cells
 just as clean, and every example glossary loads."""
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ def control_problems(text: str, where: str) -> list[str]:
 
 
 def decoded(path: Path, data: bytes) -> str:
-    """UTF-8 (BOM allowed), or the charset an HTML page declares near its start."""
+    """UTF-8 (BOM allowed), UTF-16 with its BOM (Apple .strings), or the charset an HTML page
+    declares near its start."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
     declared = CHARSET.search(data[:2048]) if path.suffix.lower() in (".html", ".htm") else None
     if declared:
         name = declared.group(1).decode("ascii").lower()

@@ -30,6 +30,7 @@ for _path in FILES:
     BY_LANGUAGE.setdefault(source_language(_path), []).append(_path)
 
 
+@pytest.mark.skipif(not corpus_files(), reason="no corpus in shared/corpus: run scripts/gather_corpus.py")
 def test_the_corpus_has_three_real_files_per_format_and_big_ones() -> None:
     per_format: dict[str, int] = {}
     for path in corpus_files():

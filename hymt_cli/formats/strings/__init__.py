@@ -23,16 +23,16 @@ How a format uses it (see each module's docstring):
 
 A value read in one place and written in another (a PO msgid into its msgstr) is an Entry whose
 span is where the translation goes (`write` escapes for it); one written differently per
-target (a PO file's `msgstr[n]` lines: as many as the target has forms) is several Entries with
-`targets`, overlapping only across languages (for one language the Entries written never
-overlap). `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
+target (a PO file's `msgstr[n]` lines: as many as the target has forms) is one Entry whose value
+(any `values.Value`: po/messages.py's PluralMessage) renders the whole block for the language
+asked, from segments of its own per target and category. `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
 targets. `values.placeholders(text, conventions)` is the placeholder multiset a translation must
 keep (tests; checks).
 """
 
 from __future__ import annotations
 
-from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts
+from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts, looks_like_printf
 from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
 from .icu import IcuError, parse_message
 from .plurals import (
@@ -42,11 +42,13 @@ from .plurals import (
     PluralRules,
     category_note,
     gettext_plurals,
+    gettext_plurals_of,
     missing_categories,
     nearest_form,
+    parse_plural_forms,
     plural_rules,
 )
-from .values import ParsedValue, ValueSegment, parse_value
+from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
 
 __all__ = [
     "CATEGORIES",
@@ -59,6 +61,7 @@ __all__ = [
     "IcuError",
     "Item",
     "ParsedValue",
+    "Value",
     "PluralKind",
     "PluralRules",
     "StringsDocument",
@@ -69,11 +72,15 @@ __all__ = [
     "context_of",
     "escaper",
     "gettext_plurals",
+    "gettext_plurals_of",
     "icu_escape",
     "literal_parts",
+    "looks_like_printf",
+    "located_value",
     "missing_categories",
     "nearest_form",
     "parse_message",
+    "parse_plural_forms",
     "parse_value",
     "plural_rules",
 ]

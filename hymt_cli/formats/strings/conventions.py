@@ -45,12 +45,14 @@ class Convention(str, Enum):
 Conventions = frozenset[Convention]
 STRUCTURED = frozenset({Convention.ICU, Convention.JAVA_MESSAGE})  # parsed by icu.py
 
+# gettext's ISO C99 <inttypes.h> directives in c-format messages: `%<PRIu32>`, `%5<PRId64>`.
+_PRINTF_INTTYPES = r"%(?:\d+\$)?[-+0#' ]*\d*(?:\.\d+)?<PRI[A-Za-z0-9_]+>"
 _PRINTF_BODY = (
-    r"(?:\d+\$)?[-+0#']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
+    r"(?:\d+\$)?[-+0#',]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
 _PATTERNS: dict[Convention, str] = {
-    Convention.PRINTF: r"(?P<printf_lit>%%)|%#@[A-Za-z_]\w*@|%" + _PRINTF_BODY,
+    Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY,
     Convention.PYTHON_PERCENT: (
         r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
         r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
@@ -117,7 +119,8 @@ _VOID = frozenset(
 # Detecting a convention from a value's content (a format that does not declare it): stricter
 # than parsing, so that "100% sure" or "20%off" is not taken for a printf format.
 _DETECT: dict[Convention, str] = {
-    Convention.PRINTF: r"%%|%#@[A-Za-z_]\w*@|%" + _PRINTF_BODY + r"(?![A-Za-z])",
+    Convention.PRINTF: r"%%|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + r"|%\d+\$" + _PRINTF_BODY[len(r"(?:\d+\$)?"):]
+    + "|%" + _PRINTF_BODY + r"(?![A-Za-z])",
     Convention.PYTHON_PERCENT: r"%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",
     Convention.PYTHON_BRACE: r"\{[A-Za-z0-9_]*(?:![rsa])?(?::[^{}\n]*)?\}",
     Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(",
@@ -131,6 +134,16 @@ _DETECT: dict[Convention, str] = {
 _DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
 _COMPILED: dict[Conventions, re.Pattern[str] | None] = {}
 _BREAK = re.compile(r"\r\n|\r|\n")
+
+
+_PRINTF_ANYWHERE = re.compile("%" + _PRINTF_BODY)
+
+
+def looks_like_printf(text: str) -> bool:
+    """A printf directive anywhere, a letter after it or not (`%0dm`, `%dh`): for values a format
+    knows to be format strings when they have one (a PO message without flags, an Android string),
+    where the strict detection of `active` would leave `%dh` to the model."""
+    return _PRINTF_ANYWHERE.search(text.replace("%%", "")) is not None
 
 
 def active(text: str, candidates: Iterable[Convention], always: Iterable[Convention] = ()) -> Conventions:

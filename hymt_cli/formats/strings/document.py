@@ -32,7 +32,7 @@ from ...text.segments import Segment
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
-from .values import ParsedValue
+from .values import Value
 
 SEGMENTS_PER_UNIT = 2048
 
@@ -43,12 +43,15 @@ class Entry:
 
     start: int  # the raw span replaced by a new value (inserted there when start == end)
     end: int
-    value: ParsedValue
+    value: Value
     write: Callable[[str], str]  # new value text -> raw text for [start, end)
     key: str = ""  # key path ("settings.button.save"): context, role and report label
     note: str = ""  # what the file says about the value (ARB description, a comment): context
     targets: frozenset[str] | None = None  # written only for these target languages
     fallback: Entry | None = None  # rendered instead when a translation of this one is missing
+    # Where the value is, for people, when a key does not say it (a PO message: `msgid "Save"`):
+    # the segments' role and report label. "" = the key's.
+    role: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +100,12 @@ def chunk_segments(chunk: Chunk) -> tuple[list[Segment], dict[int, str]]:
         for i, part in enumerate(item.value.segments):
             sid = first + i
             label = item.key + (f" {part.label}" if part.label else "")
-            segments.append(
-                Segment(
-                    sid,
-                    part.text,
-                    context_of(item, part.note),
-                    f"key {label}" if item.key else part.label,
-                    part.targets,
-                )
-            )
+            if item.role:
+                label = f"{item.role} {part.label}".rstrip()
+                role = label
+            else:
+                role = f"key {label}" if item.key else part.label
+            segments.append(Segment(sid, part.text, context_of(item, part.note), role, part.targets))
             if label:
                 labels[sid] = label
     return segments, labels

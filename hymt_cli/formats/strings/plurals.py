@@ -18,6 +18,7 @@ What a format asks:
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -176,15 +177,47 @@ def gettext_plurals(code: str) -> GettextPlurals:
     """Babel's gettext plural table for a HY-MT language, each form mapped to its CLDR category."""
     lang = LANGUAGES[code].code
     table = get_plural(babel_locale(lang))
-    pick = gettext.c2py(table.plural_expr)
-    rule = babel_locale(lang).plural_form
-    numbers: list[list[int]] = [[] for _ in range(table.num_plurals)]
-    votes: list[dict[str, int]] = [{} for _ in range(table.num_plurals)]
+    found = gettext_plurals_of(lang, table.num_plurals, table.plural_expr)
+    assert found is not None
+    return found
+
+
+_PLURAL_FORMS = re.compile(r"^\s*nplurals\s*=\s*(\d{1,2})\s*;\s*plural\s*=\s*(.+?)\s*;?\s*$", re.DOTALL)
+_MAX_EXPRESSION = 500
+
+
+def parse_plural_forms(value: str) -> tuple[int, str] | None:
+    """`nplurals=3; plural=(n==1 ? 0 : ...);` (a PO header's Plural-Forms) as (nplurals,
+    expression); None when it is not one (`nplurals=INTEGER; plural=EXPRESSION;` in a template)."""
+    match = _PLURAL_FORMS.match(value)
+    if match is None or len(match.group(2)) > _MAX_EXPRESSION:
+        return None
+    return int(match.group(1)), match.group(2)
+
+
+@cache
+def gettext_plurals_of(code: str, nplurals: int, expression: str) -> GettextPlurals | None:
+    """The forms of a plural expression (a file's own `Plural-Forms`), each mapped to the CLDR
+    category of `code` that most of its numbers have; None when the expression is not one
+    gettext can evaluate or picks a form outside 0..nplurals-1."""
+    if not 1 <= nplurals <= 6:
+        return None
+    try:
+        pick = gettext.c2py(expression)
+    except (ValueError, SyntaxError, RecursionError):
+        return None
+    rule = babel_locale(LANGUAGES[code].code).plural_form
+    numbers: list[list[int]] = [[] for _ in range(nplurals)]
+    votes: list[dict[str, int]] = [{} for _ in range(nplurals)]
     for n in (*_INTEGERS, *_LARGE):
-        i = int(pick(n))
-        if 0 <= i < table.num_plurals:
-            if len(numbers[i]) < _SHOWN:
-                numbers[i].append(n)
-            votes[i][rule(n)] = votes[i].get(rule(n), 0) + 1
+        try:
+            i = int(pick(n))
+        except (ArithmeticError, ValueError, RecursionError):
+            return None
+        if not 0 <= i < nplurals:
+            return None
+        if len(numbers[i]) < _SHOWN:
+            numbers[i].append(n)
+        votes[i][rule(n)] = votes[i].get(rule(n), 0) + 1
     categories = tuple(max(v, key=lambda c: (v[c], c == "other")) if v else "other" for v in votes)
-    return GettextPlurals(table.num_plurals, table.plural_expr, categories, tuple(map(tuple, numbers)))
+    return GettextPlurals(nplurals, expression, categories, tuple(map(tuple, numbers)))

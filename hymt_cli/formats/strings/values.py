@@ -23,8 +23,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ...text.tags import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
@@ -72,6 +73,27 @@ class _Complex:
     brace: str = " "  # between a selector and its `{` (as the `other` branch writes it)
     base: _Msg | None = None  # the branch new categories are translated from
     forms: list[_NewForm] = field(default_factory=list)
+
+
+class Value(Protocol):
+    """What an `Entry` needs of its value: its text as the source has it, its segments, and its
+    text again from their translations. `ParsedValue` is the usual one; a format may bring its
+    own (a PO plural message renders all its `msgstr[n]` at once)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def segments(self) -> tuple[ValueSegment, ...]: ...
+
+    def render(self, translated: Mapping[int, str], lang: str | None = None) -> str: ...
+
+    def complete(self, translated: Mapping[int, str], lang: str | None) -> bool: ...
+
+    def for_targets(self, targets: frozenset[str], note: str) -> Value:
+        """The same value written only for `targets` (a plural form some languages add), its
+        segments carrying `note`."""
+        ...
 
 
 class ParsedValue:
@@ -125,6 +147,23 @@ def parse_value(
     builder = _Builder(text, conventions, plural_languages)
     root = builder.message(tree) if tree is not None else builder.plain()
     return ParsedValue(text, tuple(builder.segments), root)
+
+
+def located_value(
+    text: str,
+    parts: Sequence[Part],
+    escape: Callable[[str], str] | None,
+    *,
+    newline: str | None = None,
+    line_start: Callable[[str], str] | None = None,
+) -> ParsedValue:
+    """A value whose parts the format found itself (offsets into `text`): XML content whose inline
+    elements are tags and whose text runs went through `literal_parts`. One message; `escape`
+    makes translated text literal in it (the conventions' escaper and the container's)."""
+    located = locate(text, list(parts), newline=newline, escape=escape, line_start=line_start) if parts else None
+    if located is None:
+        return ParsedValue(text, (), _Msg(0, len(text), None, -1))
+    return ParsedValue(text, (ValueSegment(segment_text(text, located)),), _Msg(0, len(text), located, 0))
 
 
 class _Builder:

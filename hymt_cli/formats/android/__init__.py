@@ -1,0 +1,228 @@
+"""Android string resources (`res/values/strings.xml`): values translated in place.
+
+What is sent: the text of each `<string>`, each `<string-array>` item and each `<plurals>` item,
+as Android shows it (its escapes and quotes undone, white space collapsed), with the comment
+just before the resource as context. Placeholders (`%1$s`, `%d`) and HTML (`<b>` elements,
+`&lt;b>` or CDATA markup) are tags; `<xliff:g>` is one tag, content and all. Never touched:
+`translatable="false"` resources, resource references (`@string/x`), names, comments, every
+other element. New text is written with Android's escapes (`\\'`, `\\"`, `\\n`, a leading `\\@`)
+and XML's (or inside the value's CDATA section).
+
+`<plurals>` get the target's quantities (CLDR): a quantity the source lacks (Russian `few`,
+`many`) is added after `other`, translated from it with a note naming the category; one the
+target does not have (`one` in Japanese) is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from ...text.languages import LANGUAGES
+from ..base import Decoded, FormatError
+from ..layout import Layout, android_values
+from ..strings import (
+    Convention,
+    Edit,
+    Entry,
+    Item,
+    StringsFormat,
+    active,
+    category_note,
+    escaper,
+    located_value,
+    looks_like_printf,
+    plural_rules,
+)
+from ..strings.shape import is_text
+from ..strings.values import ParsedValue
+from ..xmlscan import XmlEvent, decode_xml, scan
+from ..xmlvalues import (
+    InlineKind,
+    as_is,
+    chain,
+    content,
+    escape_cdata,
+    escape_text,
+    gap_start,
+    left_out_unless,
+    matching_end,
+    wrapped,
+)
+from . import escapes
+
+_REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
+_RESOURCES = frozenset({"string", "string-array", "plurals"})
+
+
+def looks_like_strings(head: str) -> bool:
+    """An Android resource file with strings in it (not `colors.xml` or `dimens.xml`)."""
+    return (
+        re.search(r"<resources\b", head) is not None
+        and re.search(r"<(?:string|string-array|plurals)\b", head) is not None
+    )
+
+
+def classify(event: XmlEvent) -> InlineKind:
+    return "code" if event.name.startswith("xliff:") else "pair"
+
+
+class AndroidFormat(StringsFormat):
+    name = "android"
+    suffixes = ()  # `.xml`: chosen by content (formats/__init__.py)
+    layouts: ClassVar[tuple[Layout, ...]] = (android_values,)
+
+    @classmethod
+    def walk_refusal(cls, path: Path) -> str | None:
+        return None  # taken by content (formats/xml_kind.py)
+
+    def decode(self, data: bytes) -> Decoded:
+        return decode_xml(data)
+
+    def scan(self, text: str) -> Iterator[Item]:
+        return iter(_Scan(text).items())
+
+
+class _Scan:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.events = scan(text)
+        root = next((i for i, e in enumerate(self.events) if e.kind == "start"), None)
+        if root is None or self.events[root].name != "resources":
+            raise FormatError("not an Android resource file (no <resources> root element)")
+        self.root = root
+
+    def items(self) -> list[Item]:
+        events = self.events
+        items: list[Item] = []
+        note = ""
+        i, last = self.root + 1, matching_end(events, self.root)
+        while i < last:
+            event = events[i]
+            if event.kind == "comment":
+                note = event.data.strip()
+            elif event.kind == "start":
+                j = matching_end(events, i)
+                if self._translatable(event):
+                    items.extend(self._resource(i, j, note))
+                note = ""
+                i = j
+            elif event.kind == "text" and event.data.strip():
+                note = ""
+            i += 1
+        return items
+
+    @staticmethod
+    def _translatable(event: XmlEvent) -> bool:
+        if event.attrs.get("translatable", "true") == "false":
+            return False
+        return event.name in _RESOURCES or (event.name == "item" and event.attrs.get("type") == "string")
+
+    def _children(self, first: int, last: int) -> Iterator[tuple[int, int]]:
+        events = self.events
+        i = first + 1
+        while i < last:
+            if events[i].kind == "start":
+                j = matching_end(events, i)
+                yield i, j
+                i = j
+            i += 1
+
+    def _resource(self, first: int, last: int, note: str) -> Iterator[Item]:
+        event = self.events[first]
+        name = event.attrs.get("name", "")
+        printf = event.attrs.get("formatted", "true") != "false"
+        if event.name in ("string", "item"):
+            entry = self._entry(first, last, name, note, printf)
+            if entry is not None:
+                yield entry
+        elif event.name == "string-array":
+            items = [(i, j) for i, j in self._children(first, last) if self.events[i].name == "item"]
+            for n, (i, j) in enumerate(items):
+                entry = self._entry(i, j, f"{name}[{n}]", note, printf)
+                if entry is not None:
+                    yield entry
+        else:
+            yield from self._plurals(first, last, name, note, printf)
+
+    def _value(self, first: int, last: int, printf: bool) -> ParsedValue | None:
+        events, text = self.events, self.text
+        if events[first].empty:
+            return None
+        found = content(text, events, first, last, classify, escapes.decoded)
+        decoded = found.decoded
+        if found.text_only and (_REFERENCE.fullmatch(decoded) or not is_text(decoded)):
+            return None
+        candidates = (Convention.PRINTF, Convention.HTML) if printf else (Convention.HTML,)
+        # A string with a directive is a format string (aapt and lint treat it so): `%1$dh` too, and
+        # one whose directive is inside `<xliff:g>`: a `%` the model writes must be `%%` there.
+        always = {Convention.PRINTF} if printf and looks_like_printf(found.all_text) else set()
+        conventions = active(decoded, candidates, always)
+        container = escape_cdata if found.cdata_only else escape_text
+        value = located_value(
+            text[found.start : found.end],
+            found.parts(text, conventions),
+            chain(escaper(conventions), escapes.escape, container),
+            line_start=escapes.guard_reference,
+        )
+        return value if value.segments else None
+
+    def _entry(self, first: int, last: int, key: str, note: str, printf: bool) -> Entry | None:
+        value = self._value(first, last, printf)
+        if value is None:
+            return None
+        start, end = self.events[first].end, self.events[last].start
+        return Entry(start, end, value, as_is, key=key, note=note)
+
+    def _plurals(self, first: int, last: int, name: str, note: str, printf: bool) -> Iterator[Item]:
+        events, text = self.events, self.text
+        items = [
+            (i, j)
+            for i, j in self._children(first, last)
+            if events[i].name == "item" and events[i].attrs.get("quantity")
+        ]
+        present = {events[i].attrs["quantity"] for i, _ in items}
+        by_category: dict[str, Entry] = {}
+        for i, j in items:
+            category = events[i].attrs["quantity"]
+            having = frozenset(code for code in LANGUAGES if category in plural_rules(code).categories())
+            yield Edit(gap_start(events, i), events[j].end, left_out_unless(having))
+            value = self._value(i, j, printf)
+            if value is None:
+                continue
+            entry = Entry(
+                events[i].end,
+                events[j].start,
+                value.for_targets(having, ""),
+                as_is,
+                key=f"{name}[{category}]",
+                note=note,
+            )
+            by_category[category] = entry
+            yield entry
+        base = by_category.get("other")
+        if base is None:
+            return
+        other = next(i for i, _ in items if events[i].attrs["quantity"] == "other")
+        other_end = next(j for i, j in items if i == other)
+        indent = text[gap_start(events, other) : events[other].start]
+        tag = text[events[other].start : events[other].end]
+        close = text[events[other_end].start : events[other_end].end]
+        at = events[other_end].end
+        for code in LANGUAGES:
+            for category in plural_rules(code).categories():
+                if category in present:
+                    continue
+                item_tag = re.sub(r"""(quantity\s*=\s*["'])other(["'])""", rf"\g<1>{category}\g<2>", tag)
+                yield Entry(
+                    at,
+                    at,
+                    base.value.for_targets(frozenset({code}), category_note(code, category)),
+                    wrapped(f"{indent}{item_tag}", close),
+                    key=f"{name}[{category}]",
+                    note=note,
+                    targets=frozenset({code}),
+                    fallback=base,
+                )
