@@ -1,0 +1,138 @@
+"""What every table format shares (Parquet, CSV/TSV, JSON Lines).
+
+A table is read a batch of rows at a time; the batch is one unit. Its segments are the
+unique values of the selected columns in that batch, each weighted by the rows holding it
+(the pipeline's memory and dedupe do the rest). A value spanning several lines, or any
+value under a markup `cell_format`, is parsed by that document format and its segments go
+out instead. Here: the options, the checks of `--columns`, the planning of a batch's cells
+into segments, the text a translated cell gets, and the names of added columns.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..segments import Segment
+from .base import DocumentFormat, FormatError, ParsedDocument, Unit
+from .text import fit_line_breaks
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """The options every table format takes (Parquet, CSV, TSV, JSON Lines)."""
+
+    # --columns NAMES: "the columns to translate, comma-separated (Parquet and CSV/TSV: column
+    # names; JSON Lines: field names, `a.b` for a field inside an object)."
+    columns: tuple[str, ...] = ()
+    # --add-columns/--replace-columns: "keep the source columns and add <column>_<lang>."
+    add_columns: bool = False
+    # --cell-format: "how a cell is parsed."
+    cell_format: str = "txt"
+    # --rows-per-batch: "rows read, translated and written at a time."
+    rows_per_batch: int = 8192
+
+    def __post_init__(self) -> None:
+        if self.rows_per_batch < 1:
+            raise ValueError(f"rows_per_batch must be at least 1, not {self.rows_per_batch}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableCell:
+    """One unique value of a column in a batch: its unit segment ids, and its parse when the
+    value was split by the cell format (None: the whole value is segment `ids[0]`)."""
+
+    value: str
+    ids: tuple[int, ...]
+    parsed: ParsedDocument | None
+
+
+class CellPlanner:
+    """A batch's segments, built column by column from the column's unique values."""
+
+    def __init__(self, cell_format: DocumentFormat) -> None:
+        self._format = cell_format
+        self.segments: list[Segment] = []
+        self.weights: dict[int, int] = {}
+        self.labels: dict[int, str] = {}
+
+    def add(self, column: str, values: Iterable[tuple[str, int]]) -> tuple[TableCell, ...]:
+        """Plan (value, rows holding it) pairs of `column`; return their cells in that order."""
+        cells = []
+        role = f"column {column}"
+        for value, count in values:
+            parts = self._split(value)
+            texts = [s.text for s in parts.segments] if parts is not None else [value]
+            start = len(self.segments)
+            ids = tuple(range(start, start + len(texts)))
+            label = f"column {column!r}, value {_preview(value)}"
+            for segment_id, text in zip(ids, texts):
+                self.segments.append(Segment(segment_id, text, role=role))
+                self.weights[segment_id] = count
+                self.labels[segment_id] = label
+            cells.append(TableCell(value, ids, parts))
+        return tuple(cells)
+
+    def unit(self, index: int, content: object) -> Unit:
+        return Unit(index, self.segments, content, self.weights, self.labels)
+
+    def _split(self, value: str) -> ParsedDocument | None:
+        """The cell format's parse of a value, or None where the whole value is one segment
+        (one line of plain text: the common case, and much faster)."""
+        if self._format.name == "txt" and "\n" not in value and "\r" not in value:
+            return None
+        return self._format.parse(value)
+
+
+def rendered_cell(cell: TableCell, translated: Mapping[int, str]) -> str | None:
+    """The cell's translated text, or None where none of it was translated (keep the source).
+    A one-line value stays one line; a parsed value is spliced by its format."""
+    if cell.parsed is None:
+        text = translated.get(cell.ids[0])
+        return None if text is None else fit_line_breaks(cell.value, text)
+    local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
+    return cell.parsed.reassemble(local) if local else None
+
+
+def count_values(values: Iterable[str]) -> list[tuple[str, int]]:
+    """(value, occurrences) of each distinct value, in order of first occurrence."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return list(counts.items())
+
+
+def column_listing(kind: str, names: Sequence[str]) -> str:
+    """`kind: a, b, c` for error messages (`(none)` when empty; long lists cut)."""
+    shown = ", ".join(names[:40]) + (f", … ({len(names)} in all)" if len(names) > 40 else "")
+    return f"{kind}: {shown if names else '(none)'}"
+
+
+def selected_columns(format_name: str, wanted: Sequence[str], available: Sequence[str], listing: str) -> list[str]:
+    """The `--columns` asked for, each once, in order; FormatError when none is asked for or one
+    is missing (the message lists what there is)."""
+    if not wanted:
+        raise FormatError(f"{format_name} needs --columns; {listing}")
+    present = set(available)
+    for name in wanted:
+        if name not in present:
+            raise FormatError(f"no column {name!r}; {listing}")
+    return list(dict.fromkeys(wanted))
+
+
+def added_column(column: str, target_language: str) -> str:
+    """The name of the column `--add-columns` adds for `column` in a target language."""
+    return f"{column}_{target_language}"
+
+
+def added_columns(existing: Iterable[str], columns: Sequence[str], target_language: str) -> list[str]:
+    """The added columns' names; FormatError when one of them is a column already."""
+    taken = set(existing)
+    names = [added_column(name, target_language) for name in columns]
+    for name in names:
+        if name in taken:
+            raise FormatError(f"column {name!r} exists already (--add-columns)")
+    return names
+
+
+def _preview(value: str, limit: int = 40) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "…")
