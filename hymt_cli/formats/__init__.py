@@ -2,8 +2,9 @@
 
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
-`SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module and one entry below.
+`SplicingFormat`, document.py) only decodes and parses; a table format (parquet, csv, tsv)
+reads and writes batches of rows, and parses its cells with a document format. A new format
+is one module and one entry below.
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, In
 from .document import SplicingFormat
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
+from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .parquet import ParquetFormat, ParquetOptions
+from .table_cells import TableOptions
 from .text import TextFormat, TextOptions
 
 # Options of each format, by format name; a format missing here gets its defaults.
@@ -38,10 +41,28 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
     MarkdownFormat.name: (MarkdownFormat.suffixes, lambda s: MarkdownFormat()),
     HtmlFormat.name: (HtmlFormat.suffixes, lambda s: HtmlFormat()),
 }
-FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, ParquetFormat.name)
+# Table formats: built from the table options every table shares (key "table"; settings.py
+# still names them "parquet", read as well until the lead renames it), their own options, and
+# the document format their cells are parsed with.
+TABLE_OPTIONS = "table"
+_TABLES: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None, TableOptions, SplicingFormat],
+                                                  InputFormat]]] = {
+    ParquetFormat.name: (ParquetFormat.suffixes, lambda s, table, cells: ParquetFormat(table, cells)),
+    CsvFormat.name: (CsvFormat.suffixes, lambda s, table, cells: CsvFormat(
+        table, _options(s, CsvFormat.name, DelimitedOptions), cells)),
+    TsvFormat.name: (TsvFormat.suffixes, lambda s, table, cells: TsvFormat(
+        table, _options(s, TsvFormat.name, DelimitedOptions), cells)),
+}
+FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, *_TABLES)
 SUFFIXES: dict[str, str] = {
-    **{suffix: name for name, (suffixes, _) in _DOCUMENTS.items() for suffix in suffixes},
-    **{suffix: ParquetFormat.name for suffix in ParquetFormat.suffixes}}
+    suffix: name for entries in (_DOCUMENTS, _TABLES) for name, (suffixes, _) in entries.items()
+    for suffix in suffixes}
+
+
+def table_options(settings: FormatSettings | None) -> TableOptions:
+    """The options every table format takes."""
+    key = TABLE_OPTIONS if settings and TABLE_OPTIONS in settings else ParquetFormat.name
+    return _options(settings, key, TableOptions)
 
 
 def text_format_names() -> tuple[str, ...]:
@@ -56,13 +77,13 @@ def document_format(name: str, settings: FormatSettings | None = None) -> Splici
 
 def format_named(name: str, settings: FormatSettings | None = None) -> InputFormat:
     """The format called `name`, built with its own options from `settings`; KeyError when none."""
-    if name != ParquetFormat.name:
+    if name not in _TABLES:
         return document_format(name, settings)
-    options = _options(settings, name, ParquetOptions)
+    options = table_options(settings)
     if options.cell_format not in _DOCUMENTS:
         raise ValueError(f"--cell-format must be a text format ({', '.join(_DOCUMENTS)}), "
                          f"not {options.cell_format!r}")
-    return ParquetFormat(options, document_format(options.cell_format, settings))
+    return _TABLES[name][1](settings, options, document_format(options.cell_format, settings))
 
 
 def format_for_path(path: Path, settings: FormatSettings | None = None) -> InputFormat | None:
@@ -73,5 +94,5 @@ def format_for_path(path: Path, settings: FormatSettings | None = None) -> Input
 
 __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
-           "FormatSettings", "TextOptions", "ParquetOptions", "SplicingFormat", "document_format",
-           "format_named", "format_for_path", "text_format_names"]
+           "FormatSettings", "TextOptions", "ParquetOptions", "TableOptions", "DelimitedOptions", "TABLE_OPTIONS", "SplicingFormat", "document_format",
+           "format_named", "format_for_path", "table_options", "text_format_names"]

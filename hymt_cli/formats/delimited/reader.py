@@ -1,0 +1,229 @@
+"""CSV and TSV files as tables: read a batch of records at a time, written by splicing.
+
+A unit is a batch of consecutive records and the exact text that holds them (the first batch
+also holds the BOM and the header), so the batches of a file join into the file. Its segments
+are the unique values of the selected columns (table_cells). The writer copies the batch's
+text and replaces only the translated fields, each written as its dialect needs (fields.py);
+with `add_columns` it appends a field per selected column to the header and to every record,
+before the line ending. Blank lines, every other field, quoting, line endings, the BOM and
+the encoding are the source's.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..table_cells import CellPlanner, TableCell, TableOptions, added_columns, column_listing, rendered_cell, \
+    selected_columns
+from ..text_stream import TextStream
+from .dialect import DelimitedOptions, Dialect, sniff_delimiter
+from .fields import field_value, is_quoted, render_field
+from .scanner import RecordScanner, Scanned, Span
+
+BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
+SNIFF_CHARS = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A record with fields to translate: where its content ends (before the line ending), the
+    spans of the selected fields and, per selected field, its cell in the column (-1: none)."""
+
+    end: int
+    spans: tuple[Span, ...]
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordBatch:
+    """A unit's content: its text, its rows, the header's end (first batch only) and, per
+    selected column, the unique values of the batch."""
+
+    text: str
+    rows: list[Row]
+    header_end: int | None
+    columns: tuple[tuple[TableCell, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    names: list[str]
+    quoted: list[bool]
+    selected: list[str]
+    indexes: list[int]  # of the selected columns, in selection order
+
+
+class DelimitedReader:
+    def __init__(self, format_name: str, table: TableOptions, options: DelimitedOptions, default_delimiter: str,
+                 cell_format: DocumentFormat, source: InputSource) -> None:
+        self._name = format_name
+        self._table = table
+        self._options = options
+        self._default_delimiter = default_delimiter
+        self._cell_format = cell_format
+        self._source = source
+        self._stream: TextStream | None = None
+        self._dialect: Dialect | None = None
+        self._header: Header | None = None
+
+    def units(self) -> Iterator[Unit]:
+        try:
+            self._stream = TextStream(self._source.open_binary())
+            first = self._stream.read()
+        except OSError as exc:
+            raise FormatError(f"cannot read: {exc.strerror or exc}") from None
+        delimiter = self._options.delimiter or self._default_delimiter or sniff_delimiter(first[:SNIFF_CHARS])
+        self._dialect = Dialect(delimiter, self._options.escaping)
+        scanner = RecordScanner(self._stream, self._dialect, first)
+        header, header_end = self._read_header(scanner)
+        self._header = header
+        wanted = sorted(set(header.indexes))
+        slot = {index: wanted.index(index) for index in header.indexes}
+        picks = [slot[index] for index in header.indexes]  # selection order from file order
+        rows: list[tuple[int, Scanned]] = []
+        index = 0
+        while True:
+            start = scanner.position
+            got = scanner.next_record(wanted)
+            if got is not None:
+                line, record = got
+                if record.end == start and record.fields == 1:
+                    continue  # a blank line: kept as it is, read as no record by every reader
+                if record.fields != len(header.names):
+                    raise FormatError(f"line {line}: {record.fields} fields, but the header has "
+                                      f"{len(header.names)}")
+                rows.append((line, record))
+                if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
+                    continue
+            if got is None and index > 0 and scanner.position == 0:
+                return  # the last batch ended at the end of the file
+            yield self._unit(index, scanner, rows, picks, header_end if index == 0 else None)
+            index += 1
+            rows = []
+            if got is None:
+                return
+
+    def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
+        assert self._stream is not None and self._dialect is not None and self._header is not None
+        header = self._header
+        added = ""
+        if self._table.add_columns:
+            names = added_columns(header.names, header.selected, target_language)
+            added = "".join(self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
+                            for name, index in zip(names, header.indexes))
+        return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
+
+    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int]:
+        assert self._dialect is not None
+        while True:
+            start = scanner.position
+            got = scanner.next_record(None)
+            if got is None:
+                raise FormatError(f"empty: no header row (a {self._name} file names its columns in its first line)")
+            line, record = got
+            if record.end > start:
+                break
+        raws = [scanner.text(a, b) for a, b in record.spans]
+        names = [field_value(raw, self._dialect) or raw for raw in raws]
+        listing = column_listing("columns", names)
+        selected = selected_columns(self._name, self._table.columns, names, listing)
+        for name in selected:
+            if names.count(name) > 1:
+                raise FormatError(f"line {line}: column {name!r} appears more than once in the header")
+        header = Header(names, [is_quoted(raw, self._dialect) for raw in raws], selected,
+                        [names.index(name) for name in selected])
+        return header, record.end
+
+    def _unit(self, index: int, scanner: RecordScanner, records: Sequence[tuple[int, Scanned]], picks: Sequence[int],
+              header_end: int | None) -> Unit:
+        assert self._dialect is not None and self._header is not None
+        text = scanner.text(0, scanner.position)
+        scanner.release()
+        dialect = self._dialect
+        lookups: list[dict[str, int]] = [{} for _ in picks]
+        counts: list[list[int]] = [[] for _ in picks]
+        rows = []
+        for _, record in records:
+            spans = tuple(record.spans[p] for p in picks)
+            cells = []
+            for k, (a, b) in enumerate(spans):
+                value = field_value(text[a:b], dialect)
+                if not value:
+                    cells.append(-1)
+                    continue
+                cell = lookups[k].setdefault(value, len(lookups[k]))
+                if cell == len(counts[k]):
+                    counts[k].append(0)
+                counts[k][cell] += 1
+                cells.append(cell)
+            rows.append(Row(record.end, spans, tuple(cells)))
+        planner = CellPlanner(self._cell_format)
+        columns = tuple(planner.add(name, zip(lookup, count))
+                        for name, lookup, count in zip(self._header.selected, lookups, counts))
+        return planner.unit(index, RecordBatch(text, rows, header_end, columns))
+
+
+class DelimitedWriter:
+    """One output: each batch's text with its translated fields spliced in, encoded as the source."""
+
+    def __init__(self, out: BinaryIO, stream: TextStream, dialect: Dialect, add_columns: bool,
+                 added_header: str) -> None:
+        self._out = out
+        self._stream = stream
+        self._dialect = dialect
+        self._add = add_columns
+        self._added_header = added_header
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        batch = unit.content
+        assert isinstance(batch, RecordBatch)
+        rendered = [[_changed(cell, translated) for cell in cells] for cells in batch.columns]
+        text = self._spliced(batch, rendered) if not self._add else self._extended(batch, rendered)
+        self._out.write(self._stream.encode(text))
+
+    def close(self) -> None:
+        pass
+
+    def _spliced(self, batch: RecordBatch, rendered: list[list[str | None]]) -> str:
+        text, dialect = batch.text, self._dialect
+        order = sorted(range(len(rendered)), key=lambda k: batch.rows[0].spans[k][0]) if batch.rows else []
+        pieces: list[str] = []
+        pos = 0
+        for row in batch.rows:
+            for k in order:
+                cell = row.cells[k]
+                value = rendered[k][cell] if cell >= 0 else None
+                if value is None:
+                    continue
+                start, end = row.spans[k]
+                pieces.append(text[pos:start])
+                pieces.append(render_field(value, dialect, is_quoted(text[start:end], dialect)))
+                pos = end
+        pieces.append(text[pos:])
+        return "".join(pieces)
+
+    def _extended(self, batch: RecordBatch, rendered: list[list[str | None]]) -> str:
+        text, dialect, delimiter = batch.text, self._dialect, self._dialect.delimiter
+        pieces: list[str] = []
+        pos = 0
+        if batch.header_end is not None:
+            pieces += [text[:batch.header_end], self._added_header]
+            pos = batch.header_end
+        for row in batch.rows:
+            pieces.append(text[pos:row.end])
+            for k, (cell, (start, end)) in enumerate(zip(row.cells, row.spans)):
+                value = rendered[k][cell] if cell >= 0 else None
+                raw = text[start:end]
+                pieces.append(delimiter + (raw if value is None else render_field(value, dialect,
+                                                                                   is_quoted(raw, dialect))))
+            pos = row.end
+        pieces.append(text[pos:])
+        return "".join(pieces)
+
+
+def _changed(cell: TableCell, translated: Mapping[int, str]) -> str | None:
+    """The cell's translation, or None where it is the source's value (the field stays as written)."""
+    text = rendered_cell(cell, translated)
+    return None if text == cell.value else text
