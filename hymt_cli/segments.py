@@ -24,6 +24,12 @@ class Segment:
     # Where the segment sits in its file's structure, for people reading a review or a report:
     # "heading", "list item", "table cell", "key settings.save". "" = not said.
     role: str = ""
+    # The target languages this segment is translated into (None: every target). A plural form
+    # that only some languages have (Russian `few`) is a segment of its own for each of them.
+    targets: frozenset[str] | None = None
+
+    def is_for(self, lang: str) -> bool:
+        return self.targets is None or lang in self.targets
 
 
 def is_translatable(text: str) -> bool:

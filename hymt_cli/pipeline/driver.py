@@ -232,6 +232,8 @@ class Pipeline:
                 continue
             work = UnitWork(job, unit, {})
             for segment in translatable:
+                if not segment.is_for(job.lang.code):
+                    continue
                 work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang,
                                                              (current.source.display, segment.id))
                 job.report.segments += unit.weight(segment.id)

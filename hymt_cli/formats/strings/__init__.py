@@ -1,0 +1,68 @@
+"""The shared core of the software-string formats (JSON, YAML, TOML, properties, PO, XLIFF,
+Android, Apple): one placeholder grammar, ICU messages, CLDR plurals, and splicing.
+
+How a format uses it (see each module's docstring):
+1. Subclass `StringsFormat` (document.py): `decode(bytes) -> Decoded` and `scan(text)` yielding
+   `Entry`s and `Edit`s in source order. Parsing, streaming units and writing are done here.
+2. For each string value: undo the container's escapes (JSON: jsontext.decode_string), choose
+   the conventions (`active(text, candidates, always)`, conventions.py), and
+   `parse_value(text, conventions)` (values.py): segments with placeholders as HY-MT tags, ICU
+   branches as segments of their own, new CLDR plural categories for the targets that need them.
+3. Yield `Entry(start, end, value, write, key=..., note=...)`: `write(new value text)` escapes
+   the text for the container the way the source writes it (quotes, escapes); the core calls it
+   only when the value changed, so an untranslated value keeps its bytes.
+4. A plural form a target needs that the file lacks as a key of its own (i18next `x_few`, an
+   Android `<item quantity="few">`, a stringsdict key) is an `Entry` inserted at a point
+   (`start == end`) with `targets` naming the language, `value.for_targets(...)` of the source
+   form it is translated from, and `fallback` the entry whose rendering it copies when its own
+   translation is missing. plurals.py says which categories each language needs.
+5. Changes every target file carries (ARB `@@locale`, Rails' root key, a PO header) are `Edit`s.
+"""
+
+from __future__ import annotations
+
+from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts
+from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
+from .icu import IcuError, parse_message
+from .plurals import (
+    CATEGORIES,
+    GettextPlurals,
+    PluralKind,
+    PluralRules,
+    category_note,
+    gettext_plurals,
+    missing_categories,
+    nearest_form,
+    plural_rules,
+)
+from .values import ParsedValue, ValueSegment, parse_value
+
+__all__ = [
+    "CATEGORIES",
+    "Chunk",
+    "Convention",
+    "Conventions",
+    "Edit",
+    "Entry",
+    "GettextPlurals",
+    "IcuError",
+    "Item",
+    "ParsedValue",
+    "PluralKind",
+    "PluralRules",
+    "StringsDocument",
+    "StringsFormat",
+    "ValueSegment",
+    "active",
+    "category_note",
+    "context_of",
+    "escaper",
+    "gettext_plurals",
+    "icu_escape",
+    "literal_parts",
+    "missing_categories",
+    "nearest_form",
+    "parse_message",
+    "parse_value",
+    "plural_rules",
+]

@@ -1,0 +1,266 @@
+"""The placeholder grammar of software strings: every convention in one place.
+
+A format chooses which conventions apply to a value (by format, by PO flags such as
+`c-format`, by what the value contains: `active`), then:
+- `literal_parts(text, start, end, conventions)` cuts a literal run of the value into spans.Part
+  values: placeholders (`%1$s`, `{{count}}`, `%{name}`, `$USER$`, `&nbsp;`) become `self` parts,
+  HTML tags `open`/`close` parts (paired by name), line breaks `break` parts, and escapes
+  (`%%`, `{{` in Python brace formats, `$$`, `&amp;`) text parts *shown* as the character
+  they stand for. The model sees the placeholders as HY-MT tags (`<s1/>`) and may move them
+  but not change them; splicing maps each tag back to the exact source text.
+- `escaper(conventions)` makes a translation's text literal again: a `%` from the model becomes
+  `%%` in a printf format, `{` becomes `'{'` in an ICU message, `<` becomes `&lt;` in an HTML
+  value, so that nothing the model writes becomes live syntax that the source did not have.
+  i18next has no escape for `{{` and `$t(`: a zero-width space (U+200B) is put inside them.
+
+ICU MessageFormat and Java MessageFormat are parsed by icu.py (they nest); their literal runs
+come back here for the other conventions (HTML tags inside ICU messages).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from enum import Enum
+
+from ..spans import TEMPLATING, Part
+
+
+class Convention(str, Enum):
+    PRINTF = "printf"  # %s %1$s %d %5.2f %lu %@ %1$@ %#@var@ (C, Objective-C, Java, PHP, Android); %% literal
+    PYTHON_PERCENT = "python-percent"  # %(name)s and %s (Python's % operator); %% literal
+    PYTHON_BRACE = "python-brace"  # {name} {0} {} {0:>8} {a.b} (Python str.format, .NET); {{ }} literal
+    ICU = "icu"  # ICU MessageFormat: {arg}, plural/select/selectordinal, '' quoting (icu.py)
+    JAVA_MESSAGE = "java-message"  # java.text.MessageFormat: {0}, {0,choice,...}, '' quoting (icu.py)
+    I18NEXT = "i18next"  # {{name}} {{- html}} {{val, number}} and nesting $t(key)
+    RUBY = "ruby"  # %{name} %<name>s (Ruby, Rails I18n); %% literal
+    WEBEXT = "webext"  # $NAME$ and $1 (WebExtension messages.json); $$ literal
+    TEMPLATE = "template"  # {{ x }} {% x %} {# x #} (Liquid, Jinja, Hugo, Handlebars, Angular)
+    HTML = "html"  # tags and entities inside a value
+
+
+Conventions = frozenset[Convention]
+STRUCTURED = frozenset({Convention.ICU, Convention.JAVA_MESSAGE})  # parsed by icu.py
+
+_PRINTF_BODY = (
+    r"(?:\d+\$)?[-+0#']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
+    r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
+)
+_PATTERNS: dict[Convention, str] = {
+    Convention.PRINTF: r"(?P<printf_lit>%%)|%#@[A-Za-z_]\w*@|%" + _PRINTF_BODY,
+    Convention.PYTHON_PERCENT: (
+        r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
+        r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
+    ),
+    Convention.PYTHON_BRACE: (
+        r"(?P<brace_lit>\{\{|\}\})"
+        r"|\{[A-Za-z0-9_]*(?:[.\[][^{}:!\n]*)?(?:![rsa])?(?::(?:[^{}\n]|\{[^{}\n]*\})*)?\}"
+    ),
+    Convention.I18NEXT: r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}|\$t\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)",
+    Convention.TEMPLATE: TEMPLATING,
+    Convention.RUBY: r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}|%<[A-Za-z_]\w*>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
+    Convention.WEBEXT: r"(?P<webext_lit>\$\$)|\$[A-Za-z0-9_@]+\$|\$[1-9]\d*",
+    Convention.HTML: (
+        r"(?P<comment><!--.*?-->)"
+        r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
+        r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?(?P<slash>/?)>"
+        r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    ),
+}
+# The order placeholders are tried in where several conventions apply: the longest first.
+_ORDER = (
+    Convention.HTML,
+    Convention.I18NEXT,
+    Convention.TEMPLATE,
+    Convention.RUBY,
+    Convention.PYTHON_PERCENT,
+    Convention.PRINTF,
+    Convention.PYTHON_BRACE,
+    Convention.WEBEXT,
+)
+_LITERALS = {"printf_lit": "%", "py_lit": "%", "ruby_lit": "%", "webext_lit": "$"}
+_SHOWN_ENTITIES = {
+    "&amp;": "&",
+    "&lt;": "<",
+    "&gt;": ">",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#34;": '"',
+    "&#x27;": "'",
+}
+_VOID = frozenset(
+    {
+        "br",
+        "hr",
+        "img",
+        "input",
+        "wbr",
+        "meta",
+        "link",
+        "area",
+        "col",
+        "embed",
+        "source",
+        "track",
+        "param",
+        "base",
+    }
+)
+# Detecting a convention from a value's content (a format that does not declare it): stricter
+# than parsing, so that "100% sure" or "20%off" is not taken for a printf format.
+_DETECT: dict[Convention, str] = {
+    Convention.PRINTF: r"%%|%#@[A-Za-z_]\w*@|%" + _PRINTF_BODY + r"(?![A-Za-z])",
+    Convention.PYTHON_PERCENT: r"%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",
+    Convention.PYTHON_BRACE: r"\{[A-Za-z0-9_]*(?:![rsa])?(?::[^{}\n]*)?\}",
+    Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(",
+    Convention.TEMPLATE: r"\{\{[^{}]+\}\}|\{%[^{}]*%\}",
+    Convention.RUBY: r"%\{\w+\}|%<\w+>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
+    Convention.WEBEXT: r"\$[A-Za-z0-9_@]+\$|\$[1-9]",
+    Convention.HTML: r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]\w*);",
+}
+_DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
+_COMPILED: dict[Conventions, re.Pattern[str] | None] = {}
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def active(text: str, candidates: Iterable[Convention], always: Iterable[Convention] = ()) -> Conventions:
+    """The conventions `text` uses among `candidates` (found in its content), plus `always` (what
+    the format declares: an ARB value is ICU whatever it holds)."""
+    found = {c for c in candidates if c in STRUCTURED or (c in _DETECT_RE and _DETECT_RE[c].search(text))}
+    return frozenset(found) | frozenset(always)
+
+
+def _pattern(conventions: Conventions) -> re.Pattern[str] | None:
+    key = frozenset(c for c in conventions if c in _PATTERNS)
+    if key not in _COMPILED:
+        chosen = [c for c in _ORDER if c in key]
+        # Several conventions may name the same group (%% in printf and Ruby): keep the first.
+        seen: set[str] = set()
+        alternatives = []
+        for convention in chosen:
+            pattern = _PATTERNS[convention]
+            for name in re.findall(r"\(\?P<(\w+)>", pattern):
+                if name in seen:
+                    pattern = pattern.replace(f"(?P<{name}>", "(?:")
+                seen.add(name)
+            alternatives.append(f"(?:{pattern})")
+        _COMPILED[key] = re.compile("|".join(alternatives), re.DOTALL) if alternatives else None
+    return _COMPILED[key]
+
+
+def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> list[Part]:
+    """`text[start:end]`, a literal run of a value, as parts (offsets into `text`)."""
+    parts: list[Part] = []
+    pattern = _pattern(conventions)
+    pos = start
+    if pattern is not None:
+        for match in pattern.finditer(text, start, end):
+            a, b = match.span()
+            if a == b:
+                continue
+            _text_parts(text, pos, a, parts)
+            parts.append(_placeholder(match))
+            pos = b
+    _text_parts(text, pos, end, parts)
+    return parts
+
+
+def _placeholder(match: re.Match[str]) -> Part:
+    a, b = match.span()
+    groups = match.groupdict()
+    for name, shown in _LITERALS.items():
+        if groups.get(name):
+            return Part(a, b, "text", shown=shown)
+    if groups.get("brace_lit"):
+        return Part(a, b, "text", shown=match.group(0)[0])
+    entity = groups.get("entity")
+    if entity:
+        shown_entity = _SHOWN_ENTITIES.get(entity.lower())
+        return Part(a, b, "text", shown=shown_entity) if shown_entity else Part(a, b, "self")
+    tag = groups.get("tag")
+    if tag and not groups.get("comment"):
+        name = tag.lower()
+        if groups.get("slash") or name in _VOID:
+            return Part(a, b, "self")
+        return Part(a, b, "close" if groups.get("close") else "open", f"html:{name}")
+    return Part(a, b, "self")
+
+
+def _text_parts(text: str, start: int, end: int, parts: list[Part]) -> None:
+    """Plain text with its line breaks as `break` parts (the model sees "\\n")."""
+    pos = start
+    for match in _BREAK.finditer(text, start, end):
+        if match.start() > pos:
+            parts.append(Part(pos, match.start(), "text"))
+        parts.append(Part(match.start(), match.end(), "break"))
+        pos = match.end()
+    if end > pos:
+        parts.append(Part(pos, end, "text"))
+
+
+# -- making a translation's text literal ---------------------------------------------------------
+_ZWSP = "\u200b"
+_ICU_SYNTAX = re.compile(r"[{}]+|#+")
+_MF_SYNTAX = re.compile(r"[{}]+")
+
+
+def _icu_apostrophes(text: str, specials: str, *, always: bool) -> str:
+    """Double the apostrophes that would start quoting (ICU: before syntax or where a tag may
+    follow; Java MessageFormat: every apostrophe)."""
+    if always:
+        return text.replace("'", "''")
+    out = []
+    for i, ch in enumerate(text):
+        out.append(ch)
+        if ch == "'" and (i + 1 == len(text) or text[i + 1] in specials):
+            out.append("'")
+    return "".join(out)
+
+
+def icu_escape(text: str, *, pound: bool, java: bool = False) -> str:
+    """ICU (or Java MessageFormat) literal text: `{`/`}` (and `#` in a plural branch) quoted."""
+    specials = "{}'|<>" + ("#" if pound else "")
+    text = _icu_apostrophes(text, specials, always=java)
+    syntax = _ICU_SYNTAX if pound else _MF_SYNTAX
+    return syntax.sub(lambda m: f"'{m.group(0)}'", text)
+
+
+def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
+    steps: list[Callable[[str], str]] = []
+    if Convention.HTML in conventions:
+        steps.append(lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    if conventions & {Convention.PRINTF, Convention.PYTHON_PERCENT, Convention.RUBY}:
+        steps.append(lambda t: t.replace("%", "%%"))
+    if Convention.PYTHON_BRACE in conventions:
+        steps.append(lambda t: t.replace("{", "{{").replace("}", "}}"))
+    if Convention.WEBEXT in conventions:
+        steps.append(lambda t: t.replace("$", "$$"))
+    if conventions & {Convention.I18NEXT, Convention.TEMPLATE}:
+        steps.append(_break_templating)
+    return steps
+
+
+def _break_templating(text: str) -> str:
+    """`{{`, `{%` and `$t(` from the model made inert: no escape exists for them."""
+    text = re.sub(r"\{(?=[{%#])", "{" + _ZWSP, text)
+    return text.replace("$t(", "$" + _ZWSP + "t(")
+
+
+def escaper(conventions: Conventions, *, pound: bool = False) -> Callable[[str], str] | None:
+    """The function that makes translated text literal under `conventions` (None: nothing to do).
+    `pound`: the text is inside an ICU plural branch, where `#` is the number."""
+    steps = _escape_steps(conventions)
+    if Convention.JAVA_MESSAGE in conventions:
+        steps.append(lambda t: icu_escape(t, pound=False, java=True))
+    elif Convention.ICU in conventions:
+        steps.append(lambda t: icu_escape(t, pound=pound))
+    if not steps:
+        return None
+
+    def escape(text: str) -> str:
+        for step in steps:
+            text = step(text)
+        return text
+
+    return escape
