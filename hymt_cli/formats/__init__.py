@@ -2,7 +2,7 @@
 
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
-`SplicingFormat`, document.py) only decodes and parses; a table format (parquet, csv, tsv)
+`SplicingFormat`, document.py) only decodes and parses; a table format (parquet, csv, tsv, jsonl)
 reads and writes batches of rows, and parses its cells with a document format. A new format
 is one module and one entry below.
 """
@@ -18,6 +18,7 @@ from .document import SplicingFormat
 from .html import HtmlFormat
 from .markdown import MarkdownFormat
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
+from .jsonlines import JsonLinesFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .table_cells import TableOptions
 from .text import TextFormat, TextOptions
@@ -52,6 +53,7 @@ _TABLES: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None, Table
         table, _options(s, CsvFormat.name, DelimitedOptions), cells)),
     TsvFormat.name: (TsvFormat.suffixes, lambda s, table, cells: TsvFormat(
         table, _options(s, TsvFormat.name, DelimitedOptions), cells)),
+    JsonLinesFormat.name: (JsonLinesFormat.suffixes, lambda s, table, cells: JsonLinesFormat(table, cells)),
 }
 FORMAT_NAMES: tuple[str, ...] = (*_DOCUMENTS, *_TABLES)
 SUFFIXES: dict[str, str] = {

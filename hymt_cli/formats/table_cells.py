@@ -84,13 +84,16 @@ class CellPlanner:
 
 
 def rendered_cell(cell: TableCell, translated: Mapping[int, str]) -> str | None:
-    """The cell's translated text, or None where none of it was translated (keep the source).
-    A one-line value stays one line; a parsed value is spliced by its format."""
+    """The cell's translated text, or None where nothing of it was translated or the translation
+    is the source's value (then the source is kept as written). A one-line value stays one
+    line; a parsed value is spliced by its format."""
     if cell.parsed is None:
         text = translated.get(cell.ids[0])
-        return None if text is None else fit_line_breaks(cell.value, text)
-    local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
-    return cell.parsed.reassemble(local) if local else None
+        text = None if text is None else fit_line_breaks(cell.value, text)
+    else:
+        local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
+        text = cell.parsed.reassemble(local) if local else None
+    return None if text == cell.value else text
 
 
 def count_values(values: Iterable[str]) -> list[tuple[str, int]]:

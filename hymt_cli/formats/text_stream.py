@@ -86,3 +86,42 @@ class TextStream:
         name = _NAMES.get(self.codec, self.codec)
         return FormatError(f"line {where.line}, column {where.column}: not valid {name} "
                            f"(byte offset {offset}: {exc.reason})")
+
+
+class LineReader:
+    """The LF-terminated lines of a stream (JSON Lines), one at a time. Offsets are into the
+    reader's text, which `release` cuts at the current line."""
+
+    def __init__(self, stream: TextStream) -> None:
+        self._stream = stream
+        self._text = stream.read()
+        self._pos = 0
+        self.line = 0  # of the last line returned (1-based)
+
+    @property
+    def position(self) -> int:
+        return self._pos
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def next_line(self) -> tuple[int, int] | None:
+        """(start, end) of the next line, without its LF; None at the end of the stream."""
+        while True:
+            newline = self._text.find("\n", self._pos)
+            if newline >= 0 or self._stream.done:
+                break
+            held = len(self._text) - self._pos  # read as much again: a long line is searched log times
+            self._text += self._stream.read(max(1, held // BLOCK_BYTES))
+        if self._pos >= len(self._text):
+            return None
+        start = self._pos
+        end = newline if newline >= 0 else len(self._text)
+        self._pos = end + 1 if newline >= 0 else end
+        self.line += 1
+        return start, end
+
+    def release(self) -> None:
+        self._text = self._text[self._pos:]
+        self._pos = 0

@@ -179,7 +179,7 @@ class DelimitedWriter:
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         batch = unit.content
         assert isinstance(batch, RecordBatch)
-        rendered = [[_changed(cell, translated) for cell in cells] for cells in batch.columns]
+        rendered = [[rendered_cell(cell, translated) for cell in cells] for cells in batch.columns]
         text = self._spliced(batch, rendered) if not self._add else self._extended(batch, rendered)
         self._out.write(self._stream.encode(text))
 
@@ -222,8 +222,3 @@ class DelimitedWriter:
         pieces.append(text[pos:])
         return "".join(pieces)
 
-
-def _changed(cell: TableCell, translated: Mapping[int, str]) -> str | None:
-    """The cell's translation, or None where it is the source's value (the field stays as written)."""
-    text = rendered_cell(cell, translated)
-    return None if text == cell.value else text
