@@ -34,6 +34,9 @@ class DelimitedOptions:
     # line break: quotes (RFC 4180, Excel), backslash (PostgreSQL/MySQL text exports), none
     # (IANA TSV)."
     escaping: Escaping = "quotes"
+    # --header/--no-header: "CSV/TSV: whether the first line names the columns; without one,
+    # --columns names them by number (1 is the first)."
+    header: bool = True
 
     def __post_init__(self) -> None:
         if len(self.delimiter) > 1 or self.delimiter in (QUOTE, "\\", "\r", "\n"):

@@ -77,12 +77,14 @@ class DelimitedReader:
         delimiter = self._options.delimiter or self._default_delimiter or sniff_delimiter(first[:SNIFF_CHARS])
         self._dialect = Dialect(delimiter, self._options.escaping)
         scanner = RecordScanner(self._stream, self._dialect, first)
-        header, header_end = self._read_header(scanner)
+        header, header_end, first_row = self._read_header(scanner)
         self._header = header
         wanted = sorted(set(header.indexes))
-        slot = {index: wanted.index(index) for index in header.indexes}
-        picks = [slot[index] for index in header.indexes]  # selection order from file order
-        rows: list[tuple[int, Scanned]] = []
+        picks = [wanted.index(index) for index in header.indexes]  # selection order from file order
+        rows: list[Scanned] = []
+        if first_row is not None:  # no header: the first record is a row
+            rows.append(Scanned([first_row.spans[i] for i in wanted], first_row.end, first_row.next,
+                                first_row.fields))
         index = 0
         while True:
             start = scanner.position
@@ -92,9 +94,10 @@ class DelimitedReader:
                 if record.end == start and record.fields == 1:
                     continue  # a blank line: kept as it is, read as no record by every reader
                 if record.fields != len(header.names):
-                    raise FormatError(f"line {line}: {record.fields} fields, but the header has "
+                    raise FormatError(f"line {line}: {record.fields} fields, but the "
+                                      f"{'header' if self._options.header else 'first line'} has "
                                       f"{len(header.names)}")
-                rows.append((line, record))
+                rows.append(record)
                 if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
                     continue
             if got is None and index > 0 and scanner.position == 0:
@@ -109,34 +112,43 @@ class DelimitedReader:
         assert self._stream is not None and self._dialect is not None and self._header is not None
         header = self._header
         added = ""
-        if self._table.add_columns:
+        if self._table.add_columns and self._options.header:
             names = added_columns(header.names, header.selected, target_language)
             added = "".join(self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
                             for name, index in zip(names, header.indexes))
         return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
 
-    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int]:
+    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None]:
+        """The column names, where the header ends (None: no header) and, without a header,
+        the first record (a row)."""
         assert self._dialect is not None
         while True:
             start = scanner.position
             got = scanner.next_record(None)
             if got is None:
-                raise FormatError(f"empty: no header row (a {self._name} file names its columns in its first line)")
+                raise FormatError("empty: no header row (a file without one needs --no-header)"
+                                  if self._options.header else "empty: no rows")
             line, record = got
             if record.end > start:
                 break
         raws = [scanner.text(a, b) for a, b in record.spans]
-        names = [field_value(raw, self._dialect) or raw for raw in raws]
-        listing = column_listing("columns", names)
+        if self._options.header:
+            names = [field_value(raw, self._dialect) or raw for raw in raws]
+            listing = column_listing("columns", names)
+        else:
+            names = [str(i) for i in range(1, len(raws) + 1)]
+            listing = f"without a header, columns are numbered: 1 to {len(raws)}"
         selected = selected_columns(self._name, self._table.columns, names, listing)
         for name in selected:
             if names.count(name) > 1:
                 raise FormatError(f"line {line}: column {name!r} appears more than once in the header")
         header = Header(names, [is_quoted(raw, self._dialect) for raw in raws], selected,
                         [names.index(name) for name in selected])
-        return header, record.end
+        if self._options.header:
+            return header, record.end, None
+        return header, None, record
 
-    def _unit(self, index: int, scanner: RecordScanner, records: Sequence[tuple[int, Scanned]], picks: Sequence[int],
+    def _unit(self, index: int, scanner: RecordScanner, records: Sequence[Scanned], picks: Sequence[int],
               header_end: int | None) -> Unit:
         assert self._dialect is not None and self._header is not None
         text = scanner.text(0, scanner.position)
@@ -145,7 +157,7 @@ class DelimitedReader:
         lookups: list[dict[str, int]] = [{} for _ in picks]
         counts: list[list[int]] = [[] for _ in picks]
         rows = []
-        for _, record in records:
+        for record in records:
             spans = tuple(record.spans[p] for p in picks)
             cells = []
             for k, (a, b) in enumerate(spans):
