@@ -42,10 +42,10 @@ class LineCounter:
 class TextStream:
     """The decoded text of a binary stream, a block at a time."""
 
-    def __init__(self, binary: BinaryIO, *, block_bytes: int = BLOCK_BYTES) -> None:
+    def __init__(self, binary: BinaryIO, *, block_bytes: int | None = None) -> None:
         self._binary = binary
-        self._block = block_bytes
-        head = binary.read(block_bytes)
+        self.block = block_bytes or BLOCK_BYTES
+        head = binary.read(self.block)
         self.codec = next((codec for bom, codec in _BOMS if head.startswith(bom)), "utf-8")
         self._decoder = codecs.getincrementaldecoder(self.codec)("strict")
         self._head: bytes | None = head
@@ -60,9 +60,9 @@ class TextStream:
         if self._head is not None:
             data, self._head = self._head, None
             if blocks > 1:
-                data += self._binary.read(self._block * (blocks - 1))
+                data += self._binary.read(self.block * (blocks - 1))
         else:
-            data = self._binary.read(self._block * blocks)
+            data = self._binary.read(self.block * blocks)
         final = not data
         pending = len(self._decoder.getstate()[0])
         try:
@@ -71,6 +71,8 @@ class TextStream:
             raise self._decode_error(exc, pending) from None
         self._offset += len(data)
         self.done = final
+        if final:
+            self._binary.close()
         self._where.advance(text)
         return text
 
@@ -113,7 +115,7 @@ class LineReader:
             if newline >= 0 or self._stream.done:
                 break
             held = len(self._text) - self._pos  # read as much again: a long line is searched log times
-            self._text += self._stream.read(max(1, held // BLOCK_BYTES))
+            self._text += self._stream.read(max(1, held // self._stream.block))
         if self._pos >= len(self._text):
             return None
         start = self._pos

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base import FormatError
-from ..text_stream import BLOCK_BYTES, LineCounter, TextStream
+from ..text_stream import LineCounter, TextStream
 from .dialect import QUOTE, QUOTED, Dialect
 
 Span = tuple[int, int]
@@ -162,7 +162,7 @@ class RecordScanner:
         """Read as much text again as is held from the current record on (at least a block),
         so that a record longer than a block is scanned a logarithmic number of times."""
         held = len(self._text) - self._pos
-        self._text += self._stream.read(max(1, held // BLOCK_BYTES))
+        self._text += self._stream.read(max(1, held // self._stream.block))
         self._final = self._stream.done
 
     def _error(self, message: str, offset: int) -> FormatError:
