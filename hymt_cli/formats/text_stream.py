@@ -45,7 +45,7 @@ class TextStream:
     def __init__(self, binary: BinaryIO, *, block_bytes: int | None = None) -> None:
         self._binary = binary
         self.block = block_bytes or BLOCK_BYTES
-        head = binary.read(self.block)
+        head = binary.read(max(self.block, 4))  # enough for a byte order mark
         self.codec = next((codec for bom, codec in _BOMS if head.startswith(bom)), "utf-8")
         self._decoder = codecs.getincrementaldecoder(self.codec)("strict")
         self._head: bytes | None = head

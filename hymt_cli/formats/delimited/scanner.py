@@ -86,7 +86,9 @@ class RecordSyntax:
             start = pos
             if quotes and pos < size and text[pos] == QUOTE:
                 match = QUOTED.match(text, pos)
-                if match is None:
+                # A match that ends on a quote before another quote stopped there because the
+                # field's closing quote is not in the text: later text may hold it.
+                if match is None or text.startswith(QUOTE, match.end()):
                     if not final:
                         return None
                     raise RecordError("unterminated quoted field (the quote that opens it is here)", pos)
