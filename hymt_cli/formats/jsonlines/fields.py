@@ -65,6 +65,7 @@ def line_fields(text: str, start: int, end: int, wanted: Collection[str], member
     out = LineFields(style=JsonStyle.of(text[start:end]))
     keys: dict[Path, Token] = {}  # the key token of every member seen (for --add-columns)
     open_arrays: dict[Path, int] = {}
+    spans: list[tuple[Path, int, int]] = []  # selected members' values (for --add-columns)
     separator = ""
     previous_end = start
     try:
@@ -88,36 +89,30 @@ def line_fields(text: str, start: int, end: int, wanted: Collection[str], member
                 if value:
                     out.found.append(Found(token.start, token.end, name, value))
                 if members and _member_path(token.path) == token.path:
-                    out.members.append(_member(text, keys, token.path, token.start, token.end))
+                    spans.append((token.path, token.start, token.end))
             elif kind == "[":
                 open_arrays.setdefault(token.path, token.start)
             elif kind == "]":
                 opened = open_arrays.pop(token.path, None)
                 if members and opened is not None and _member_path(token.path) == token.path:
-                    out.members.append(_member(text, keys, token.path, opened, token.end))
+                    spans.append((token.path, opened, token.end))
             elif kind == "null":
                 if members and _member_path(token.path) == token.path:
-                    out.members.append(_member(text, keys, token.path, token.start, token.end))
+                    spans.append((token.path, token.start, token.end))
             else:
                 raise FormatError(f"column {_column(text, token.start)}: field {name!r} holds "
                                   f"{_KINDS.get(kind, kind)}, not a string")
     except JsonSyntaxError as exc:
         raise FormatError(f"column {exc.column}: not JSON ({exc.reason})") from None
-    if members and out.members:
-        out.members = [_with_separator(m, separator) for m in out.members]
+    if spans:  # the line is read whole: every member's siblings are known
+        chosen = separator
+        for path, value_start, value_end in spans:
+            key = keys[path]
+            colon = text[key.end:value_start]
+            siblings = frozenset(str(p[-1]) for p in keys if p[:-1] == path[:-1])
+            out.members.append(Member(str(path[-1]), value_start, value_end,
+                                      chosen or ("," + (" " if " " in colon else "")), colon, siblings))
     return out
-
-
-def _member(text: str, keys: dict[Path, Token], path: Path, start: int, end: int) -> Member:
-    key = keys[path]
-    parent = path[:-1]
-    siblings = frozenset(str(p[-1]) for p in keys if p[:-1] == parent)
-    return Member(str(path[-1]), start, end, "", text[key.end:start], siblings)
-
-
-def _with_separator(member: Member, separator: str) -> Member:
-    chosen = separator or ("," + (" " if " " in member.colon else ""))
-    return Member(member.key, member.start, member.end, chosen, member.colon, member.siblings)
 
 
 def _column(text: str, offset: int) -> int:
