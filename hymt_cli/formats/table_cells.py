@@ -9,7 +9,8 @@ into segments, the text a translated cell gets, and the names of added columns.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..segments import Segment
@@ -53,26 +54,30 @@ class CellPlanner:
         self._format = cell_format
         self.segments: list[Segment] = []
         self.weights: dict[int, int] = {}
-        self.labels: dict[int, str] = {}
+        self.labels = CellLabels()
 
     def add(self, column: str, values: Iterable[tuple[str, int]]) -> tuple[TableCell, ...]:
         """Plan (value, rows holding it) pairs of `column`; return their cells in that order."""
         cells = []
         role = f"column {column}"
+        segments, weights, labels = self.segments, self.weights, self.labels
         for value, count in values:
             parts = self._split(value)
-            texts = [s.text for s in parts.segments] if parts is not None else [value]
-            start = len(self.segments)
-            ids = tuple(range(start, start + len(texts)))
-            label = f"column {column!r}, value {_preview(value)}"
-            for segment_id, text in zip(ids, texts):
-                self.segments.append(Segment(segment_id, text, role=role))
-                self.weights[segment_id] = count
-                self.labels[segment_id] = label
-            cells.append(TableCell(value, ids, parts))
+            start = len(segments)
+            labels.add(start, column, value)
+            if parts is None:
+                segments.append(Segment(start, value, role=role))
+                weights[start] = count
+                cells.append(TableCell(value, (start,), None))
+                continue
+            for offset, part in enumerate(parts.segments):
+                segments.append(Segment(start + offset, part.text, role=role))
+                weights[start + offset] = count
+            cells.append(TableCell(value, tuple(range(start, len(segments))), parts))
         return tuple(cells)
 
     def unit(self, index: int, content: object) -> Unit:
+        self.labels.size = len(self.segments)
         return Unit(index, self.segments, content, self.weights, self.labels)
 
     def _split(self, value: str) -> ParsedDocument | None:
@@ -81,6 +86,33 @@ class CellPlanner:
         if self._format.name == "txt" and "\n" not in value and "\r" not in value:
             return None
         return self._format.parse(value)
+
+
+class CellLabels(Mapping[int, str]):
+    """How a report names a segment (`column 'title', value 'Red shirt'`), made when asked: a
+    batch has many segments and a report names few of them."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []  # the first segment id of each cell, ascending
+        self._cells: list[tuple[str, str]] = []  # its column and value
+        self.size = 0  # segment ids are 0 .. size-1
+
+    def add(self, first_id: int, column: str, value: str) -> None:
+        self._starts.append(first_id)
+        self._cells.append((column, value))
+
+    def __getitem__(self, segment_id: int) -> str:
+        at = bisect_right(self._starts, segment_id) - 1
+        if at < 0 or segment_id >= self.size:
+            raise KeyError(segment_id)
+        column, value = self._cells[at]
+        return f"column {column!r}, value {_preview(value)}"
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.size))
+
+    def __len__(self) -> int:
+        return self.size
 
 
 def rendered_cell(cell: TableCell, translated: Mapping[int, str]) -> str | None:

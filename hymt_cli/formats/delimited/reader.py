@@ -157,18 +157,22 @@ class DelimitedReader:
         lookups: list[dict[str, int]] = [{} for _ in picks]
         counts: list[list[int]] = [[] for _ in picks]
         rows = []
+        in_order = list(picks) == sorted(picks) and len(set(picks)) == len(picks)
         for record in records:
-            spans = tuple(record.spans[p] for p in picks)
+            spans = tuple(record.spans) if in_order else tuple([record.spans[p] for p in picks])
             cells = []
             for k, (a, b) in enumerate(spans):
                 value = field_value(text[a:b], dialect)
                 if not value:
                     cells.append(-1)
                     continue
-                cell = lookups[k].setdefault(value, len(lookups[k]))
-                if cell == len(counts[k]):
-                    counts[k].append(0)
-                counts[k][cell] += 1
+                lookup = lookups[k]
+                cell = lookup.get(value)
+                if cell is None:
+                    cell = lookup[value] = len(lookup)
+                    counts[k].append(1)
+                else:
+                    counts[k][cell] += 1
                 cells.append(cell)
             rows.append(Row(record.end, spans, tuple(cells)))
         planner = CellPlanner(self._cell_format)
