@@ -13,10 +13,10 @@ what hymt needs to decode as browsers do. Usage:
 DIR holds the standard's index-*.txt files, or is a git mirror of github.com/whatwg/encoding
 (`fetch github:whatwg/encoding`; the index data is CC BY 4.0).
 """
+
 from __future__ import annotations
 
 import argparse
-import codecs
 import re
 import subprocess
 import sys
@@ -25,10 +25,35 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "hymt_cli" / "formats" / "html" / "whatwg_tables.py"
-SINGLE_BYTE = ["ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7",
-               "iso-8859-8", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15", "iso-8859-16", "koi8-r",
-               "koi8-u", "macintosh", "windows-874", "windows-1250", "windows-1251", "windows-1252", "windows-1253",
-               "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "x-mac-cyrillic"]
+SINGLE_BYTE = [
+    "ibm866",
+    "iso-8859-2",
+    "iso-8859-3",
+    "iso-8859-4",
+    "iso-8859-5",
+    "iso-8859-6",
+    "iso-8859-7",
+    "iso-8859-8",
+    "iso-8859-10",
+    "iso-8859-13",
+    "iso-8859-14",
+    "iso-8859-15",
+    "iso-8859-16",
+    "koi8-r",
+    "koi8-u",
+    "macintosh",
+    "windows-874",
+    "windows-1250",
+    "windows-1251",
+    "windows-1252",
+    "windows-1253",
+    "windows-1254",
+    "windows-1255",
+    "windows-1256",
+    "windows-1257",
+    "windows-1258",
+    "x-mac-cyrillic",
+]
 BIG5_PAIRS = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304", 1166: "\u00ea\u030c"}
 Decoded = dict[bytes, "str | None"]
 
@@ -38,7 +63,9 @@ def index_text(folder: Path, name: str) -> str:
     path = folder / name
     if path.is_file():
         return path.read_text(encoding="utf-8")
-    shown = subprocess.run(["git", f"--git-dir={folder}", "show", f"HEAD:{name}"], capture_output=True, check=True)
+    shown = subprocess.run(
+        ["git", f"--git-dir={folder}", "show", f"HEAD:{name}"], capture_output=True, check=True
+    )
     return shown.stdout.decode("utf-8")
 
 
@@ -68,14 +95,19 @@ def big5(folder: Path) -> Decoded:
     for lead in range(0x81, 0xFF):
         for trail in [*range(0x40, 0x7F), *range(0xA1, 0xFF)]:
             pointer = (lead - 0x81) * 157 + trail - (0x40 if trail < 0x7F else 0x62)
-            out[bytes([lead, trail])] = BIG5_PAIRS.get(pointer) or (chr(table[pointer]) if pointer in table else None)
+            out[bytes([lead, trail])] = BIG5_PAIRS.get(pointer) or (
+                chr(table[pointer]) if pointer in table else None
+            )
     return out
 
 
 def euc_kr(folder: Path) -> Decoded:
     table = read_index(folder, "euc-kr")
-    return {bytes([lead, trail]): (chr(table[p]) if (p := (lead - 0x81) * 190 + trail - 0x41) in table else None)
-            for lead in range(0x81, 0xFF) for trail in range(0x41, 0xFF)}
+    return {
+        bytes([lead, trail]): (chr(table[p]) if (p := (lead - 0x81) * 190 + trail - 0x41) in table else None)
+        for lead in range(0x81, 0xFF)
+        for trail in range(0x41, 0xFF)
+    }
 
 
 def shift_jis(folder: Path) -> Decoded:
@@ -84,7 +116,9 @@ def shift_jis(folder: Path) -> Decoded:
     out.update({bytes([b]): chr(0xFF61 + b - 0xA1) for b in range(0xA1, 0xE0)})
     for lead in [*range(0x81, 0xA0), *range(0xE0, 0xFD)]:
         for trail in [*range(0x40, 0x7F), *range(0x80, 0xFD)]:
-            pointer = (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + trail - (0x40 if trail < 0x7F else 0x41)
+            pointer = (
+                (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + trail - (0x40 if trail < 0x7F else 0x41)
+            )
             if 8836 <= pointer <= 10715:
                 out[bytes([lead, trail])] = chr(0xE000 - 8836 + pointer)
             else:
@@ -135,7 +169,9 @@ def gb18030(folder: Path) -> Decoded:
         for second in range(0x30, 0x3A):
             for third in range(0x81, 0xFF):
                 for fourth in range(0x30, 0x3A):
-                    pointer = ((first - 0x81) * 10 + second - 0x30) * 1260 + (third - 0x81) * 10 + fourth - 0x30
+                    pointer = (
+                        ((first - 0x81) * 10 + second - 0x30) * 1260 + (third - 0x81) * 10 + fourth - 0x30
+                    )
                     if pointer > 1237575 or 39419 < pointer < 189000:
                         continue  # never a character: nothing to compare
                     out[bytes([first, second, third, fourth])] = gb18030_four_byte(pointer, ranges)
@@ -149,7 +185,9 @@ def iso_2022_jp(folder: Path) -> Decoded:
     for lead in range(0x21, 0x7F):
         for trail in range(0x21, 0x7F):
             pointer = (lead - 0x21) * 94 + trail - 0x21
-            out[b"\x1b$B" + bytes([lead, trail]) + b"\x1b(B"] = chr(table[pointer]) if pointer in table else None
+            out[b"\x1b$B" + bytes([lead, trail]) + b"\x1b(B"] = (
+                chr(table[pointer]) if pointer in table else None
+            )
     for byte in range(0x21, 0x60):
         out[b"\x1b(I" + bytes([byte]) + b"\x1b(B"] = chr(0xFF61 - 0x21 + byte)
     return out
@@ -182,20 +220,22 @@ def encodings(folder: Path) -> Iterator[tuple[str, str, Decoded]]:
     yield "gb18030", "gb18030", gb18030(folder)
 
 
-def write_tables(folder: Path, found: dict[str, tuple[str, Decoded]], commit: str) -> None:
-    lines = ['"""Where browsers decode legacy encodings otherwise than Python\'s codecs (generated).',
-             "",
-             "Generated by scripts/whatwg_encodings.py from the WHATWG Encoding Standard's index files",
-             f"(https://github.com/whatwg/encoding, commit {commit}), which are licensed under CC BY 4.0",
-             "(Copyright © WHATWG (Apple, Google, Mozilla, Microsoft); portions in source code under the",
-             "BSD 3-Clause License). For each WHATWG encoding: the Python codec that decodes it, and every",
-             "byte sequence (hex) that codec decodes otherwise than the standard, with what browsers",
-             'decode ("" where they show U+FFFD); for iso-2022-jp, the JIS X 0208 byte pairs (after ESC $ B).',
-             "Do not edit: run the script again.",
-             '"""',
-             "from __future__ import annotations",
-             "",
-             "DIFFERENCES: dict[str, tuple[str, dict[str, str]]] = {"]
+def write_tables(found: dict[str, tuple[str, Decoded]], commit: str, out: Path = OUT) -> None:
+    lines = [
+        '"""Where browsers decode legacy encodings otherwise than Python\'s codecs (generated).',
+        "",
+        "Generated by scripts/whatwg_encodings.py from the WHATWG Encoding Standard's index files",
+        f"(https://github.com/whatwg/encoding, commit {commit}), which are licensed under CC BY 4.0",
+        "(Copyright © WHATWG (Apple, Google, Mozilla, Microsoft); portions in source code under the",
+        "BSD 3-Clause License). For each WHATWG encoding: the Python codec that decodes it, and every",
+        "byte sequence (hex) that codec decodes otherwise than the standard, with what browsers",
+        'decode ("" where they show U+FFFD); for iso-2022-jp, the JIS X 0208 byte pairs (after ESC $ B).',
+        "Do not edit: run the script again.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "DIFFERENCES: dict[str, tuple[str, dict[str, str]]] = {",
+    ]
     for name, (codec, diffs) in found.items():
         if name == "iso-2022-jp":  # the JIS X 0208 pairs alone (katakana is decoded by rule)
             diffs = {seq[3:5]: text for seq, text in diffs.items() if seq.startswith(b"\x1b$B")}
@@ -206,28 +246,44 @@ def write_tables(folder: Path, found: dict[str, tuple[str, Decoded]], commit: st
             lines.append(f"        {seq.hex()!r}: {(text or '')!r},")
         lines.append("    }),")
     lines.append("}")
-    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--indexes", type=Path, required=True, help="a folder with the standard's index-*.txt")
+    parser.add_argument(
+        "--indexes", type=Path, required=True, help="a folder with the standard's index-*.txt"
+    )
     parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
+    parser.add_argument("--out", type=Path, default=OUT, help="where --write writes")
     args = parser.parse_args()
     found: dict[str, tuple[str, Decoded]] = {}
-    print(f"{'encoding':<15} {'python codec':<18} {'sequences':>10} {'refused':>8} {'other':>6} {'not by browsers':>15}")
+    print(
+        f"{'encoding':<15} {'python codec':<18} {'sequences':>10} {'refused':>8} {'other':>6} {'not by browsers':>15}"
+    )
     for name, codec, whatwg in encodings(args.indexes):
         diffs = compare(whatwg, codec)
         found[name] = (codec, diffs)
-        refused = sum(1 for seq, text in diffs.items() if text is not None and python_decode(seq, codec) is None)
+        refused = sum(
+            1 for seq, text in diffs.items() if text is not None and python_decode(seq, codec) is None
+        )
         extra = sum(1 for text in diffs.values() if text is None)
         other = len(diffs) - refused - extra
-        print(f"{name:<15} {codec:<18} {sum(1 for t in whatwg.values() if t):>10} {refused:>8} {other:>6} {extra:>15}")
+        print(
+            f"{name:<15} {codec:<18} {sum(1 for t in whatwg.values() if t):>10} {refused:>8} {other:>6} {extra:>15}"
+        )
     if args.write:
-        commit = subprocess.run(["git", f"--git-dir={args.indexes}", "rev-parse", "HEAD"], capture_output=True,
-                                text=True).stdout.strip() or "(unknown)"
-        write_tables(args.indexes, found, commit)
-        print(f"wrote {OUT.relative_to(ROOT)}")
+        commit = (
+            subprocess.run(
+                ["git", f"--git-dir={args.indexes}", "rev-parse", "HEAD"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+            or "(unknown)"
+        )
+        write_tables(found, commit, args.out)
+        print(f"wrote {args.out}")
     return 0
 
 

@@ -1,6 +1,7 @@
 """Shared by the CSV/TSV/JSON Lines tests: inputs from bytes, a format's output for a translation
 function (reader and writer driven directly), runs through the pipeline, the real parsers, and
 the table corpus (tests/corpus/SOURCES, gathered into shared/corpus/)."""
+
 from __future__ import annotations
 
 import csv
@@ -39,16 +40,27 @@ class BytesSource:
         return io.BytesIO(self.data)
 
 
-def settings(columns: Sequence[str], *, add_columns: bool = False, rows_per_batch: int = 8192,
-             cell_format: str = "txt", **delimited: object) -> dict[str, object]:
-    table = TableOptions(columns=tuple(columns), add_columns=add_columns, rows_per_batch=rows_per_batch,
-                         cell_format=cell_format)
+def settings(
+    columns: Sequence[str],
+    *,
+    add_columns: bool = False,
+    rows_per_batch: int = 8192,
+    cell_format: str = "txt",
+    **delimited: object,
+) -> dict[str, object]:
+    table = TableOptions(
+        columns=tuple(columns),
+        add_columns=add_columns,
+        rows_per_batch=rows_per_batch,
+        cell_format=cell_format,
+    )
     options = DelimitedOptions(**delimited)  # type: ignore[arg-type]
     return {"table": table, "csv": options, "tsv": options}
 
 
-def translate_bytes(fmt: str, data: bytes, translate: Callable[[str], str | None], *, lang: str = "de",
-                    **options: object) -> bytes:
+def translate_bytes(
+    fmt: str, data: bytes, translate: Callable[[str], str | None], *, lang: str = "de", **options: object
+) -> bytes:
     """The format's output for `data` when each segment's translation is `translate(text)` (None:
     not translated), read and written unit by unit as the pipeline does."""
     columns = options.pop("columns")
@@ -66,10 +78,19 @@ def translate_bytes(fmt: str, data: bytes, translate: Callable[[str], str | None
     return out.getvalue()
 
 
-def run_files(paths: Sequence[Path], engine_factory: Callable[[], object], *, to: str = "de",
-              out: Path | None = None, columns: Sequence[str] = (), **options: object) -> RunReport:
+def run_files(
+    paths: Sequence[Path],
+    engine_factory: Callable[[], object],
+    *,
+    to: str = "de",
+    out: Path | None = None,
+    columns: Sequence[str] = (),
+    **options: object,
+) -> RunReport:
     """One in-process run of the pipeline over `paths` (outputs under `out/<lang>/`)."""
-    sources, problems = discover([str(p) for p in paths], format_name=None, options=settings(columns, **options))
+    sources, problems = discover(
+        [str(p) for p in paths], format_name=None, options=settings(columns, **options)
+    )
     assert not problems, problems
     run = RunOptions(targets=tuple(parse_language_list(to)), out_dir=out)
     return Pipeline(run, EstimatingTokenizer(), engine_factory).run(sources)  # type: ignore[arg-type]
@@ -77,7 +98,9 @@ def run_files(paths: Sequence[Path], engine_factory: Callable[[], object], *, to
 
 def csv_rows(data: bytes, delimiter: str) -> list[list[str]]:
     """Rows as Python's csv module reads them (blank lines dropped, as pyarrow drops them)."""
-    text = data.decode("utf-8-sig") if not data.startswith((b"\xff\xfe", b"\xfe\xff")) else data.decode("utf-16")
+    text = (
+        data.decode("utf-8-sig") if not data.startswith((b"\xff\xfe", b"\xfe\xff")) else data.decode("utf-16")
+    )
     return [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True) if row]
 
 
@@ -95,8 +118,11 @@ def arrow_columns(data: bytes, delimiter: str, header: bool = True) -> dict[str,
     read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
     parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
     probe = pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse)
-    convert = pacsv.ConvertOptions(column_types={n: pa.string() for n in probe.column_names},
-                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
+    convert = pacsv.ConvertOptions(
+        column_types={n: pa.string() for n in probe.column_names},
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
     table = pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
     return {name: table.column(name).to_pylist() for name in table.column_names}
 

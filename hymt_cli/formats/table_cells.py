@@ -7,6 +7,7 @@ value under a markup `cell_format`, is parsed by that document format and its se
 out instead. Here: the options, the checks of `--columns`, the planning of a batch's cells
 into segments, the text a translated cell gets, and the names of added columns.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -142,7 +143,9 @@ def column_listing(kind: str, names: Sequence[str]) -> str:
     return f"{kind}: {shown if names else '(none)'}"
 
 
-def selected_columns(format_name: str, wanted: Sequence[str], available: Sequence[str], listing: str) -> list[str]:
+def selected_columns(
+    format_name: str, wanted: Sequence[str], available: Sequence[str], listing: str
+) -> list[str]:
     """The `--columns` asked for, each once, in order; FormatError when none is asked for or one
     is missing (the message lists what there is)."""
     if not wanted:

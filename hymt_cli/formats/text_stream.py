@@ -5,6 +5,7 @@ as Excel's "Unicode text" writes it) with one. The BOM stays in the text (U+FEFF
 encoding the text again gives the source bytes back: these codecs round-trip strictly.
 Bytes that do not decode are an error that says where (line, column, byte offset).
 """
+
 from __future__ import annotations
 
 import codecs
@@ -20,7 +21,7 @@ _NAMES = {"utf-8": "UTF-8", "utf-16-le": "UTF-16 (little-endian)", "utf-16-be": 
 class LineCounter:
     """Lines and columns of text read piece by piece (CR LF, LF and CR each end a line)."""
 
-    __slots__ = ("line", "column", "after_cr")
+    __slots__ = ("after_cr", "column", "line")
 
     def __init__(self) -> None:
         self.line = 1
@@ -80,14 +81,15 @@ class TextStream:
         return text.encode(self.codec)
 
     def _decode_error(self, exc: UnicodeDecodeError, pending: int) -> FormatError:
-        good = bytes(exc.object[:exc.start])
+        good = bytes(exc.object[: exc.start])
         where = LineCounter()
         where.line, where.column, where.after_cr = self._where.line, self._where.column, self._where.after_cr
         where.advance(good.decode(self.codec, "replace"))
         offset = self._offset - pending + exc.start
         name = _NAMES.get(self.codec, self.codec)
-        return FormatError(f"line {where.line}, column {where.column}: not valid {name} "
-                           f"(byte offset {offset}: {exc.reason})")
+        return FormatError(
+            f"line {where.line}, column {where.column}: not valid {name} (byte offset {offset}: {exc.reason})"
+        )
 
 
 class LineReader:
@@ -125,5 +127,5 @@ class LineReader:
         return start, end
 
     def release(self) -> None:
-        self._text = self._text[self._pos:]
+        self._text = self._text[self._pos :]
         self._pos = 0

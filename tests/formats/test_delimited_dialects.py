@@ -2,6 +2,7 @@
 delimiter, quoting style, line ending, BOM, encoding) come back byte for byte; translations
 holding delimiters, quotes, line breaks and backslashes are written so that the csv module and
 pyarrow read the same rows, and no other cell changes."""
+
 from __future__ import annotations
 
 import csv
@@ -14,11 +15,14 @@ from hypothesis import strategies as st
 from table_helpers import arrow_columns, csv_rows, translate_bytes
 
 from hymt_cli.formats import text_stream
-from hymt_cli.formats.delimited.dialect import Dialect, sniff_delimiter
+from hymt_cli.formats.delimited.dialect import Dialect
+from hymt_cli.formats.delimited.scanner import sniff_delimiter
 from hymt_cli.formats.text import fit_line_breaks
 
-CELL = st.text(alphabet=st.sampled_from(list(string.ascii_letters[:8]) + list(' ,;\t|"\'\\\r\n\u00e9\u4e2d\U0001f600')),
-               max_size=12)
+CELL = st.text(
+    alphabet=st.sampled_from(list(string.ascii_letters[:8]) + list(" ,;\t|\"'\\\r\n\u00e9\u4e2d\U0001f600")),
+    max_size=12,
+)
 HEADER = ["id", "title", "note"]
 
 
@@ -43,34 +47,62 @@ def tables(draw: st.DrawFn) -> tuple[bytes, str, list[list[str]], str]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.sampled_from([1, 2, 3, 8192]), st.sampled_from([1, 5, 1 << 20]))
-def test_tables_the_csv_module_writes_come_back_byte_for_byte(table, rows_per_batch, block, ) -> None:
-    data, delimiter, rows, _ = table
+def test_tables_the_csv_module_writes_come_back_byte_for_byte(
+    table,
+    rows_per_batch,
+    block,
+) -> None:
+    data, delimiter, _, _ = table
     fmt = "tsv" if delimiter == "\t" else "csv"
     old = text_stream.BLOCK_BYTES
     text_stream.BLOCK_BYTES = block  # tiny blocks: records, CR LF and characters split between reads
     try:
         for translate in (lambda t: t, lambda t: None):
-            out = translate_bytes(fmt, data, translate, columns=("title", "note"), rows_per_batch=rows_per_batch,
-                                  delimiter=delimiter)
+            out = translate_bytes(
+                fmt,
+                data,
+                translate,
+                columns=("title", "note"),
+                rows_per_batch=rows_per_batch,
+                delimiter=delimiter,
+            )
             assert out == data
     finally:
         text_stream.BLOCK_BYTES = old
 
 
-HOSTILE = [", comma", "; semi", "\ttab", "| pipe", ' "quoted" ', '""', '"', "back\\slash\\", "\\n\\t", "line\nbreak",
-           "cr\rlf\r\n", "\u2028sep", "\ufeffbom", "=1+2", " lead", "trail "]
+HOSTILE = [
+    ", comma",
+    "; semi",
+    "\ttab",
+    "| pipe",
+    ' "quoted" ',
+    '""',
+    '"',
+    "back\\slash\\",
+    "\\n\\t",
+    "line\nbreak",
+    "cr\rlf\r\n",
+    "\u2028sep",
+    "\ufeffbom",
+    "=1+2",
+    " lead",
+    "trail ",
+]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.sampled_from(HOSTILE), st.booleans())
 def test_hostile_translations_keep_rows_columns_and_other_cells(table, attack, add_columns) -> None:
-    data, delimiter, rows, _ = table
+    data, delimiter, _, _ = table
     fmt = "tsv" if delimiter == "\t" else "csv"
 
     def translate(text: str) -> str:
         return attack + text + attack
 
-    out = translate_bytes(fmt, data, translate, columns=("title",), delimiter=delimiter, add_columns=add_columns)
+    out = translate_bytes(
+        fmt, data, translate, columns=("title",), delimiter=delimiter, add_columns=add_columns
+    )
     before, after = csv_rows(data, delimiter), csv_rows(out, delimiter)
     assert len(after) == len(before)
     expected_header = HEADER + ["title_de"] if add_columns else HEADER
@@ -95,8 +127,9 @@ def _encoding(data: bytes) -> str:
 
 def test_a_quoted_field_stays_quoted_and_an_unquoted_one_is_quoted_only_when_it_must() -> None:
     data = b'id,a,b\r\n1,"plain",plain\r\n2,"x",y\r\n'
-    out = translate_bytes("csv", data, lambda t: {"plain": "simple", "x": 'say "hi"', "y": "a,b"}.get(t),
-                          columns=("a", "b"))
+    out = translate_bytes(
+        "csv", data, lambda t: {"plain": "simple", "x": 'say "hi"', "y": "a,b"}.get(t), columns=("a", "b")
+    )
     assert out == b'id,a,b\r\n1,"simple",simple\r\n2,"say ""hi""","a,b"\r\n'
 
 
@@ -133,7 +166,11 @@ def test_null_markers_and_empty_fields_are_not_sent() -> None:
 
 @pytest.mark.parametrize("delimiter", [";", "\t", "|", ","])
 def test_the_delimiter_is_sniffed_from_the_first_lines(delimiter: str) -> None:
-    rows = [["Artikel", "Beschreibung, kurz", "Preis"], ["1", "Tasse; blau", "3,50"], ["2", 'Teller "flach"', "4,00"]]
+    rows = [
+        ["Artikel", "Beschreibung, kurz", "Preis"],
+        ["1", "Tasse; blau", "3,50"],
+        ["2", 'Teller "flach"', "4,00"],
+    ]
     buffer = io.StringIO(newline="")
     csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n").writerows(rows)
     assert sniff_delimiter(buffer.getvalue()) == delimiter
@@ -149,11 +186,12 @@ def test_a_one_column_file_sniffs_the_default_delimiter() -> None:
 def test_backslash_escaped_tsv_reads_and_writes_escapes() -> None:
     data = b"id\ttext\tnote\n1\tline one\\nline two\t\\N\n2\ttab\\there \\\\ back\tx\n3\t\\N\ty\n"
     seen: list[str] = []
-    identity = translate_bytes("tsv", data, lambda t: seen.append(t) or t, columns=("text", "note"),
-                               escaping="backslash")
+    identity = translate_bytes(
+        "tsv", data, lambda t: seen.append(t) or t, columns=("text", "note"), escaping="backslash"
+    )
     assert identity == data
     assert seen == ["line one\nline two", "tab\there \\ back", "x", "y"]  # \N is NULL: not sent
-    out = translate_bytes("tsv", data, lambda t: t + "\t\\ \"", columns=("text",), escaping="backslash")
+    out = translate_bytes("tsv", data, lambda t: t + '\t\\ "', columns=("text",), escaping="backslash")
     lines = out.decode().split("\n")
     assert lines[2] == '2\ttab\\there \\\\ back\\t\\\\ "\tx'
     assert lines[3] == "3\t\\N\ty"
@@ -173,7 +211,9 @@ def test_utf16_with_bom_is_read_and_written_in_utf16() -> None:
         data = ("\ufeff" + text).encode(encoding)
         assert translate_bytes("tsv", data, lambda t: t, columns=("name",)) == data
         out = translate_bytes("tsv", data, str.upper, columns=("name",))
-        assert out == ("\ufeff" + text.replace("Tasse", "TASSE").replace("Teller \u00e9", "TELLER \u00c9")).encode(encoding)
+        assert out == (
+            "\ufeff" + text.replace("Tasse", "TASSE").replace("Teller \u00e9", "TELLER \u00c9")
+        ).encode(encoding)
 
 
 def test_no_header_names_columns_by_number_and_adds_no_header() -> None:

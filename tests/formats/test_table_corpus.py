@@ -1,6 +1,7 @@
 """Real CSV, TSV and JSON Lines files (tests/corpus/SOURCES): identity is byte-exact; pseudo
 changes the selected cells only (read back with Python's csv module, pyarrow's CSV reader and
 json); --add-columns adds the same translations beside untouched source columns."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from table_helpers import (CorpusFile, arrow_columns, corpus_bytes, csv_rows, json_lines, run_files, table_corpus,
-                           translate_bytes)
+from table_helpers import (
+    CorpusFile,
+    arrow_columns,
+    corpus_bytes,
+    csv_rows,
+    json_lines,
+    run_files,
+    table_corpus,
+    translate_bytes,
+)
 
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
@@ -56,8 +65,12 @@ def _options(item: CorpusFile) -> dict[str, object]:
 def test_identity_is_byte_exact_in_any_batch_size(item: CorpusFile) -> None:
     data = corpus_bytes(item)
     for rows in (1, 37, 8192):
-        assert translate_bytes(item.kind, data, lambda text: text, rows_per_batch=rows, **_options(item)) == data
-        assert translate_bytes(item.kind, data, lambda text: None, rows_per_batch=rows, **_options(item)) == data
+        assert (
+            translate_bytes(item.kind, data, lambda text: text, rows_per_batch=rows, **_options(item)) == data
+        )
+        assert (
+            translate_bytes(item.kind, data, lambda text: None, rows_per_batch=rows, **_options(item)) == data
+        )
 
 
 def _expected(value: str) -> str | None:
@@ -78,7 +91,9 @@ def _check_cell(before: str, after: str) -> None:
 
 
 @pytest.mark.parametrize("item", [f for f in FILES if f.kind != "jsonl"], ids=lambda item: item.name)
-def test_pseudo_changes_only_the_selected_columns_of_delimited_files(item: CorpusFile, tmp_path: Path) -> None:
+def test_pseudo_changes_only_the_selected_columns_of_delimited_files(
+    item: CorpusFile, tmp_path: Path
+) -> None:
     data = corpus_bytes(item)
     columns, header = COLUMNS[item.name]
     delimiter = DELIMITERS[item.kind]
@@ -182,7 +197,9 @@ def _split_added(node: object, translated: object) -> object:
     return kept
 
 
-@pytest.mark.parametrize("item", FILES[:1] + [f for f in FILES if f.kind == "jsonl"][:1], ids=lambda item: item.name)
+@pytest.mark.parametrize(
+    "item", FILES[:1] + [f for f in FILES if f.kind == "jsonl"][:1], ids=lambda item: item.name
+)
 def test_the_pipeline_writes_the_same_bytes_as_the_format(item: CorpusFile, tmp_path: Path) -> None:
     data = corpus_bytes(item)
     src = tmp_path / Path(item.name).name

@@ -2,6 +2,7 @@
 every output reads back (csv module, pyarrow, json) as the same rows and columns, cells that
 were not sent are unchanged, one-line cells stay one line, and an unusable answer is reported
 and never written."""
+
 from __future__ import annotations
 
 import re
@@ -25,8 +26,16 @@ CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 def _run(attack: str, cell_format: str, tmp_path: Path, add_columns: bool = False) -> dict[str, bytes]:
     outputs = {}
     for name, (columns, _) in SAMPLES.items():
-        report = run_files([CATALOG / name], lambda: Adversary(attack), to="fr", out=tmp_path / "out", columns=columns,
-                           cell_format=cell_format, add_columns=add_columns, rows_per_batch=7)
+        report = run_files(
+            [CATALOG / name],
+            lambda: Adversary(attack),
+            to="fr",
+            out=tmp_path / "out",
+            columns=columns,
+            cell_format=cell_format,
+            add_columns=add_columns,
+            rows_per_batch=7,
+        )
         assert report.files_failed == 0, [f.error for f in report.files]
         for file in report.files:
             assert file.translated + file.untranslated == file.segments > 0

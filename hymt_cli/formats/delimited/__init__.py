@@ -3,14 +3,16 @@
 The registry entries; the reading and splicing are in reader.py, the record scanner with
 offsets in scanner.py, the dialects (delimiter, quoting, escapes) in dialect.py and fields.py.
 """
+
 from __future__ import annotations
 
 from typing import ClassVar
 
 from ..base import DocumentFormat, InputSource
 from ..table_cells import TableOptions
-from .dialect import DelimitedOptions, Dialect, sniff_delimiter
+from .dialect import DelimitedOptions, Dialect
 from .reader import DelimitedReader
+from .scanner import sniff_delimiter
 
 
 class DelimitedFormat:
@@ -24,7 +26,9 @@ class DelimitedFormat:
         self.cell_format = cell_format
 
     def open(self, source: InputSource) -> DelimitedReader:
-        return DelimitedReader(self.name, self.table, self.options, self.default_delimiter, self.cell_format, source)
+        return DelimitedReader(
+            self.name, self.table, self.options, self.default_delimiter, self.cell_format, source
+        )
 
 
 class CsvFormat(DelimitedFormat):
@@ -43,4 +47,4 @@ class TsvFormat(DelimitedFormat):
     default_delimiter = "\t"
 
 
-__all__ = ["CsvFormat", "TsvFormat", "DelimitedFormat", "DelimitedOptions", "Dialect", "sniff_delimiter"]
+__all__ = ["CsvFormat", "DelimitedFormat", "DelimitedOptions", "Dialect", "TsvFormat", "sniff_delimiter"]

@@ -11,6 +11,7 @@ a quote or a line break.
 - `none` (IANA text/tab-separated-values): no quoting, no escapes; a field never holds the
   delimiter or a line break.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,10 @@ class DelimitedOptions:
 
     def __post_init__(self) -> None:
         if len(self.delimiter) > 1 or self.delimiter in (QUOTE, "\\", "\r", "\n"):
-            raise ValueError(f"the delimiter must be one character other than a quote, a backslash or a "
-                             f"line break, not {self.delimiter!r}")
+            raise ValueError(
+                f"the delimiter must be one character other than a quote, a backslash or a "
+                f"line break, not {self.delimiter!r}"
+            )
         if self.escaping not in ESCAPINGS:
             raise ValueError(f"escaping must be one of {', '.join(ESCAPINGS)}, not {self.escaping!r}")
 
@@ -67,21 +70,3 @@ class Dialect:
 
 
 QUOTED = re.compile(r'"[^"]*(?:""[^"]*)*"')
-
-
-def sniff_delimiter(sample: str, default: str = ",") -> str:
-    """The delimiter that splits the sample's first records into the same number of fields, more
-    than one (the most consistent, then the most fields, wins); `default` when none does."""
-    from .scanner import sample_field_counts
-
-    best: tuple[float, int, int] | None = None
-    choice = default
-    for rank, delimiter in enumerate(SNIFFED):
-        counts = sample_field_counts(sample, Dialect(delimiter, "quotes"))
-        if not counts or counts[0] < 2:
-            continue
-        agreeing = sum(1 for c in counts if c == counts[0]) / len(counts)
-        score = (agreeing, counts[0], -rank)
-        if best is None or score > best:
-            best, choice = score, delimiter
-    return choice

@@ -1,4 +1,5 @@
 """A field's value from its raw text, and a value written as a field, in each escaping."""
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,7 @@ def field_value(raw: str, dialect: Dialect) -> str | None:
             return None if raw in NULL_MARKERS else raw
         match = QUOTED.match(raw)
         assert match is not None, "the scanner only makes quoted fields that close"
-        return raw[1:match.end() - 1].replace('""', '"') + raw[match.end():]
+        return raw[1 : match.end() - 1].replace('""', '"') + raw[match.end() :]
     if dialect.escaping == "backslash":
         if raw == "\\N":
             return None

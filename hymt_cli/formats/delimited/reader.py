@@ -8,6 +8,7 @@ with `add_columns` it appends a field per selected column to the header and to e
 before the line ending. Blank lines, every other field, quoting, line endings, the BOM and
 the encoding are the source's.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -15,12 +16,19 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..base import DocumentFormat, FormatError, InputSource, Unit
-from ..table_cells import CellPlanner, TableCell, TableOptions, added_columns, column_listing, rendered_cell, \
-    selected_columns
+from ..table_cells import (
+    CellPlanner,
+    TableCell,
+    TableOptions,
+    added_columns,
+    column_listing,
+    rendered_cell,
+    selected_columns,
+)
 from ..text_stream import TextStream
-from .dialect import DelimitedOptions, Dialect, sniff_delimiter
+from .dialect import DelimitedOptions, Dialect
 from .fields import field_value, is_quoted, render_field
-from .scanner import RecordScanner, Scanned, Span
+from .scanner import RecordScanner, Scanned, Span, sniff_delimiter
 
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
 SNIFF_CHARS = 1 << 16
@@ -56,8 +64,15 @@ class Header:
 
 
 class DelimitedReader:
-    def __init__(self, format_name: str, table: TableOptions, options: DelimitedOptions, default_delimiter: str,
-                 cell_format: DocumentFormat, source: InputSource) -> None:
+    def __init__(
+        self,
+        format_name: str,
+        table: TableOptions,
+        options: DelimitedOptions,
+        default_delimiter: str,
+        cell_format: DocumentFormat,
+        source: InputSource,
+    ) -> None:
         self._name = format_name
         self._table = table
         self._options = options
@@ -83,8 +98,9 @@ class DelimitedReader:
         picks = [wanted.index(index) for index in header.indexes]  # selection order from file order
         rows: list[Scanned] = []
         if first_row is not None:  # no header: the first record is a row
-            rows.append(Scanned([first_row.spans[i] for i in wanted], first_row.end, first_row.next,
-                                first_row.fields))
+            rows.append(
+                Scanned([first_row.spans[i] for i in wanted], first_row.end, first_row.next, first_row.fields)
+            )
         index = 0
         while True:
             start = scanner.position
@@ -94,9 +110,11 @@ class DelimitedReader:
                 if record.end == start and record.fields == 1:
                     continue  # a blank line: kept as it is, read as no record by every reader
                 if record.fields != len(header.names):
-                    raise FormatError(f"line {line}: {record.fields} fields, but the "
-                                      f"{'header' if self._options.header else 'first line'} has "
-                                      f"{len(header.names)}")
+                    raise FormatError(
+                        f"line {line}: {record.fields} fields, but the "
+                        f"{'header' if self._options.header else 'first line'} has "
+                        f"{len(header.names)}"
+                    )
                 rows.append(record)
                 if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
                     continue
@@ -114,8 +132,10 @@ class DelimitedReader:
         added = ""
         if self._table.add_columns and self._options.header:
             names = added_columns(header.names, header.selected, target_language)
-            added = "".join(self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
-                            for name, index in zip(names, header.indexes))
+            added = "".join(
+                self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
+                for name, index in zip(names, header.indexes)
+            )
         return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
 
     def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None]:
@@ -126,8 +146,11 @@ class DelimitedReader:
             start = scanner.position
             got = scanner.next_record(None)
             if got is None:
-                raise FormatError("empty: no header row (a file without one needs --no-header)"
-                                  if self._options.header else "empty: no rows")
+                raise FormatError(
+                    "empty: no header row (a file without one needs --no-header)"
+                    if self._options.header
+                    else "empty: no rows"
+                )
             line, record = got
             if record.end > start:
                 break
@@ -142,14 +165,24 @@ class DelimitedReader:
         for name in selected:
             if names.count(name) > 1:
                 raise FormatError(f"line {line}: column {name!r} appears more than once in the header")
-        header = Header(names, [is_quoted(raw, self._dialect) for raw in raws], selected,
-                        [names.index(name) for name in selected])
+        header = Header(
+            names,
+            [is_quoted(raw, self._dialect) for raw in raws],
+            selected,
+            [names.index(name) for name in selected],
+        )
         if self._options.header:
             return header, record.end, None
         return header, None, record
 
-    def _unit(self, index: int, scanner: RecordScanner, records: Sequence[Scanned], picks: Sequence[int],
-              header_end: int | None) -> Unit:
+    def _unit(
+        self,
+        index: int,
+        scanner: RecordScanner,
+        records: Sequence[Scanned],
+        picks: Sequence[int],
+        header_end: int | None,
+    ) -> Unit:
         assert self._dialect is not None and self._header is not None
         text = scanner.text(0, scanner.position)
         scanner.release()
@@ -176,16 +209,19 @@ class DelimitedReader:
                 cells.append(cell)
             rows.append(Row(record.end, spans, tuple(cells)))
         planner = CellPlanner(self._cell_format)
-        columns = tuple(planner.add(name, zip(lookup, count))
-                        for name, lookup, count in zip(self._header.selected, lookups, counts))
+        columns = tuple(
+            planner.add(name, zip(lookup, count))
+            for name, lookup, count in zip(self._header.selected, lookups, counts)
+        )
         return planner.unit(index, RecordBatch(text, rows, header_end, columns))
 
 
 class DelimitedWriter:
     """One output: each batch's text with its translated fields spliced in, encoded as the source."""
 
-    def __init__(self, out: BinaryIO, stream: TextStream, dialect: Dialect, add_columns: bool,
-                 added_header: str) -> None:
+    def __init__(
+        self, out: BinaryIO, stream: TextStream, dialect: Dialect, add_columns: bool, added_header: str
+    ) -> None:
         self._out = out
         self._stream = stream
         self._dialect = dialect
@@ -225,16 +261,17 @@ class DelimitedWriter:
         pieces: list[str] = []
         pos = 0
         if batch.header_end is not None:
-            pieces += [text[:batch.header_end], self._added_header]
+            pieces += [text[: batch.header_end], self._added_header]
             pos = batch.header_end
         for row in batch.rows:
-            pieces.append(text[pos:row.end])
+            pieces.append(text[pos : row.end])
             for k, (cell, (start, end)) in enumerate(zip(row.cells, row.spans)):
                 value = rendered[k][cell] if cell >= 0 else None
                 raw = text[start:end]
-                pieces.append(delimiter + (raw if value is None else render_field(value, dialect,
-                                                                                   is_quoted(raw, dialect))))
+                pieces.append(
+                    delimiter
+                    + (raw if value is None else render_field(value, dialect, is_quoted(raw, dialect)))
+                )
             pos = row.end
         pieces.append(text[pos:])
         return "".join(pieces)
-

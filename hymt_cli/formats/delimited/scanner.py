@@ -5,6 +5,7 @@ splicing needs the offsets. A line without a quote (or backslash) is split at C 
 the others are scanned field by field. A record that runs past the text read so far is
 scanned again once more text is read (twice as much each time, so a huge field stays linear).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from ..base import FormatError
 from ..text_stream import LineCounter, TextStream
-from .dialect import QUOTE, QUOTED, Dialect
+from .dialect import QUOTE, QUOTED, SNIFFED, Dialect
 
 Span = tuple[int, int]
 
@@ -148,7 +149,7 @@ class RecordScanner:
                 break
             self._read_more()
         line = self._where.line
-        self._where.advance(self._text[self._pos:scanned.next])
+        self._where.advance(self._text[self._pos : scanned.next])
         self._pos = scanned.next
         return line, scanned
 
@@ -157,7 +158,7 @@ class RecordScanner:
 
     def release(self) -> None:
         """Forget the text before the current position (the records read are done with)."""
-        self._text = self._text[self._pos:]
+        self._text = self._text[self._pos :]
         self._pos = 0
 
     def _read_more(self) -> None:
@@ -170,7 +171,7 @@ class RecordScanner:
     def _error(self, message: str, offset: int) -> FormatError:
         where = LineCounter()
         where.line, where.column, where.after_cr = self._where.line, self._where.column, self._where.after_cr
-        where.advance(self._text[self._pos:offset])
+        where.advance(self._text[self._pos : offset])
         return FormatError(f"line {where.line}, column {where.column}: {message}")
 
 
@@ -190,3 +191,19 @@ def sample_field_counts(sample: str, dialect: Dialect, records: int = 20) -> lis
             counts.append(scanned.fields)
         pos = scanned.next
     return counts
+
+
+def sniff_delimiter(sample: str, default: str = ",") -> str:
+    """The delimiter that splits the sample's first records into the same number of fields, more
+    than one (the most consistent, then the most fields, wins); `default` when none does."""
+    best: tuple[float, int, int] | None = None
+    choice = default
+    for rank, delimiter in enumerate(SNIFFED):
+        counts = sample_field_counts(sample, Dialect(delimiter, "quotes"))
+        if not counts or counts[0] < 2:
+            continue
+        agreeing = sum(1 for c in counts if c == counts[0]) / len(counts)
+        score = (agreeing, counts[0], -rank)
+        if best is None or score > best:
+            best, choice = score, delimiter
+    return choice

@@ -10,6 +10,7 @@ The encoder switches mode only when a character needs it (ESC $ B for JIS X 0208
 ASCII, as common encoders do; a page written otherwise (ESC $ @, extra escapes) does not write
 back byte for byte, and the HTML decoder refuses it.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -41,18 +42,20 @@ class Iso2022JpCodec:
         while pos < len(raw):
             byte = raw[pos]
             if byte == 0x1B:
-                escape = raw[pos:pos + 3]
+                escape = raw[pos : pos + 3]
                 if escape not in _ESCAPES:
                     out.append(self._error(raw, pos, pos + 1, errors, "an unknown escape sequence"))
                     pos, after_escape = pos + 1, False
                     continue
                 if after_escape:
-                    out.append(self._error(raw, pos, pos + 3, errors, "an escape sequence right after another"))
+                    out.append(
+                        self._error(raw, pos, pos + 3, errors, "an escape sequence right after another")
+                    )
                 mode, pos, after_escape = _ESCAPES[escape], pos + 3, True
                 continue
             after_escape = False
             if mode == "jis":
-                pair = raw[pos:pos + 2]
+                pair = raw[pos : pos + 2]
                 text = self._pair(pair) if len(pair) == 2 and all(0x21 <= b <= 0x7E for b in pair) else None
                 if text is None:
                     out.append(self._error(raw, pos, pos + len(pair), errors, "not a JIS X 0208 character"))
@@ -62,8 +65,11 @@ class Iso2022JpCodec:
                 continue
             if mode == "katakana":
                 ok = 0x21 <= byte <= 0x5F
-                out.append(chr(0xFF61 - 0x21 + byte) if ok else
-                           self._error(raw, pos, pos + 1, errors, "not a half-width katakana byte"))
+                out.append(
+                    chr(0xFF61 - 0x21 + byte)
+                    if ok
+                    else self._error(raw, pos, pos + 1, errors, "not a half-width katakana byte")
+                )
             elif byte < 0x80 and byte not in (0x0E, 0x0F):
                 out.append(_ROMAN.get(byte, chr(byte)) if mode == "roman" else chr(byte))
             else:

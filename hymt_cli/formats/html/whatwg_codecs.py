@@ -11,6 +11,7 @@ Encoding writes each character as the byte sequence that decodes to it (the stan
 first), so a page that decodes writes back byte for byte, except where one character has two
 spellings in the page: the HTML decoder checks that and refuses such a page with the offset.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -90,7 +91,7 @@ class MultiByteCodec:
         family = _ALIASES.get(name, name)
         self._base, table = _differences(name)
         self._tokens = re.compile(_TOKENS[family])
-        self._decoded: dict[bytes, str | None] = dict((seq, text or None) for seq, text in table.items())
+        self._decoded: dict[bytes, str | None] = {seq: text or None for seq, text in table.items()}
         self._encoded: dict[str, bytes | None] = dict(_PREFERRED.get(name, {}))
         self._chars = _BIG5_PAIRS if family == "big5" else _ONE
         # GBK writes no four-byte sequences (as the standard's GBK encoder): what it lacks is a
@@ -98,8 +99,10 @@ class MultiByteCodec:
         self._longest = 2 if name == "gbk" else 4
         # The standard's Big5 encoder leaves the HKSCS rows (leads below 0xA1) to the last; its
         # gb18030 encoder writes the euro sign A2E3, never 0x80 (GBK's spelling: _PREFERRED)
-        self._leads = {"big5": [*range(0xA1, 0x100), *range(0x80, 0xA1)],
-                       "gb18030": list(range(0x81, 0x100))}.get(family, list(range(0x80, 0x100)))
+        self._leads = {
+            "big5": [*range(0xA1, 0x100), *range(0x80, 0xA1)],
+            "gb18030": list(range(0x81, 0x100)),
+        }.get(family, list(range(0x80, 0x100)))
 
     def decode(self, data: ReadableBuffer, errors: str = "strict") -> tuple[str, int]:
         raw = bytes(data)
@@ -109,8 +112,13 @@ class MultiByteCodec:
         for token in tokens:
             text = self._char(token)
             if text is None:
-                error = UnicodeDecodeError(self.name, raw, position, position + len(token),
-                                           "not a character in this encoding (as browsers decode it)")
+                error = UnicodeDecodeError(
+                    self.name,
+                    raw,
+                    position,
+                    position + len(token),
+                    "not a character in this encoding (as browsers decode it)",
+                )
                 replacement, _ = codecs.lookup_error(errors)(error)
                 text = replacement if isinstance(replacement, str) else replacement.decode("latin-1")
             out.append(text)
@@ -124,8 +132,13 @@ class MultiByteCodec:
             seq = self._bytes(match.group())
             if seq is None:
                 handler = handler or codecs.lookup_error(errors)
-                error = UnicodeEncodeError(self.name, text, match.start(), match.end(),
-                                           "not in this encoding (as browsers decode it)")
+                error = UnicodeEncodeError(
+                    self.name,
+                    text,
+                    match.start(),
+                    match.end(),
+                    "not in this encoding (as browsers decode it)",
+                )
                 replacement, _ = handler(error)
                 seq = replacement if isinstance(replacement, bytes) else replacement.encode("ascii")
             out.append(seq)
@@ -198,7 +211,7 @@ def _search(name: str) -> codecs.CodecInfo | None:
     name = name.lower().replace("_", "-")
     if not name.startswith(PREFIX):
         return None
-    whatwg = name[len(PREFIX):]
+    whatwg = name[len(PREFIX) :]
     if whatwg not in DIFFERENCES and whatwg not in _ALIASES:
         return None
     codec = _codec(whatwg)

@@ -8,6 +8,7 @@ way the line writes its strings (jsontext.JsonStyle), so key order, spacing and 
 value stay as written. With `add_columns` a member `<key>_<lang>` is added right after each
 selected member, written with the line's own separator and colon. Blank lines are kept.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,7 +68,9 @@ class JsonLinesReader:
 
     def units(self) -> Iterator[Unit]:
         if not self._fields:
-            raise FormatError("jsonl needs --columns: the fields to translate (a.b for a field inside an object)")
+            raise FormatError(
+                "jsonl needs --columns: the fields to translate (a.b for a field inside an object)"
+            )
         try:
             self._stream = TextStream(self._source.open_binary())
             lines = LineReader(self._stream)
@@ -101,14 +104,16 @@ class JsonLinesReader:
                 break
         missing = [name for name in self._fields if name not in seen]
         if missing and self._first is not None:
-            raise FormatError(f"no line has the field {missing[0]!r}; {column_listing('fields of the first line', _field_names(self._first))}")
+            raise FormatError(
+                f"no line has the field {missing[0]!r}; {column_listing('fields of the first line', _field_names(self._first))}"
+            )
 
     def writer(self, target_language: str, out: BinaryIO) -> JsonLinesWriter:
         assert self._stream is not None
         return JsonLinesWriter(out, self._stream, target_language, self._table.add_columns)
 
     def _unit(self, index: int, lines: LineReader, batch: list[LineFields]) -> Unit:
-        text = lines.text[:lines.position]
+        text = lines.text[: lines.position]
         lines.release()
         column_of = {name: k for k, name in enumerate(self._fields)}
         lookups: list[dict[str, int]] = [{} for _ in self._fields]
@@ -125,8 +130,10 @@ class JsonLinesReader:
                 occurrences.append(Occurrence(item.start, item.end, k, cell, found.style))
             members += [(member, found.style) for member in found.members]
         planner = CellPlanner(self._cell_format)
-        columns = tuple(planner.add(name, zip(lookup, count))
-                        for name, lookup, count in zip(self._fields, lookups, counts))
+        columns = tuple(
+            planner.add(name, zip(lookup, count))
+            for name, lookup, count in zip(self._fields, lookups, counts)
+        )
         return planner.unit(index, LineBatch(text, occurrences, members, columns))
 
 
@@ -143,7 +150,11 @@ class JsonLinesWriter:
         batch = unit.content
         assert isinstance(batch, LineBatch)
         rendered = [[rendered_cell(cell, translated) for cell in cells] for cells in batch.columns]
-        text = self._extended(batch, rendered) if self._add else _spliced(batch, rendered, 0, len(batch.text), 0)[0]
+        text = (
+            self._extended(batch, rendered)
+            if self._add
+            else _spliced(batch, rendered, 0, len(batch.text), 0)[0]
+        )
         self._out.write(self._stream.encode(text))
 
     def close(self) -> None:
@@ -158,7 +169,7 @@ class JsonLinesWriter:
             key = added_column(member.key, self._lang)
             if key in member.siblings:
                 raise FormatError(f"field {key!r} exists already (--add-columns)")
-            pieces.append(text[pos:member.end])
+            pieces.append(text[pos : member.end])
             value, first = _spliced(batch, rendered, member.start, member.end, first)
             pieces.append(f'{member.separator}"{encode_string(key, style)}"{member.colon}{value}')
             pos = member.end
@@ -166,7 +177,9 @@ class JsonLinesWriter:
         return "".join(pieces)
 
 
-def _spliced(batch: LineBatch, rendered: list[list[str | None]], start: int, end: int, first: int) -> tuple[str, int]:
+def _spliced(
+    batch: LineBatch, rendered: list[list[str | None]], start: int, end: int, first: int
+) -> tuple[str, int]:
     """text[start:end] with the translated strings in it replaced; and the index of the first
     occurrence after `end`."""
     text, occurrences = batch.text, batch.occurrences
@@ -181,11 +194,10 @@ def _spliced(batch: LineBatch, rendered: list[list[str | None]], start: int, end
         value = rendered[occurrence.column][occurrence.cell]
         if value is None:
             continue
-        pieces += [text[pos:occurrence.start], '"', encode_string(value, occurrence.style), '"']
+        pieces += [text[pos : occurrence.start], '"', encode_string(value, occurrence.style), '"']
         pos = occurrence.end
     pieces.append(text[pos:end])
     return "".join(pieces), i
-
 
 
 def _field_names(line: str) -> list[str]:

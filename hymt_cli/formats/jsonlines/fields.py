@@ -5,6 +5,7 @@ are looked through, so `tags` names every string of `"tags": [...]` and `items.n
 item's name. A selected field must hold a string, null, or an array of those: anything else
 (a number, a boolean, an object) is an error naming the line and column.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection
@@ -42,7 +43,7 @@ class LineFields:
     found: list[Found] = field(default_factory=list)
     members: list[Member] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)  # selected fields present (null included)
-    style: JsonStyle = JsonStyle()
+    style: JsonStyle = field(default_factory=JsonStyle)
 
 
 _KINDS = {"number": "a number", "true": "a boolean", "false": "a boolean", "{": "an object"}
@@ -73,8 +74,8 @@ def line_fields(text: str, start: int, end: int, wanted: Collection[str], member
             kind = token.kind
             if kind == "key":
                 keys[token.path] = token
-                if not separator and "," in text[previous_end:token.start]:
-                    separator = text[previous_end:token.start]
+                if not separator and "," in text[previous_end : token.start]:
+                    separator = text[previous_end : token.start]
                 previous_end = token.end
                 continue
             previous_end = token.end
@@ -85,7 +86,7 @@ def line_fields(text: str, start: int, end: int, wanted: Collection[str], member
                 continue
             out.seen.add(name)
             if kind == "string":
-                value = decode_string(text[token.start + 1:token.end - 1])
+                value = decode_string(text[token.start + 1 : token.end - 1])
                 if value:
                     out.found.append(Found(token.start, token.end, name, value))
                 if members and _member_path(token.path) == token.path:
@@ -100,18 +101,28 @@ def line_fields(text: str, start: int, end: int, wanted: Collection[str], member
                 if members and _member_path(token.path) == token.path:
                     spans.append((token.path, token.start, token.end))
             else:
-                raise FormatError(f"column {_column(text, token.start)}: field {name!r} holds "
-                                  f"{_KINDS.get(kind, kind)}, not a string")
+                raise FormatError(
+                    f"column {_column(text, token.start)}: field {name!r} holds "
+                    f"{_KINDS.get(kind, kind)}, not a string"
+                )
     except JsonSyntaxError as exc:
         raise FormatError(f"column {exc.column}: not JSON ({exc.reason})") from None
     if spans:  # the line is read whole: every member's siblings are known
         chosen = separator
         for path, value_start, value_end in spans:
             key = keys[path]
-            colon = text[key.end:value_start]
+            colon = text[key.end : value_start]
             siblings = frozenset(str(p[-1]) for p in keys if p[:-1] == path[:-1])
-            out.members.append(Member(str(path[-1]), value_start, value_end,
-                                      chosen or ("," + (" " if " " in colon else "")), colon, siblings))
+            out.members.append(
+                Member(
+                    str(path[-1]),
+                    value_start,
+                    value_end,
+                    chosen or ("," + (" " if " " in colon else "")),
+                    colon,
+                    siblings,
+                )
+            )
     return out
 
 
