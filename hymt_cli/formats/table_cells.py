@@ -139,7 +139,9 @@ def count_values(values: Iterable[str]) -> list[tuple[str, int]]:
 
 def column_listing(kind: str, names: Sequence[str]) -> str:
     """`kind: a, b, c` for error messages (`(none)` when empty; long lists cut)."""
-    shown = ", ".join(names[:40]) + (f", … ({len(names)} in all)" if len(names) > 40 else "")
+    # (a name with spaces at its ends, or none, is shown quoted: `'title '`, `''`)
+    written = [name if name and name == name.strip() else repr(name) for name in names[:40]]
+    shown = ", ".join(written) + (f", … ({len(names)} in all)" if len(names) > 40 else "")
     return f"{kind}: {shown if names else '(none)'}"
 
 

@@ -242,3 +242,22 @@ def test_dialect_options_are_checked() -> None:
     with pytest.raises(ValueError):
         DelimitedOptions(escaping="sometimes")  # type: ignore[arg-type]
     assert Dialect(";", "quotes").delimiter == ";"
+
+
+def test_excel_s_sep_line_names_the_delimiter_and_is_kept() -> None:
+    data = "\ufeffsep=;\r\nid;title\r\n1;Tasse, blau\r\n".encode()
+    assert translate_bytes("csv", data, lambda t: t, columns=("title",)) == data
+    out = translate_bytes("csv", data, str.upper, columns=("title",), add_columns=True)
+    assert out == "\ufeffsep=;\r\nid;title;title_de\r\n1;Tasse, blau;TASSE, BLAU\r\n".encode()
+
+
+def test_a_missing_column_lists_the_header_with_odd_names_quoted(tmp_path) -> None:
+    from table_helpers import run_files
+
+    from hymt_cli.engine.identity import IdentityEngine
+
+    src = tmp_path / "odd.csv"
+    src.write_bytes(b",en,title \n1,a,b\n")
+    report = run_files([src], IdentityEngine, columns=("title",))
+    assert report.files[0].error is not None
+    assert report.files[0].error.endswith("no column 'title'; columns: '', en, 'title '")

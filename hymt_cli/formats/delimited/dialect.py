@@ -28,8 +28,8 @@ QUOTE = '"'
 class DelimitedOptions:
     """CSV/TSV options beside the table options (table_cells.TableOptions)."""
 
-    # --delimiter CHAR: "CSV/TSV: the field delimiter (default: a tab for .tsv/.tab files,
-    # otherwise found from the file's first lines among , ; tab |)."
+    # --delimiter CHAR: "CSV/TSV: the field delimiter (default: the one a first line `sep=;`
+    # names, a tab for .tsv files, otherwise found from the file's first lines among , ; tab |)."
     delimiter: str = ""
     # --escaping quotes|backslash|none: "CSV/TSV: how a field holds a delimiter, a quote or a
     # line break: quotes (RFC 4180, Excel), backslash (PostgreSQL/MySQL text exports), none

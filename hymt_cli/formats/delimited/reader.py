@@ -28,7 +28,7 @@ from ..table_cells import (
 from ..text_stream import TextStream
 from .dialect import DelimitedOptions, Dialect
 from .fields import field_value, is_quoted, render_field
-from .scanner import RecordScanner, Scanned, Span, sniff_delimiter
+from .scanner import SEPARATOR_HINT, RecordScanner, Scanned, Span, sniff_delimiter
 
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
 SNIFF_CHARS = 1 << 16
@@ -89,7 +89,13 @@ class DelimitedReader:
             first = self._stream.read()
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or exc}") from None
-        delimiter = self._options.delimiter or self._default_delimiter or sniff_delimiter(first[:SNIFF_CHARS])
+        hint = SEPARATOR_HINT.match(first, 1 if first.startswith("\ufeff") else 0)
+        delimiter = (
+            self._options.delimiter
+            or (hint.group(1) if hint else "")
+            or self._default_delimiter
+            or sniff_delimiter(first[:SNIFF_CHARS])
+        )
         self._dialect = Dialect(delimiter, self._options.escaping)
         scanner = RecordScanner(self._stream, self._dialect, first)
         header, header_end, first_row = self._read_header(scanner)

@@ -8,6 +8,7 @@ scanned again once more text is read (twice as much each time, so a huge field s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -118,6 +119,10 @@ class RecordSyntax:
             raise RecordError("a backslash at the end of the file escapes nothing", pos)
 
 
+# Excel writes (and reads) a first line `sep=;` that names the delimiter
+SEPARATOR_HINT = re.compile(r"sep=([^\r\n\"])(?:\r\n|\r|\n)")
+
+
 class RecordScanner:
     """The records of a stream, one at a time, each with the line it starts on. Offsets are
     into the scanner's text, which `release` cuts at the current record."""
@@ -127,6 +132,9 @@ class RecordScanner:
         self._syntax = RecordSyntax(dialect)
         self._text = first_text
         self._pos = 1 if first_text.startswith("\ufeff") else 0  # the BOM stays in the text
+        hint = SEPARATOR_HINT.match(first_text, self._pos)
+        if hint is not None:  # Excel's `sep=;` line: kept as it is, not a record
+            self._pos = hint.end()
         self._where = LineCounter()  # of `_pos`
         self._final = stream.done
 
