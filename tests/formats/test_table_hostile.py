@@ -113,3 +113,13 @@ def test_added_columns_hold_the_answers_and_leave_the_source_columns(attack: str
     assert after[0][width:] == [f"{c}_fr" for c in columns]
     records = json_lines(outputs["reviews.jsonl"])
     assert all(isinstance(r, dict) and "title_fr" in r and "tags_fr" in r for r in records)
+
+
+def test_the_samples_come_back_byte_for_byte_through_the_identity_engine(tmp_path: Path) -> None:
+    from hymt_cli.engine.identity import IdentityEngine
+
+    for name, (columns, _) in SAMPLES.items():
+        report = run_files([CATALOG / name], IdentityEngine, to="fr,ja", out=tmp_path, columns=columns)
+        assert report.files_ok == 2 and report.untranslated == 0 and report.files[0].segments > 10
+        for lang in ("fr", "ja"):
+            assert (tmp_path / lang / name).read_bytes() == (CATALOG / name).read_bytes()
