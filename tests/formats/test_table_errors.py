@@ -33,7 +33,8 @@ CASES = [
         "line 3, column 6: not valid UTF-8 (byte offset 26: invalid continuation byte)",
     ),
     ("missing.csv", GOOD_CSV, ("name",), "no column 'name'; columns: id, title"),
-    ("empty.csv", b"", ("title",), "empty: no header row"),
+    ("empty.csv", b"", ("title",), None),  # nothing to translate: written as it is
+    ("blank.csv", b"\xef\xbb\xbf\r\n\r\n", ("title",), None),
     ("dup.csv", b"id,title,title\n1,a,b\n", ("title",), "line 1: column 'title' appears more than once"),
     ("fields.tsv", b"id\ttitle\n1\tRed\tshirt\n", ("title",), "line 2: 3 fields, but the header has 2"),
     ("backslash.tsv", b"id\ttitle\n1\tRed\\", ("title",), None),  # (quotes: a backslash is a character)
@@ -83,6 +84,8 @@ def test_a_malformed_file_fails_alone_with_one_line(
     by_input = {Path(f.input).name: f for f in report.files}
     if message is None:
         assert by_input[name].status == "ok"
+        if not data.strip(b"\xef\xbb\xbf\r\n"):
+            assert (tmp_path / "out" / "de" / name).read_bytes() == data
         return
     failed = by_input[name]
     assert failed.status == "failed" and failed.error is not None

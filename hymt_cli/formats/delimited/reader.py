@@ -98,7 +98,13 @@ class DelimitedReader:
         )
         self._dialect = Dialect(delimiter, self._options.escaping)
         scanner = RecordScanner(self._stream, self._dialect, first)
-        header, header_end, first_row = self._read_header(scanner)
+        read = self._read_header(scanner)
+        if read is None:  # nothing but blank lines (or nothing): written as it is
+            yield CellPlanner(self._cell_format).unit(
+                0, RecordBatch(scanner.text(0, scanner.position), [], None, ())
+            )
+            return
+        header, header_end, first_row = read
         self._header = header
         wanted = sorted(set(header.indexes))
         picks = [wanted.index(index) for index in header.indexes]  # selection order from file order
@@ -113,15 +119,15 @@ class DelimitedReader:
             got = scanner.next_record(wanted)
             if got is not None:
                 line, record = got
-                if record.end == start and record.fields == 1:
-                    continue  # a blank line: kept as it is, read as no record by every reader
-                if record.fields != len(header.names):
-                    raise FormatError(
-                        f"line {line}: {record.fields} fields, but the "
-                        f"{'header' if self._options.header else 'first line'} has "
-                        f"{len(header.names)}"
-                    )
-                rows.append(record)
+                # (a blank line is kept as it is: every reader reads it as no record)
+                if record.end > start or record.fields > 1:
+                    if record.fields != len(header.names):
+                        raise FormatError(
+                            f"line {line}: {record.fields} fields, but the "
+                            f"{'header' if self._options.header else 'first line'} has "
+                            f"{len(header.names)}"
+                        )
+                    rows.append(record)
                 if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
                     continue
             if got is None and index > 0 and scanner.position == 0:
@@ -133,10 +139,10 @@ class DelimitedReader:
                 return
 
     def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
-        assert self._stream is not None and self._dialect is not None and self._header is not None
+        assert self._stream is not None and self._dialect is not None
         header = self._header
         added = ""
-        if self._table.add_columns and self._options.header:
+        if self._table.add_columns and self._options.header and header is not None:
             names = added_columns(header.names, header.selected, target_language)
             added = "".join(
                 self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
@@ -144,19 +150,15 @@ class DelimitedReader:
             )
         return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
 
-    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None]:
+    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None] | None:
         """The column names, where the header ends (None: no header) and, without a header,
-        the first record (a row)."""
+        the first record (a row); None when the file has no record at all."""
         assert self._dialect is not None
         while True:
             start = scanner.position
             got = scanner.next_record(None)
             if got is None:
-                raise FormatError(
-                    "empty: no header row (a file without one needs --no-header)"
-                    if self._options.header
-                    else "empty: no rows"
-                )
+                return None
             line, record = got
             if record.end > start:
                 break
