@@ -162,8 +162,9 @@ def test_help_lists_choices_groups_and_examples() -> None:
     assert result.returncode == 0
     text = result.stdout
     from hymt_cli.engine import ENGINES
+    from hymt_cli.formats import FORMAT_NAMES
 
-    for choice in ("[" + "|".join(ENGINES) + "]", "[txt|md|html|parquet]", "[txt|md|html]",
+    for choice in ("[" + "|".join(ENGINES) + "]", "[" + "|".join(FORMAT_NAMES) + "]", "[txt|md|html]",
                    "[auto|bar|plain|json|none]"):
         assert choice in text
     for panel in ("Input and output", "Model and engine", "Sampling", "Glossary and memory", "Reporting",
