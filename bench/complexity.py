@@ -61,6 +61,10 @@ class Case:
     make: Callable[[int], str]
 
 
+def _json_flat(n: int) -> str:
+    return "{\n" + ",\n".join(f'  "key.{i}": "Save the \\"file\\" {i} %s now"' for i in range(n)) + "\n}\n"
+
+
 def _md_table(rows: int, cols: int) -> str:
     head = "|" + "|".join(f" h{c} " for c in range(cols)) + "|\n"
     rule = "|" + "|".join("---" for _ in range(cols)) + "|\n"
@@ -100,6 +104,23 @@ CASES = [
          lambda n: "".join("  " * (i % 64) + "- level\n" for i in range(n))),
     Case("md deep blockquote lines (64 levels)", "md", 20_000,
          lambda n: "".join("> " * (i % 64) + "quote\n" for i in range(n))),
+    Case("json flat i18n keys", "json", 100_000,
+         lambda n: _json_flat(n)),
+    Case("json nested i18next with plurals", "json", 50_000,
+         lambda n: "{\n" + ",\n".join(f'  "s{i}": {{"a_one": "{{{{count}}}} item", "a_other": "{{{{count}}}} items", '
+                                         f'"b": "Hello <b>{{{{name}}}}</b> {i}"}}' for i in range(n)) + "\n}\n"),
+    Case("json ICU plurals in one file", "json", 20_000,
+         lambda n: "{" + ",".join(f'"k{i}": "You have {{n, plural, =0 {{none}} one {{# file}} other {{# files}}}} {i}"'
+                                  for i in range(n)) + "}"),
+    Case("json deep nesting", "json", 20_000, lambda n: '{"a":' * n + '"text"' + "}" * n),
+    Case("json one huge value", "json", 200_000, lambda n: '{"a": "' + "word " * n + '"}'),
+    Case("yaml rails locale", "yaml", 10_000,
+         lambda n: "en:\n" + "".join(f"  k{i}:\n    title: Hello %{{name}} {i}\n    count:\n      one: one file\n"
+                                      f"      other: \"%{{count}} files\"\n" for i in range(n))),
+    Case("toml hugo i18n", "toml", 10_000,
+         lambda n: "".join(f'[k{i}]\none = "One minute"\nother = "{{{{ .Count }}}} minutes {i}"\n\n' for i in range(n))),
+    Case("properties bundle", "properties", 50_000,
+         lambda n: "".join(f"key.{i}=Hello {{0}}, it''s {i}\\n\\\n    more text\n" for i in range(n))),
     Case("md million lines (2N)", "md", 500_000, lambda n: "A line of *text*.\n" * n),
     Case("txt million lines (2N)", "txt", 500_000, lambda n: "A line of text.\n" * n),
 ]
@@ -238,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for name in ("md", "html", "txt"):  # warm-up: imports, the Markdown parser
         _time(name, "warm *up* <b>x</b>\n", 1)
+    _time("json", '{"a": "{n, plural, one {# x} other {# y}}"}', 1)  # Babel's plural rules, once
+    _time("yaml", "en:\n  a: x\n", 1)
     print(f"{'case':42} {'N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6}")
     worst = 0.0
     for case in CASES:

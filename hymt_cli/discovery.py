@@ -4,7 +4,12 @@ A folder is walked for files of a supported format. Left alone, each with its re
 report lists them, `-v` prints them, the summary counts them):
 - translations: `guide.fr.txt` (a language code before the suffix), unless the code is the
   source language's (`--source-suffix en`, or `--from en`: then `index.en.md` is a source and
-  its translations are `index.de.md`);
+  its translations are `index.de.md`); string files whose path names a language the way their
+  ecosystem does (`locales/de/x.json`, `Messages_de.properties`: formats/layout.py), unless it
+  is the source language (--from or --source-suffix; English when neither is given);
+- string files of a suffix shared with configuration files (`.json`, `.yml`, `.toml`,
+  `.properties`) outside a folder that shows strings (`locales/`, `i18n/` ...; --format, or
+  naming the file, takes them);
 - hidden files and folders; files of no supported format;
 - symbolic links leading outside the input folder (`--follow-symlinks` follows them, and links
   to folders), and anything that is not a regular file (FIFOs, devices, sockets: reading
@@ -21,13 +26,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .formats import SUFFIXES, FormatSettings, format_for_path, format_named
+from .formats import SUFFIXES, FormatSettings, format_for_path, format_named, path_marked, walk_refusal
+from .formats.layout import same_language
 from .languages import LANGUAGES
 from .manifest import MANIFEST_NAME, read_manifest
 from .report import SkippedInput
 from .sources import SourceFile
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
+# The source language of string files whose path names one (`locales/en/`, `app_en.arb`) when
+# neither --from nor --source-suffix says: English, the source of most projects' strings.
+LAYOUT_SOURCE = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +189,24 @@ class _Walk:
         if fmt is None or (self.rules.format_name and fmt.name != self.rules.format_name):
             self.skip(path, "not a supported format" if fmt is None else f"not {self.rules.format_name}")
             return None
+        reason = self._not_a_source(path, fmt.name)
+        if reason is not None:
+            self.skip(path, reason)
+            return None
         problem = self._not_a_plain_file(path)
         if problem is not None:
             self.skip(path, problem)
             return None
         return SourceFile(path, path.relative_to(self.root), fmt, _source_suffix(path, self.rules))
+
+    def _not_a_source(self, path: Path, format_name: str) -> str | None:
+        """A string file that is a translation by its path (`locales/de/x.json`), or one of a
+        shared suffix outside a strings folder (`package.json`; --format takes them all)."""
+        found = path_marked(format_name, path)
+        source = self.rules.source_suffix or LAYOUT_SOURCE
+        if found is not None and found.code is not None and not same_language(found.code, source):
+            return f"a translation ({found.code}): its path names the language"
+        return None if self.rules.format_name else walk_refusal(format_name, path)
 
     def _not_a_plain_file(self, path: Path) -> str | None:
         try:

@@ -16,16 +16,31 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .atomic import commit_temp, temp_beside
+from .formats import path_marked
 from .languages import Language
 from .manifest import written_by_hymt
 from .sources import SourceFile
 
 
 def output_path(source: SourceFile, lang: Language, out_dir: Path | None) -> Path | None:
-    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout."""
+    """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout.
+    A path that names its language the way its format's ecosystem does (formats/layout.py:
+    `locales/en/x.json`, `Messages.properties`) names the target there instead
+    (`locales/de/x.json`, `Messages_de.properties`): beside the source, or with `-o` under
+    `<out>/` when the language is named inside the relative path (`<out>/locales/de/x.json`:
+    the tree mirrored in the ecosystem's layout), else under `<out>/<lang>/`."""
     if source.path is None:
         return None
     relative, path = source.relative, source.path
+    found = path_marked(source.format.name, path)
+    if found is not None:
+        new = found.rewrite(lang.code)
+        if out_dir is None:
+            return new
+        n = len(relative.parts)
+        if len(new.parts) == len(path.parts) and new.parts[:-n] == path.parts[:-n]:
+            return out_dir / Path(*new.parts[-n:])
+        return out_dir / lang.code / relative
     if source.lang_suffix:  # index.en.md: the source's own language code goes
         relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)

@@ -16,11 +16,17 @@ from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, In
                    InputSource, ParsedDocument, Unit, UnitWriter)
 from .document import SplicingFormat
 from .html import HtmlFormat
+from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
+from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .jsonlines import JsonLinesFormat
 from .parquet import ParquetFormat, ParquetOptions
+from .strings import StringsFormat
+from .properties import PropertiesFormat
 from .table_cells import TableOptions
+from .toml_strings import TomlStringsFormat
+from .yaml_strings import YamlStringsFormat
 from .text import TextFormat, TextOptions
 
 # Options of each format, by format name; a format missing here gets its defaults.
@@ -41,7 +47,19 @@ _DOCUMENTS: dict[str, tuple[tuple[str, ...], Callable[[FormatSettings | None], S
     TextFormat.name: (TextFormat.suffixes, lambda s: TextFormat(_options(s, TextFormat.name, TextOptions))),
     MarkdownFormat.name: (MarkdownFormat.suffixes, lambda s: MarkdownFormat()),
     HtmlFormat.name: (HtmlFormat.suffixes, lambda s: HtmlFormat()),
+    JsonStringsFormat.name: (JsonStringsFormat.suffixes,
+                             lambda s: JsonStringsFormat(_options(s, JsonStringsFormat.name, JsonOptions))),
+    ArbFormat.name: (ArbFormat.suffixes, lambda s: ArbFormat()),
+    YamlStringsFormat.name: (YamlStringsFormat.suffixes, lambda s: YamlStringsFormat()),
+    TomlStringsFormat.name: (TomlStringsFormat.suffixes, lambda s: TomlStringsFormat()),
+    PropertiesFormat.name: (PropertiesFormat.suffixes, lambda s: PropertiesFormat()),
 }
+# String-file formats: where a path names its language (layout.py), and which files a folder
+# walk takes (a shared suffix such as .json: only where the path shows strings).
+_STRINGS: tuple[type[StringsFormat], ...] = (JsonStringsFormat, ArbFormat, YamlStringsFormat,
+                                                 TomlStringsFormat, PropertiesFormat)
+LAYOUTS: dict[str, tuple[Layout, ...]] = {cls.name: cls.layouts for cls in _STRINGS}
+_WALK_GATES: dict[str, Callable[[Path], str | None]] = {cls.name: cls.walk_refusal for cls in _STRINGS}
 # Table formats: built from the table options every table shares (key "table"; settings.py
 # still names them "parquet", read as well until the lead renames it), their own options, and
 # the document format their cells are parsed with.
@@ -65,6 +83,17 @@ def table_options(settings: FormatSettings | None) -> TableOptions:
     """The options every table format takes."""
     key = TABLE_OPTIONS if settings and TABLE_OPTIONS in settings else ParquetFormat.name
     return _options(settings, key, TableOptions)
+
+
+def path_marked(name: str, path: Path) -> Marked | None:
+    """Where `path` names its language in the layout of format `name` (None: no layout)."""
+    return marked(path, LAYOUTS.get(name, ()))
+
+
+def walk_refusal(name: str, path: Path) -> str | None:
+    """Why a file of format `name` found in a folder walk is no input, or None."""
+    gate = _WALK_GATES.get(name)
+    return gate(path) if gate is not None else None
 
 
 def text_format_names() -> tuple[str, ...]:
@@ -96,5 +125,6 @@ def format_for_path(path: Path, settings: FormatSettings | None = None) -> Input
 
 __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMAT_NAMES", "SUFFIXES",
-           "FormatSettings", "TextOptions", "ParquetOptions", "TableOptions", "DelimitedOptions", "TABLE_OPTIONS", "SplicingFormat", "document_format",
-           "format_named", "format_for_path", "table_options", "text_format_names"]
+           "FormatSettings", "TextOptions", "ParquetOptions", "TableOptions", "DelimitedOptions", "TABLE_OPTIONS",
+           "SplicingFormat", "document_format", "format_named", "format_for_path", "table_options",
+           "text_format_names", "JsonOptions", "LAYOUTS", "path_marked", "walk_refusal"]

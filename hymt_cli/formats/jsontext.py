@@ -37,6 +37,11 @@ class JsonSyntaxError(ValueError):
         self.reason, self.offset, self.line, self.column = reason, offset, line, column
 
 
+# A path as a chain (parent, key): sharing the parent's, so that a deep document costs no
+# quadratic copies of paths; `Token.path` builds the tuple when it is asked for.
+Link = tuple["Link", str | int] | None
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     """A key, scalar or bracket. `path`: the keys and indices leading to the value it belongs to
@@ -45,7 +50,31 @@ class Token:
     kind: TokenKind
     start: int
     end: int
-    path: Path
+    link: Link
+    depth: int = 0
+
+    @property
+    def path(self) -> Path:
+        parts: list[str | int] = []
+        link = self.link
+        while link is not None:
+            link, key = link
+            parts.append(key)
+        return tuple(reversed(parts))
+
+    def tail(self, n: int) -> tuple[Path, bool]:
+        """The last `n` parts of the path, and whether there are more (deep documents)."""
+        parts: list[str | int] = []
+        link = self.link
+        while link is not None and len(parts) < n:
+            link, key = link
+            parts.append(key)
+        return tuple(reversed(parts)), link is not None
+
+    @property
+    def key(self) -> str | int | None:
+        """The last key or index of the path (None at the top)."""
+        return self.link[1] if self.link is not None else None
 
 
 def _skip(text: str, pos: int, end: int) -> int:
@@ -66,7 +95,8 @@ def decode_string(raw: str) -> str:
 @dataclass(slots=True)
 class _Frame:
     kind: str  # "{" or "["
-    path: Path
+    path: Link
+    depth: int
     index: int = 0  # members or items so far
     key: str | None = None  # the member whose value comes next
 
@@ -78,7 +108,8 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
     stack: list[_Frame] = []
     pos = _skip(text, pos, end)
     expect_value = True  # a value may come (the document's, an item, a member's)
-    path: Path = ()
+    path: Link = None
+    depth = 0
     while True:
         if pos >= end:
             raise JsonSyntaxError(
@@ -89,22 +120,26 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
         if expect_value:
             if ch == "{" or ch == "[":
                 opening: TokenKind = "{" if ch == "{" else "["
-                yield Token(opening, pos, pos + 1, path)
-                stack.append(_Frame(ch, path))
+                yield Token(opening, pos, pos + 1, path, depth)
+                stack.append(_Frame(ch, path, depth))
                 pos = _skip(text, pos + 1, end)
                 closing: TokenKind = "}" if ch == "{" else "]"
                 if pos < end and text[pos] == closing:
                     stack.pop()
-                    yield Token(closing, pos, pos + 1, path)
-                    pos += 1
+                    yield Token(closing, pos, pos + 1, path, depth)
+                    pos = _skip(text, pos + 1, end)
                     expect_value = False
+                    if not stack:
+                        if pos != end:
+                            raise JsonSyntaxError("extra data after the document", text, pos)
+                        return
                 elif ch == "{":
                     pos = yield from _key(text, pos, end, stack[-1])
-                    path = (*stack[-1].path, stack[-1].key or "")
+                    path, depth = (stack[-1].path, stack[-1].key or ""), depth + 1
                 else:
-                    path = (*path, 0)
+                    path, depth = (path, 0), depth + 1
                 continue
-            pos = yield from _scalar(text, pos, end, path)
+            pos = yield from _scalar(text, pos, end, path, depth)
             expect_value = False
         else:
             if frame is None:
@@ -115,17 +150,17 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
                 pos = _skip(text, pos + 1, end)
                 if frame.kind == "{":
                     pos = yield from _key(text, pos, end, frame)
-                    path = (*frame.path, frame.key or "")
+                    path, depth = (frame.path, frame.key or ""), frame.depth + 1
                 else:
-                    path = (*frame.path, frame.index)
+                    path, depth = (frame.path, frame.index), frame.depth + 1
                 expect_value = True
                 continue
             if ch != closing:
                 raise JsonSyntaxError(f"expected ',' or '{closing}'", text, pos)
             stack.pop()
-            yield Token("}" if closing == "}" else "]", pos, pos + 1, frame.path)
+            yield Token("}" if closing == "}" else "]", pos, pos + 1, frame.path, frame.depth)
             pos += 1
-            path = frame.path
+            path, depth = frame.path, frame.depth
         pos = _skip(text, pos, end)
         if not stack and not expect_value:
             if pos != end:
@@ -143,29 +178,29 @@ def _key(text: str, pos: int, end: int, frame: _Frame) -> Generator[Token, None,
     if match is None:
         raise JsonSyntaxError(*_bad_string(text, pos, end))
     frame.key = decode_string(match.group(0)[1:-1])
-    yield Token("key", pos, match.end(), (*frame.path, frame.key))
+    yield Token("key", pos, match.end(), (frame.path, frame.key), frame.depth + 1)
     pos = _skip(text, match.end(), end)
     if pos >= end or text[pos] != ":":
         raise JsonSyntaxError("expected ':'", text, pos)
     return _skip(text, pos + 1, end)
 
 
-def _scalar(text: str, pos: int, end: int, path: Path) -> Generator[Token, None, int]:
+def _scalar(text: str, pos: int, end: int, path: Link, depth: int) -> Generator[Token, None, int]:
     ch = text[pos]
     if ch == '"':
         match = _STRING.match(text, pos, end)
         if match is None:
             raise JsonSyntaxError(*_bad_string(text, pos, end))
-        yield Token("string", pos, match.end(), path)
+        yield Token("string", pos, match.end(), path, depth)
         return match.end()
     if ch in _LITERALS:
         kind = _LITERALS[ch]
         if text.startswith(kind, pos) and pos + len(kind) <= end:
-            yield Token(kind, pos, pos + len(kind), path)
+            yield Token(kind, pos, pos + len(kind), path, depth)
             return pos + len(kind)
     match = _NUMBER.match(text, pos, end)
     if match is not None and match.end() > pos:
-        yield Token("number", pos, match.end(), path)
+        yield Token("number", pos, match.end(), path, depth)
         return match.end()
     raise JsonSyntaxError(f"unexpected {ch!r}", text, pos)
 

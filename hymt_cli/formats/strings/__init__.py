@@ -17,6 +17,17 @@ How a format uses it (see each module's docstring):
    form it is translated from, and `fallback` the entry whose rendering it copies when its own
    translation is missing. plurals.py says which categories each language needs.
 5. Changes every target file carries (ARB `@@locale`, Rails' root key, a PO header) are `Edit`s.
+6. Declare `layouts` (formats/layout.py: where a path names its language) and, for a suffix
+   shared with configuration files, `walk_refusal`; register the class in formats/__init__.py
+   (`_DOCUMENTS` and `_STRINGS`).
+
+A value read in one place and written in another (a PO msgid into its msgstr) is an Entry whose
+span is where the translation goes (`write` escapes for it); one written differently per
+target (a PO file's `msgstr[n]` lines: as many as the target has forms) is several Entries with
+`targets`, overlapping only across languages (for one language the Entries written never
+overlap). `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
+targets. `values.placeholders(text, conventions)` is the placeholder multiset a translation must
+keep (tests; checks).
 """
 
 from __future__ import annotations

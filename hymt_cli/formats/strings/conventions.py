@@ -11,7 +11,8 @@ A format chooses which conventions apply to a value (by format, by PO flags such
 - `escaper(conventions)` makes a translation's text literal again: a `%` from the model becomes
   `%%` in a printf format, `{` becomes `'{'` in an ICU message, `<` becomes `&lt;` in an HTML
   value, so that nothing the model writes becomes live syntax that the source did not have.
-  i18next has no escape for `{{` and `$t(`: a zero-width space (U+200B) is put inside them.
+  i18next has no escape for `{{` and `$t(`, nor a plain `{name}` convention for `{`: a zero-width
+  space (U+200B) is put inside what would read as a placeholder.
 
 ICU MessageFormat and Java MessageFormat are parsed by icu.py (they nest); their literal runs
 come back here for the other conventions (HTML tags inside ICU messages).
@@ -36,6 +37,8 @@ class Convention(str, Enum):
     RUBY = "ruby"  # %{name} %<name>s (Ruby, Rails I18n); %% literal
     WEBEXT = "webext"  # $NAME$ and $1 (WebExtension messages.json); $$ literal
     TEMPLATE = "template"  # {{ x }} {% x %} {# x #} (Liquid, Jinja, Hugo, Handlebars, Angular)
+    BRACE = "brace"  # {name} {0} with no escape for a literal brace (iD, vue-i18n, many YAML/TOML files)
+    STRFTIME = "strftime"  # %Y-%m-%d %H:%M %B %-d (Rails date and time formats); %% literal
     HTML = "html"  # tags and entities inside a value
 
 
@@ -60,6 +63,8 @@ _PATTERNS: dict[Convention, str] = {
     Convention.TEMPLATE: TEMPLATING,
     Convention.RUBY: r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}|%<[A-Za-z_]\w*>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
     Convention.WEBEXT: r"(?P<webext_lit>\$\$)|\$[A-Za-z0-9_@]+\$|\$[1-9]\d*",
+    Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
+    Convention.STRFTIME: r"(?P<strftime_lit>%%)|%[-_0^#]?[aAbBcCdDeFgGhHIjklLmMnNpPrRsStTuUVwWxXyYzZ+]",
     Convention.HTML: (
         r"(?P<comment><!--.*?-->)"
         r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
@@ -73,12 +78,14 @@ _ORDER = (
     Convention.I18NEXT,
     Convention.TEMPLATE,
     Convention.RUBY,
+    Convention.STRFTIME,
     Convention.PYTHON_PERCENT,
     Convention.PRINTF,
     Convention.PYTHON_BRACE,
+    Convention.BRACE,
     Convention.WEBEXT,
 )
-_LITERALS = {"printf_lit": "%", "py_lit": "%", "ruby_lit": "%", "webext_lit": "$"}
+_LITERALS = {"printf_lit": "%", "py_lit": "%", "ruby_lit": "%", "webext_lit": "$", "strftime_lit": "%"}
 _SHOWN_ENTITIES = {
     "&amp;": "&",
     "&lt;": "<",
@@ -117,6 +124,8 @@ _DETECT: dict[Convention, str] = {
     Convention.TEMPLATE: r"\{\{[^{}]+\}\}|\{%[^{}]*%\}",
     Convention.RUBY: r"%\{\w+\}|%<\w+>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
     Convention.WEBEXT: r"\$[A-Za-z0-9_@]+\$|\$[1-9]",
+    Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
+    Convention.STRFTIME: r"%[-_0^#]?[YmdHMSBbAaIpye](?:.*%[-_0^#]?[YmdHMSBbAaIpye])",
     Convention.HTML: r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]\w*);",
 }
 _DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
@@ -201,36 +210,40 @@ def _text_parts(text: str, start: int, end: int, parts: list[Part]) -> None:
 
 # -- making a translation's text literal ---------------------------------------------------------
 _ZWSP = "\u200b"
-_ICU_SYNTAX = re.compile(r"[{}]+|#+")
-_MF_SYNTAX = re.compile(r"[{}]+")
+_BRACE_LIKE = re.compile(r"\{(?=[A-Za-z0-9_.$@:-]+\})")
 
 
-def _icu_apostrophes(text: str, specials: str, *, always: bool) -> str:
-    """Double the apostrophes that would start quoting (ICU: before syntax or where a tag may
-    follow; Java MessageFormat: every apostrophe)."""
-    if always:
-        return text.replace("'", "''")
-    out = []
-    for i, ch in enumerate(text):
-        out.append(ch)
-        if ch == "'" and (i + 1 == len(text) or text[i + 1] in specials):
-            out.append("'")
+def icu_escape(text: str, *, pound: bool, java: bool = False, choice: bool = False) -> str:
+    """ICU (or Java MessageFormat) literal text: runs of `{`/`}` (`#` in a plural branch, `|` in a
+    choice) quoted (`'{'`), with the apostrophes right after them inside the quotes (`''`); any
+    other apostrophe doubled where it would start quoting (before syntax or another apostrophe,
+    at the end: a placeholder may follow). Java MessageFormat doubles every apostrophe."""
+    syntax = "{}" + ("#" if pound else "") + ("|" if choice else "")
+    specials = syntax + "'<>|"
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in syntax:
+            j = i
+            while j < n and (text[j] in syntax or text[j] == "'"):
+                j += 1
+            out.append("'" + text[i:j].replace("'", "''") + "'")
+            i = j
+            continue
+        if ch == "'":
+            out.append("''" if java or i + 1 == n or text[i + 1] in specials else "'")
+        else:
+            out.append(ch)
+        i += 1
     return "".join(out)
-
-
-def icu_escape(text: str, *, pound: bool, java: bool = False) -> str:
-    """ICU (or Java MessageFormat) literal text: `{`/`}` (and `#` in a plural branch) quoted."""
-    specials = "{}'|<>" + ("#" if pound else "")
-    text = _icu_apostrophes(text, specials, always=java)
-    syntax = _ICU_SYNTAX if pound else _MF_SYNTAX
-    return syntax.sub(lambda m: f"'{m.group(0)}'", text)
 
 
 def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
     steps: list[Callable[[str], str]] = []
     if Convention.HTML in conventions:
         steps.append(lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-    if conventions & {Convention.PRINTF, Convention.PYTHON_PERCENT, Convention.RUBY}:
+    if conventions & {Convention.PRINTF, Convention.PYTHON_PERCENT, Convention.RUBY, Convention.STRFTIME}:
         steps.append(lambda t: t.replace("%", "%%"))
     if Convention.PYTHON_BRACE in conventions:
         steps.append(lambda t: t.replace("{", "{{").replace("}", "}}"))
@@ -238,6 +251,8 @@ def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
         steps.append(lambda t: t.replace("$", "$$"))
     if conventions & {Convention.I18NEXT, Convention.TEMPLATE}:
         steps.append(_break_templating)
+    if Convention.BRACE in conventions:
+        steps.append(lambda t: _BRACE_LIKE.sub("{" + _ZWSP, t))
     return steps
 
 
@@ -247,14 +262,17 @@ def _break_templating(text: str) -> str:
     return text.replace("$t(", "$" + _ZWSP + "t(")
 
 
-def escaper(conventions: Conventions, *, pound: bool = False) -> Callable[[str], str] | None:
+def escaper(
+    conventions: Conventions, *, pound: bool = False, choice: bool = False
+) -> Callable[[str], str] | None:
     """The function that makes translated text literal under `conventions` (None: nothing to do).
-    `pound`: the text is inside an ICU plural branch, where `#` is the number."""
+    `pound`: the text is inside an ICU plural branch, where `#` is the number; `choice`: inside
+    a choice branch, where `|` ends it."""
     steps = _escape_steps(conventions)
     if Convention.JAVA_MESSAGE in conventions:
-        steps.append(lambda t: icu_escape(t, pound=False, java=True))
+        steps.append(lambda t: icu_escape(t, pound=False, java=True, choice=choice))
     elif Convention.ICU in conventions:
-        steps.append(lambda t: icu_escape(t, pound=pound))
+        steps.append(lambda t: icu_escape(t, pound=pound, choice=choice))
     if not steps:
         return None
 

@@ -25,11 +25,13 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import count
+from pathlib import Path
 from typing import BinaryIO, ClassVar
 
 from ...segments import Segment
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
+from ..layout import Layout, in_i18n_place
 from .values import ParsedValue
 
 SEGMENTS_PER_UNIT = 2048
@@ -182,6 +184,21 @@ class StringsFormat(SplicingFormat):
 
     name: ClassVar[str]
     suffixes: ClassVar[tuple[str, ...]]
+    # Where a path names its language (layout.py): output names and which files are translations.
+    layouts: ClassVar[tuple[Layout, ...]] = ()
+
+    @classmethod
+    def walk_refusal(cls, path: Path) -> str | None:
+        """Why a file found in a folder walk is no input (None: it is one). A suffix such as
+        `.json` or `.yml` is shared with configuration files (package.json, CI files): by default
+        only files whose path shows an i18n layout are taken; a file named on the command line
+        (or any file with --format) is always read."""
+        if in_i18n_place(path, cls.layouts):
+            return None
+        return (
+            f"a {path.suffix} file outside a strings folder (locales/, i18n/, lang/ ...): "
+            "name it, or pass --format, to translate it"
+        )
 
     def scan(self, text: str) -> Iterator[Item]:  # pragma: no cover - every format defines it
         """The file's entries and edits in source order; raise FormatError (with line and

@@ -76,6 +76,7 @@ class Message:
     end: int
     nodes: tuple[Node, ...]
     in_plural: bool = False  # `#` is the number here
+    in_choice: bool = False  # a choice branch: `|` ends it
 
     def has_arguments(self) -> bool:
         return any(not isinstance(n, Literal) for n in self.nodes)
@@ -134,7 +135,7 @@ class _Parser:
             self.pos += 1
         if self.pos > run:
             nodes.append(Literal(run, self.pos))
-        return Message(start, self.pos, tuple(nodes), in_plural)
+        return Message(start, self.pos, tuple(nodes), in_plural, in_choice)
 
     def _quote(self, in_plural: bool, in_choice: bool) -> Literal | None:
         """An apostrophe at `pos`: `''`, or quoted text (None: a literal apostrophe)."""

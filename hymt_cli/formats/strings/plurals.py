@@ -53,6 +53,10 @@ class PluralRules:
     ordinal: tuple[str, ...]
     cardinal_examples: tuple[tuple[str, ...], ...]  # per category, in `cardinal` order
     ordinal_examples: tuple[tuple[str, ...], ...]
+    # Categories whose every sampled number is shown in its examples (German `one`: only 1):
+    # explicit selectors (`=1`) can cover them.
+    cardinal_finite: frozenset[str] = frozenset()
+    ordinal_finite: frozenset[str] = frozenset()
 
     def categories(self, kind: PluralKind = "cardinal") -> tuple[str, ...]:
         return self.cardinal if kind == "cardinal" else self.ordinal
@@ -65,19 +69,31 @@ class PluralRules:
         table = self.cardinal_examples if kind == "cardinal" else self.ordinal_examples
         return table[cats.index(category)]
 
+    def covered(self, category: str, explicit: frozenset[str], kind: PluralKind = "cardinal") -> bool:
+        """Every number of `category` has an explicit selector (`=1` covers German `one`)."""
+        finite = self.cardinal_finite if kind == "cardinal" else self.ordinal_finite
+        return category in finite and set(self.examples(category, kind)) <= explicit
+
 
 def _ordered(tags: Iterable[str]) -> tuple[str, ...]:
     present = set(tags) | {"other"}
     return tuple(c for c in CATEGORIES if c in present)
 
 
-def _examples(rule: Callable[[Any], str], categories: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+def _examples(
+    rule: Callable[[Any], str], categories: tuple[str, ...]
+) -> tuple[tuple[tuple[str, ...], ...], frozenset[str]]:
+    """Examples per category, and the categories whose sampled numbers all fit in them."""
     found: dict[str, list[str]] = {c: [] for c in categories}
+    more: set[str] = set()
     for number in (*_INTEGERS, *_LARGE, *_DECIMALS):
-        shown = found.setdefault(rule(number), [])
+        category = rule(number)
+        shown = found.setdefault(category, [])
         if len(shown) < _SHOWN:
             shown.append(str(number))
-    return tuple(tuple(found[c]) for c in categories)
+        else:
+            more.add(category)
+    return tuple(tuple(found[c]) for c in categories), frozenset(categories) - more
 
 
 @cache
@@ -87,12 +103,16 @@ def plural_rules(code: str) -> PluralRules:
     locale = babel_locale(lang)
     cardinal, ordinal = locale.plural_form, locale.ordinal_form
     cardinal_cats, ordinal_cats = _ordered(cardinal.tags), _ordered(ordinal.tags)
+    cardinal_examples, cardinal_finite = _examples(cardinal, cardinal_cats)
+    ordinal_examples, ordinal_finite = _examples(ordinal, ordinal_cats)
     return PluralRules(
         lang,
         cardinal_cats,
         ordinal_cats,
-        _examples(cardinal, cardinal_cats),
-        _examples(ordinal, ordinal_cats),
+        cardinal_examples,
+        ordinal_examples,
+        cardinal_finite,
+        ordinal_finite,
     )
 
 
@@ -100,11 +120,16 @@ def missing_categories(
     present: Iterable[str], kind: PluralKind = "cardinal", languages: Iterable[str] | None = None
 ) -> dict[str, tuple[str, ...]]:
     """HY-MT language -> the categories it needs that `present` lacks (languages lacking
-    nothing are left out). `present` may hold explicit selectors (`=0`): they are no category."""
+    nothing are left out). Explicit selectors in `present` (`=1`) are no category, but cover one
+    whose every number they name (German `one` is only 1: `=1` is enough)."""
     have = set(present)
+    explicit = frozenset(p[1:] for p in have if p.startswith("="))
     out: dict[str, tuple[str, ...]] = {}
     for code in languages if languages is not None else LANGUAGES:
-        missing = tuple(c for c in plural_rules(code).categories(kind) if c not in have)
+        rules = plural_rules(code)
+        missing = tuple(
+            c for c in rules.categories(kind) if c not in have and not rules.covered(c, explicit, kind)
+        )
         if missing:
             out[code] = missing
     return out

@@ -21,9 +21,12 @@ back to `other` for a category it does not find.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ...placeholders import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
 from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
 from .icu import Complex, IcuError, Literal, Message, Placeholder, parse_message
@@ -66,6 +69,7 @@ class _Complex:
     branches: list[_Msg]
     insert_at: int = 0  # where new branches go: the start of the `other` selector
     gap: str = " "  # what follows a new branch (the space before `other` in the source)
+    brace: str = " "  # between a selector and its `{` (as the `other` branch writes it)
     base: _Msg | None = None  # the branch new categories are translated from
     forms: list[_NewForm] = field(default_factory=list)
 
@@ -84,11 +88,8 @@ class ParsedValue:
         """The same value as a form written only for `targets` (a new i18next plural key):
         its segments carry `note`; segments for other languages are dropped."""
         segments = tuple(
-            dataclasses.replace(
-                s,
-                note="\n".join(n for n in (note, s.note) if n),
-                targets=targets if s.targets is None else s.targets & targets,
-            )
+            ValueSegment(s.text, f"{note}\n{s.note}" if s.note and note else note or s.note,
+                         targets if s.targets is None else s.targets & targets, s.label)
             for s in self.segments
         )
         return ParsedValue(self.text, segments, self._root)
@@ -134,23 +135,30 @@ class _Builder:
         self.languages = tuple(languages) if languages is not None else None
         self.segments: list[ValueSegment] = []
 
-    def _located(self, parts: list[Part], *, pound: bool) -> tuple[Located | None, int]:
-        breaks = any(p.kind == "break" for p in parts)
-        located = (
-            locate(
-                self.text,
-                parts,
-                newline=None if breaks else " ",
-                peel=False,
-                escape=escaper(self.conventions, pound=pound),
+    def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
+        escape = escaper(self.conventions, pound=pound, choice=choice)
+        if len(parts) == 1 and parts[0].kind == "text" and parts[0].shown is None:
+            located = self._plain_text(parts[0], escape)  # most values: no placeholder at all
+        else:
+            breaks = any(p.kind == "break" for p in parts)
+            located = (
+                locate(self.text, parts, newline=None if breaks else " ", peel=False, escape=escape)
+                if parts
+                else None
             )
-            if parts
-            else None
-        )
         if located is None:
             return None, -1
         self.segments.append(ValueSegment(segment_text(self.text, located)))
         return located, len(self.segments) - 1
+
+    def _plain_text(self, part: Part, escape: Callable[[str], str] | None) -> Located | None:
+        """What spans.locate makes of one text part, without its general machinery."""
+        text = self.text[part.start : part.end]
+        core = text.strip()
+        if not core or looks_like_tag(core):
+            return locate(self.text, [part], newline=" ", peel=False, escape=escape)
+        start = part.start + len(text) - len(text.lstrip())
+        return Located((Part(start, start + len(core), "text"),), (0,), " ", escape, False)
 
     def plain(self) -> _Msg:
         located, seg = self._located(literal_parts(self.text, 0, len(self.text), self.others), pound=False)
@@ -170,7 +178,7 @@ class _Builder:
             else:
                 parts.append(Part(node.start, node.end, "self"))
                 complexes.append(node)
-        located, seg = self._located(parts, pound=message.in_plural)
+        located, seg = self._located(parts, pound=message.in_plural, choice=message.in_choice)
         if seg >= 0 and label:
             self.segments[seg] = dataclasses.replace(self.segments[seg], label=label)
         msg = _Msg(message.start, message.end, located, seg)
@@ -194,6 +202,7 @@ class _Builder:
         cx.insert_at = other.start
         gap = self.text[previous_end : other.start] if previous_end >= 0 else " "
         cx.gap = gap if gap.strip() == "" and gap else " "
+        cx.brace = self.text[other.start + len(other.selector) : other.message.start - 1]
         if base.seg < 0:
             return cx  # nothing to translate in it: ICU's own fallback to `other` says the same
         kind: PluralKind = "ordinal" if node.kind == "selectordinal" else "cardinal"
@@ -233,7 +242,7 @@ class _Renderer:
         edits = [(b.start, b.end, self.message(b)) for b in cx.branches]
         if cx.base is not None:
             added = [
-                f"{form.category} {{{self.message(cx.base, form.seg)}}}{cx.gap}"
+                f"{form.category}{cx.brace}{{{self.message(cx.base, form.seg)}}}{cx.gap}"
                 for form in cx.forms
                 if form.lang == self.lang and form.seg in self.translated
             ]
@@ -261,3 +270,41 @@ def _patched(text: str, edits: list[tuple[int, int, str]]) -> Source:
         return "".join(out)
 
     return source
+
+
+def placeholders(text: str, conventions: Conventions) -> Counter[str]:
+    """What a program reads as syntax in a value under `conventions`, as a multiset: every
+    placeholder and tag as written, every complex argument as `{name,kind}` with its selectors.
+    A translation must keep it (new plural branches aside): tests and checks compare the two."""
+    found: Counter[str] = Counter()
+    others = conventions - STRUCTURED
+    tree: Message | None = None
+    if conventions & STRUCTURED:
+        try:
+            tree = parse_message(text, java=Convention.JAVA_MESSAGE in conventions)
+        except IcuError:
+            others = conventions - STRUCTURED
+    if tree is None:
+        _count_literal(text, 0, len(text), others, found)
+        return found
+    stack = [tree]
+    while stack:
+        message = stack.pop()
+        for node in message.nodes:
+            if isinstance(node, Literal):
+                if node.shown is None:
+                    _count_literal(text, node.start, node.end, others, found)
+            elif isinstance(node, Placeholder):
+                found[re.sub(r"\s+", "", text[node.start : node.end])] += 1
+            else:
+                found[f"{{{node.name},{node.kind}}}"] += 1
+                for branch in node.branches:
+                    found[f"{node.name}:{branch.selector}"] += 1
+                    stack.append(branch.message)
+    return found
+
+
+def _count_literal(text: str, start: int, end: int, conventions: Conventions, found: Counter[str]) -> None:
+    for part in literal_parts(text, start, end, conventions):
+        if part.kind in ("self", "open", "close"):
+            found[text[part.start : part.end]] += 1

@@ -1,0 +1,53 @@
+"""Which kind of JSON string file a text is, and the placeholder conventions its values use.
+
+- `arb`: Flutter ARB (`.arb`, or top-level `@@locale` / `@key` metadata): every message is ICU.
+- `webextension`: `messages.json` of a browser extension (each member an object with a
+  `message`): `$NAME$`/`$1` placeholders, `$$` for a dollar sign.
+- `i18next`: `{{name}}` interpolation and `$t(key)` nesting appear: single braces are literal
+  there, so ICU does not apply.
+- `plain`: nested or flat JSON (react-intl/FormatJS, vue-i18n, next-intl, ngx-translate ...): a
+  value with braces is read as ICU when it parses as ICU, and printf, Ruby `%{x}`, `{{x}}`
+  templating and HTML are recognised by what the value holds.
+Detection looks at the text's start and a few patterns, never at the whole tree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from ..strings import Convention
+
+Flavor = Literal["auto", "plain", "i18next", "arb", "webextension"]
+FLAVORS: tuple[str, ...] = ("auto", "plain", "i18next", "arb", "webextension")
+
+_HEAD = 4096
+_ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{')
+_WEBEXT = re.compile(r'^\ufeff?\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{[^{}]*"message"\s*:\s*"')
+_I18NEXT = re.compile(r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other)"\s*:')
+
+
+def detect(text: str) -> Flavor:
+    head = text[:_HEAD]
+    if _ARB.search(head):
+        return "arb"
+    if _WEBEXT.search(head):
+        return "webextension"
+    if _I18NEXT.search(text):
+        return "i18next"
+    return "plain"
+
+
+def conventions_of(flavor: Flavor, value: str) -> tuple[frozenset[Convention], frozenset[Convention]]:
+    """(candidates, always) for a value of this flavor: see conventions.active."""
+    html = {Convention.HTML}
+    if flavor == "arb":
+        return frozenset(html), frozenset({Convention.ICU})
+    if flavor == "webextension":
+        return frozenset(html | {Convention.WEBEXT}), frozenset()
+    if flavor == "i18next":
+        return frozenset(html | {Convention.I18NEXT, Convention.PRINTF}), frozenset()
+    candidates = html | {Convention.PRINTF, Convention.RUBY, Convention.TEMPLATE}
+    if "{" in value and "{{" not in value:
+        candidates.add(Convention.ICU)
+    return frozenset(candidates), frozenset()

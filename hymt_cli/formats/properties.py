@@ -1,0 +1,265 @@
+"""Java `.properties` resource bundles, read as java.util.Properties.load reads them.
+
+Each value is spliced in place: keys, separators, comments, blank lines and every untouched
+value stay byte for byte. A value runs to the end of its logical line (a line ending in an
+odd number of backslashes continues on the next, whose leading space is skipped). A new value
+is escaped as Properties needs (`\\\\`, `\\n`, `\\t`, a leading `\\ `) and as the file is written:
+- a file of ASCII bytes is ISO-8859-1 with `\\uXXXX` escapes (what Java before 9 reads, and
+  `native2ascii` writes): every non-ASCII character of a translation becomes `\\uXXXX` (in the
+  file's hex case);
+- valid UTF-8 (Java 9+ bundles) is written as UTF-8; other bytes are ISO-8859-1, where what
+  Latin-1 lacks becomes `\\uXXXX`.
+A translated line break becomes `\\n`, continued on a new line where the source continues after
+its `\\n`s (the usual layout of long messages).
+
+MessageFormat: a value with arguments (`{0}`, `{1,number}`, `{0,choice,...}`) is a
+java.text.MessageFormat pattern: its arguments are placeholders, a choice's texts are
+segments, and apostrophes follow MessageFormat's rule (`''` for one) in what the model writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from .base import Decoded, FormatError
+from .layout import Layout, in_i18n_place, path_language, stem_suffix
+from .strings import Entry, Item, StringsFormat, active, parse_value
+from .strings.conventions import Convention
+from .strings.shape import is_text
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.)|$)", re.DOTALL)
+_SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+_MESSAGE_FORMAT = re.compile(r"\{\d")
+CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML})
+_BUNDLE_WORDS = re.compile(
+    r"messages|strings|bundle|resources|labels|text|i18n|l10n|lang|locali[sz]", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PropertiesStyle:
+    escape_above: int | None  # code points above this become \uXXXX (None: none)
+    upper_hex: bool
+    escaped_colons: bool  # the file writes `\:` and `\=` in values
+
+
+def unescape(raw: str) -> str:
+    """A key or value's text: escapes undone, continuations joined (IllegalArgument as Java)."""
+    out: list[str] = []
+    pos = 0
+    for match in _ESCAPE.finditer(raw):
+        out.append(raw[pos : match.start()])
+        u4, ch = match.groups()
+        if u4 is not None:
+            out.append(chr(int(u4, 16)))
+        elif ch is None:
+            pass  # a lone backslash at the very end of the file
+        elif ch in "\r\n":  # a continuation: the break and the next line's leading space go
+            rest = raw[match.end() :]
+            skip = 1 if ch == "\r" and rest.startswith("\n") else 0
+            rest_start = match.end() + skip
+            stripped = len(raw[rest_start:]) - len(raw[rest_start:].lstrip(" \t\f"))
+            pos = rest_start + stripped
+            continue
+        elif ch == "u":
+            raise ValueError("malformed \\uxxxx escape")
+        else:
+            out.append(_SIMPLE.get(ch, ch))
+        pos = match.end()
+    out.append(raw[pos:])
+    return _join_surrogates("".join(out))
+
+
+def _join_surrogates(text: str) -> str:
+    if not re.search("[\ud800-\udfff]", text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def escape(value: str, style: PropertiesStyle, continuation: str | None) -> str:
+    out: list[str] = []
+    line_start = True  # a space here would be skipped by Properties.load: written `\ `
+    for i, ch in enumerate(value):
+        code = ord(ch)
+        at_start, line_start = line_start, False
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            continued = continuation is not None and i + 1 < len(value)
+            out.append("\\n" + ("\\\n" + (continuation or "") if continued else ""))
+            line_start = continued
+        elif ch in "\t\r\f":
+            out.append({"\t": "\\t", "\r": "\\r", "\f": "\\f"}[ch])
+        elif at_start and ch in " \t\f":
+            out.append("\\ ")
+        elif ch in ":=" and style.escaped_colons:
+            out.append("\\" + ch)
+        elif code < 0x20 or code == 0x7F or (style.escape_above is not None and code > style.escape_above):
+            units = ch.encode("utf-16-be", "surrogatepass")  # above U+FFFF: a surrogate pair
+            for j in range(0, len(units), 2):
+                unit = int.from_bytes(units[j : j + 2], "big")
+                out.append(f"\\u{unit:04X}" if style.upper_hex else f"\\u{unit:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    key: str
+    key_start: int
+    value_start: int
+    value_end: int  # before the logical line's terminator
+
+
+def pairs(text: str) -> Iterator[_Pair]:
+    """Every key/value pair of a properties text, as Properties.load finds them."""
+    pos = 1 if text.startswith("\ufeff") else 0
+    while pos < len(text):
+        match = _LINE.match(text, pos)
+        assert match is not None
+        line_end = match.end()
+        content_end = line_end - len(match.group(0)) + len(match.group(0).rstrip("\r\n"))
+        if line_end == pos:
+            break
+        start = pos
+        while start < content_end and text[start] in " \t\f":
+            start += 1
+        if start == content_end or text[start] in "#!":
+            pos = line_end
+            continue
+        end = content_end  # the logical line continues while it ends in an odd run of backslashes
+        while _odd_backslashes(text, end) and end < len(text):
+            nxt = _LINE.match(text, line_end)
+            assert nxt is not None
+            if nxt.end() == line_end:
+                break
+            line_end = nxt.end()
+            end = line_end - len(nxt.group(0)) + len(nxt.group(0).rstrip("\r\n"))
+        key_end = _key_end(text, start, end)
+        value_start = key_end
+        while value_start < end and text[value_start] in " \t\f":
+            value_start += 1
+        if value_start < end and text[value_start] in "=:":
+            value_start += 1
+            while value_start < end and text[value_start] in " \t\f":
+                value_start += 1
+        yield _Pair(unescape(text[start:key_end]), start, value_start, end)
+        pos = line_end
+
+
+def _odd_backslashes(text: str, end: int) -> bool:
+    count = 0
+    while end - count - 1 >= 0 and text[end - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _key_end(text: str, start: int, end: int) -> int:
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "=: \t\f":
+            return i
+        i += 1
+    return end
+
+
+def _comment_above(text: str, start: int) -> str:
+    lines: list[str] = []
+    line_start = text.rfind("\n", 0, start) + 1
+    while line_start > 0 and len(lines) < 3:
+        previous = text.rfind("\n", 0, line_start - 1) + 1
+        line = text[previous : line_start - 1].strip()
+        if not line or line[0] not in "#!":
+            break
+        lines.append(line.lstrip("#!").strip())
+        line_start = previous
+    return "\n".join(reversed([line for line in lines if line]))
+
+
+def _continuation(raw: str) -> str | None:
+    """The indentation a value continues with after its `\\n`s, if it does so in the source."""
+    match = re.search(r"\\n\\\r?\n([ \t]*)", raw)
+    return match.group(1) if match else None
+
+
+class PropertiesFormat(StringsFormat):
+    name = "properties"
+    suffixes = (".properties",)
+    layouts: ClassVar[tuple[Layout, ...]] = (stem_suffix,)
+
+    @classmethod
+    def walk_refusal(cls, path: Path) -> str | None:
+        """Configuration files share the suffix (application.properties, gradle.properties): in a
+        folder walk, a bundle is a file named with a language (`_de`), one with translations
+        beside it, one in an i18n folder, or one called like a bundle (`messages`, `strings` ...)."""
+        stem = path.stem
+        named = any(path_language("_".join(stem.split("_")[i:])) for i in range(1, len(stem.split("_"))))
+        siblings = path.parent.is_dir() and any(path.parent.glob(f"{glob_escape(stem)}_*.properties"))
+        if named or siblings or _BUNDLE_WORDS.search(stem) or in_i18n_place(path, ()):
+            return None
+        return (
+            "a .properties file that is no resource bundle (no translations beside it, no language "
+            "in its name, not in an i18n folder): name it, or pass --format, to translate it"
+        )
+
+    def decode(self, data: bytes) -> Decoded:
+        if data.isascii():
+            return Decoded(data.decode("latin-1"), "latin-1")
+        try:
+            return Decoded(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            return Decoded(data.decode("latin-1"), "latin-1")
+
+    def scan(self, text: str) -> Iterator[Item]:
+        hexes = re.findall(r"\\u([0-9a-fA-F]{4})", text)
+        body = text.lstrip("\ufeff")
+        # ASCII: Latin-1 with \u escapes; beyond Latin-1 somewhere: UTF-8, raw; else escape what
+        # Latin-1 lacks (right whichever of the two the bytes were).
+        above = 0x7F if body.isascii() else (None if re.search("[^\x00-\xff]", body) else 0xFF)
+        style = PropertiesStyle(
+            above,
+            any(re.search("[A-F]", h) for h in hexes[:50]) or not hexes,
+            re.search(r"(?<!\\)\\:", text) is not None,
+        )
+        for pair in pairs(text):
+            raw = text[pair.value_start : pair.value_end]
+            try:
+                value = unescape(raw)
+            except ValueError as exc:
+                line = text.count("\n", 0, pair.value_start) + 1
+                raise FormatError(f"not a valid properties file: {exc} at line {line}") from None
+            if not value.strip() or not is_text(value):
+                continue
+            parsed = parse_value(value, conventions_for(value))
+            if parsed.segments:
+                yield Entry(
+                    pair.value_start,
+                    pair.value_end,
+                    parsed,
+                    _writer(style, _continuation(raw)),
+                    pair.key,
+                    _comment_above(text, pair.key_start),
+                )
+
+
+def conventions_for(value: str) -> frozenset[Convention]:
+    """printf and HTML as the value shows them; MessageFormat where it has arguments (`{0}`)."""
+    return active(value, CANDIDATES, {Convention.JAVA_MESSAGE} if _MESSAGE_FORMAT.search(value) else ())
+
+
+def _writer(style: PropertiesStyle, continuation: str | None):  # type: ignore[no-untyped-def]
+    return lambda text: escape(text, style, continuation)
+
+
+def glob_escape(text: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", text)

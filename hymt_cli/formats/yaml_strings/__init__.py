@@ -1,0 +1,50 @@
+"""YAML string files: Rails locales (`en:` root, `%{x}`), Jekyll/Hugo data, i18n YAML.
+
+String scalars are spliced in place (ruamel.yaml's parser gives their offsets; the tree is never
+re-serialised): keys, anchors, aliases, merge keys, comments, tags, indentation and the quoting
+style of every value stay as written. What is sent: walk.py; how a new value is written (a
+plain scalar that cannot hold the translation becomes a double-quoted one): scalars.py.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator
+from typing import ClassVar
+
+from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
+from ..layout import Layout, file_named_by_language, folder_per_language
+from ..strings import Item, StringsFormat
+from .walk import Walk
+
+
+def decode_yaml(data: bytes) -> Decoded:
+    """UTF-8 (a BOM kept), or UTF-16 with its BOM (YAML allows both)."""
+    for bom, encoding in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            try:
+                return Decoded(data.decode(encoding), encoding)
+            except UnicodeDecodeError as exc:
+                raise DocumentDecodeError(f"not valid UTF-16 ({exc.reason})", exc.start) from None
+    return decode_utf8(data)
+
+
+class YamlStringsFormat(StringsFormat):
+    name = "yaml"
+    suffixes = (".yml", ".yaml")
+    layouts: ClassVar[tuple[Layout, ...]] = (folder_per_language, file_named_by_language)
+
+    def decode(self, data: bytes) -> Decoded:
+        return decode_yaml(data)
+
+    def scan(self, text: str) -> Iterator[Item]:
+        from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+        try:
+            yield from Walk(text).items()
+        except MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            raise FormatError(f"not valid YAML: {exc.problem or exc.context}{where}") from None
+        except YAMLError as exc:
+            raise FormatError(f"not valid YAML: {str(exc).splitlines()[0]}") from None

@@ -1,0 +1,158 @@
+"""The model's answers are untrusted in string files too: whatever it writes (tags dropped,
+added or renamed; quotes, backslashes, `%`, braces, `$`, `<`, line breaks, `]]>`, half an ICU
+plural), every output still parses with its format's own parser, has the source's keys in
+order, and reads with exactly the source's placeholders (nothing the model wrote becomes live);
+every answer that could not be used is reported, and an unusable one is never written."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from engines import ATTACKS, UNUSABLE, Adversary, FaultEngine
+from strings_helpers import FORMAT_OF, markup, read_pairs, sample_files
+
+from hymt_cli.discovery import discover
+from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
+from hymt_cli.languages import language
+from hymt_cli.outputs import output_path
+from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.report import RunReport
+from hymt_cli.tokenizer import EstimatingTokenizer
+
+
+def _first_tag(text: str) -> str | None:
+    match = re.search(r"</?s\d+/?>", text)
+    return match.group(0) if match else None
+
+
+STRING_ATTACKS: dict[str, Callable[[str], str]] = {
+    "quotes": lambda t: t + " \"double\" 'single' `back` “curly” it's '' ''' \"\"\"",
+    "backslashes": lambda t: t + r" \ \\ \n \t \u0041 \" C:\path\to \'",
+    "percent": lambda t: t + " 100% %s %d %1$s %(name)s %{name} %<name>s %% %Y-%m-%d %",
+    "braces": lambda t: t + " {x} {0} {{y}} {{- z}} {n, plural, one {a} other {b}} '{' } { {{ }}",
+    "dollars": lambda t: t + " $1 $NAME$ $$ $t(other.key) ${var} $",
+    "angles": lambda t: t + " <b>bold</b> <script>x()</script> &amp; & < > <br/> &nbsp;",
+    "newlines": lambda t: t + "\nsecond line\r\nthird\n\n  fourth\u2028fifth",
+    "cdata": lambda t: t + " ]]> <![CDATA[x]]> --> <!-- c",
+    "yaml_syntax": lambda t: "- " + t + ": x # y &a *b !c | > @ ` ---",
+    "toml_syntax": lambda t: t + " \"\"\" ''' = [x] # c",
+    "broken_icu": lambda t: (
+        t.replace(tag, "{count, plural, one {", 1) if (tag := _first_tag(t)) else t + " {x, select,"
+    ),
+    "only_tags": lambda t: "".join(re.findall(r"</?s\d+/?>", t)),
+}
+ALL = {**ATTACKS, **STRING_ATTACKS}
+FILES = sample_files()
+
+
+class _Attack(BatchEngine):
+    name = "string-attack"
+
+    def __init__(self, attack: Callable[[str], str]) -> None:
+        self.attack = attack
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]
+
+
+def _engine(attack: str) -> Callable[[], Engine]:
+    if attack in ATTACKS:
+        return lambda: Adversary(attack)
+    return lambda: _Attack(STRING_ATTACKS[attack])
+
+
+def _translate(
+    engine: Callable[[], Engine], tmp_path: Path, lang: str = "ja"
+) -> tuple[RunReport, dict[Path, Path]]:
+    sources, problems = discover([str(p) for p in FILES], format_name=None)
+    assert not problems
+    out = tmp_path / "out"
+    report = Pipeline(RunOptions(targets=(language(lang),), out_dir=out), EstimatingTokenizer(), engine).run(
+        sources
+    )
+    assert report.files_failed == 0, [f.error for f in report.files if f.error]
+    return report, {s.path: output_path(s, language(lang), out) for s in sources if s.path is not None}
+
+
+def _key(key: str, lang: str) -> str:
+    return re.sub(rf"^{lang}(?=\.)", "en", key)  # Rails' root key names the target
+
+
+def _assert_kept(outputs: dict[Path, Path], attack: str, lang: str = "ja") -> None:
+    for source, output in outputs.items():
+        fmt = FORMAT_OF[source.suffix]
+        data = source.read_bytes()
+        text = data.decode("utf-8")
+        before, after = read_pairs(fmt, data), read_pairs(fmt, output.read_bytes())
+        assert [_key(k, lang) for k, _ in after] == [k for k, _ in before], source.name
+        for (key, old), (_, new) in zip(before, after):
+            if not isinstance(old, str):
+                assert new == old, (source.name, key)
+                continue
+            if key.endswith("@@locale"):
+                continue
+            assert isinstance(new, str), (source.name, key)
+            assert markup(fmt, text, new, old) == markup(fmt, text, old), (source.name, key, new)
+            if attack in UNUSABLE:
+                assert new == old, (source.name, key)
+
+
+def _reported(report: RunReport, attack: str) -> None:
+    for file in report.files:
+        assert file.translated + file.untranslated == file.segments, file
+        assert file.untranslated == 0 or file.problems, file
+        if attack in UNUSABLE:
+            assert file.translated == 0 and file.untranslated == file.segments, file
+
+
+@pytest.mark.parametrize("attack", sorted(ALL))
+def test_every_output_parses_and_keeps_its_placeholders(attack: str, tmp_path: Path) -> None:
+    report, outputs = _translate(_engine(attack), tmp_path)
+    _reported(report, attack)
+    _assert_kept(outputs, attack)
+
+
+@pytest.mark.parametrize("fault", FaultEngine.FAULTS)
+def test_broken_tags_are_retried_repaired_or_reported(fault: str, tmp_path: Path) -> None:
+    report, outputs = _translate(lambda: FaultEngine(fault), tmp_path)
+    _reported(report, "")
+    _assert_kept(outputs, "")
+    tagged = sum(f.segments for f in report.files)
+    assert sum(f.retried for f in report.files) > 0 or fault == "empty" or tagged == 0
+
+
+@pytest.mark.parametrize("attack", ["quotes", "backslashes", "braces", "yaml_syntax", "newlines"])
+def test_new_plural_forms_survive_hostile_answers(attack: str, tmp_path: Path) -> None:
+    """Russian adds `few` and `many` forms: they are written from the (hostile) answers too."""
+    report, outputs = _translate(_engine(attack), tmp_path, "ru")
+    _reported(report, attack)
+    for source, output in outputs.items():
+        fmt = FORMAT_OF[source.suffix]
+        after = read_pairs(fmt, output.read_bytes())  # parses
+        before = read_pairs(fmt, source.read_bytes())
+        keys = [_key(k, "ru") for k, _ in after]
+        assert [k for k in keys if not re.search(r"[._](?:few|many)$", k)] == [k for k, _ in before]
+
+
+def test_yaml_complex_keys_aliases_and_crlf_stay_as_they_are() -> None:
+    from ruamel.yaml import YAML
+
+    from hymt_cli.formats.yaml_strings import YamlStringsFormat
+
+    src = "base: &x A key\r\n? [a, b]\r\n: complex value here\r\n*x : aliased key\r\nq:\r\n  one: One file\r\n  other: Files\r\n"
+    doc = YamlStringsFormat().parse(src)
+    # (`A key` is aliased as a key: translating it would rename that key)
+    assert sorted(s.text for s in doc.segments if s.targets is None) == [
+        "Files",
+        "One file",
+        "aliased key",
+        "complex value here",
+    ]
+    out = doc.reassemble({s.id: s.text.upper() for s in doc.segments}, target_language="ru")
+    loaded = YAML(typ="safe", pure=True).load(out)
+    assert loaded[("a", "b")] == "COMPLEX VALUE HERE" and loaded["q"]["few"] == "FILES"
+    assert loaded["A key"] == "ALIASED KEY"
+    assert "\r\r" not in out and out.count("\r\n") == out.count("\n")

@@ -1,0 +1,137 @@
+"""What the string-file tests share: each format's own parser (json, ruamel.yaml, tomllib,
+javaproperties) flattening a file to its keys and values in order, and the conventions the
+format reads each value with (to compare placeholders before and after)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import javaproperties
+from ruamel.yaml import YAML
+
+from hymt_cli.formats.json_strings.flavor import conventions_of, detect
+from hymt_cli.formats.properties import conventions_for
+from hymt_cli.formats.strings import Convention, active
+from hymt_cli.formats.strings.values import placeholders
+from hymt_cli.formats.toml_strings import CANDIDATES as TOML_CANDIDATES
+from hymt_cli.formats.yaml_strings.walk import CANDIDATES as YAML_CANDIDATES
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus"
+FORMAT_OF = {
+    ".json": "json",
+    ".arb": "arb",
+    ".yml": "yaml",
+    ".yaml": "yaml",
+    ".toml": "toml",
+    ".properties": "properties",
+}
+Pairs = list[tuple[str, Any]]
+
+
+def corpus_files() -> list[Path]:
+    return sorted(p for p in CORPUS.glob("*/*") if p.suffix in FORMAT_OF)
+
+
+def sample_files() -> list[Path]:
+    return sorted(p for p in (ROOT / "samples" / "app").rglob("*") if p.suffix in FORMAT_OF)
+
+
+def source_language(path: Path) -> str:
+    """The language a corpus file is written in (its name says so when it is not English)."""
+    for code in ("ar", "ja", "ru", "fr"):
+        if path.stem.endswith((f"-{code}", f"_{code}")):
+            return code
+    return "en"
+
+
+def _flatten(value: Any, path: str, out: Pairs) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _flatten(item, f"{path}[{i}]", out)
+    else:
+        out.append((path, value))
+
+
+def _json_pairs(text: str) -> Pairs:
+    out: Pairs = []
+    _flatten(json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_Members), "", out)
+    return out
+
+
+class _Members(dict[str, Any]):
+    """A JSON object with its members in order, duplicates kept (JSON allows them)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        self.pairs = pairs
+
+    def items(self):  # type: ignore[override]
+        return self.pairs
+
+
+def read_pairs(fmt: str, data: bytes) -> Pairs:
+    """(key path, value) of every scalar in order, as the format's own parser reads the file."""
+    if fmt in ("json", "arb"):
+        return _json_pairs(data.decode("utf-8"))
+    if fmt == "yaml":
+        out: Pairs = []
+        for i, doc in enumerate(YAML(typ="safe", pure=True).load_all(data)):
+            _flatten(doc, f"#{i}" if i else "", out)
+        return out
+    if fmt == "toml":
+        out = []
+        _flatten(tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), "", out)
+        return out
+    text = data.decode("utf-8") if not data.isascii() and _is_utf8(data) else data.decode("latin-1")
+    return [(e.key, e.value) for e in javaproperties.parse(text) if isinstance(e, javaproperties.KeyValue)]
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def conventions(fmt: str, file_text: str, value: str) -> frozenset[Convention]:
+    """The conventions the format reads `value` with."""
+    if fmt in ("json", "arb"):
+        candidates, always = conventions_of("arb" if fmt == "arb" else detect(file_text), value)
+        return active(value, candidates, always)
+    if fmt == "yaml":
+        return active(value, YAML_CANDIDATES)
+    if fmt == "toml":
+        return active(value, TOML_CANDIDATES)
+    return conventions_for(value)
+
+
+def markup(fmt: str, file_text: str, value: str, source: str | None = None) -> Counter[str]:
+    """The placeholders of `value` read with the conventions of `source` (the value it translates:
+    what the program reads the translation with)."""
+    return placeholders(value, conventions(fmt, file_text, value if source is None else source))
+
+
+_NEW_FORM = re.compile(r'^\s*(?:"[^"]*_)?(?:zero|one|two|few|many)"?\s*[:=]')
+
+
+def without_new_plural_forms(source: str, output: str) -> str:
+    """`output` less the lines that add plural categories (a key `few`, `x_few`): what is left
+    must be the source."""
+    a, b = source.splitlines(keepends=True), output.splitlines(keepends=True)
+    kept: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "insert" and all(_NEW_FORM.match(line) for line in b[j1:j2]):
+            continue
+        kept.extend(b[j1:j2])
+    return "".join(kept)
