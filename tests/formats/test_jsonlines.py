@@ -95,3 +95,11 @@ def test_hostile_answers_leave_every_line_valid_json_with_the_same_shape(attack:
         assert isinstance(a, dict) and isinstance(b, dict)
         assert list(a) == list(b) and a["id"] == b["id"] and len(a["tags"]) == len(b["tags"])
         assert all(isinstance(b[key], str) for key in ("title", "body"))
+
+
+def test_crlf_lines_and_empty_objects() -> None:
+    data = b'{"t": "Red"}\r\n{}\r\n[]  \r\n{"t": "Blue"}\r\n'
+    assert translate_bytes("jsonl", data, lambda t: t, columns=("t",)) == data
+    assert translate_bytes("jsonl", data, str.upper, columns=("t",)) == data.replace(b"Red", b"RED").replace(
+        b"Blue", b"BLUE"
+    )
