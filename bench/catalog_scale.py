@@ -6,12 +6,16 @@ identity and the pseudo engines (`hymt translate` in a child process, a fresh tr
 memory), and prints rows/s and the child's peak RSS (from `wait4`, that child alone):
 
     PYTHONPATH=. python bench/catalog_scale.py --rows 250000,500000,1000000,2000000
+    PYTHONPATH=. python bench/catalog_scale.py --format csv,jsonl --rows 250000,500000,1000000
 
-Memory is bounded when the peak RSS stays flat as the rows double. Not a test: minutes.
+`--format` writes the same catalog as CSV (the csv module's dialect) or JSON Lines (one object
+a row) instead of Parquet. Memory is bounded when the peak RSS stays flat as the rows double.
+Not a test: minutes.
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import random
@@ -71,19 +75,33 @@ def catalog_batches(rows: int, *, seed: int = 0, batch_rows: int = 65_536) -> It
 
 
 def write_catalog(path: Path, rows: int) -> Path:
-    with pq.ParquetWriter(path, SCHEMA, compression="zstd") as writer:
+    """The catalog as Parquet, CSV or JSON Lines (by the path's suffix)."""
+    if path.suffix == ".parquet":
+        with pq.ParquetWriter(path, SCHEMA, compression="zstd") as writer:
+            for batch in catalog_batches(rows):
+                writer.write_batch(batch)
+        return path
+    with path.open("w", encoding="utf-8", newline="") as out:
+        names = SCHEMA.names
+        table_writer = csv.writer(out) if path.suffix == ".csv" else None
+        if table_writer is not None:
+            table_writer.writerow(names)
         for batch in catalog_batches(rows):
-            writer.write_batch(batch)
+            for row in batch.to_pylist():
+                if table_writer is not None:
+                    table_writer.writerow([row[n] for n in names])
+                else:
+                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
     return path
 
 
 def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str, object]:
     """One `hymt translate` in a child process: wall time, its own peak RSS, its report."""
-    cache = workdir / f"memory-{engine}-{src.stem}.sqlite3"
+    cache = workdir / f"memory-{engine}-{src.name}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
-    report = workdir / f"report-{engine}-{src.stem}.json"
-    out = workdir / f"out-{engine}-{src.stem}"
+    report = workdir / f"report-{engine}-{src.name}.json"
+    out = workdir / f"out-{engine}-{src.name}"
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr", "--engine", engine,
                "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
@@ -103,23 +121,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="250000,500000,1000000,2000000")
     parser.add_argument("--engines", default="identity,pseudo")
+    parser.add_argument("--format", default="parquet", help="parquet, csv, jsonl (comma-separated)")
     parser.add_argument("--rows-per-batch", type=int, default=8192)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
-    print(f"{'engine':<9} {'rows':>10} {'seconds':>8} {'rows/s':>8} {'peak RSS MiB':>12} {'unique req':>10}")
-    for rows in (int(r) for r in args.rows.split(",")):
-        src = args.workdir / f"catalog3-{rows}.parquet"
-        if not src.exists():
-            write_catalog(src, rows)
-        for engine in args.engines.split(","):
-            r = run(src, engine, args.workdir, args.rows_per_batch)
-            r.update(engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
-            results.append(r)
-            print(f"{engine:<9} {rows:>10,} {r['seconds']:>8} {r['rows_per_s']:>8,} {r['peak_rss_mib']:>12,} "
-                  f"{r['unique']:>10,}", flush=True)
+    print(f"{'format':<8} {'engine':<9} {'rows':>10} {'MB':>6} {'seconds':>8} {'rows/s':>8} {'peak RSS MiB':>12} "
+          f"{'unique req':>10}")
+    for fmt in args.format.split(","):
+        for rows in (int(r) for r in args.rows.split(",")):
+            src = args.workdir / f"catalog3-{rows}.{fmt}"
+            if not src.exists():
+                write_catalog(src, rows)
+            size = src.stat().st_size / 1e6
+            for engine in args.engines.split(","):
+                r = run(src, engine, args.workdir, args.rows_per_batch)
+                r.update(format=fmt, engine=engine, rows=rows,
+                         rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
+                results.append(r)
+                print(f"{fmt:<8} {engine:<9} {rows:>10,} {size:>6.0f} {r['seconds']:>8} {r['rows_per_s']:>8,} "
+                      f"{r['peak_rss_mib']:>12,} {r['unique']:>10,}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -11,20 +11,32 @@ and their ratio side by side. Linear code gives t(2N)/t(N) close to 2; anything 
 
 Each timing is the best of `--repeat` runs (default 3) in CPU time of this process (other
 processes on the machine disturb it less than wall time), after a warm-up of the parser.
+
+Tables (CSV, TSV, JSON Lines) are read and written a batch at a time through the format's
+reader and writer (every selected cell translated); for them the peak of memory allocated
+while reading and writing (tracemalloc) is printed at N and 2N too: bounded memory keeps it
+flat as the rows double.
+
+    python bench/complexity.py --only tables:   # the table cases only
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import gc
+import io
+import json
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hymt_cli.formats import format_named  # noqa: E402
+from hymt_cli.formats import DelimitedOptions, TableOptions, format_named  # noqa: E402
+from hymt_cli.options import OptionSet  # noqa: E402
 from hymt_cli.text.tags import TAG  # noqa: E402
 
 from complexity_resources import CASES as RESOURCE_CASES  # noqa: E402
@@ -118,6 +130,115 @@ CASES = [
 CASES += [Case(c.name, c.fmt, c.n, c.make) for c in RESOURCE_CASES]  # PO, XLIFF, Android, Apple
 
 
+@dataclass(frozen=True)
+class TableCase:
+    name: str
+    fmt: str
+    n: int  # rows; the case is also run at 2n
+    make: Callable[[int], bytes]
+    columns: tuple[str, ...]
+
+
+_WORDS = "soft warm light durable classic modern compact handmade organic recycled bright quiet".split()
+
+
+def _row(i: int) -> tuple[str, str, str]:
+    """A product: a title that repeats every 500 rows, a description unique to the row."""
+    title = f"{_WORDS[i % 12].capitalize()} {_WORDS[(i // 12) % 12]} lamp {i % 500}"
+    body = " ".join(_WORDS[(i * 7 + k) % 12] for k in range(12)) + f", item {i}."
+    return f"SKU-{i:08d}", title, body
+
+
+def _csv(n: int, delimiter: str = ",", quoting: int = csv.QUOTE_MINIMAL, multiline: bool = False) -> bytes:
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, delimiter=delimiter, quoting=quoting, lineterminator="\r\n")
+    writer.writerow(["sku", "title", "description", "price"])
+    for i in range(n):
+        sku, title, body = _row(i)
+        if multiline:
+            body = body.replace(", ", ',\n"quoted" ', 1)
+        writer.writerow([sku, title, body, f"{i % 977}.99"])
+    return out.getvalue().encode()
+
+
+def _jsonl(n: int) -> bytes:
+    lines = []
+    for i in range(n):
+        sku, title, body = _row(i)
+        lines.append(json.dumps({"sku": sku, "title": title, "seo": {"description": body}, "price": i % 977,
+                                 "tags": ["lamp", _WORDS[i % 12]]}, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode()
+
+
+TABLE_CASES = [
+    TableCase("tables: csv, one line a row", "csv", 100_000, _csv, ("title", "description")),
+    TableCase("tables: csv, every field quoted", "csv", 100_000, lambda n: _csv(n, quoting=csv.QUOTE_ALL),
+              ("title", "description")),
+    TableCase("tables: csv, quoted multi-line cells", "csv", 50_000, lambda n: _csv(n, multiline=True),
+              ("title", "description")),
+    TableCase("tables: tsv, one line a row", "tsv", 100_000, lambda n: _csv(n, delimiter="\t"),
+              ("title", "description")),
+    TableCase("tables: jsonl, nested field and array", "jsonl", 50_000, _jsonl, ("title", "seo.description", "tags")),
+]
+
+
+class _Source:
+    def __init__(self, data: bytes) -> None:
+        self.data, self.display = data, "<bench>"
+
+    def read_bytes(self) -> bytes:
+        return self.data
+
+    def open_binary(self) -> io.BytesIO:
+        return io.BytesIO(self.data)
+
+
+class _Sink(io.RawIOBase):
+    """Counts what is written and keeps none of it (the output must not grow memory)."""
+
+    written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: object) -> int:
+        size = len(data)  # type: ignore[arg-type]
+        self.written += size
+        return size
+
+
+def _run_table(case: TableCase, data: bytes) -> int:
+    settings = OptionSet([TableOptions(columns=case.columns), DelimitedOptions()])
+    reader = format_named(case.fmt, settings).open(_Source(data))
+    sink = _Sink()
+    writer = None
+    for unit in reader.units():
+        writer = writer or reader.writer("fr", sink)  # type: ignore[arg-type]
+        writer.write(unit, {s.id: translate(s.text) for s in unit.segments})
+    if writer is not None:
+        writer.close()
+    return sink.written
+
+
+def _time_table(case: TableCase, data: bytes, repeat: int) -> tuple[float, float]:
+    """(best CPU seconds, peak MiB allocated while reading and writing)."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.process_time()
+        written = _run_table(case, data)
+        best = min(best, time.process_time() - start)
+        assert written > len(data), "every selected cell is translated"
+    gc.collect()
+    tracemalloc.start()
+    try:
+        _run_table(case, data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return best, peak / (1 << 20)
+
+
 def _time(fmt_name: str, src: str, repeat: int) -> float:
     fmt = format_named(fmt_name)
     best = float("inf")
@@ -156,6 +277,20 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(worst, ratio)
         flag = "" if ratio <= 2.3 else "  <- super-linear?"
         print(f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f}{flag}", flush=True)
+    tables = [case for case in TABLE_CASES if args.only in case.name]
+    if tables:
+        print(f"\n{'table case':42} {'rows N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6} "
+              f"{'MiB(N)':>7} {'MiB(2N)':>7} {'MB/s':>6}")
+    for case in tables:
+        n = max(1, int(case.n * args.scale))
+        small_data, large_data = case.make(n), case.make(2 * n)
+        small, small_mib = _time_table(case, small_data, args.repeat)
+        large, large_mib = _time_table(case, large_data, args.repeat)
+        ratio = large / small if small > 0 else float("nan")
+        worst = max(worst, ratio)
+        flag = "" if ratio <= 2.3 and large_mib <= small_mib * 1.3 + 1 else "  <- super-linear or growing?"
+        print(f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f} {small_mib:>7.1f} "
+              f"{large_mib:>7.1f} {len(large_data) / large / 1e6:>6.1f}{flag}", flush=True)
     print(f"worst ratio {worst:.2f}")
     return 0
 

@@ -22,7 +22,10 @@ import pyarrow.parquet as pq
 from bench.catalog_gen import write_catalog
 from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
-from hymt_cli.formats import SUFFIXES
+from hymt_cli.formats import FORMATS
+
+SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
+from hymt_cli.options import OptionSet
 from hymt_cli.formats.parquet import ParquetOptions
 from hymt_cli.text.languages import language
 from hymt_cli.pipeline import Pipeline, RunOptions
@@ -36,7 +39,7 @@ COLUMNS = ("title", "body_html", "option1_value", "tags", "seo_description")
 def pipeline_seconds(
     paths: list[Path], out: Path, *, qa: bool, columns: tuple[str, ...] = ()
 ) -> tuple[float, int]:
-    settings = {"parquet": ParquetOptions(columns=columns)} if columns else None
+    settings = OptionSet([ParquetOptions(columns=columns)]) if columns else None
     sources, problems = discover([str(p) for p in paths], format_name=None, options=settings)
     assert not problems, problems
     options = RunOptions(targets=(language("de"),), out_dir=out, overwrite=True)

@@ -50,8 +50,9 @@ class Declaration:
     off_flag: a boolean's flag that turns it off (`--no-overwrite`); None: a switch.
     default_text: what the help says the default is when the default value tells nothing (None).
     minimum/maximum: inclusive bounds; above: an exclusive lower bound.
-    comma_list: a comma-separated list: a text field joins a list given to it, a tuple field
-        splits each text on commas (`--columns a,b`, `columns = ["a", "b"]` alike).
+    comma_list: a comma-separated list: a text field joins a list given to it; a tuple field
+        given one text splits it on commas (`--columns a,b`, `columns = "a,b"`, HYMT_COLUMNS=a,b),
+        given a list takes its items as they are (`columns = ["Description, short"]`).
     model_path: a hub id or a folder; in a config file, `./`, `../`, `/` and `~` make it a path
         relative to the file.
     paths: text naming files: in a config file, relative to the file's folder (Path fields are).
@@ -150,9 +151,9 @@ class Setting:
         if value is None:
             return None
         if self.many:
+            if isinstance(value, str) and self.declared.comma_list:
+                return split_list(value)
             items = list(value) if isinstance(value, (list, tuple)) else [value]
-            if self.declared.comma_list:
-                items = [part.strip() for v in items for part in str(v).split(",") if part.strip()]
             return tuple(self._one(v) for v in items)
         if self.declared.comma_list and isinstance(value, (list, tuple)):
             value = ",".join(str(v) for v in value)
@@ -171,6 +172,11 @@ class Setting:
         kind = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
                 Path: "a path"}[self.base]
         return f"a list of {kind}" if self.many else kind
+
+
+def split_list(text: str) -> tuple[str, ...]:
+    """A comma-separated list's items (`a, b,c` -> ("a", "b", "c"))."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 class Options:

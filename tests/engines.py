@@ -230,6 +230,8 @@ ATTACKS: dict[str, Callable[[str], str]] = {
     "enormous": lambda t: (t + " ") * 60 + "x" * 5000,
     "echo": lambda t: ECHO + t,
     "loop": lambda t: t + " la" * 40,
+    # what a table's or a JSON string's syntax is made of: delimiters, quotes, escapes, line breaks
+    "separators": lambda t: t + ' , ; | "q" "" \\ \\n \\" \t tab\nnew line\r\n{"k": "v"}',
 }
 UNUSABLE = frozenset({"controls", "empty", "enormous", "echo", "loop"})  # must never be written
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar, cast
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from ..options import Panel, Setting
+from ..options import Panel, Setting, split_list
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _METAVARS = {str: "TEXT", int: "N", float: "NUMBER", Path: "PATH"}
@@ -88,9 +88,17 @@ class _SettingsCommand:
 
 def given(values: dict[str, Any], settings: Iterable[Setting]) -> dict[str, object]:
     """The settings a command line gave (None: not given), lists as tuples, by setting name."""
-    names = {s.name for s in settings}
-    return {name: tuple(value) if isinstance(value, list) else value for name, value in values.items()
-            if name in names and value is not None}
+    by_name = {s.name: s for s in settings}
+    given: dict[str, object] = {}
+    for name, value in values.items():
+        setting = by_name.get(name)
+        if setting is None or value is None:
+            continue
+        if isinstance(value, list):  # a repeatable flag; a list flag's each value may hold several
+            value = tuple(item for raw in value for item in (
+                split_list(raw) if setting.declared.comma_list and isinstance(raw, str) else (raw,)))
+        given[name] = value
+    return given
 
 
 def bare_values(argv: Sequence[str], settings: Iterable[Setting]) -> list[str]:

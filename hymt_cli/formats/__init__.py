@@ -16,11 +16,15 @@ from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, In
                    InputSource, ParsedDocument, Unit, UnitWriter)
 from .android import AndroidFormat
 from .apple import AppleStringsFormat, StringsDictFormat
+from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .document import SplicingFormat
 from .html import HtmlFormat
+from .jsonlines import JsonLinesFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
+from .delimited import CsvFormat, DelimitedOptions, TsvFormat
+from .jsonlines import JsonLinesFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .registry import (FORMATS, FormatSpec, document_format, format_for_path, format_named, path_marked, register,
                        suffixes,
@@ -28,28 +32,41 @@ from .registry import (FORMATS, FormatSpec, document_format, format_for_path, fo
 from .po import PoFormat, PoOptions
 from .strings import StringsFormat
 from .properties import PropertiesFormat
+from .table_cells import TableOptions
 from .toml_strings import TomlStringsFormat
 from .yaml_strings import YamlStringsFormat
+from .table_cells import TableOptions
 from .text import TextFormat, TextOptions
 from .xliff import XliffFormat, XliffOptions
 from .xml_kind import xml_format_name
 
 
-def _parquet(options: OptionSet) -> ParquetFormat:
-    table = options.of(ParquetOptions)
+def _cells(options: OptionSet) -> SplicingFormat:
+    """The document format a table's cells are parsed with (--cell-format)."""
+    name = options.of(TableOptions).cell_format
     try:
-        cells = document_format(table.cell_format, options)
+        return document_format(name, options)
     except KeyError:
-        raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, "
-                         f"not {table.cell_format!r}") from None
-    return ParquetFormat(table, cells)
+        raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, not {name!r}") from None
 
 
-register(FormatSpec(TextFormat.name, TextFormat.suffixes, lambda o: TextFormat(o.of(TextOptions)), TextOptions,
+def _table(name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat],
+           *options: type[Options]) -> None:
+    """A table format: rows read and written a batch at a time, its cells parsed as documents;
+    its --context-columns are asked for, so their context goes to the model by default."""
+    register(FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True))
+
+
+register(FormatSpec(TextFormat.name, TextFormat.suffixes, lambda o: TextFormat(o.of(TextOptions)), (TextOptions,),
                     cell=True))
 register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat(), cell=True))
 register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat(), cell=True))
-register(FormatSpec(ParquetFormat.name, ParquetFormat.suffixes, _parquet, ParquetOptions, document=False))
+_table(ParquetFormat.name, ParquetFormat.suffixes, lambda o: ParquetFormat(o.of(TableOptions), _cells(o)))
+_table(CsvFormat.name, CsvFormat.suffixes,
+       lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)), DelimitedOptions)
+_table(TsvFormat.name, TsvFormat.suffixes,
+       lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)), DelimitedOptions)
+_table(JsonLinesFormat.name, JsonLinesFormat.suffixes, lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o)))
 
 
 def _strings(fmt: type[StringsFormat], build: Callable[[OptionSet], StringsFormat],
@@ -57,7 +74,8 @@ def _strings(fmt: type[StringsFormat], build: Callable[[OptionSet], StringsForma
     """A software-strings format: its keys and comments are short, telling context; its path
     may name its language (layouts); a shared suffix is taken in folders only where the path
     shows strings (walk_refusal)."""
-    register(FormatSpec(fmt.name, fmt.suffixes, build, options, context_by_default=True, layouts=fmt.layouts,
+    register(FormatSpec(fmt.name, fmt.suffixes, build, (options,) if options else (), context_by_default=True,
+                        layouts=fmt.layouts,
                         walk_refusal=fmt.walk_refusal, **more))
 
 
@@ -79,4 +97,4 @@ __all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "I
            "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMATS", "FormatSpec", "ParquetOptions",
            "SplicingFormat", "TextOptions", "document_format", "format_named", "format_for_path", "register",
            "suffixes", "text_format_names", "unregister", "JsonOptions", "path_marked", "walk_refusal", "Layout",
-           "Marked", "marked", "StringsFormat", "PoOptions", "XliffOptions"]
+           "Marked", "marked", "StringsFormat", "PoOptions", "XliffOptions", "TableOptions", "DelimitedOptions"]

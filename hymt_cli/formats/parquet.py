@@ -15,29 +15,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import first_line
-from ..options import Options, Panel, option
-from ..text.segments import Segment
-from .base import DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
-from .text import fit_line_breaks
+from .base import DocumentFormat, FormatError, InputSource, Unit
+from .table_cells import (CellPlanner, TableCell, TableOptions, added_columns, column_listing, rendered_cell,
+                          selected_columns)
 
 if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
 
-@dataclass(frozen=True, slots=True)
-class ParquetOptions(Options):
-    columns: tuple[str, ...] = option((), "--columns", metavar="NAMES", comma_list=True, panel=Panel.FORMATS,
-                                      help="parquet: string columns to translate, comma-separated.")
-    add_columns: bool = option(False, "--add-columns", off_flag="--replace-columns", panel=Panel.FORMATS,
-                               help="parquet: keep the source columns and add <column>_<lang>.")
-    cell_format: Literal["txt", "md", "html"] = option("txt", "--cell-format", panel=Panel.FORMATS,
-                                                       help="parquet: how a cell is parsed.")
-    rows_per_batch: int = option(8192, "--rows-per-batch", metavar="N", minimum=1, panel=Panel.FORMATS,
-                                 help="parquet: rows read, translated and written at a time.")
+# Parquet takes the options every table takes (the name stays for the callers that use it).
+ParquetOptions = TableOptions
 
 
 class ParquetFormat:
@@ -55,19 +46,9 @@ class ParquetFormat:
 
 
 @dataclass(frozen=True, slots=True)
-class _Cell:
-    """One unique value of a column in a batch: its unit segment ids, and its parse when the
-    value was split by the cell format (None: the whole value is segment `ids[0]`)."""
-
-    value: str
-    ids: tuple[int, ...]
-    parsed: ParsedDocument | None
-
-
-@dataclass(frozen=True, slots=True)
 class _Column:
     array: pa.Array
-    cells: tuple[_Cell, ...]
+    cells: tuple[TableCell, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,33 +115,12 @@ class ParquetReader:
             yield batch
 
     def _unit(self, index: int, batch: pa.RecordBatch) -> Unit:
-        segments: list[Segment] = []
-        weights: dict[int, int] = {}
-        labels: dict[int, str] = {}
+        planner = CellPlanner(self.cell_format)
         columns: dict[str, _Column] = {}
         for name in self._columns:
             array = batch.column(name)
-            cells = []
-            column_role = f"column {name}"  # Segment.role; in a markup cell, and where it sits there
-            for value, count in _unique_values(array):
-                parts = self._split(value)
-                found = [(s.text, f"{column_role} \u00b7 {s.role}" if s.role else column_role)
-                         for s in parts.segments] if parts is not None else [(value, column_role)]
-                ids = tuple(range(len(segments), len(segments) + len(found)))
-                for segment_id, (text, role) in zip(ids, found):
-                    segments.append(Segment(segment_id, text, role=role))
-                    weights[segment_id] = count
-                    labels[segment_id] = f"column {name!r}, value {_preview(value)}"
-                cells.append(_Cell(value, ids, parts))
-            columns[name] = _Column(array, tuple(cells))
-        return Unit(index, segments, RowBatch(batch, columns), weights, labels)
-
-    def _split(self, value: str) -> ParsedDocument | None:
-        """The cell format's parse of a value, or None where the whole value is one segment
-        (one line of plain text: the common case, and much faster)."""
-        if self.options.cell_format == "txt" and "\n" not in value and "\r" not in value:
-            return None
-        return self.cell_format.parse(value)
+            columns[name] = _Column(array, planner.add(name, _unique_values(array)))
+        return planner.unit(index, RowBatch(batch, columns))
 
 
 class ParquetRowWriter:
@@ -196,20 +156,13 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    rendered = [_render(cell, translated) for cell in column.cells]
+    rendered = [cell.value if (text := rendered_cell(cell, translated)) is None else text
+                for cell in column.cells]
     array = column.array
     if pa.types.is_dictionary(array.type):
         return pa.DictionaryArray.from_arrays(array.indices, pa.array(rendered, type=array.type.value_type))
     uniques = pa.array([cell.value for cell in column.cells], type=array.type)
     return pc.take(pa.array(rendered, type=array.type), pc.index_in(array, value_set=uniques))
-
-
-def _render(cell: _Cell, translated: Mapping[int, str]) -> str:
-    if cell.parsed is None:  # one line of plain text: it stays one line
-        text = translated.get(cell.ids[0])
-        return cell.value if text is None else fit_line_breaks(cell.value, text)
-    local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
-    return cell.parsed.reassemble(local)
 
 
 def _unique_values(array: pa.Array) -> list[tuple[str, int]]:
@@ -236,26 +189,22 @@ def _string_type(t: pa.DataType) -> bool:
 
 def _check_columns(schema: pa.Schema, wanted: Sequence[str]) -> list[str]:
     strings = [f.name for f in schema if _string_type(f.type)]
-    listing = f"string columns: {', '.join(strings) if strings else '(none)'}"
-    if not wanted:
-        raise FormatError(f"parquet needs --columns; {listing}")
-    for name in wanted:
-        index = schema.get_field_index(name)
-        if index < 0:
-            raise FormatError(f"no column {name!r}; {listing}")
-        if not _string_type(schema.field(index).type):
-            raise FormatError(f"column {name!r} is {schema.field(index).type}, not a string column; {listing}")
-    return list(dict.fromkeys(wanted))
+    listing = column_listing("string columns", strings)
+    columns = selected_columns("parquet", wanted, schema.names, listing)
+    for name in columns:
+        if schema.get_field_index(name) < 0:
+            raise FormatError(f"column {name!r} appears more than once; {listing}")
+        field = schema.field(name)
+        if not _string_type(field.type):
+            raise FormatError(f"column {name!r} is {field.type}, not a string column; {listing}")
+    return columns
 
 
 def _with_added_columns(schema: pa.Schema, columns: Sequence[str], lang: str) -> pa.Schema:
     import pyarrow as pa
 
     fields = list(schema)
-    for name in columns:
-        added = f"{name}_{lang}"
-        if schema.get_field_index(added) >= 0:
-            raise FormatError(f"column {added!r} exists already (--add-columns)")
+    for name, added in zip(columns, added_columns(schema.names, columns, lang)):
         fields.append(pa.field(added, schema.field(name).type, nullable=True))
     return pa.schema(fields, metadata=schema.metadata)
 
@@ -282,7 +231,3 @@ def _writer_options(source: pq.ParquetFile, schema: pa.Schema) -> dict[str, Any]
 def _first_line(exc: BaseException) -> str:
     """The exception's first line, without pyarrow's prefix naming the (temp) source."""
     return re.sub(r"^Could not open Parquet input source '[^']*': ", "", first_line(exc))
-
-
-def _preview(value: str, limit: int = 40) -> str:
-    return repr(value if len(value) <= limit else value[:limit] + "…")

@@ -1,7 +1,7 @@
 """The format registry: each format by name and file suffixes, with its own options dataclass.
 
 A `FormatSpec` declares a format: how to build it from the run's options (`build` reads its own
-options record from the `OptionSet`), its suffixes, its options dataclass (whose declared fields
+options records from the `OptionSet`), its suffixes, its options dataclasses (whose declared fields
 become the format's flags, config keys and `HYMT_*` variables: settings/schema.py) and whether it
 is a document format (one a table cell can be parsed as). A new format is one module and one
 `register` call in formats/__init__.py; nothing else lists formats.
@@ -23,7 +23,7 @@ class FormatSpec:
     name: str
     suffixes: tuple[str, ...]
     build: Callable[[OptionSet], InputFormat]
-    options: type[Options] | None = None
+    options: tuple[type[Options], ...] = ()  # its options dataclasses (several formats may share one)
     document: bool = True  # one input is one document
     cell: bool = False  # a table cell can be parsed as it (--cell-format)
     # The contexts its segments carry (Segment.context) reach the model with `--context auto`:

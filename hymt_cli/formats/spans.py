@@ -266,6 +266,8 @@ def splice_translation(src: str, located: Located, translation: str,
         source = lambda a, b: src[a:b]  # noqa: E731
     if translation == segment_text(src, located):  # untouched: the source, byte for byte
         return source(located.start, located.end)
+    # The model's CR LF and CR are line breaks like its LF (each a line ending in the markup)
+    translation = translation.replace("\r\n", "\n").replace("\r", "\n")
     if not located.blank_lines:
         translation = _BLANK_LINES.sub("\n", translation).strip("\n")
     if located.peel:

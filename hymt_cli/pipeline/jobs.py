@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import first_line
-from ..formats import InputReader, Unit, UnitWriter
+from ..formats import FormatError, InputReader, Unit, UnitWriter
 from ..text.languages import Language
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
@@ -102,6 +102,8 @@ class Job:
             action()
         except OSError as exc:  # includes pyarrow's IO errors (disk full, permissions)
             self.fail(f"{where}: cannot write: {exc.strerror or first_line(exc)}")
+        except FormatError as exc:  # the input cannot be written so (an added column that exists)
+            self.fail(f"{self.input.source.display}: {exc}")
         except Exception as exc:  # a format bug must not take the other files down
             self.fail(f"{self.input.source.display}: cannot reassemble: {type(exc).__name__}: {exc}")
 

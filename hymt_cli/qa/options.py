@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..options import Options, Panel, option
+from ..options import Options, Panel, option, split_list
 from .checks import BY_ID, CHECK_IDS
 from .flags import LEVELS, Level
 
@@ -62,7 +62,7 @@ class QaOptions(Options):
     def parse(cls, spec: str | Mapping[str, str]) -> QaOptions:
         """`number=error,doubled-word=off` (a flag, a config string, HYMT_QA), or a mapping (a
         config table); QaOptionError names what is wrong."""
-        items = [f"{k}={v}" for k, v in spec.items()] if isinstance(spec, Mapping) else [spec]
+        items = [f"{k}={v}" for k, v in spec.items()] if isinstance(spec, Mapping) else split_list(spec)
         return cls(tuple(items))
 
     def __add__(self, other: QaOptions) -> QaOptions:

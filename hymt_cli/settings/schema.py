@@ -26,7 +26,7 @@ _T = TypeVar("_T", bound=Options)
 def option_groups() -> tuple[type[Options], ...]:
     """The run's groups, then each registered format's and engine's options (once each)."""
     groups = list(RUN_GROUPS)
-    for owner in [f.options for f in FORMATS.values()] + [e.options for e in ENGINES.values()]:
+    for owner in [o for f in FORMATS.values() for o in f.options] + [e.options for e in ENGINES.values()]:
         if owner is not None and owner not in groups:
             groups.append(owner)
     return tuple(groups)

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ..errors import UsageError
-from ..options import Setting
+from ..options import Setting, split_list
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
@@ -19,7 +19,7 @@ def from_file(setting: Setting, raw: object, path: Path) -> object:
     if declared.pairs and isinstance(raw, dict):
         return tuple(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in raw.items())
     if setting.many:
-        items = [raw] if isinstance(raw, str) else raw
+        items = (list(split_list(raw)) if declared.comma_list else [raw]) if isinstance(raw, str) else raw
         if not isinstance(items, list):
             raise UsageError(f"{where} must be a string or a list of strings, not {raw!r}")
         return tuple(_one(setting, item, where, base) for item in items)
@@ -56,7 +56,8 @@ def from_text(setting: Setting, text: str, variable: str) -> object:
     separator, as in PATH)."""
     try:
         if setting.many:
-            parts = text.split(os.pathsep) if setting.base is Path else [text]
+            parts = text.split(os.pathsep) if setting.base is Path else (
+                list(split_list(text)) if setting.declared.comma_list else [text])
             return tuple(_parse(setting.base, part) for part in parts if part)
         return _parse(setting.base, text)
     except ValueError:

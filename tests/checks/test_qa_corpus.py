@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tomllib
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -19,11 +21,13 @@ from corpora import html_corpus, markdown_corpus
 
 from pipelines import run_pipeline
 
+from table_helpers import COLUMNS
+
 from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Engine
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.formats import FORMATS
+from hymt_cli.formats import FORMATS, DelimitedOptions
 
 SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
 from hymt_cli.formats.parquet import ParquetOptions
@@ -48,6 +52,7 @@ def corpus_files() -> list[Path]:
             parts = path.relative_to(ROOT).parts
             if (
                 path.is_file()
+                and path.name != "hymt.toml"  # hymt's own settings for the folder, no sample
                 and path.suffix.lower() in SUFFIXES
                 and "corpora" not in parts
                 and not any(p.startswith(".") for p in parts)
@@ -66,6 +71,18 @@ def corpus_records(folder: Path) -> Path:
             sub.mkdir(exist_ok=True)
             (sub / f"record-{i:05d}{suffix}").write_bytes(text.encode("utf-8", "surrogatepass"))
     return folder
+
+
+def _table_columns(path: Path) -> dict[str, object]:
+    """What to translate in a table: a Parquet file's string columns; a corpus table's columns
+    (table_helpers.COLUMNS); a sample's, from its folder's hymt.toml."""
+    if path.suffix == ".parquet":
+        return {"columns": string_columns(path)}
+    listed = COLUMNS.get(f"{path.parent.name}/{path.name}")
+    if listed is not None:
+        return {"columns": listed[0], "header": listed[1]}
+    config = path.parent / "hymt.toml"
+    return {"columns": tuple(tomllib.loads(config.read_text())["columns"])}
 
 
 def string_columns(path: Path) -> tuple[str, ...]:
@@ -87,8 +104,9 @@ def run(
     translating: bool,
     targets: tuple[str, ...],
     columns: tuple[str, ...] = (),
+    header: bool = True,
 ) -> RunReport:
-    settings = OptionSet([ParquetOptions(columns=columns)]) if columns else None
+    settings = OptionSet([ParquetOptions(columns=columns), DelimitedOptions(header=header)]) if columns else None
     suite = QaSuite(EVERY_CHECK_AN_ERROR, translating=translating)
     return run_pipeline(paths, engine, options=settings, to=targets, out_dir=out, qa=suite)
 
@@ -122,7 +140,7 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     records = tmp_path / "records"
     records.mkdir()
     files = corpus_files()
-    tables = [p for p in files if SUFFIXES[p.suffix.lower()] == "parquet"]  # each with its own columns
+    tables = [p for p in files if not FORMATS[SUFFIXES[p.suffix.lower()]].document]  # each with its columns
     reports = [
         *(  # one run per folder of files, one output folder per file (a corpus folder may hold the
             # same strings in several languages: their outputs into one language would coincide)
@@ -143,7 +161,7 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
                 tmp_path / f"table-{i}",
                 translating=translating,
                 targets=TARGETS,
-                columns=string_columns(table),
+                **_table_columns(table),
             )
             for i, table in enumerate(tables)
         ),

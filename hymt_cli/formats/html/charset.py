@@ -5,8 +5,9 @@ Order: a byte order mark; else the charset a `<meta>` declares in the first 1024
 nothing is an error that says so). Labels resolve through `webencodings`, the standard's
 label table: `iso-8859-1`, `latin1` and `ascii` mean windows-1252, `gb2312` means gbk,
 `x-sjis` and `windows-31j` mean Shift_JIS; a `utf-16` declaration in an ASCII-compatible
-page means UTF-8. windows-1252 decodes all 256 bytes, as browsers do (0x81, 0x8D, 0x8F,
-0x90, 0x9D are U+0081 ... where Python's cp1252 refuses them).
+page means UTF-8. Each encoding decodes by the standard's index, as browsers do, where
+Python's codec differs (whatwg_codecs.py): Big5's euro sign 0xA3E1, windows-1252's 0x81 and
+0x8D (U+0081, U+008D), EUC-JP's NEC and IBM rows, ISO-2022-JP's half-width katakana ...
 
 Every accepted page writes back byte for byte (`decoded.encode(decoded.text) == data`): a
 page whose bytes would not (a charset with two spellings of one character) is refused with
@@ -16,58 +17,23 @@ clearly not a page (an image, an archive ...) is refused as binary.
 from __future__ import annotations
 
 import codecs
-from typing import TYPE_CHECKING
 
 import webencodings  # type: ignore[import-untyped]
 
 from ..base import Decoded, DocumentDecodeError
 from .meta_prescan import prescan
-
-if TYPE_CHECKING:
-    from _typeshed import ReadableBuffer
+from .whatwg_codecs import codec_name
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _BINARY = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"GIF87a", "a GIF image"), (b"GIF89a", "a GIF image"),
            (b"\xff\xd8\xff", "a JPEG image"), (b"%PDF-", "a PDF document"), (b"PK\x03\x04", "a ZIP archive"),
            (b"\x1f\x8b", "gzip data"), (b"\x7fELF", "an executable"), (b"\x00asm", "WebAssembly"),
            (b"wOFF", "a font"), (b"wOF2", "a font"), (b"OggS", "Ogg media"), (b"\x1aE\xdf\xa3", "Matroska media"))
-WINDOWS_1252 = "hymt-windows-1252"  # the codec name of WHATWG's windows-1252
-
-
-def _windows_1252_table() -> str:
-    chars = []
-    for byte in range(256):
-        try:
-            chars.append(bytes([byte]).decode("cp1252"))
-        except UnicodeDecodeError:
-            chars.append(chr(byte))  # the five bytes cp1252 leaves undefined map to C1 controls
-    return "".join(chars)
-
-
-_DECODING_TABLE = _windows_1252_table()
-_ENCODING_TABLE = codecs.charmap_build(_DECODING_TABLE)
-
-
-def _encode_1252(text: str, errors: str = "strict", /) -> tuple[bytes, int]:
-    return codecs.charmap_encode(text, errors, _ENCODING_TABLE)
-
-
-def _decode_1252(data: ReadableBuffer, errors: str = "strict", /) -> tuple[str, int]:
-    return codecs.charmap_decode(data, errors, _DECODING_TABLE)
-
-
-def _search(name: str) -> codecs.CodecInfo | None:
-    if name.replace("_", "-") == WINDOWS_1252:
-        return codecs.CodecInfo(_encode_1252, _decode_1252, name=WINDOWS_1252)
-    return None
-
-
-codecs.register(_search)
 
 
 def python_codec(encoding: webencodings.Encoding) -> str:
-    """The Python codec that decodes a WHATWG encoding."""
-    return WINDOWS_1252 if encoding.name == "windows-1252" else encoding.codec_info.name
+    """The Python codec that decodes a WHATWG encoding as browsers do."""
+    return codec_name(encoding.name, encoding.codec_info.name)
 
 
 def declared_charset(data: bytes) -> str | None:

@@ -1,0 +1,285 @@
+"""CSV and TSV files as tables: read a batch of records at a time, written by splicing.
+
+A unit is a batch of consecutive records and the exact text that holds them (the first batch
+also holds the BOM and the header), so the batches of a file join into the file. Its segments
+are the unique values of the selected columns (table_cells). The writer copies the batch's
+text and replaces only the translated fields, each written as its dialect needs (fields.py);
+with `add_columns` it appends a field per selected column to the header and to every record,
+before the line ending. Blank lines, every other field, quoting, line endings, the BOM and
+the encoding are the source's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..table_cells import (
+    CellPlanner,
+    TableCell,
+    TableOptions,
+    added_columns,
+    column_listing,
+    rendered_cell,
+    selected_columns,
+)
+from ..text_stream import TextStream
+from .dialect import DelimitedOptions, Dialect
+from .fields import field_value, is_quoted, render_field
+from .scanner import SEPARATOR_HINT, RecordScanner, Scanned, Span, sniff_delimiter
+
+BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
+SNIFF_CHARS = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A record with fields to translate: where its content ends (before the line ending), the
+    spans of the selected fields and, per selected field, its cell in the column (-1: none)."""
+
+    end: int
+    spans: tuple[Span, ...]
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordBatch:
+    """A unit's content: its text, its rows, the header's end (first batch only) and, per
+    selected column, the unique values of the batch."""
+
+    text: str
+    rows: list[Row]
+    header_end: int | None
+    columns: tuple[tuple[TableCell, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    names: list[str]
+    quoted: list[bool]
+    selected: list[str]
+    indexes: list[int]  # of the selected columns, in selection order
+
+
+class DelimitedReader:
+    def __init__(
+        self,
+        format_name: str,
+        table: TableOptions,
+        options: DelimitedOptions,
+        default_delimiter: str,
+        cell_format: DocumentFormat,
+        source: InputSource,
+    ) -> None:
+        self._name = format_name
+        self._table = table
+        self._options = options
+        self._default_delimiter = default_delimiter
+        self._cell_format = cell_format
+        self._source = source
+        self._stream: TextStream | None = None
+        self._dialect: Dialect | None = None
+        self._header: Header | None = None
+
+    def units(self) -> Iterator[Unit]:
+        try:
+            self._stream = TextStream(self._source.open_binary())
+            first = self._stream.read()
+        except OSError as exc:
+            raise FormatError(f"cannot read: {exc.strerror or exc}") from None
+        hint = SEPARATOR_HINT.match(first, 1 if first.startswith("\ufeff") else 0)
+        delimiter = (
+            self._options.delimiter
+            or (hint.group(1) if hint else "")
+            or self._default_delimiter
+            or sniff_delimiter(first[:SNIFF_CHARS])
+        )
+        self._dialect = Dialect(delimiter, self._options.escaping)
+        scanner = RecordScanner(self._stream, self._dialect, first)
+        read = self._read_header(scanner)
+        if read is None:  # nothing but blank lines (or nothing): written as it is
+            yield CellPlanner(self._cell_format).unit(
+                0, RecordBatch(scanner.text(0, scanner.position), [], None, ())
+            )
+            return
+        header, header_end, first_row = read
+        self._header = header
+        wanted = sorted(set(header.indexes))
+        picks = [wanted.index(index) for index in header.indexes]  # selection order from file order
+        rows: list[Scanned] = []
+        if first_row is not None:  # no header: the first record is a row
+            rows.append(
+                Scanned([first_row.spans[i] for i in wanted], first_row.end, first_row.next, first_row.fields)
+            )
+        index = 0
+        while True:
+            start = scanner.position
+            got = scanner.next_record(wanted)
+            if got is not None:
+                line, record = got
+                # (a blank line is kept as it is: every reader reads it as no record)
+                if record.end > start or record.fields > 1:
+                    if record.fields != len(header.names):
+                        raise FormatError(
+                            f"line {line}: {record.fields} fields, but the "
+                            f"{'header' if self._options.header else 'first line'} has "
+                            f"{len(header.names)}"
+                        )
+                    rows.append(record)
+                if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
+                    continue
+            if got is None and index > 0 and scanner.position == 0:
+                return  # the last batch ended at the end of the file
+            yield self._unit(index, scanner, rows, picks, header_end if index == 0 else None)
+            index += 1
+            rows = []
+            if got is None:
+                return
+
+    def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
+        assert self._stream is not None and self._dialect is not None
+        header = self._header
+        added = ""
+        if self._table.add_columns and self._options.header and header is not None:
+            names = added_columns(header.names, header.selected, target_language)
+            added = "".join(
+                self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
+                for name, index in zip(names, header.indexes)
+            )
+        return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
+
+    def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None] | None:
+        """The column names, where the header ends (None: no header) and, without a header,
+        the first record (a row); None when the file has no record at all."""
+        assert self._dialect is not None
+        while True:
+            start = scanner.position
+            got = scanner.next_record(None)
+            if got is None:
+                return None
+            line, record = got
+            if record.end > start:
+                break
+        raws = [scanner.text(a, b) for a, b in record.spans]
+        if self._options.header:
+            names = [field_value(raw, self._dialect) or raw for raw in raws]
+            listing = column_listing("columns", names)
+        else:
+            names = [str(i) for i in range(1, len(raws) + 1)]
+            listing = f"without a header, columns are numbered: 1 to {len(raws)}"
+        selected = selected_columns(self._name, self._table.columns, names, listing)
+        for name in selected:
+            if names.count(name) > 1:
+                raise FormatError(f"line {line}: column {name!r} appears more than once in the header")
+        header = Header(
+            names,
+            [is_quoted(raw, self._dialect) for raw in raws],
+            selected,
+            [names.index(name) for name in selected],
+        )
+        if self._options.header:
+            return header, record.end, None
+        return header, None, record
+
+    def _unit(
+        self,
+        index: int,
+        scanner: RecordScanner,
+        records: Sequence[Scanned],
+        picks: Sequence[int],
+        header_end: int | None,
+    ) -> Unit:
+        assert self._dialect is not None and self._header is not None
+        text = scanner.text(0, scanner.position)
+        scanner.release()
+        dialect = self._dialect
+        lookups: list[dict[str, int]] = [{} for _ in picks]
+        counts: list[list[int]] = [[] for _ in picks]
+        rows = []
+        in_order = list(picks) == sorted(picks) and len(set(picks)) == len(picks)
+        for record in records:
+            spans = tuple(record.spans) if in_order else tuple([record.spans[p] for p in picks])
+            cells = []
+            for k, (a, b) in enumerate(spans):
+                value = field_value(text[a:b], dialect)
+                if not value:
+                    cells.append(-1)
+                    continue
+                lookup = lookups[k]
+                cell = lookup.get(value)
+                if cell is None:
+                    cell = lookup[value] = len(lookup)
+                    counts[k].append(1)
+                else:
+                    counts[k][cell] += 1
+                cells.append(cell)
+            rows.append(Row(record.end, spans, tuple(cells)))
+        planner = CellPlanner(self._cell_format)
+        columns = tuple(
+            planner.add(name, zip(lookup, count))
+            for name, lookup, count in zip(self._header.selected, lookups, counts)
+        )
+        return planner.unit(index, RecordBatch(text, rows, header_end, columns))
+
+
+class DelimitedWriter:
+    """One output: each batch's text with its translated fields spliced in, encoded as the source."""
+
+    def __init__(
+        self, out: BinaryIO, stream: TextStream, dialect: Dialect, add_columns: bool, added_header: str
+    ) -> None:
+        self._out = out
+        self._stream = stream
+        self._dialect = dialect
+        self._add = add_columns
+        self._added_header = added_header
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        batch = unit.content
+        assert isinstance(batch, RecordBatch)
+        rendered = [[rendered_cell(cell, translated) for cell in cells] for cells in batch.columns]
+        text = self._spliced(batch, rendered) if not self._add else self._extended(batch, rendered)
+        self._out.write(self._stream.encode(text))
+
+    def close(self) -> None:
+        pass
+
+    def _spliced(self, batch: RecordBatch, rendered: list[list[str | None]]) -> str:
+        text, dialect = batch.text, self._dialect
+        order = sorted(range(len(rendered)), key=lambda k: batch.rows[0].spans[k][0]) if batch.rows else []
+        pieces: list[str] = []
+        pos = 0
+        for row in batch.rows:
+            for k in order:
+                cell = row.cells[k]
+                value = rendered[k][cell] if cell >= 0 else None
+                if value is None:
+                    continue
+                start, end = row.spans[k]
+                pieces.append(text[pos:start])
+                pieces.append(render_field(value, dialect, is_quoted(text[start:end], dialect)))
+                pos = end
+        pieces.append(text[pos:])
+        return "".join(pieces)
+
+    def _extended(self, batch: RecordBatch, rendered: list[list[str | None]]) -> str:
+        text, dialect, delimiter = batch.text, self._dialect, self._dialect.delimiter
+        pieces: list[str] = []
+        pos = 0
+        if batch.header_end is not None:
+            pieces += [text[: batch.header_end], self._added_header]
+            pos = batch.header_end
+        for row in batch.rows:
+            pieces.append(text[pos : row.end])
+            for k, (cell, (start, end)) in enumerate(zip(row.cells, row.spans)):
+                value = rendered[k][cell] if cell >= 0 else None
+                raw = text[start:end]
+                pieces.append(
+                    delimiter
+                    + (raw if value is None else render_field(value, dialect, is_quoted(raw, dialect)))
+                )
+            pos = row.end
+        pieces.append(text[pos:])
+        return "".join(pieces)

@@ -1,0 +1,178 @@
+"""What every table format shares (Parquet, CSV/TSV, JSON Lines).
+
+A table is read a batch of rows at a time; the batch is one unit. Its segments are the
+unique values of the selected columns in that batch, each weighted by the rows holding it
+(the pipeline's memory and dedupe do the rest). A value spanning several lines, or any
+value under a markup `cell_format`, is parsed by that document format and its segments go
+out instead. Here: the options, the checks of `--columns`, the planning of a batch's cells
+into segments, the text a translated cell gets, and the names of added columns.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..options import Options, Panel, option
+from ..text.segments import Segment
+from .base import DocumentFormat, FormatError, ParsedDocument, Unit
+from .text import fit_line_breaks
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions(Options):
+    """The options every table format takes (Parquet, CSV, TSV, JSON Lines)."""
+
+    columns: tuple[str, ...] = option(
+        (), "--columns", metavar="NAMES", comma_list=True, panel=Panel.FORMATS,
+        help="tables: the columns to translate, comma-separated (Parquet, CSV, TSV: column names; JSON Lines: "
+             "field names, a.b for a field inside an object).")
+    add_columns: bool = option(False, "--add-columns", off_flag="--replace-columns", panel=Panel.FORMATS,
+                               help="tables: keep the source columns and add <column>_<lang>.")
+    cell_format: Literal["txt", "md", "html"] = option("txt", "--cell-format", panel=Panel.FORMATS,
+                                                       help="tables: how a cell is parsed.")
+    rows_per_batch: int = option(8192, "--rows-per-batch", metavar="N", minimum=1, panel=Panel.FORMATS,
+                                 help="tables: rows read, translated and written at a time.")
+
+
+@dataclass(frozen=True, slots=True)
+class TableCell:
+    """One unique value of a column in a batch: its unit segment ids, and its parse when the
+    value was split by the cell format (None: the whole value is segment `ids[0]`)."""
+
+    value: str
+    ids: tuple[int, ...]
+    parsed: ParsedDocument | None
+
+
+class CellPlanner:
+    """A batch's segments, built column by column from the column's unique values."""
+
+    def __init__(self, cell_format: DocumentFormat) -> None:
+        self._format = cell_format
+        self.segments: list[Segment] = []
+        self.weights: dict[int, int] = {}
+        self.labels = CellLabels()
+
+    def add(self, column: str, values: Iterable[tuple[str, int]]) -> tuple[TableCell, ...]:
+        """Plan (value, rows holding it) pairs of `column`; return their cells in that order."""
+        cells = []
+        role = f"column {column}"
+        segments, weights, labels = self.segments, self.weights, self.labels
+        for value, count in values:
+            parts = self._split(value)
+            start = len(segments)
+            labels.add(start, column, value)
+            if parts is None:
+                segments.append(Segment(start, value, role=role))
+                weights[start] = count
+                cells.append(TableCell(value, (start,), None))
+                continue
+            for offset, part in enumerate(parts.segments):  # a markup cell: and where it sits there
+                segments.append(Segment(start + offset, part.text,
+                                        role=f"{role} \u00b7 {part.role}" if part.role else role))
+                weights[start + offset] = count
+            cells.append(TableCell(value, tuple(range(start, len(segments))), parts))
+        return tuple(cells)
+
+    def unit(self, index: int, content: object) -> Unit:
+        self.labels.size = len(self.segments)
+        return Unit(index, self.segments, content, self.weights, self.labels)
+
+    def _split(self, value: str) -> ParsedDocument | None:
+        """The cell format's parse of a value, or None where the whole value is one segment
+        (one line of plain text: the common case, and much faster)."""
+        if self._format.name == "txt" and "\n" not in value and "\r" not in value:
+            return None
+        return self._format.parse(value)
+
+
+class CellLabels(Mapping[int, str]):
+    """How a report names a segment (`column 'title', value 'Red shirt'`), made when asked: a
+    batch has many segments and a report names few of them."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []  # the first segment id of each cell, ascending
+        self._cells: list[tuple[str, str]] = []  # its column and value
+        self.size = 0  # segment ids are 0 .. size-1
+
+    def add(self, first_id: int, column: str, value: str) -> None:
+        self._starts.append(first_id)
+        self._cells.append((column, value))
+
+    def __getitem__(self, segment_id: int) -> str:
+        at = bisect_right(self._starts, segment_id) - 1
+        if at < 0 or segment_id >= self.size:
+            raise KeyError(segment_id)
+        column, value = self._cells[at]
+        return f"column {column!r}, value {_preview(value)}"
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.size))
+
+    def __len__(self) -> int:
+        return self.size
+
+
+def rendered_cell(cell: TableCell, translated: Mapping[int, str]) -> str | None:
+    """The cell's translated text, or None where nothing of it was translated or the translation
+    is the source's value (then the source is kept as written). A one-line value stays one
+    line; a parsed value is spliced by its format."""
+    if cell.parsed is None:
+        text = translated.get(cell.ids[0])
+        text = None if text is None else fit_line_breaks(cell.value, text)
+    else:
+        local = {s.id: translated[i] for s, i in zip(cell.parsed.segments, cell.ids) if i in translated}
+        text = cell.parsed.reassemble(local) if local else None
+    return None if text == cell.value else text
+
+
+def count_values(values: Iterable[str]) -> list[tuple[str, int]]:
+    """(value, occurrences) of each distinct value, in order of first occurrence."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return list(counts.items())
+
+
+def column_listing(kind: str, names: Sequence[str]) -> str:
+    """`kind: a, b, c` for error messages (`(none)` when empty; long lists cut)."""
+    # (a name with spaces at its ends, or none, is shown quoted: `'title '`, `''`)
+    written = [name if name and name == name.strip() else repr(name) for name in names[:40]]
+    shown = ", ".join(written) + (f", … ({len(names)} in all)" if len(names) > 40 else "")
+    return f"{kind}: {shown if names else '(none)'}"
+
+
+def selected_columns(
+    format_name: str, wanted: Sequence[str], available: Sequence[str], listing: str
+) -> list[str]:
+    """The `--columns` asked for, each once, in order; FormatError when none is asked for or one
+    is missing (the message lists what there is)."""
+    if not wanted:
+        raise FormatError(f"{format_name} needs --columns; {listing}")
+    present = set(available)
+    for name in wanted:
+        if name not in present:
+            raise FormatError(f"no column {name!r}; {listing}")
+    return list(dict.fromkeys(wanted))
+
+
+def added_column(column: str, target_language: str) -> str:
+    """The name of the column `--add-columns` adds for `column` in a target language."""
+    return f"{column}_{target_language}"
+
+
+def added_columns(existing: Iterable[str], columns: Sequence[str], target_language: str) -> list[str]:
+    """The added columns' names; FormatError when one of them is a column already."""
+    taken = set(existing)
+    names = [added_column(name, target_language) for name in columns]
+    for name in names:
+        if name in taken:
+            raise FormatError(f"column {name!r} exists already (--add-columns)")
+    return names
+
+
+def _preview(value: str, limit: int = 40) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "…")
