@@ -59,7 +59,7 @@ class Shouted:
 
 @pytest.fixture
 def shout() -> Iterator[None]:
-    register(FormatSpec("shout", (".shout",), lambda options: ShoutFormat(options.of(ShoutOptions)), ShoutOptions))
+    register(FormatSpec("shout", (".shout",), lambda options: ShoutFormat(options.of(ShoutOptions)), (ShoutOptions,)))
     try:
         yield
     finally:
