@@ -7,6 +7,7 @@ column, numbers, timestamps and schema key/value metadata. Generated batch by ba
 
     python bench/catalog_gen.py catalog.parquet --rows 2000000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,21 +18,80 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-ADJECTIVES = ("Classic", "Organic", "Slim", "Vintage", "Ultra-light", "Waterproof", "Cozy", "Premium",
-              "Handmade", "Recycled", "Everyday", "Modern", "Rustic", "Sporty", "Elegant", "Compact")
-NOUNS = ("T-Shirt", "Hoodie", "Backpack", "Water Bottle", "Desk Lamp", "Sneakers", "Scarf", "Notebook",
-         "Coffee Mug", "Yoga Mat", "Wallet", "Jacket", "Headphones", "Candle", "Plant Pot", "Sunglasses")
-MATERIALS = ("organic cotton", "recycled polyester", "full-grain leather", "stainless steel", "bamboo",
-             "merino wool", "ceramic", "oak wood", "linen", "silicone")
-FEATURES = ("Machine washable at 30°C", "Ships in recyclable packaging", "Two-year warranty",
-            "Adjustable straps for a perfect fit", "Dishwasher safe", "Fits laptops up to 15 inches",
-            "Soft brushed interior", "Made in Portugal", "Vegan and cruelty-free", "Lightweight & durable",
-            "Limited edition colors", "Hand-finished by local artisans")
+ADJECTIVES = (
+    "Classic",
+    "Organic",
+    "Slim",
+    "Vintage",
+    "Ultra-light",
+    "Waterproof",
+    "Cozy",
+    "Premium",
+    "Handmade",
+    "Recycled",
+    "Everyday",
+    "Modern",
+    "Rustic",
+    "Sporty",
+    "Elegant",
+    "Compact",
+)
+NOUNS = (
+    "T-Shirt",
+    "Hoodie",
+    "Backpack",
+    "Water Bottle",
+    "Desk Lamp",
+    "Sneakers",
+    "Scarf",
+    "Notebook",
+    "Coffee Mug",
+    "Yoga Mat",
+    "Wallet",
+    "Jacket",
+    "Headphones",
+    "Candle",
+    "Plant Pot",
+    "Sunglasses",
+)
+MATERIALS = (
+    "organic cotton",
+    "recycled polyester",
+    "full-grain leather",
+    "stainless steel",
+    "bamboo",
+    "merino wool",
+    "ceramic",
+    "oak wood",
+    "linen",
+    "silicone",
+)
+FEATURES = (
+    "Machine washable at 30°C",
+    "Ships in recyclable packaging",
+    "Two-year warranty",
+    "Adjustable straps for a perfect fit",
+    "Dishwasher safe",
+    "Fits laptops up to 15 inches",
+    "Soft brushed interior",
+    "Made in Portugal",
+    "Vegan and cruelty-free",
+    "Lightweight & durable",
+    "Limited edition colors",
+    "Hand-finished by local artisans",
+)
 COLORS = ("Black", "White", "Navy Blue", "Forest Green", "Burgundy", "Sand", "Charcoal Grey", "Sky Blue")
 SIZES = ("XS", "S", "M", "L", "XL", "One size", "38", "40", "42")
 VENDORS = ("Northwind", "Acme Goods", "Blue Fjord", "Maison Lumière", "Kiwi & Co")
-CATEGORIES = ("Apparel > Tops", "Apparel > Outerwear", "Bags & Accessories", "Home > Kitchen",
-              "Home > Decor", "Sports > Fitness", "Electronics > Audio")
+CATEGORIES = (
+    "Apparel > Tops",
+    "Apparel > Outerwear",
+    "Bags & Accessories",
+    "Home > Kitchen",
+    "Home > Decor",
+    "Sports > Fitness",
+    "Electronics > Audio",
+)
 
 SCHEMA = pa.schema(
     [
@@ -51,8 +111,7 @@ SCHEMA = pa.schema(
         pa.field("updated_at", pa.timestamp("ms", tz="UTC")),
         pa.field("seo_description", pa.large_string()),
     ],
-    metadata={b"source": b"shopify-export", b"generator": b"hymt bench/catalog_gen.py",
-              b"currency": b"EUR"},
+    metadata={b"source": b"shopify-export", b"generator": b"hymt bench/catalog_gen.py", b"currency": b"EUR"},
 )
 
 
@@ -61,15 +120,22 @@ def _product(rng: random.Random, number: int) -> dict:
     material = rng.choice(MATERIALS)
     features = rng.sample(FEATURES, rng.randint(2, 4))
     title = f"{adjective} {noun} – {material.title()} #{number}"
-    body = (f"<p>Meet the <strong>{adjective.lower()} {noun.lower()}</strong> made of {material}. "
-            f"Designed for everyday use &amp; built to last.</p>\n"
-            f"<ul>{''.join(f'<li>{f}</li>' for f in features)}</ul>\n"
-            f"<p>Care: <em>see label</em>. Item {number}.</p>")
-    return {"handle": f"{adjective}-{noun}-{number}".lower().replace(" ", "-"), "title": title,
-            "body_html": body, "vendor": rng.choice(VENDORS), "category": rng.randrange(len(CATEGORIES)),
-            "tags": ", ".join(rng.sample(("new", "sale", "eco", "gift", "bestseller", "summer"), 2)),
-            "price": round(rng.uniform(5, 250), 2),
-            "seo": rng.choice(("", None, f"Buy the {adjective.lower()} {noun.lower()} online."))}
+    body = (
+        f"<p>Meet the <strong>{adjective.lower()} {noun.lower()}</strong> made of {material}. "
+        f"Designed for everyday use &amp; built to last.</p>\n"
+        f"<ul>{''.join(f'<li>{f}</li>' for f in features)}</ul>\n"
+        f"<p>Care: <em>see label</em>. Item {number}.</p>"
+    )
+    return {
+        "handle": f"{adjective}-{noun}-{number}".lower().replace(" ", "-"),
+        "title": title,
+        "body_html": body,
+        "vendor": rng.choice(VENDORS),
+        "category": rng.randrange(len(CATEGORIES)),
+        "tags": ", ".join(rng.sample(("new", "sale", "eco", "gift", "bestseller", "summer"), 2)),
+        "price": round(rng.uniform(5, 250), 2),
+        "seo": rng.choice(("", None, f"Buy the {adjective.lower()} {noun.lower()} online.")),
+    }
 
 
 def catalog_batches(rows: int, *, seed: int = 0, batch_rows: int = 65_536) -> Iterator[pa.RecordBatch]:
@@ -104,8 +170,11 @@ def catalog_batches(rows: int, *, seed: int = 0, batch_rows: int = 65_536) -> It
         arrays = []
         for field in SCHEMA:
             if field.name == "category":
-                arrays.append(pa.DictionaryArray.from_arrays(pa.array(cols["category"], pa.int32()),
-                                                             pa.array(CATEGORIES)))
+                arrays.append(
+                    pa.DictionaryArray.from_arrays(
+                        pa.array(cols["category"], pa.int32()), pa.array(CATEGORIES)
+                    )
+                )
             else:
                 arrays.append(pa.array(cols[field.name], type=field.type))
         yield pa.RecordBatch.from_arrays(arrays, schema=SCHEMA)

@@ -12,6 +12,7 @@ memory), and prints rows/s and the child's peak RSS (from `wait4`, that child al
 a row) instead of Parquet. Memory is bounded when the peak RSS stays flat as the rows double.
 Not a test: minutes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,12 +34,21 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 COLUMNS = ("name", "description", "material")
 REPEAT = 0.4  # share of cells that repeat an earlier value of their column
-_WORDS = ("soft warm light durable classic modern compact handmade organic recycled bright quiet "
-          "travel kitchen garden office outdoor winter summer city mountain ocean forest desk lamp "
-          "bag bottle chair table shirt jacket scarf mug candle pillow blanket shelf clock").split()
-SCHEMA = pa.schema([pa.field("sku", pa.string(), nullable=False), pa.field("name", pa.string()),
-                    pa.field("description", pa.string()), pa.field("material", pa.string()),
-                    pa.field("price", pa.float64())], metadata={b"generator": b"hymt bench/catalog_scale.py"})
+_WORDS = (
+    "soft warm light durable classic modern compact handmade organic recycled bright quiet "
+    "travel kitchen garden office outdoor winter summer city mountain ocean forest desk lamp "
+    "bag bottle chair table shirt jacket scarf mug candle pillow blanket shelf clock"
+).split()
+SCHEMA = pa.schema(
+    [
+        pa.field("sku", pa.string(), nullable=False),
+        pa.field("name", pa.string()),
+        pa.field("description", pa.string()),
+        pa.field("material", pa.string()),
+        pa.field("price", pa.float64()),
+    ],
+    metadata={b"generator": b"hymt bench/catalog_scale.py"},
+)
 
 
 def _text(rng: random.Random, words: int, serial: int) -> str:
@@ -103,9 +113,28 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
     report = workdir / f"report-{engine}-{src.name}.json"
     out = workdir / f"out-{engine}-{src.name}"
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr", "--engine", engine,
-               "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
-               "-q", "--rows-per-batch", str(rows_per_batch), "--cache", str(cache)]
+    command = [
+        sys.executable,
+        "-m",
+        "hymt_cli",
+        "translate",
+        str(src),
+        "--to",
+        "fr",
+        "--engine",
+        engine,
+        "--columns",
+        ",".join(COLUMNS),
+        "-o",
+        str(out),
+        "--report",
+        str(report),
+        "-q",
+        "--rows-per-batch",
+        str(rows_per_batch),
+        "--cache",
+        str(cache),
+    ]
     t0 = time.monotonic()
     child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     _, status, usage = os.wait4(child.pid, 0)
@@ -113,8 +142,13 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"hymt exited with {os.waitstatus_to_exitcode(status)}")
     data = json.loads(report.read_text())
-    return dict(seconds=round(seconds, 1), peak_rss_mib=round(usage.ru_maxrss / 1024),
-                segments=data["segments"], unique=data["unique_segments"], hits=data["cache_hits"])
+    return dict(
+        seconds=round(seconds, 1),
+        peak_rss_mib=round(usage.ru_maxrss / 1024),
+        segments=data["segments"],
+        unique=data["unique_segments"],
+        hits=data["cache_hits"],
+    )
 
 
 def main() -> None:
@@ -128,8 +162,11 @@ def main() -> None:
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
-    print(f"{'format':<8} {'engine':<9} {'rows':>10} {'MB':>6} {'seconds':>8} {'rows/s':>8} {'peak RSS MiB':>12} "
-          f"{'unique req':>10}")
+    print(
+        f"{'format':<8} {'engine':<9} {'rows':>10} {'MB':>6} {'seconds':>8} {'rows/s':>8} "
+        f"{'peak RSS MiB':>12} "
+        f"{'unique req':>10}"
+    )
     for fmt in args.format.split(","):
         for rows in (int(r) for r in args.rows.split(",")):
             src = args.workdir / f"catalog3-{rows}.{fmt}"
@@ -138,11 +175,13 @@ def main() -> None:
             size = src.stat().st_size / 1e6
             for engine in args.engines.split(","):
                 r = run(src, engine, args.workdir, args.rows_per_batch)
-                r.update(format=fmt, engine=engine, rows=rows,
-                         rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
+                r.update(format=fmt, engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
                 results.append(r)
-                print(f"{fmt:<8} {engine:<9} {rows:>10,} {size:>6.0f} {r['seconds']:>8} {r['rows_per_s']:>8,} "
-                      f"{r['peak_rss_mib']:>12,} {r['unique']:>10,}", flush=True)
+                print(
+                    f"{fmt:<8} {engine:<9} {rows:>10,} {size:>6.0f} {r['seconds']:>8} {r['rows_per_s']:>8,} "
+                    f"{r['peak_rss_mib']:>12,} {r['unique']:>10,}",
+                    flush=True,
+                )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -19,6 +19,7 @@ flat as the rows double.
 
     python bench/complexity.py --only tables:   # the table cases only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,11 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from complexity_resources import CASES as RESOURCE_CASES  # noqa: E402
+
 from hymt_cli.formats import DelimitedOptions, TableOptions, format_named  # noqa: E402
 from hymt_cli.options import OptionSet  # noqa: E402
 from hymt_cli.text.tags import TAG  # noqa: E402
-
-from complexity_resources import CASES as RESOURCE_CASES  # noqa: E402
 
 _SWAP = str.maketrans("aeiouAEIOU", "áéíóúÁÉÍÓÚ")
 
@@ -76,54 +77,126 @@ def _md_table(rows: int, cols: int) -> str:
 
 
 CASES = [
-    Case("html deep nesting <div>x…</div>", "html", 20_000,
-         lambda n: "<div>x " * n + "</div>" * n),
+    Case("html deep nesting <div>x…</div>", "html", 20_000, lambda n: "<div>x " * n + "</div>" * n),
     Case("html unclosed block tags <div>x", "html", 20_000, lambda n: "<div>text " * n),
     Case("html unclosed inline tags <b>x", "html", 20_000, lambda n: "<p>" + "<b>word " * n + "</p>"),
-    Case("html inline tags in one paragraph", "html", 20_000,
-         lambda n: "<p>" + "<b>bold</b> and <i>it</i> " * n + "</p>\n"),
-    Case("html nested alt/title in one paragraph", "html", 10_000,
-         lambda n: "<p>" + 'see <img alt="a picture" src=x.png> <a title="a title">link</a> ' * n + "</p>\n"),
+    Case(
+        "html inline tags in one paragraph",
+        "html",
+        20_000,
+        lambda n: "<p>" + "<b>bold</b> and <i>it</i> " * n + "</p>\n",
+    ),
+    Case(
+        "html nested alt/title in one paragraph",
+        "html",
+        10_000,
+        lambda n: "<p>" + 'see <img alt="a picture" src=x.png> <a title="a title">link</a> ' * n + "</p>\n",
+    ),
     Case("html deep unclosed opaque <code><pre>", "html", 10_000, lambda n: "a<code><pre>" * n + "x"),
     Case("html unterminated start tags <a <a …", "html", 2_000, lambda n: "<p>x " + "<a " * n),
     Case("html unterminated comments <!--x<!--x", "html", 2_000, lambda n: "<p>x " + "<!--x" * n),
-    Case("html many server-code placeholders", "html", 10_000,
-         lambda n: "<p>" + "Hi <?= $name ?> and {{ user }} " * n + "</p>"),
+    Case(
+        "html many server-code placeholders",
+        "html",
+        10_000,
+        lambda n: "<p>" + "Hi <?= $name ?> and {{ user }} " * n + "</p>",
+    ),
     Case("html long line of text", "html", 200_000, lambda n: "<p>" + "word " * n + "</p>"),
     Case("html many paragraphs", "html", 50_000, lambda n: "<p>Some <b>text</b> here.</p>\n" * n),
     Case("md long table (rows)", "md", 10_000, lambda n: _md_table(n, 3)),
     Case("md wide table (columns)", "md", 2_000, lambda n: _md_table(3, n)),
     Case("md long line", "md", 100_000, lambda n: "word *em* " * n + "\n"),
-    Case("md many inline pieces in one paragraph", "md", 20_000,
-         lambda n: "a *b* `c` [d](u) ![alt](i.png \"t\") <b>e</b> &amp;\n" * n),
-    Case("md nested alt/title in one paragraph", "md", 10_000,
-         lambda n: '![a picture](x.png "a title") and ' * n + "\n"),
+    Case(
+        "md many inline pieces in one paragraph",
+        "md",
+        20_000,
+        lambda n: 'a *b* `c` [d](u) ![alt](i.png "t") <b>e</b> &amp;\n' * n,
+    ),
+    Case(
+        "md nested alt/title in one paragraph",
+        "md",
+        10_000,
+        lambda n: '![a picture](x.png "a title") and ' * n + "\n",
+    ),
     Case("md unclosed templating {{ in a paragraph", "md", 20_000, lambda n: "text {{ " * n + "\n"),
-    Case("md shortcut reference links", "md", 10_000, lambda n: "see [a] and [b][] " * n + "\n\n[a]: /a\n[b]: /b\n"),
+    Case(
+        "md shortcut reference links",
+        "md",
+        10_000,
+        lambda n: "see [a] and [b][] " * n + "\n\n[a]: /a\n[b]: /b\n",
+    ),
     Case("md deep blockquote", "md", 2_000, lambda n: "> " * n + "deep quote\n"),
     # (a list n deep needs n indents per line: the input would grow as n^2; lists nested 64
     # deep, n lines in all, keep it linear)
-    Case("md deep lists (64 levels)", "md", 20_000,
-         lambda n: "".join("  " * (i % 64) + "- level\n" for i in range(n))),
-    Case("md deep blockquote lines (64 levels)", "md", 20_000,
-         lambda n: "".join("> " * (i % 64) + "quote\n" for i in range(n))),
-    Case("json flat i18n keys", "json", 100_000,
-         lambda n: _json_flat(n)),
-    Case("json nested i18next with plurals", "json", 50_000,
-         lambda n: "{\n" + ",\n".join(f'  "s{i}": {{"a_one": "{{{{count}}}} item", "a_other": "{{{{count}}}} items", '
-                                         f'"b": "Hello <b>{{{{name}}}}</b> {i}"}}' for i in range(n)) + "\n}\n"),
-    Case("json ICU plurals in one file", "json", 20_000,
-         lambda n: "{" + ",".join(f'"k{i}": "You have {{n, plural, =0 {{none}} one {{# file}} other {{# files}}}} {i}"'
-                                  for i in range(n)) + "}"),
+    Case(
+        "md deep lists (64 levels)",
+        "md",
+        20_000,
+        lambda n: "".join("  " * (i % 64) + "- level\n" for i in range(n)),
+    ),
+    Case(
+        "md deep blockquote lines (64 levels)",
+        "md",
+        20_000,
+        lambda n: "".join("> " * (i % 64) + "quote\n" for i in range(n)),
+    ),
+    Case("json flat i18n keys", "json", 100_000, lambda n: _json_flat(n)),
+    Case(
+        "json nested i18next with plurals",
+        "json",
+        50_000,
+        lambda n: (
+            "{\n"
+            + ",\n".join(
+                f'  "s{i}": {{"a_one": "{{{{count}}}} item", "a_other": "{{{{count}}}} items", '
+                f'"b": "Hello <b>{{{{name}}}}</b> {i}"}}'
+                for i in range(n)
+            )
+            + "\n}\n"
+        ),
+    ),
+    Case(
+        "json ICU plurals in one file",
+        "json",
+        20_000,
+        lambda n: (
+            "{"
+            + ",".join(
+                f'"k{i}": "You have {{n, plural, =0 {{none}} one {{# file}} other {{# files}}}} {i}"'
+                for i in range(n)
+            )
+            + "}"
+        ),
+    ),
     Case("json deep nesting", "json", 20_000, lambda n: '{"a":' * n + '"text"' + "}" * n),
     Case("json one huge value", "json", 200_000, lambda n: '{"a": "' + "word " * n + '"}'),
-    Case("yaml rails locale", "yaml", 10_000,
-         lambda n: "en:\n" + "".join(f"  k{i}:\n    title: Hello %{{name}} {i}\n    count:\n      one: one file\n"
-                                      f"      other: \"%{{count}} files\"\n" for i in range(n))),
-    Case("toml hugo i18n", "toml", 10_000,
-         lambda n: "".join(f'[k{i}]\none = "One minute"\nother = "{{{{ .Count }}}} minutes {i}"\n\n' for i in range(n))),
-    Case("properties bundle", "properties", 50_000,
-         lambda n: "".join(f"key.{i}=Hello {{0}}, it''s {i}\\n\\\n    more text\n" for i in range(n))),
+    Case(
+        "yaml rails locale",
+        "yaml",
+        10_000,
+        lambda n: (
+            "en:\n"
+            + "".join(
+                f"  k{i}:\n    title: Hello %{{name}} {i}\n    count:\n      one: one file\n"
+                f'      other: "%{{count}} files"\n'
+                for i in range(n)
+            )
+        ),
+    ),
+    Case(
+        "toml hugo i18n",
+        "toml",
+        10_000,
+        lambda n: "".join(
+            f'[k{i}]\none = "One minute"\nother = "{{{{ .Count }}}} minutes {i}"\n\n' for i in range(n)
+        ),
+    ),
+    Case(
+        "properties bundle",
+        "properties",
+        50_000,
+        lambda n: "".join(f"key.{i}=Hello {{0}}, it''s {i}\\n\\\n    more text\n" for i in range(n)),
+    ),
     Case("md million lines (2N)", "md", 500_000, lambda n: "A line of *text*.\n" * n),
     Case("txt million lines (2N)", "txt", 500_000, lambda n: "A line of text.\n" * n),
 ]
@@ -165,20 +238,47 @@ def _jsonl(n: int) -> bytes:
     lines = []
     for i in range(n):
         sku, title, body = _row(i)
-        lines.append(json.dumps({"sku": sku, "title": title, "seo": {"description": body}, "price": i % 977,
-                                 "tags": ["lamp", _WORDS[i % 12]]}, ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {
+                    "sku": sku,
+                    "title": title,
+                    "seo": {"description": body},
+                    "price": i % 977,
+                    "tags": ["lamp", _WORDS[i % 12]],
+                },
+                ensure_ascii=False,
+            )
+        )
     return ("\n".join(lines) + "\n").encode()
 
 
 TABLE_CASES = [
     TableCase("tables: csv, one line a row", "csv", 100_000, _csv, ("title", "description")),
-    TableCase("tables: csv, every field quoted", "csv", 100_000, lambda n: _csv(n, quoting=csv.QUOTE_ALL),
-              ("title", "description")),
-    TableCase("tables: csv, quoted multi-line cells", "csv", 50_000, lambda n: _csv(n, multiline=True),
-              ("title", "description")),
-    TableCase("tables: tsv, one line a row", "tsv", 100_000, lambda n: _csv(n, delimiter="\t"),
-              ("title", "description")),
-    TableCase("tables: jsonl, nested field and array", "jsonl", 50_000, _jsonl, ("title", "seo.description", "tags")),
+    TableCase(
+        "tables: csv, every field quoted",
+        "csv",
+        100_000,
+        lambda n: _csv(n, quoting=csv.QUOTE_ALL),
+        ("title", "description"),
+    ),
+    TableCase(
+        "tables: csv, quoted multi-line cells",
+        "csv",
+        50_000,
+        lambda n: _csv(n, multiline=True),
+        ("title", "description"),
+    ),
+    TableCase(
+        "tables: tsv, one line a row",
+        "tsv",
+        100_000,
+        lambda n: _csv(n, delimiter="\t"),
+        ("title", "description"),
+    ),
+    TableCase(
+        "tables: jsonl, nested field and array", "jsonl", 50_000, _jsonl, ("title", "seo.description", "tags")
+    ),
 ]
 
 
@@ -256,7 +356,9 @@ def _time(fmt_name: str, src: str, repeat: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every case's size")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", default="", help="run the cases whose name contains this")
@@ -279,8 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f}{flag}", flush=True)
     tables = [case for case in TABLE_CASES if args.only in case.name]
     if tables:
-        print(f"\n{'table case':42} {'rows N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6} "
-              f"{'MiB(N)':>7} {'MiB(2N)':>7} {'MB/s':>6}")
+        print(
+            f"\n{'table case':42} {'rows N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6} "
+            f"{'MiB(N)':>7} {'MiB(2N)':>7} {'MB/s':>6}"
+        )
     for case in tables:
         n = max(1, int(case.n * args.scale))
         small_data, large_data = case.make(n), case.make(2 * n)
@@ -289,8 +393,11 @@ def main(argv: list[str] | None = None) -> int:
         ratio = large / small if small > 0 else float("nan")
         worst = max(worst, ratio)
         flag = "" if ratio <= 2.3 and large_mib <= small_mib * 1.3 + 1 else "  <- super-linear or growing?"
-        print(f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f} {small_mib:>7.1f} "
-              f"{large_mib:>7.1f} {len(large_data) / large / 1e6:>6.1f}{flag}", flush=True)
+        print(
+            f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f} {small_mib:>7.1f} "
+            f"{large_mib:>7.1f} {len(large_data) / large / 1e6:>6.1f}{flag}",
+            flush=True,
+        )
     print(f"worst ratio {worst:.2f}")
     return 0
 

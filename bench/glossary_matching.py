@@ -5,6 +5,7 @@
 Both find exactly the same matches (checked on every run); the naive loop scans each segment
 once per term, the automaton once per segment.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,10 +15,12 @@ from collections.abc import Sequence
 
 from hymt_cli.glossary import Entry, Match, Matcher, at_word_edges, fold, select
 
-WORDS = ("cloud storage bucket access key region billing console dashboard settings account "
-         "project network gateway instance volume snapshot backup policy role user group token "
-         "quota limit alert metric log trace cluster node pod service endpoint domain certificate "
-         "firewall rule route table subnet zone replica shard index query cache queue topic").split()
+WORDS = (
+    "cloud storage bucket access key region billing console dashboard settings account "
+    "project network gateway instance volume snapshot backup policy role user group token "
+    "quota limit alert metric log trace cluster node pod service endpoint domain certificate "
+    "firewall rule route table subnet zone replica shard index query cache queue topic"
+).split()
 HAN = "对象存储桶访问密钥地域计费控制台仪表盘设置账号项目网络网关实例卷快照备份策略角色用户组令牌配额"
 
 
@@ -72,7 +75,9 @@ def main() -> None:
     segments = make_segments(args.segments, rng)
     chars = sum(map(len, segments))
     print(f"{args.segments} segments, {chars:,} characters")
-    print(f"{'terms':>6} {'build ms':>9} {'automaton ms':>13} {'naive ms':>10} {'speed-up':>9} {'matches':>8}")
+    print(
+        f"{'terms':>6} {'build ms':>9} {'automaton ms':>13} {'naive ms':>10} {'speed-up':>9} {'matches':>8}"
+    )
     for n in (int(x) for x in args.terms.split(",")):
         entries = make_terms(n, rng)
         t0 = time.perf_counter()
@@ -83,8 +88,10 @@ def main() -> None:
         slow = [naive_find(entries, s) for s in segments]
         t3 = time.perf_counter()
         assert fast == slow, "the matcher and the naive loop disagree"
-        print(f"{n:>6} {(t1 - t0) * 1e3:>9.1f} {(t2 - t1) * 1e3:>13.1f} {(t3 - t2) * 1e3:>10.1f} "
-              f"{(t3 - t2) / (t2 - t1):>8.1f}x {sum(map(len, fast)):>8}")
+        print(
+            f"{n:>6} {(t1 - t0) * 1e3:>9.1f} {(t2 - t1) * 1e3:>13.1f} {(t3 - t2) * 1e3:>10.1f} "
+            f"{(t3 - t2) / (t2 - t1):>8.1f}x {sum(map(len, fast)):>8}"
+        )
 
 
 if __name__ == "__main__":

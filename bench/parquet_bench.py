@@ -6,6 +6,7 @@ Generates the catalog (streamed, cached in --workdir), then runs `hymt translate
 process with a fresh translation memory and reports rows/s, engine requests/s and the child's
 peak resident memory (ru_maxrss). Not a test: it takes minutes at 2M rows.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,10 +45,27 @@ def main() -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
     report = args.workdir / "report.json"
-    command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", args.to, "--engine", "pseudo",
-               "--columns", args.columns, "-o", str(args.workdir / "out"), "--report", str(report), "-q",
-               "--rows-per-batch", str(args.rows_per_batch),
-               *(["--no-cache"] if args.no_cache else ["--cache", str(cache)])]
+    command = [
+        sys.executable,
+        "-m",
+        "hymt_cli",
+        "translate",
+        str(src),
+        "--to",
+        args.to,
+        "--engine",
+        "pseudo",
+        "--columns",
+        args.columns,
+        "-o",
+        str(args.workdir / "out"),
+        "--report",
+        str(report),
+        "-q",
+        "--rows-per-batch",
+        str(args.rows_per_batch),
+        *(["--no-cache"] if args.no_cache else ["--cache", str(cache)]),
+    ]
     t0 = time.monotonic()
     result = subprocess.run(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     seconds = time.monotonic() - t0
@@ -57,10 +75,15 @@ def main() -> None:
     data = json.loads(report.read_text())
     langs = len(args.to.split(","))
     print(f"rows: {args.rows:,} x {langs} language(s), columns: {args.columns}")
-    print(f"time: {seconds:.1f} s  ->  {args.rows / seconds:,.0f} rows/s, "
-          f"{data['segments'] / seconds:,.0f} cells/s, {data['engine_requests'] / seconds:,.0f} engine requests/s")
-    print(f"segments: {data['segments']:,}, unique requests: {data['unique_segments']:,}, "
-          f"engine requests: {data['engine_requests']:,}, memory hits: {data['cache_hits']:,}")
+    print(
+        f"time: {seconds:.1f} s  ->  {args.rows / seconds:,.0f} rows/s, "
+        f"{data['segments'] / seconds:,.0f} cells/s, {data['engine_requests'] / seconds:,.0f} engine "
+        f"requests/s"
+    )
+    print(
+        f"segments: {data['segments']:,}, unique requests: {data['unique_segments']:,}, "
+        f"engine requests: {data['engine_requests']:,}, memory hits: {data['cache_hits']:,}"
+    )
     print(f"peak RSS of the hymt process: {peak_mib:,.0f} MiB")
 
 

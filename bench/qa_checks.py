@@ -20,18 +20,17 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from bench.catalog_gen import write_catalog
-from hymt_cli.inputs.discovery import discover
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import FORMATS
-
-SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
-from hymt_cli.options import OptionSet
 from hymt_cli.formats.parquet import ParquetOptions
-from hymt_cli.text.languages import language
+from hymt_cli.inputs.discovery import discover
+from hymt_cli.model.tokenizer import EstimatingTokenizer
+from hymt_cli.options import OptionSet
 from hymt_cli.pipeline import Pipeline, RunOptions
 from hymt_cli.qa import QaSuite
-from hymt_cli.model.tokenizer import EstimatingTokenizer
+from hymt_cli.text.languages import language
 
+SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
 ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = ("title", "body_html", "option1_value", "tags", "seo_description")
 
@@ -78,7 +77,8 @@ def main() -> None:
             {v for c in table.columns for v in c.to_pylist() if v and any(ch.isalpha() for ch in v)}
         )
         print(
-            f"checks alone: {checks_per_answer(texts):.0f} µs per answer ({len(texts):,} unique catalog values)"
+            f"checks alone: {checks_per_answer(texts):.0f} µs per answer ({len(texts):,} unique catalog "
+            f"values)"
         )
         for name, paths, columns in (("catalog", [catalog], COLUMNS), ("samples", docs, ())):
             for qa in (False, True):

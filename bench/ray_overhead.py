@@ -8,6 +8,7 @@ report), with warm workers (their start is reported apart).
 
     python bench/ray_overhead.py --rows 20000          # on the 2-core machine: ~2 minutes
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,21 +41,25 @@ class Kept:
 
 
 def run(src: Path, out: Path, engine) -> dict:
-    from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions
-    from hymt_cli.options import OptionSet
-    from hymt_cli.text.languages import parse_language_list
-    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.inputs.discovery import discover
     from hymt_cli.model.tokenizer import EstimatingTokenizer
+    from hymt_cli.options import OptionSet
+    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.text.languages import parse_language_list
 
-    sources, problems = discover([str(src)], format_name=None, options=OptionSet([ParquetOptions(columns=COLUMNS)]))
+    sources, problems = discover(
+        [str(src)], format_name=None, options=OptionSet([ParquetOptions(columns=COLUMNS)])
+    )
     assert not problems
     options = RunOptions(targets=tuple(parse_language_list("fr,de")), out_dir=out)
     t0 = time.monotonic()
     report = Pipeline(options, EstimatingTokenizer(), lambda: engine, engine_name="identity").run(sources)
     wall = time.monotonic() - t0
     assert report.files_ok == 2 and report.engine_requests == report.unique_segments
-    return dict(wall_s=round(wall, 3), engine_s=round(report.engine_seconds, 3), unique=report.unique_segments)
+    return dict(
+        wall_s=round(wall, 3), engine_s=round(report.engine_seconds, 3), unique=report.unique_segments
+    )
 
 
 def engine_only(engine, requests, repeat: int) -> float:
@@ -77,8 +82,8 @@ def main() -> int:
     args = parser.parse_args()
     from catalog_gen import write_catalog
 
-    from hymt_cli.engine.identity import IdentityEngine
     from hymt_cli.engine import ENGINES, EngineOptions, EngineSetup, Sampling
+    from hymt_cli.engine.identity import IdentityEngine
     from hymt_cli.engine.ray_engine import RayCluster, RayEngine, RayOptions
 
     work = Path(tempfile.mkdtemp(prefix="hymt-ray-bench-"))
@@ -92,8 +97,10 @@ def main() -> int:
     requests = [GenerationRequest(t, (), 64) for t in texts for _ in ("fr", "de")]
     bare: list[tuple[str, float]] = [("local identity", engine_only(IdentityEngine(), requests, args.repeat))]
     rows: list[tuple[str, dict]] = []
-    local = min((run(src, work / f"local{i}", Kept(IdentityEngine())) for i in range(args.repeat)),
-                key=lambda r: r["wall_s"])
+    local = min(
+        (run(src, work / f"local{i}", Kept(IdentityEngine())) for i in range(args.repeat)),
+        key=lambda r: r["wall_s"],
+    )
     rows.append(("local identity", local))
     t0 = time.monotonic()
     cluster = RayCluster.connect("")
@@ -102,14 +109,20 @@ def main() -> int:
     try:
         for workers in (int(w) for w in args.workers.split(",")):
             t0 = time.monotonic()
-            engine = RayEngine(cluster, ENGINES["identity"].build, setup,
-                               RayOptions(workers=workers, cpus_per_worker=0.5, chunk_requests=args.chunk),
-                               name="identity")
+            engine = RayEngine(
+                cluster,
+                ENGINES["identity"].build,
+                setup,
+                RayOptions(workers=workers, cpus_per_worker=0.5, chunk_requests=args.chunk),
+                name="identity",
+            )
             start_s = round(time.monotonic() - t0, 1)
             try:
                 bare.append((f"ray, {workers} worker(s)", engine_only(engine, requests, args.repeat)))
-                best = min((run(src, work / f"ray{workers}-{i}", Kept(engine)) for i in range(args.repeat)),
-                           key=lambda r: r["wall_s"])
+                best = min(
+                    (run(src, work / f"ray{workers}-{i}", Kept(engine)) for i in range(args.repeat)),
+                    key=lambda r: r["wall_s"],
+                )
             finally:
                 engine.close()
             rows.append((f"ray, {workers} worker(s)", dict(best, workers_start_s=start_s)))
@@ -119,20 +132,28 @@ def main() -> int:
     print(f"engine calls alone: {len(requests)} requests (the catalog's texts x 2 languages), one call each")
     print(f"{'path':<22} {'seconds':>8} {'us/request':>11} {'overhead us/req':>16} {'ratio':>7}")
     for name, seconds in bare:
-        print(f"{name:<22} {seconds:>8.3f} {1e6 * seconds / len(requests):>11.1f} "
-              f"{1e6 * (seconds - bare[0][1]) / len(requests):>16.1f} {seconds / bare[0][1]:>7.1f}")
+        print(
+            f"{name:<22} {seconds:>8.3f} {1e6 * seconds / len(requests):>11.1f} "
+            f"{1e6 * (seconds - bare[0][1]) / len(requests):>16.1f} {seconds / bare[0][1]:>7.1f}"
+        )
     print()
     unique = local["unique"]
-    print(f"catalog: {args.rows} rows x 2 languages, {unique} unique requests, chunks of {args.chunk}; "
-          f"ray.init {init_s} s")
-    print(f"{'path':<22} {'wall s':>8} {'engine s':>9} {'us/request':>11} {'overhead us/req':>16} "
-          f"{'wall ratio':>11} {'engine ratio':>13} {'workers start s':>16}")
+    print(
+        f"catalog: {args.rows} rows x 2 languages, {unique} unique requests, chunks of {args.chunk}; "
+        f"ray.init {init_s} s"
+    )
+    print(
+        f"{'path':<22} {'wall s':>8} {'engine s':>9} {'us/request':>11} {'overhead us/req':>16} "
+        f"{'wall ratio':>11} {'engine ratio':>13} {'workers start s':>16}"
+    )
     for name, r in rows:
         per = 1e6 * r["engine_s"] / unique
         over = 1e6 * (r["engine_s"] - local["engine_s"]) / unique
-        print(f"{name:<22} {r['wall_s']:>8} {r['engine_s']:>9} {per:>11.1f} {over:>16.1f} "
-              f"{r['wall_s'] / local['wall_s']:>11.2f} {r['engine_s'] / max(local['engine_s'], 1e-9):>13.1f} "
-              f"{r.get('workers_start_s', '-')!s:>16}")
+        print(
+            f"{name:<22} {r['wall_s']:>8} {r['engine_s']:>9} {per:>11.1f} {over:>16.1f} "
+            f"{r['wall_s'] / local['wall_s']:>11.2f} {r['engine_s'] / max(local['engine_s'], 1e-9):>13.1f} "
+            f"{r.get('workers_start_s', '-')!s:>16}"
+        )
     return 0
 
 

@@ -27,14 +27,14 @@ COLUMNS = ("title", "body_html", "option1_value", "option2_value", "category")
 
 def child(src: Path, out: Path, review: bool) -> dict[str, float]:
     """One run in this process: seconds, segments, and the page's seconds and bytes."""
-    from hymt_cli.inputs.discovery import discover
     from hymt_cli.engine.pseudo import PseudoEngine
     from hymt_cli.formats import ParquetOptions
+    from hymt_cli.inputs.discovery import discover
+    from hymt_cli.model.tokenizer import EstimatingTokenizer
     from hymt_cli.options import OptionSet
-    from hymt_cli.text.languages import language
     from hymt_cli.pipeline import Pipeline, RunOptions
     from hymt_cli.review import RecordSpool, write_page
-    from hymt_cli.model.tokenizer import EstimatingTokenizer
+    from hymt_cli.text.languages import language
 
     settings = OptionSet([ParquetOptions(columns=COLUMNS, cell_format="html")])
     sources, problems = discover([str(src)], format_name=None, options=settings)

@@ -30,6 +30,7 @@ start-up is reported apart from the steady-state figures.
     python bench/run.py --preset 1.8b --model /tmp/hymt-1.8b-random     # GPU
 The last line reads `ratio hymt/vllm=<x> vllm/transformers=<y> hymt/vllm-oob=<z> gpus2/gpus1=<w>`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,8 +59,13 @@ PRESETS = {
 }
 CATALOG_COLUMNS = ("title", "body_html")
 # hymt's engine settings before the tuning rule (bench/RESULTS.md, calls 1-3)
-TODAY = dict(max_num_seqs=1024, max_num_batched_tokens=16384, enable_prefix_caching=True,
-             gpu_memory_utilization=0.9, compilation_config={"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"})
+TODAY = dict(
+    max_num_seqs=1024,
+    max_num_batched_tokens=16384,
+    enable_prefix_caching=True,
+    gpu_memory_utilization=0.9,
+    compilation_config={"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"},
+)
 GLOSSARIES = ["glossaries/brand.json", "glossaries/product-terms.tsv", "glossaries/ui-labels.csv"]
 OUTPUT_FACTOR = 1.1  # a translation about as long as its source
 
@@ -74,14 +80,27 @@ def plan(spec: dict) -> dict:
 
     t0 = time.monotonic()
     requests: list = []
-    pipeline = make_pipeline(spec, out_dir=Path(spec["work"]) / "dry", engine_factory=None, dry_run=True,
-                             on_planned=requests.extend)
+    pipeline = make_pipeline(
+        spec,
+        out_dir=Path(spec["work"]) / "dry",
+        engine_factory=None,
+        dry_run=True,
+        on_planned=requests.extend,
+    )
     report = pipeline.run(sources(spec))
-    table = [dict(ids=r.prompt_ids, out=fixed_output_tokens(r.source_tokens), answer=well_formed_answer(r))
-             for r in requests]
-    return dict(table=table, segments=report.segments, unique=len(requests),
-                files=len({f.input for f in report.files}), plan_s=round(time.monotonic() - t0, 3),
-                prompt_tokens=sum(len(t["ids"]) for t in table), output_tokens=sum(t["out"] for t in table))
+    table = [
+        dict(ids=r.prompt_ids, out=fixed_output_tokens(r.source_tokens), answer=well_formed_answer(r))
+        for r in requests
+    ]
+    return dict(
+        table=table,
+        segments=report.segments,
+        unique=len(requests),
+        files=len({f.input for f in report.files}),
+        plan_s=round(time.monotonic() - t0, 3),
+        prompt_tokens=sum(len(t["ids"]) for t in table),
+        output_tokens=sum(t["out"] for t in table),
+    )
 
 
 def well_formed_answer(request) -> str:
@@ -96,9 +115,9 @@ def well_formed_answer(request) -> str:
 
 
 def sources(spec: dict):
-    from hymt_cli.inputs.discovery import discover
     from hymt_cli.formats import ParquetOptions, TextOptions
-from hymt_cli.options import OptionSet
+    from hymt_cli.inputs.discovery import discover
+    from hymt_cli.options import OptionSet
 
     options = OptionSet([TextOptions(), ParquetOptions(columns=CATALOG_COLUMNS, cell_format="html")])
     found, problems = discover([spec["docs_dir"]], format_name=None, options=options)
@@ -106,21 +125,39 @@ from hymt_cli.options import OptionSet
     return found
 
 
-def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = False, progress=None,
-                  on_planned=None, submit_bucket="default"):
+def make_pipeline(
+    spec: dict,
+    *,
+    out_dir: Path,
+    engine_factory,
+    dry_run: bool = False,
+    progress=None,
+    on_planned=None,
+    submit_bucket="default",
+):
     from hymt_cli.glossary import load_glossaries
-    from hymt_cli.text.languages import parse_language_list
-    from hymt_cli.pipeline import Pipeline, RunOptions
     from hymt_cli.model.tokenizer import ChatTemplateTokenizer
+    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.text.languages import parse_language_list
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
     spec["_tokenizer"] = tokenizer
-    options = RunOptions(targets=tuple(parse_language_list(spec["targets"])), out_dir=out_dir, dry_run=dry_run)
+    options = RunOptions(
+        targets=tuple(parse_language_list(spec["targets"])), out_dir=out_dir, dry_run=dry_run
+    )
     if submit_bucket != "default":
         options = replace(options, submit_bucket=submit_bucket)
     glossary = load_glossaries([REPO / g for g in GLOSSARIES])
-    return Pipeline(options, tokenizer, engine_factory, progress=progress, engine_name="vllm",
-                    model=spec["model"], glossary=glossary, on_planned=on_planned)
+    return Pipeline(
+        options,
+        tokenizer,
+        engine_factory,
+        progress=progress,
+        engine_name="vllm",
+        model=spec["model"],
+        glossary=glossary,
+        on_planned=on_planned,
+    )
 
 
 # -- contenders (subprocesses) -------------------------------------------------------------------
@@ -143,8 +180,10 @@ class BenchEngine:
         from hymt_cli.engine.base import GenerationRequest
 
         rows = [self.by_ids[tuple(r.prompt_token_ids)] for r in requests]
-        return rows, [GenerationRequest(r.source_text, r.prompt_token_ids, row["out"], r.deterministic)
-                      for r, row in zip(requests, rows)]
+        return rows, [
+            GenerationRequest(r.source_text, r.prompt_token_ids, row["out"], r.deterministic)
+            for r, row in zip(requests, rows)
+        ]
 
     def _answer(self, row, generation):
         from hymt_cli.engine.base import Generation
@@ -194,8 +233,12 @@ def vllm_params(table, *, greedy: bool = False, detokenize: bool = True):
     from vllm import SamplingParams
 
     sampling = dict(temperature=0.0) if greedy else dict(temperature=0.7, top_p=0.6, top_k=20)
-    return [SamplingParams(max_tokens=t["out"], ignore_eos=True, repetition_penalty=1.05,
-                           detokenize=detokenize, **sampling) for t in table]
+    return [
+        SamplingParams(
+            max_tokens=t["out"], ignore_eos=True, repetition_penalty=1.05, detokenize=detokenize, **sampling
+        )
+        for t in table
+    ]
 
 
 def warm_up(llm, table, n: int = 256) -> None:
@@ -204,23 +247,41 @@ def warm_up(llm, table, n: int = 256) -> None:
     from vllm import SamplingParams
 
     rows = table[-n:]
-    llm.generate(vllm_prompts(rows), [SamplingParams(max_tokens=8, ignore_eos=True, temperature=0.7, top_p=0.6,
-                                                    top_k=20, repetition_penalty=1.05) for _ in rows],
-                 use_tqdm=False)
+    llm.generate(
+        vllm_prompts(rows),
+        [
+            SamplingParams(
+                max_tokens=8, ignore_eos=True, temperature=0.7, top_p=0.6, top_k=20, repetition_penalty=1.05
+            )
+            for _ in rows
+        ],
+        use_tqdm=False,
+    )
     llm.reset_prefix_cache()
 
 
 def figures(wall: float, table, out_tokens: int, **extra) -> dict:
     prompt_tokens = sum(len(t["ids"]) for t in table)
-    return dict(wall_s=round(wall, 3), requests=len(table), prompt_tokens=prompt_tokens,
-                output_tokens=out_tokens, req_per_s=round(len(table) / wall, 2),
-                prompt_tok_per_s=round(prompt_tokens / wall), out_tok_per_s=round(out_tokens / wall), **extra)
+    return dict(
+        wall_s=round(wall, 3),
+        requests=len(table),
+        prompt_tokens=prompt_tokens,
+        output_tokens=out_tokens,
+        req_per_s=round(len(table) / wall, 2),
+        prompt_tok_per_s=round(prompt_tokens / wall),
+        out_tok_per_s=round(out_tokens / wall),
+        **extra,
+    )
 
 
 def gpu_memory_mib() -> int | None:
     try:
-        done = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                              capture_output=True, text=True, timeout=20)
+        done = subprocess.run(
+            ["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         return int(done.stdout.split()[0])
     except (OSError, ValueError, IndexError, subprocess.SubprocessError):
         return None
@@ -230,9 +291,14 @@ def hymt_options(spec: dict):
     """hymt's engine options for this bench (what a user gets, plus the bench's choices)."""
     from hymt_cli.engine.base import EngineOptions
 
-    return EngineOptions(model=spec["model"], dtype=spec["dtype"], enforce_eager=spec["preset"] == "tiny",
-                         quantization=spec.get("quantization"), replicas=spec.get("replicas"),
-                         extra=spec.get("engine_args") or {})
+    return EngineOptions(
+        model=spec["model"],
+        dtype=spec["dtype"],
+        enforce_eager=spec["preset"] == "tiny",
+        quantization=spec.get("quantization"),
+        replicas=spec.get("replicas"),
+        extra=spec.get("engine_args") or {},
+    )
 
 
 def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
@@ -262,18 +328,28 @@ def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
     if "real" in passes:
         clock = FileClock()
         t0 = time.monotonic()
-        pipeline = make_pipeline(spec, out_dir=work / f"{spec['name']}-real", engine_factory=factory, progress=clock)
+        pipeline = make_pipeline(
+            spec, out_dir=work / f"{spec['name']}-real", engine_factory=factory, progress=clock
+        )
         report = pipeline.run(sources(spec))
         cold = time.monotonic() - t0
         # Steady state of a real run: from the engine being ready (planning was done meanwhile,
         # in the foreground, while it started) to the last document written.
-        result["hymt_run"] = figures(clock.last - holder["ready"], table, report.output_tokens, files=clock.files,
-                                     engine_s=round(report.engine_seconds, 2),
-                                     first_file_after_ready_s=round(clock.first - holder["ready"], 2))
-        result["hymt_cold"] = dict(
-            wall_s=round(cold, 2), first_file_from_launch_s=round(clock.first - spec["launched"], 2),
+        result["hymt_run"] = figures(
+            clock.last - holder["ready"],
+            table,
+            report.output_tokens,
+            files=clock.files,
+            engine_s=round(report.engine_seconds, 2),
             first_file_after_ready_s=round(clock.first - holder["ready"], 2),
-            files=clock.files, out_tok_per_s_incl_start=round(report.output_tokens / cold))
+        )
+        result["hymt_cold"] = dict(
+            wall_s=round(cold, 2),
+            first_file_from_launch_s=round(clock.first - spec["launched"], 2),
+            first_file_after_ready_s=round(clock.first - holder["ready"], 2),
+            files=clock.files,
+            out_tok_per_s_incl_start=round(report.output_tokens / cold),
+        )
         print(f"hymt real run: {result['hymt_run']}", flush=True)
         save(spec, result)
     else:
@@ -288,19 +364,32 @@ def worker_hymt(spec: dict, table: list[dict], result: dict) -> None:
         if {"hymt": "warm", "hymt_sorted": "sorted"}[name] not in passes:
             continue
         clock = FileClock()
-        pipeline = make_pipeline(spec, out_dir=work / f"{spec['name']}-{name}",
-                                 engine_factory=lambda: BenchEngine(engine, table), progress=clock,
-                                 submit_bucket=bucket)
+        pipeline = make_pipeline(
+            spec,
+            out_dir=work / f"{spec['name']}-{name}",
+            engine_factory=lambda: BenchEngine(engine, table),
+            progress=clock,
+            submit_bucket=bucket,
+        )
         t0 = time.monotonic()
         started = time.time()
         report = pipeline.run(sources(spec))
         wall = time.monotonic() - t0
-        result[name] = figures(wall, table, report.output_tokens, files=clock.files,
-                               engine_s=round(report.engine_seconds, 2),
-                               first_file_s=round(clock.first - started, 2), engine_requests=report.engine_requests,
-                               retried=report.retried, untranslated=report.untranslated,
-                               segments=report.segments, unique_segments=report.unique_segments,
-                               files_ok=report.files_ok, files_failed=report.files_failed)
+        result[name] = figures(
+            wall,
+            table,
+            report.output_tokens,
+            files=clock.files,
+            engine_s=round(report.engine_seconds, 2),
+            first_file_s=round(clock.first - started, 2),
+            engine_requests=report.engine_requests,
+            retried=report.retried,
+            untranslated=report.untranslated,
+            segments=report.segments,
+            unique_segments=report.unique_segments,
+            files_ok=report.files_ok,
+            files_failed=report.files_failed,
+        )
         print(f"{name}: {result[name]}", flush=True)
         save(spec, result)
         assert report.engine_requests == len(table), (report.engine_requests, len(table))
@@ -347,8 +436,13 @@ def worker_vllm(spec: dict, table: list[dict], result: dict) -> None:
     out_tokens = sum(p["output_tokens"] for p in parts)
     assert out_tokens == sum(t["out"] for t in table), "every request must generate its fixed length"
     result["gpu_mem_mib"] = max(p["gpu_mem_mib"] or 0 for p in parts) or None
-    result["run"] = figures(wall, table, out_tokens, cached_tokens=sum(p["cached"] for p in parts),
-                            each_s=[p["wall_s"] for p in parts])
+    result["run"] = figures(
+        wall,
+        table,
+        out_tokens,
+        cached_tokens=sum(p["cached"] for p in parts),
+        each_s=[p["wall_s"] for p in parts],
+    )
     print(f"{spec['name']}: {result['run']}", flush=True)
     for process in processes:
         process.join(timeout=120)
@@ -373,9 +467,14 @@ def bare_replica(kwargs: dict, table: list[dict], ready, go, answers) -> None:
     t0 = time.monotonic()
     outputs = llm.generate(prompts, params, use_tqdm=False)
     wall = time.monotonic() - t0
-    answers.put(dict(output_tokens=sum(len(o.outputs[0].token_ids) for o in outputs), wall_s=round(wall, 2),
-                     cached=sum(getattr(o, "num_cached_tokens", 0) or 0 for o in outputs),
-                     gpu_mem_mib=gpu_memory_mib()))
+    answers.put(
+        dict(
+            output_tokens=sum(len(o.outputs[0].token_ids) for o in outputs),
+            wall_s=round(wall, 2),
+            cached=sum(getattr(o, "num_cached_tokens", 0) or 0 for o in outputs),
+            gpu_mem_mib=gpu_memory_mib(),
+        )
+    )
     llm.llm_engine.engine_core.shutdown()
 
 
@@ -387,8 +486,12 @@ def hymt_bare_kwargs(spec: dict) -> dict:
     options = hymt_options(spec)
     plan = plan_vllm(options)
     kwargs = _llm_kwargs(options, Sampling(), on_cpu=plan.tuning is None, tuning=plan.tuning)
-    kwargs = {k: v for k, v in kwargs.items() if v is not None and k not in ("model", "revision", "trust_remote_code",
-                                                                                "tensor_parallel_size", "seed")}
+    kwargs = {
+        k: v
+        for k, v in kwargs.items()
+        if v is not None
+        and k not in ("model", "revision", "trust_remote_code", "tensor_parallel_size", "seed")
+    }
     kwargs["_replicas"] = plan.engines
     return kwargs
 
@@ -402,10 +505,12 @@ def worker_hf(spec: dict, table: list[dict], result: dict) -> None:
     tokenizer = AutoTokenizer.from_pretrained(spec["model"])
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     t0 = time.monotonic()
-    model = AutoModelForCausalLM.from_pretrained(spec["model"], dtype=getattr(torch, spec["dtype"])).to(device)
+    model = AutoModelForCausalLM.from_pretrained(spec["model"], dtype=getattr(torch, spec["dtype"])).to(
+        device
+    )
     model.eval()
     result["load_s"] = round(time.monotonic() - t0, 2)
-    rows = table[:spec["hf_n"]]
+    rows = table[: spec["hf_n"]]
     batch = 32
 
     def generate(chunk) -> int:
@@ -413,13 +518,22 @@ def worker_hf(spec: dict, table: list[dict], result: dict) -> None:
         ids = torch.full((len(chunk), width), pad, dtype=torch.long)
         mask = torch.zeros((len(chunk), width), dtype=torch.long)
         for i, t in enumerate(chunk):
-            ids[i, width - len(t["ids"]):] = torch.tensor(t["ids"])
-            mask[i, width - len(t["ids"]):] = 1
+            ids[i, width - len(t["ids"]) :] = torch.tensor(t["ids"])
+            mask[i, width - len(t["ids"]) :] = 1
         new = max(t["out"] for t in chunk)
         with torch.inference_mode():
-            out = model.generate(input_ids=ids.to(device), attention_mask=mask.to(device), max_new_tokens=new,
-                                 min_new_tokens=new, do_sample=True, temperature=0.7, top_p=0.6, top_k=20,
-                                 repetition_penalty=1.05, pad_token_id=pad)
+            out = model.generate(
+                input_ids=ids.to(device),
+                attention_mask=mask.to(device),
+                max_new_tokens=new,
+                min_new_tokens=new,
+                do_sample=True,
+                temperature=0.7,
+                top_p=0.6,
+                top_k=20,
+                repetition_penalty=1.05,
+                pad_token_id=pad,
+            )
         return (out.shape[1] - width) * len(chunk)
 
     t0 = time.monotonic()
@@ -431,7 +545,7 @@ def worker_hf(spec: dict, table: list[dict], result: dict) -> None:
     padded = 0
     t0 = time.monotonic()
     for i in range(0, len(rows), batch):
-        padded += generate(rows[i:i + batch])
+        padded += generate(rows[i : i + batch])
     if device == "cuda":
         torch.cuda.synchronize()
     wall = time.monotonic() - t0
@@ -477,8 +591,12 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
     t0 = time.monotonic()
     print(f"== {name} ({kind})", flush=True)
     # its own process group: at the time limit the worker goes with its engine processes
-    child = subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path)], stdout=sys.stdout,
-                             stderr=sys.stderr, start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--worker", str(spec_path)],
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        start_new_session=True,
+    )
     try:
         rc: int | str = child.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -500,8 +618,10 @@ def pick(result: dict, key: str) -> dict | None:
 
 
 def table_text(lines: list[tuple[str, dict | None, dict]], base_tok_s: float | None) -> str:
-    head = (f"{'contender':<26} {'segments/s':>10} {'req/s':>8} {'prompt tok/s':>12} {'out tok/s':>10} "
-            f"{'vs vllm':>8} {'start s':>8} {'GPU MiB':>8}")
+    head = (
+        f"{'contender':<26} {'segments/s':>10} {'req/s':>8} {'prompt tok/s':>12} {'out tok/s':>10} "
+        f"{'vs vllm':>8} {'start s':>8} {'GPU MiB':>8}"
+    )
     rows = [head, "-" * len(head)]
     for name, run, meta in lines:
         if run is None:
@@ -510,13 +630,17 @@ def table_text(lines: list[tuple[str, dict | None, dict]], base_tok_s: float | N
         seg = run.get("segments_per_s")
         ratio = f"{run['out_tok_per_s'] / base_tok_s:.3f}" if base_tok_s else "-"
         start = meta.get("engine_init_s", meta.get("load_s", "-"))
-        rows.append(f"{name:<26} {seg if seg is not None else '-':>10} {run['req_per_s']:>8} "
-                    f"{run['prompt_tok_per_s']:>12} {run['out_tok_per_s']:>10} {ratio:>8} {start!s:>8} "
-                    f"{meta.get('gpu_mem_mib') or '-'!s:>8}")
+        rows.append(
+            f"{name:<26} {seg if seg is not None else '-':>10} {run['req_per_s']:>8} "
+            f"{run['prompt_tok_per_s']:>12} {run['out_tok_per_s']:>10} {ratio:>8} {start!s:>8} "
+            f"{meta.get('gpu_mem_mib') or '-'!s:>8}"
+        )
     return "\n".join(rows)
 
 
-def work_and_model(args: argparse.Namespace, parser: argparse.ArgumentParser, prefix: str) -> tuple[Path, str]:
+def work_and_model(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, prefix: str
+) -> tuple[Path, str]:
     """The working folder (--work or a new temporary one) and the model: --model, or on the CPU
     preset a tiny random model built there."""
     work = args.work or Path(tempfile.mkdtemp(prefix=prefix))
@@ -534,26 +658,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
-    parser.add_argument("--model", help="model folder (default for tiny: built here); GPU presets: "
-                                        "the output of make-random-hymt.py")
+    parser.add_argument(
+        "--model",
+        help="model folder (default for tiny: built here); GPU presets: the output of make-random-hymt.py",
+    )
     parser.add_argument("--docs", type=int, help="generated documents (default: per preset)")
     parser.add_argument("--rows", type=int, help="catalog rows (default: per preset; 0: no catalog)")
     parser.add_argument("--targets", help="target languages (default: per preset)")
     parser.add_argument("--hf-n", type=int, help="requests for the transformers baseline (0: skip)")
-    parser.add_argument("--contenders", default="hymt,vllm,vllm-oob,vllm-today,hymt-1,hf",
-                        help="in this order: hymt, vllm, vllm-oob, vllm-today, hymt-1, hf")
-    parser.add_argument("--variants", default="", help="more bare-vLLM set-ups as a JSON object "
-                        "{name: LLM keyword arguments, \"_replicas\": engines on the GPU, \"_hymt\": true to start "
-                        "from hymt's settings}, each in its own process")
-    parser.add_argument("--hymt-passes", default="real,warm,sorted",
-                        help="hymt's passes: real (engine started while planning), warm, sorted (whole-job sort)")
+    parser.add_argument(
+        "--contenders",
+        default="hymt,vllm,vllm-oob,vllm-today,hymt-1,hf",
+        help="in this order: hymt, vllm, vllm-oob, vllm-today, hymt-1, hf",
+    )
+    parser.add_argument(
+        "--variants",
+        default="",
+        help="more bare-vLLM set-ups as a JSON object "
+        '{name: LLM keyword arguments, "_replicas": engines on the GPU, "_hymt": true to start '
+        "from hymt's settings}, each in its own process",
+    )
+    parser.add_argument(
+        "--hymt-passes",
+        default="real,warm,sorted",
+        help="hymt's passes: real (engine started while planning), warm, sorted (whole-job sort)",
+    )
     parser.add_argument("--hymt-args", default="", help="engine arguments for hymt as JSON (--engine-arg)")
     parser.add_argument("--quantization", help="hymt's --quantization (the bare contender follows)")
     parser.add_argument("--work", type=Path, help="working folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="write all results here")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per contender process")
-    parser.add_argument("--deadline", type=float, help="seconds from launch after which no contender runs "
-                        "(each is stopped there): for time-limited machines")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        help="seconds from launch after which no contender runs "
+        "(each is stopped there): for time-limited machines",
+    )
     args = parser.parse_args()
     if args.worker:
         worker_main(args.worker)
@@ -569,11 +709,18 @@ def main() -> int:
     write_workload(work / "docs", docs)
     if rows:
         write_catalog(work / "docs" / "catalog.parquet", rows)
-    base = dict(preset=args.preset, model=model, work=str(work), docs_dir=str(work / "docs"),
-                targets=args.targets or preset["targets"], dtype=preset["dtype"],
-                hf_n=preset["hf_n"] if args.hf_n is None else args.hf_n, quantization=args.quantization,
-                engine_args=json.loads(args.hymt_args) if args.hymt_args else {},
-                deadline=LAUNCHED + args.deadline if args.deadline else None)
+    base = dict(
+        preset=args.preset,
+        model=model,
+        work=str(work),
+        docs_dir=str(work / "docs"),
+        targets=args.targets or preset["targets"],
+        dtype=preset["dtype"],
+        hf_n=preset["hf_n"] if args.hf_n is None else args.hf_n,
+        quantization=args.quantization,
+        engine_args=json.loads(args.hymt_args) if args.hymt_args else {},
+        deadline=LAUNCHED + args.deadline if args.deadline else None,
+    )
     planned = plan(base)
     table = planned.pop("table")
     with open(work / "table.pkl", "wb") as f:
@@ -583,8 +730,13 @@ def main() -> int:
     print(f"job: {json.dumps(job)}", flush=True)
 
     contenders = [c for c in args.contenders.split(",") if c]
-    results: dict = dict(job=job, preset=args.preset, model=model, date=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                         python=sys.version.split()[0])
+    results: dict = dict(
+        job=job,
+        preset=args.preset,
+        model=model,
+        date=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        python=sys.version.split()[0],
+    )
     try:
         import vllm
 
@@ -618,19 +770,37 @@ def summarize(results: dict, job: dict, base: dict, json_path: Path | None) -> N
     hymt = results.get("hymt", {})
     bare = pick(results.get("vllm", {}), "run")
     base_tok_s = bare["out_tok_per_s"] if bare else None
-    for result, key in ((hymt, "hymt_run"), (hymt, "hymt"), (hymt, "hymt_sorted"), (results.get("hymt-1", {}), "hymt")):
+    for result, key in (
+        (hymt, "hymt_run"),
+        (hymt, "hymt"),
+        (hymt, "hymt_sorted"),
+        (results.get("hymt-1", {}), "hymt"),
+    ):
         if pick(result, key):
             result[key]["segments_per_s"] = round(job["segments"] / result[key]["wall_s"], 1)
     engines = f"{hymt.get('engines', '?')} engine(s)"
-    lines = [(f"vllm bare, hymt settings ({engines})", bare, results.get("vllm", {})),
-             ("hymt e2e, real run", pick(hymt, "hymt_run"), hymt),
-             ("hymt e2e, warm, doc order", pick(hymt, "hymt"), hymt),
-             ("hymt e2e, warm, whole sort", pick(hymt, "hymt_sorted"), hymt)]
+    lines = [
+        (f"vllm bare, hymt settings ({engines})", bare, results.get("vllm", {})),
+        ("hymt e2e, real run", pick(hymt, "hymt_run"), hymt),
+        ("hymt e2e, warm, doc order", pick(hymt, "hymt"), hymt),
+        ("hymt e2e, warm, whole sort", pick(hymt, "hymt_sorted"), hymt),
+    ]
     one = results.get("hymt-1", {})
     if one:
         lines.append(("hymt e2e, 1 engine, warm", pick(one, "hymt"), one))
     for name in results:
-        if name in ("job", "preset", "model", "date", "python", "vllm_version", "hymt", "hymt-1", "vllm", "hf"):
+        if name in (
+            "job",
+            "preset",
+            "model",
+            "date",
+            "python",
+            "vllm_version",
+            "hymt",
+            "hymt-1",
+            "vllm",
+            "hf",
+        ):
             continue
         lines.append((name, pick(results[name], "run"), results[name]))
     if "hf" in results:
@@ -638,43 +808,66 @@ def summarize(results: dict, job: dict, base: dict, json_path: Path | None) -> N
     text = table_text(lines, base_tok_s)
     results["table"] = text
     print()
-    print(f"job: {job['docs']} documents + {job['catalog_rows']} catalog rows -> {base['targets']}: "
-          f"{job['segments']} segments, {job['unique']} unique requests, {job['prompt_tokens']:,} prompt tokens, "
-          f"{job['output_tokens']:,} output tokens (fixed, {OUTPUT_FACTOR}x source, ignore_eos); "
-          f"dedupe {job['segments'] / max(1, job['unique']):.2f}x")
+    print(
+        f"job: {job['docs']} documents + {job['catalog_rows']} catalog rows -> {base['targets']}: "
+        f"{job['segments']} segments, {job['unique']} unique requests, {job['prompt_tokens']:,} prompt "
+        f"tokens, "
+        f"{job['output_tokens']:,} output tokens (fixed, {OUTPUT_FACTOR}x source, ignore_eos); "
+        f"dedupe {job['segments'] / max(1, job['unique']):.2f}x"
+    )
     print(text)
     real, warm, ordered = pick(hymt, "hymt_run"), pick(hymt, "hymt"), pick(hymt, "hymt_sorted")
     if hymt.get("hymt_cold"):
         cold = hymt["hymt_cold"]
-        print(f"start-up: hymt engine ready {hymt.get('engine_init_s')} s after its start (in the background, "
-              f"while planning), all {hymt.get('engines_ready', 1)} engine(s) at {hymt.get('all_ready_s', '-')} s "
-              f"after launch; first file {cold['first_file_after_ready_s']} s after the engine was ready "
-              f"({cold['first_file_from_launch_s']} s after launch); cold job {cold['wall_s']} s")
+        print(
+            f"start-up: hymt engine ready {hymt.get('engine_init_s')} s after its start (in the background, "
+            f"while planning), all {hymt.get('engines_ready', 1)} engine(s) at "
+            f"{hymt.get('all_ready_s', '-')} s "
+            f"after launch; first file {cold['first_file_after_ready_s']} s after the engine was ready "
+            f"({cold['first_file_from_launch_s']} s after launch); cold job {cold['wall_s']} s"
+        )
     for phase_time, name in hymt.get("phases", []):
         print(f"  phase at {phase_time:>7.2f} s: {name}")
     for name in ("hymt-1", "vllm", "vllm-today", "vllm-oob", "hf"):
         if name in results and "engine_init_s" in results[name]:
             print(f"start-up: {name} engine {results[name]['engine_init_s']} s")
     if warm and ordered:
-        print(f"first file, warm: {warm['first_file_s']} s in document order, {ordered['first_file_s']} s with the "
-              f"whole job sorted; throughput order/sorted = {warm['out_tok_per_s'] / ordered['out_tok_per_s']:.3f}")
-    best = max((r for name, r, _ in lines if r and not name.startswith(("hymt", "transformers"))),
-               key=lambda r: r["out_tok_per_s"], default=None)
+        print(
+            f"first file, warm: {warm['first_file_s']} s in document order, {ordered['first_file_s']} s "
+            f"with the "
+            f"whole job sorted; throughput order/sorted = "
+            f"{warm['out_tok_per_s'] / ordered['out_tok_per_s']:.3f}"
+        )
+    best = max(
+        (r for name, r, _ in lines if r and not name.startswith(("hymt", "transformers"))),
+        key=lambda r: r["out_tok_per_s"],
+        default=None,
+    )
 
     def ratio(a: dict | None, b: dict | None) -> float:
         return a["out_tok_per_s"] / b["out_tok_per_s"] if a and b else float("nan")
 
     hf, oob, today = (pick(results.get(n, {}), "run") for n in ("hf", "vllm-oob", "vllm-today"))
-    ratios = dict(hymt_vllm=ratio(real, bare), vllm_transformers=ratio(bare, hf), hymt_vllm_oob=ratio(real, oob),
-                  gpus2_gpus1=ratio(warm, pick(one, "hymt")), hymt_today=ratio(real, today),
-                  hymt_best_bare=ratio(real, best), order_sorted=ratio(warm, ordered))
+    ratios = dict(
+        hymt_vllm=ratio(real, bare),
+        vllm_transformers=ratio(bare, hf),
+        hymt_vllm_oob=ratio(real, oob),
+        gpus2_gpus1=ratio(warm, pick(one, "hymt")),
+        hymt_today=ratio(real, today),
+        hymt_best_bare=ratio(real, best),
+        order_sorted=ratio(warm, ordered),
+    )
     results["ratios"] = ratios
-    print(f"hymt/vllm-today = {ratios['hymt_today']:.3f}, hymt/best bare = {ratios['hymt_best_bare']:.3f}, "
-          f"warm doc order/whole sort = {ratios['order_sorted']:.3f}")
+    print(
+        f"hymt/vllm-today = {ratios['hymt_today']:.3f}, hymt/best bare = {ratios['hymt_best_bare']:.3f}, "
+        f"warm doc order/whole sort = {ratios['order_sorted']:.3f}"
+    )
     if json_path:
         json_path.write_text(json.dumps(results, indent=1, default=str))
-    print(f"ratio hymt/vllm={ratios['hymt_vllm']:.3f} vllm/transformers={ratios['vllm_transformers']:.1f} "
-          f"hymt/vllm-oob={ratios['hymt_vllm_oob']:.3f} gpus2/gpus1={ratios['gpus2_gpus1']:.3f}")
+    print(
+        f"ratio hymt/vllm={ratios['hymt_vllm']:.3f} vllm/transformers={ratios['vllm_transformers']:.1f} "
+        f"hymt/vllm-oob={ratios['hymt_vllm_oob']:.3f} gpus2/gpus1={ratios['gpus2_gpus1']:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -15,12 +15,12 @@ sampling kernels stays out of the figures).
 
 The last line reads `ratio served/offline=<x>` (the best served variant).
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import pickle
 import shlex
 import subprocess
 import sys
@@ -32,8 +32,16 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from run import (PRESETS, BenchEngine, FileClock, figures, make_pipeline, plan, sources,  # noqa: E402
-                 work_and_model)
+from run import (
+    PRESETS,
+    BenchEngine,
+    FileClock,
+    figures,
+    make_pipeline,
+    plan,
+    sources,  # noqa: E402
+    work_and_model,
+)
 
 
 def warm(engine, table: list[dict], n: int = 256) -> None:
@@ -51,8 +59,15 @@ def timed_run(spec: dict, engine, table: list[dict], out: Path) -> dict:
     report = pipeline.run(sources(spec))
     wall = time.monotonic() - t0
     assert report.engine_requests == len(table) and report.files_failed == 0, report
-    return figures(wall, table, report.output_tokens, files=clock.files, engine_s=round(report.engine_seconds, 2),
-                   engine_retries=report.engine_retries, untranslated=report.untranslated)
+    return figures(
+        wall,
+        table,
+        report.output_tokens,
+        files=clock.files,
+        engine_s=round(report.engine_seconds, 2),
+        engine_retries=report.engine_retries,
+        untranslated=report.untranslated,
+    )
 
 
 def options_for(spec: dict):
@@ -82,8 +97,12 @@ def gpu_memory_released(limit_mib: int = 8192, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            done = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                                  capture_output=True, text=True, timeout=20)
+            done = subprocess.run(
+                ["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+                capture_output=True,
+                text=True,
+                timeout=20,
+            )
             if int(done.stdout.split()[0]) < limit_mib:
                 return
         except (OSError, ValueError, IndexError, subprocess.SubprocessError):
@@ -103,13 +122,16 @@ def start_server(spec: dict, port: int, log: Path) -> subprocess.Popen[bytes]:
     from hymt_cli.engine.base import Sampling
     from hymt_cli.engine.vllm_engine import serve_command
 
-    flags = serve_command(options_for(spec), Sampling(), on_cpu=spec["preset"] == "tiny", host="127.0.0.1",
-                          port=port)[3:]  # after `vllm serve MODEL`
+    flags = serve_command(
+        options_for(spec), Sampling(), on_cpu=spec["preset"] == "tiny", host="127.0.0.1", port=port
+    )[3:]  # after `vllm serve MODEL`
     argv = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", spec["model"], *flags]
     print("server:", shlex.join(argv), flush=True)
     # dev mode: /reset_prefix_cache, so that the measured pass starts as cold as the offline one
     env = {**os.environ, "VLLM_LOGGING_LEVEL": "WARNING", "VLLM_SERVER_DEV_MODE": "1"}
-    return subprocess.Popen(argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    return subprocess.Popen(
+        argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True
+    )
 
 
 def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path, deadline: float) -> float:
@@ -118,7 +140,9 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path, deadline: 
     t0 = time.monotonic()
     while time.time() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited {process.returncode}:\n{log.read_text(errors='replace')[-4000:]}")
+            raise RuntimeError(
+                f"server exited {process.returncode}:\n{log.read_text(errors='replace')[-4000:]}"
+            )
         try:
             if httpx.get(f"{url}/models", timeout=2).status_code == 200:
                 return round(time.monotonic() - t0, 1)
@@ -147,8 +171,13 @@ def served(spec: dict, table: list[dict], variants: list[tuple[int, int]], deadl
                 continue
             name = f"served k={per_request} c={concurrency}"
             options = ServerOptions(url, concurrency=concurrency)
-            with OpenAIEngine(options, spec["model"], Sampling(), extra={"ignore_eos": True},
-                              prompts_per_request=per_request) as engine:
+            with OpenAIEngine(
+                options,
+                spec["model"],
+                Sampling(),
+                extra={"ignore_eos": True},
+                prompts_per_request=per_request,
+            ) as engine:
                 warm(engine, table)
                 import httpx
 
@@ -170,9 +199,14 @@ def main() -> int:
     parser.add_argument("--model", help="model folder (tiny: built here; GPU presets: make-random-hymt.py's)")
     parser.add_argument("--docs", type=int, help="generated documents (default: per preset)")
     parser.add_argument("--targets", help="target languages (default: per preset)")
-    parser.add_argument("--variants", default="8:2048,1:2048",
-                        help="served client variants, PROMPTS_PER_REQUEST:IN_FLIGHT, comma-separated")
-    parser.add_argument("--deadline", type=float, default=3600, help="seconds from launch: nothing starts after")
+    parser.add_argument(
+        "--variants",
+        default="8:2048,1:2048",
+        help="served client variants, PROMPTS_PER_REQUEST:IN_FLIGHT, comma-separated",
+    )
+    parser.add_argument(
+        "--deadline", type=float, default=3600, help="seconds from launch: nothing starts after"
+    )
     parser.add_argument("--work", type=Path)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -182,8 +216,14 @@ def main() -> int:
 
     docs = args.docs or preset["docs"]
     write_workload(work / "docs", docs)
-    spec = dict(preset=args.preset, model=model, work=str(work), docs_dir=str(work / "docs"),
-                targets=args.targets or preset["targets"], dtype=preset["dtype"])
+    spec = dict(
+        preset=args.preset,
+        model=model,
+        work=str(work),
+        docs_dir=str(work / "docs"),
+        targets=args.targets or preset["targets"],
+        dtype=preset["dtype"],
+    )
     planned = plan(spec)
     table = planned.pop("table")
     job = dict(docs=docs, targets=spec["targets"], **planned)
@@ -216,7 +256,10 @@ def main() -> int:
             if name != "offline":
                 best = max(best, ratio)
             print(f"{name:<26} {r['wall_s']:>8} {r['req_per_s']:>8} {r['out_tok_per_s']:>10} {ratio:>10.3f}")
-    print(f"engine start: offline {results['offline']['engine_start_s']} s, server {results.get('server_start_s')} s")
+    print(
+        f"engine start: offline {results['offline']['engine_start_s']} s, server "
+        f"{results.get('server_start_s')} s"
+    )
     print(f"ratio served/offline={best:.3f}")
     return 0
 

@@ -8,6 +8,7 @@ run starts translating then) and until every engine is.
 
     python bench/start_time.py --model /tmp/hymt-1.8b-random --runs 2
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,16 +28,25 @@ def child(model: str, dtype: str) -> None:
     from hymt_cli.engine.vllm_engine import start_vllm
 
     phases: list[tuple[float, str]] = []
-    engine = start_vllm(EngineOptions(model=model, dtype=dtype), Sampling(), ignore_eos=True,
-                        on_phase=lambda name: phases.append((round(time.time() - BEGAN, 2), name)))
+    engine = start_vllm(
+        EngineOptions(model=model, dtype=dtype),
+        Sampling(),
+        ignore_eos=True,
+        on_phase=lambda name: phases.append((round(time.time() - BEGAN, 2), name)),
+    )
     ready = time.time() - BEGAN
     every = getattr(engine, "wait_started", lambda: 1)()
     all_ready = time.time() - BEGAN
     answers = engine.generate([GenerationRequest("x", tuple(range(1, 40)), 16) for _ in range(64)])
     assert len(answers) == 64
     engine.close()
-    print("START " + json.dumps(dict(ready_s=round(ready, 2), all_ready_s=round(all_ready, 2), engines=every,
-                                     phases=phases)), flush=True)
+    print(
+        "START "
+        + json.dumps(
+            dict(ready_s=round(ready, 2), all_ready_s=round(all_ready, 2), engines=every, phases=phases)
+        ),
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -52,16 +62,24 @@ def main() -> None:
         return
     runs = []
     for i in range(args.runs):
-        done = subprocess.run([sys.executable, __file__, "--child", "--model", args.model, "--dtype", args.dtype],
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", "--model", args.model, "--dtype", args.dtype],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         lines = [line for line in done.stdout.splitlines() if line.startswith("START ")]
         if done.returncode or not lines:
             print(done.stderr[-3000:], file=sys.stderr)
             sys.exit(f"start {i + 1} failed (exit code {done.returncode})")
         run = json.loads(lines[-1][6:])
         runs.append(run)
-        print(f"start {i + 1}: first engine ready {run['ready_s']} s, all {run['engines']} at {run['all_ready_s']} s "
-              f"after the process began", flush=True)
+        print(
+            f"start {i + 1}: first engine ready {run['ready_s']} s, all {run['engines']} at "
+            f"{run['all_ready_s']} s "
+            f"after the process began",
+            flush=True,
+        )
         for at, name in run["phases"]:
             print(f"    {at:>7.2f} s  {name}", flush=True)
     if args.json:

@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entries", default="125000,250000,500000")
     args = parser.parse_args(argv)
     print(
-        f"{'entries':>9} {'file MiB':>9} {'seconds':>8} {'entries/s':>10} {'peak RSS MiB':>12} {'identical':>9}"
+        f"{'entries':>9} {'file MiB':>9} {'seconds':>8} {'entries/s':>10} {'peak RSS MiB':>12} "
+        f"{'identical':>9}"
     )
     for entries in (int(n) for n in args.entries.split(",")):
         with tempfile.TemporaryDirectory() as tmp:

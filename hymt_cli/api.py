@@ -17,6 +17,7 @@ translator's. Nothing here prints or exits: results come back as values (a file 
 `RunReport`, the report as data), a run that cannot start raises a `HymtError` (UsageError,
 EngineUnavailable, InputError ...), and progress reaches a `ProgressEvents` subclass you pass.
 """
+
 from __future__ import annotations
 
 import io
@@ -42,8 +43,9 @@ class Translator:
     """Translates with one set of settings, keeping the engine (and its model) loaded from the
     first call that needs it to `close` (or the end of a `with` block)."""
 
-    def __init__(self, settings: Settings | None = None, /, *, progress: ProgressEvents | None = None,
-                 **values: Any) -> None:
+    def __init__(
+        self, settings: Settings | None = None, /, *, progress: ProgressEvents | None = None, **values: Any
+    ) -> None:
         base = settings or Settings.build()
         self.settings = base.replaced(**values) if values else base
         self.progress = progress
@@ -53,8 +55,9 @@ class Translator:
     def __enter__(self) -> Translator:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.close()
 
     def close(self) -> None:
@@ -75,11 +78,14 @@ class Translator:
         try:
             encoded = text.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise InputError(f"the text is not valid Unicode ({exc.reason} at position {exc.start})") from None
+            raise InputError(
+                f"the text is not valid Unicode ({exc.reason} at position {exc.start})"
+            ) from None
         return self._one_document(encoded, format, to, values).decode("utf-8")
 
-    def table(self, table: pa.Table, *, columns: list[str] | str, to: str | None = None,
-              **values: Any) -> pa.Table:
+    def table(
+        self, table: pa.Table, *, columns: list[str] | str, to: str | None = None, **values: Any
+    ) -> pa.Table:
         """The table with `columns` translated: replaced, or, with `add_columns=True`, kept and
         `<column>_<lang>` added (several target languages then add a column each)."""
         import pyarrow as pa
@@ -123,21 +129,30 @@ class Translator:
         return b"".join(written)
 
 
-def translate_text(text: str, *, to: str, format: str = "txt", progress: ProgressEvents | None = None,
-                   **values: Any) -> str:
+def translate_text(
+    text: str, *, to: str, format: str = "txt", progress: ProgressEvents | None = None, **values: Any
+) -> str:
     """`text` translated into one language (see `Translator.text`)."""
     with Translator(progress=progress, **values) as translator:
         return translator.text(text, to=to, format=format)
 
 
-def translate_files(inputs: list[str] | str, *, progress: ProgressEvents | None = None, **values: Any) -> RunReport:
+def translate_files(
+    inputs: list[str] | str, *, progress: ProgressEvents | None = None, **values: Any
+) -> RunReport:
     """Files and folders translated (see `Translator.files`)."""
     with Translator(progress=progress, **values) as translator:
         return translator.files(inputs)
 
 
-def translate_table(table: pa.Table, *, columns: list[str] | str, to: str, progress: ProgressEvents | None = None,
-                    **values: Any) -> pa.Table:
+def translate_table(
+    table: pa.Table,
+    *,
+    columns: list[str] | str,
+    to: str,
+    progress: ProgressEvents | None = None,
+    **values: Any,
+) -> pa.Table:
     """A pyarrow table with `columns` translated (see `Translator.table`)."""
     with Translator(progress=progress, **values) as translator:
         return translator.table(table, columns=columns, to=to)

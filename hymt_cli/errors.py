@@ -2,6 +2,7 @@
 
 The library raises these; only the CLI turns them into one-line messages and exit codes.
 """
+
 from __future__ import annotations
 
 from enum import IntEnum

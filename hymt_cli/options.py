@@ -12,17 +12,17 @@ or repeated (`tuple[X, ...]`), and `Literal[...]` for a closed set of words.
 An options dataclass derives from `Options`: every value is checked against its declaration
 when the record is made, whoever makes it (flags, a config file, the environment, Python).
 """
+
 from __future__ import annotations
 
 import math
 import types
+from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from collections.abc import Iterable, Iterator
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import UsageError
-
 
 
 class Panel:
@@ -36,6 +36,7 @@ class Panel:
     QUALITY = "Quality checks"
     REPORTING = "Reporting"
     ORDER = (IO, FORMATS, MODEL, SAMPLING, MEMORY, QUALITY, REPORTING)
+
 
 _META = "hymt.option"
 _BASES = (str, int, float, bool, Path)
@@ -133,8 +134,13 @@ class Setting:
     def _out_of_range(self, value: float) -> str | None:
         d = self.declared
         low, high, above = d.minimum, d.maximum, d.above
-        if math.isnan(value) or math.isinf(value) or (low is not None and value < low) or (
-                high is not None and value > high) or (above is not None and value <= above):
+        if (
+            math.isnan(value)
+            or math.isinf(value)
+            or (low is not None and value < low)
+            or (high is not None and value > high)
+            or (above is not None and value <= above)
+        ):
             if above is not None:
                 bounds = f"above {above:g}" if high is None else f"in ({above:g}, {high:g}]"
             elif low is not None:
@@ -169,8 +175,9 @@ class Setting:
         return value
 
     def describe_type(self) -> str:
-        kind = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
-                Path: "a path"}[self.base]
+        kind = {str: "text", int: "a whole number", float: "a number", bool: "true or false", Path: "a path"}[
+            self.base
+        ]
         return f"a list of {kind}" if self.many else kind
 
 
@@ -253,7 +260,6 @@ def _shape(hint: Any, where: str) -> tuple[type, bool, bool, tuple[str, ...]]:
 def flag_of(owner: type, name: str) -> str:
     """The flag of a declared field (for messages)."""
     return next(s.flag for s in settings_of(owner) if s.name == name)
-
 
 
 _T = TypeVar("_T", bound=Options)

@@ -6,6 +6,7 @@ A few steps must not be cut in half (claiming a temp file, committing an output,
 they run inside `deferred()`, and a signal arriving meanwhile is raised when the step is done.
 After the first signal, later ones are recorded only: the clean-up is never itself interrupted.
 """
+
 from __future__ import annotations
 
 import signal

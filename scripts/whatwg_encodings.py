@@ -259,7 +259,8 @@ def main() -> int:
     args = parser.parse_args()
     found: dict[str, tuple[str, Decoded]] = {}
     print(
-        f"{'encoding':<15} {'python codec':<18} {'sequences':>10} {'refused':>8} {'other':>6} {'not by browsers':>15}"
+        f"{'encoding':<15} {'python codec':<18} {'sequences':>10} {'refused':>8} {'other':>6} "
+        f"{'not by browsers':>15}"
     )
     for name, codec, whatwg in encodings(args.indexes):
         diffs = compare(whatwg, codec)
@@ -270,7 +271,8 @@ def main() -> int:
         extra = sum(1 for text in diffs.values() if text is None)
         other = len(diffs) - refused - extra
         print(
-            f"{name:<15} {codec:<18} {sum(1 for t in whatwg.values() if t):>10} {refused:>8} {other:>6} {extra:>15}"
+            f"{name:<15} {codec:<18} {sum(1 for t in whatwg.values() if t):>10} {refused:>8} {other:>6} "
+            f"{extra:>15}"
         )
     if args.write:
         commit = (

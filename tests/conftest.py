@@ -6,6 +6,7 @@ share the tokenizer. They are cached under pytest's cache dir, keyed by the buil
 version, so only the first session pays the few seconds of building them. The vLLM engine takes
 ~20-30 s to start on CPU, so one engine serves the whole session.
 """
+
 from __future__ import annotations
 
 import sys
@@ -109,9 +110,9 @@ def ray_cluster(ray_head):
     """This test process connected to `ray_head` (on the main thread, as hymt does)."""
     import os
 
-    from hymt_cli.engine.ray_engine import RayCluster
-
     from ray._private.authentication.authentication_token_setup import _enable_token_auth
+
+    from hymt_cli.engine.ray_engine import RayCluster
 
     saved = {k: os.environ.get(k) for k in ray_head.CLIENT_ENV}
     os.environ.update(ray_head.CLIENT_ENV)

@@ -1,5 +1,6 @@
 """Offline test corpora (tests/fixtures/corpora, see SOURCES.txt there): Markdown and HTML
 documents from the CommonMark spec, markdown-it-py, mdit-py-plugins and html5lib-tests."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ def _fixture_inputs(path: Path) -> list[str]:
         if line.rstrip() != ".":
             continue
         if section == 1:
-            out.append("".join(lines[last + 1:i]))
+            out.append("".join(lines[last + 1 : i]))
         section, last = (section + 1) % 3, i
     return out
 
@@ -34,7 +35,9 @@ def _fixture_inputs(path: Path) -> list[str]:
 @cache
 def markdown_fixture_inputs() -> tuple[str, ...]:
     """Every input of the markdown-it-py and mdit-py-plugins fixture files."""
-    paths = sorted([*(CORPORA / "markdown-it").glob("*.fixture"), *(CORPORA / "mdit-plugins").glob("*.fixture")])
+    paths = sorted(
+        [*(CORPORA / "markdown-it").glob("*.fixture"), *(CORPORA / "mdit-plugins").glob("*.fixture")]
+    )
     return tuple(text for path in paths for text in _fixture_inputs(path))
 
 

@@ -3,6 +3,7 @@
 They follow the real engine contract (`hymt_cli.engine.base.Engine`): engines that answer a
 batch at once subclass `BatchEngine`, which streams the batch back in order.
 """
+
 from __future__ import annotations
 
 import re
@@ -65,7 +66,9 @@ class FailingEngine(CountingEngine):
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         out = super().generate(requests)
-        return [Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)]
+        return [
+            Generation("", "stop", 0) if self.marker in r.source_text else g for r, g in zip(requests, out)
+        ]
 
 
 # -- replica builders: module-level, so that a replica process (spawned) can unpickle them ------
@@ -114,7 +117,7 @@ class _Trickle(BatchEngine):
         self.queued.append((tag, request))
 
     def step(self) -> list[tuple[int, Generation]]:
-        done, self.queued = self.queued[:self.per_step], self.queued[self.per_step:]
+        done, self.queued = self.queued[: self.per_step], self.queued[self.per_step :]
         return [(tag, Generation(r.source_text, "stop", 1)) for tag, r in done]
 
     def abort(self) -> None:
@@ -188,8 +191,27 @@ class BlockSyntaxEngine(BatchEngine):
     lines of its own (then the source's line breaks cannot all be kept)."""
 
     name = "block-syntax"
-    STARTS = ("# ", "- ", "* ", "+ ", "1. ", "2) ", "> ", "| a | b |", "---", "```", "~~~",
-              "    indented", "[x]: /u", "[^9]: n", "===", "!!! note", "$$", ":-- | --", "<div>")
+    STARTS = (
+        "# ",
+        "- ",
+        "* ",
+        "+ ",
+        "1. ",
+        "2) ",
+        "> ",
+        "| a | b |",
+        "---",
+        "```",
+        "~~~",
+        "    indented",
+        "[x]: /u",
+        "[^9]: n",
+        "===",
+        "!!! note",
+        "$$",
+        ":-- | --",
+        "<div>",
+    )
 
     def __init__(self, extra: bool = False) -> None:
         self.extra = extra
@@ -200,8 +222,9 @@ class BlockSyntaxEngine(BatchEngine):
         for r in requests:
             self.calls += 1
             lines = r.source_text.split("\n")
-            text = "\n".join(self.STARTS[(self.calls + i) % len(self.STARTS)] + line
-                             for i, line in enumerate(lines))
+            text = "\n".join(
+                self.STARTS[(self.calls + i) % len(self.STARTS)] + line for i, line in enumerate(lines)
+            )
             if self.extra:
                 text += "\n\n" + "\n".join(self.STARTS) + "\nend"
             out.append(Generation(text, "stop", 1))
@@ -219,11 +242,18 @@ ATTACKS: dict[str, Callable[[str], str]] = {
     "extra_tag": lambda t: t + " <s99>more</s99>",
     "drop_tag": lambda t: t.replace(tag, "", 1) if (tag := _first_tag(t)) else t,
     "dup_tag": lambda t: t + (_first_tag(t) or ""),
-    "reorder_tags": lambda t: re.sub(r"<(/?)s(\d+)(/?)>", lambda m: f"<{m.group(1)}s{int(m.group(2)) % 9 + 1}"
-                                     f"{m.group(3)}>", t) if _first_tag(t) else t,
-    "link": lambda t: t + " [click](http://evil.example/x) ![pic](http://evil.example/p.png) <http://evil.example>",
-    "html": lambda t: t + ' <script>alert(1)</script><a href="javascript:alert(1)">x</a><img src=x onerror=alert(1)>'
-                          ' <!-- c --> &lt;b&gt; &amp;',
+    "reorder_tags": lambda t: (
+        re.sub(r"<(/?)s(\d+)(/?)>", lambda m: f"<{m.group(1)}s{int(m.group(2)) % 9 + 1}{m.group(3)}>", t)
+        if _first_tag(t)
+        else t
+    ),
+    "link": lambda t: (
+        t + " [click](http://evil.example/x) ![pic](http://evil.example/p.png) <http://evil.example>"
+    ),
+    "html": lambda t: (
+        t + ' <script>alert(1)</script><a href="javascript:alert(1)">x</a><img src=x onerror=alert(1)>'
+        " <!-- c --> &lt;b&gt; &amp;"
+    ),
     "markdown": lambda t: "# Title\n\n- item\n\n```\n" + t + "\n> quote *unclosed _x_ `c` | a | b |\n---",
     "controls": lambda t: t[:1] + "\x00\x07\x1b[31m\x85" + t[1:],
     "empty": lambda t: "",
@@ -269,7 +299,9 @@ class QaFaultEngine(BatchEngine):
 
     name = "qa-fault"
 
-    def __init__(self, inner: Engine, faults: Sequence[str] = tuple(QA_FAULTS), *, fix_on_retry: bool = False) -> None:
+    def __init__(
+        self, inner: Engine, faults: Sequence[str] = tuple(QA_FAULTS), *, fix_on_retry: bool = False
+    ) -> None:
         self.inner = inner
         self.faults = [QA_FAULTS[name] for name in faults]
         self.fix_on_retry = fix_on_retry

@@ -1,5 +1,6 @@
 """Shared helpers for the Markdown/HTML tests: compare structure. (The test engines are in
 engines.py; pipelines.py runs the pipeline.)"""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,10 @@ HTML_FILES = sorted([*ROOT.glob("samples/**/*.html"), *ROOT.glob("tests/fixtures
 def md_structure(text: str) -> list[tuple[str, str]]:
     from hymt_cli.formats.markdown import markdown_parser
 
-    return [(t.type, t.markup if t.type != "inline" else "")
-            for t in markdown_parser().parse(text.lstrip("\ufeff"))]
+    return [
+        (t.type, t.markup if t.type != "inline" else "")
+        for t in markdown_parser().parse(text.lstrip("\ufeff"))
+    ]
 
 
 def md_code(text: str) -> list[str]:
@@ -39,7 +42,7 @@ def html_structure(text: str) -> list[str]:
     out = []
     keep = 0
     for e in parse_events(text):
-        raw = text[e.start:e.end]
+        raw = text[e.start : e.end]
         if e.kind in ("start", "end", "startend"):
             name = re.match(r"</?([^\s/>]+)", raw).group(1)
             out.append(("/" if e.kind == "end" else "") + name)
@@ -71,8 +74,11 @@ def md_skeleton(text: str) -> list[tuple]:
             if child.type in _MD_TEXT_TOKENS:
                 continue
             attrs = child.attrs or {}
-            content = child.content if child.type in ("code_inline", "math_inline", "math_inline_double",
-                                                      "html_inline") else ""
+            content = (
+                child.content
+                if child.type in ("code_inline", "math_inline", "math_inline_double", "html_inline")
+                else ""
+            )
             out.append((child.type, child.markup, attrs.get("href"), attrs.get("src"), content))
     return out
 
@@ -85,7 +91,9 @@ def assert_md_structure_kept(src: str, out: str) -> None:
     if before != after:
         extra = [t for t in after if t not in before][:5]
         missing = [t for t in before if t not in after][:5]
-        raise AssertionError(f"Markdown structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}")
+        raise AssertionError(
+            f"Markdown structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}"
+        )
 
 
 _TRANSLATED_ATTRS = {"alt", "title", "placeholder", "aria-label", "content"}
@@ -98,7 +106,7 @@ def html_skeleton(text: str) -> list[tuple]:
     out: list[tuple] = []
     keep = 0
     for e in parse_events(text):
-        raw = text[e.start:e.end]
+        raw = text[e.start : e.end]
         if e.kind in ("start", "startend"):
             attrs = tuple((n, None if n in _TRANSLATED_ATTRS else v) for n, v in e.attrs)
             out.append((e.kind, e.tag, attrs))
@@ -106,7 +114,10 @@ def html_skeleton(text: str) -> list[tuple]:
             out.append(("end", e.tag))
         elif e.kind in ("comment", "decl", "other", "template") or keep > 0:
             out.append((e.kind, raw))
-        if e.tag in ("script", "style", "pre", "code", "kbd", "samp", "textarea") and e.kind in ("start", "end"):
+        if e.tag in ("script", "style", "pre", "code", "kbd", "samp", "textarea") and e.kind in (
+            "start",
+            "end",
+        ):
             keep += 1 if e.kind == "start" else -1
     return out
 
@@ -118,4 +129,6 @@ def assert_html_structure_kept(src: str, out: str) -> None:
     if before != after:
         extra = [t for t in after if t not in before][:5]
         missing = [t for t in before if t not in after][:5]
-        raise AssertionError(f"HTML structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}")
+        raise AssertionError(
+            f"HTML structure changed: new {extra}, lost {missing}\n--- src\n{src}\n--- out\n{out}"
+        )

@@ -4,6 +4,7 @@
 `RunOptions` field or `Pipeline` keyword; `run_pipeline(paths, engine, ...)` discovers the inputs
 and runs; `translate_files(...)` also maps each input to its output under `out_dir/<lang>/`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -24,35 +25,56 @@ from hymt_cli.text.languages import parse_language_list
 _RUN_OPTIONS = {f.name for f in fields(RunOptions)}
 
 
-def make_pipeline(engine: Engine | Callable[[], Engine], *, to: str | Sequence[str] = "fr",
-                  tokenizer: PromptTokenizer | None = None, **given: Any) -> Pipeline:
+def make_pipeline(
+    engine: Engine | Callable[[], Engine],
+    *,
+    to: str | Sequence[str] = "fr",
+    tokenizer: PromptTokenizer | None = None,
+    **given: Any,
+) -> Pipeline:
     """A pipeline into the languages `to` (codes, comma-separated or a sequence); `given` holds
     `RunOptions` fields (out_dir, dry_run, batch_tokens ...) and `Pipeline` keywords (progress,
     memory, glossary, validators, engine_name ...)."""
     codes = ",".join(to) if not isinstance(to, str) else to
-    options = RunOptions(targets=tuple(parse_language_list(codes)),
-                         **{k: v for k, v in given.items() if k in _RUN_OPTIONS})
-    factory = engine if isinstance(engine, type) or not hasattr(engine, "generate_stream") else (lambda: engine)
+    options = RunOptions(
+        targets=tuple(parse_language_list(codes)), **{k: v for k, v in given.items() if k in _RUN_OPTIONS}
+    )
+    factory = (
+        engine if isinstance(engine, type) or not hasattr(engine, "generate_stream") else (lambda: engine)
+    )
     extra = {k: v for k, v in given.items() if k not in _RUN_OPTIONS}
     extra.setdefault("engine_name", getattr(engine, "name", "test"))
     return Pipeline(options, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
 
 
-def sources_of(paths: Sequence[Path | str], *, options: OptionSet | None = None,
-               format_name: str | None = None) -> list[SourceFile]:
+def sources_of(
+    paths: Sequence[Path | str], *, options: OptionSet | None = None, format_name: str | None = None
+) -> list[SourceFile]:
     sources, problems = discover([str(p) for p in paths], format_name=format_name, options=options)
     assert not problems, problems
     return sources
 
 
-def run_pipeline(paths: Sequence[Path | str], engine: Engine | Callable[[], Engine], *,
-                 options: OptionSet | None = None, format_name: str | None = None, **given: Any) -> RunReport:
+def run_pipeline(
+    paths: Sequence[Path | str],
+    engine: Engine | Callable[[], Engine],
+    *,
+    options: OptionSet | None = None,
+    format_name: str | None = None,
+    **given: Any,
+) -> RunReport:
     return make_pipeline(engine, **given).run(sources_of(paths, options=options, format_name=format_name))
 
 
-def translate_files(paths: Sequence[Path], engine: Engine | Callable[[], Engine], out_dir: Path, *,
-                    lang: str = "fr", options: OptionSet | None = None,
-                    **given: Any) -> tuple[RunReport, dict[Path, Path]]:
+def translate_files(
+    paths: Sequence[Path],
+    engine: Engine | Callable[[], Engine],
+    out_dir: Path,
+    *,
+    lang: str = "fr",
+    options: OptionSet | None = None,
+    **given: Any,
+) -> tuple[RunReport, dict[Path, Path]]:
     """Run into `out_dir` (`<lang>/...`, or where the file's layout puts it); the report and each
     input's output path."""
     sources = sources_of(paths, options=options)

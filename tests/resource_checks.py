@@ -17,12 +17,11 @@ from collections import Counter
 from pathlib import Path
 
 import polib
-
 from pipelines import run_pipeline
 
-from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Engine
 from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.options import OptionSet
 from hymt_cli.reporting.report import RunReport
 
 ROOT = Path(__file__).resolve().parent.parent

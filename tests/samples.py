@@ -7,6 +7,7 @@ A target file may carry edits the format documents (an HTML page's `lang` is the
 `TARGET_EDITS` undoes them before output and source are compared. Formats that are not
 byte-exact by design (a Parquet file is re-encoded) compare what they keep in `SAME`.
 """
+
 from __future__ import annotations
 
 import re

@@ -130,7 +130,7 @@ def without_new_plural_forms(source: str, output: str) -> str:
     must be the source."""
     a, b = source.splitlines(keepends=True), output.splitlines(keepends=True)
     kept: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "insert" and all(_NEW_FORM.match(line) for line in b[j1:j2]):
             continue
         kept.extend(b[j1:j2])

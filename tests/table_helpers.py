@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from pipelines import run_pipeline
 
-from hymt_cli.options import OptionSet
 from hymt_cli.formats import DelimitedOptions, TableOptions, format_named
+from hymt_cli.options import OptionSet
 from hymt_cli.reporting.report import RunReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,8 +85,13 @@ def run_files(
     **options: object,
 ) -> RunReport:
     """One in-process run of the pipeline over `paths` (outputs under `out/<lang>/`)."""
-    return run_pipeline(paths, engine_factory, options=settings(columns, **options), to=to,  # type: ignore[arg-type]
-                        out_dir=out)
+    return run_pipeline(
+        paths,
+        engine_factory,
+        options=settings(columns, **options),
+        to=to,  # type: ignore[arg-type]
+        out_dir=out,
+    )
 
 
 def csv_rows(data: bytes, delimiter: str) -> list[list[str]]:

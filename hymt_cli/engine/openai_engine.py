@@ -17,6 +17,7 @@ received are in the translation memory, so the same command resumes.
 When the model's tokenizer is not available on this machine, prompts are tokenized by the
 server itself (vLLM's `/tokenize`, with the same chat template): see `ServerTokenizer`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from ..errors import EngineUnavailable
-from ..errors import one_line
+from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServedModel, ServerOptions
 
 # Whole jobs per engine call, as vLLM on a GPU: the client keeps the servers' batches full and
@@ -50,8 +50,10 @@ RETRY_AFTER_CAP = 300.0
 CONNECT_TIMEOUT = 10.0
 TOKENIZE_CONCURRENCY = 32
 _RETRY_STATUS = frozenset({408, 425, 429})
-SERVER_HINT = ("start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
-               "or check --base-url, e.g. http://HOST:8000/v1")
+SERVER_HINT = (
+    "start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
+    "or check --base-url, e.g. http://HOST:8000/v1"
+)
 
 Answer = tuple[int, Generation]
 T = TypeVar("T")
@@ -65,23 +67,32 @@ def connect(server: ServerOptions) -> ServedModel:
         with httpx.Client(headers=_headers(server), timeout=CONNECT_TIMEOUT) as client:
             response = client.get(f"{url}/models")
     except httpx.HTTPError as exc:
-        raise EngineUnavailable(f"cannot reach the server at {url}: {one_line(exc)}", hint=SERVER_HINT) from exc
+        raise EngineUnavailable(
+            f"cannot reach the server at {url}: {one_line(exc)}", hint=SERVER_HINT
+        ) from exc
     if response.status_code in (401, 403):
-        raise EngineUnavailable(f"the server at {url} refused the API key (HTTP {response.status_code})",
-                                hint="--api-key-env VAR names the environment variable that holds the key")
+        raise EngineUnavailable(
+            f"the server at {url} refused the API key (HTTP {response.status_code})",
+            hint="--api-key-env VAR names the environment variable that holds the key",
+        )
     try:
         response.raise_for_status()
         listed = [m for m in response.json()["data"] if isinstance(m.get("id"), str)]
     except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise EngineUnavailable(f"{url}/models is not an OpenAI-compatible model list ({one_line(exc)})",
-                                hint="the base URL usually ends in /v1, e.g. http://HOST:8000/v1") from exc
+        raise EngineUnavailable(
+            f"{url}/models is not an OpenAI-compatible model list ({one_line(exc)})",
+            hint="the base URL usually ends in /v1, e.g. http://HOST:8000/v1",
+        ) from exc
     if not listed:
         raise EngineUnavailable(f"the server at {url} serves no model", hint=SERVER_HINT)
     chosen = _choose(listed, server.model, url)
     root = chosen.get("root")
     max_len = chosen.get("max_model_len")
-    return ServedModel(name=chosen["id"], root=root if isinstance(root, str) else None,
-                       max_model_len=max_len if isinstance(max_len, int) else None)
+    return ServedModel(
+        name=chosen["id"],
+        root=root if isinstance(root, str) else None,
+        max_model_len=max_len if isinstance(max_len, int) else None,
+    )
 
 
 def _choose(listed: list[dict[str, Any]], wanted: str | None, url: str) -> dict[str, Any]:
@@ -89,17 +100,20 @@ def _choose(listed: list[dict[str, Any]], wanted: str | None, url: str) -> dict[
     if wanted is None:
         if len(listed) == 1:
             return listed[0]
-        raise EngineUnavailable(f"the server at {url} serves several models ({names})",
-                                hint="choose one with --model NAME")
+        raise EngineUnavailable(
+            f"the server at {url} serves several models ({names})", hint="choose one with --model NAME"
+        )
     for model in listed:  # its served name, else the path or hub id it was loaded from
         if wanted == model["id"]:
             return model
     for model in listed:
         if wanted == model.get("root"):
             return model
-    raise EngineUnavailable(f"the server at {url} serves {names}, not {wanted!r}",
-                            hint=f"--model {listed[0]['id']} (or leave --model out), or point --base-url "
-                                 "at a server of that model")
+    raise EngineUnavailable(
+        f"the server at {url} serves {names}, not {wanted!r}",
+        hint=f"--model {listed[0]['id']} (or leave --model out), or point --base-url "
+        "at a server of that model",
+    )
 
 
 def _headers(server: ServerOptions) -> dict[str, str]:
@@ -120,9 +134,17 @@ class OpenAIEngine:
     name = "openai"
     limits = BatchLimits(BATCH_TOKENS, BATCH_REQUESTS)
 
-    def __init__(self, server: ServerOptions, model: str, sampling: Sampling, *,
-                 extra: dict[str, object] | None = None, prompts_per_request: int = PROMPTS_PER_REQUEST,
-                 max_attempts: int = MAX_ATTEMPTS, backoff: float = BACKOFF_BASE) -> None:
+    def __init__(
+        self,
+        server: ServerOptions,
+        model: str,
+        sampling: Sampling,
+        *,
+        extra: dict[str, object] | None = None,
+        prompts_per_request: int = PROMPTS_PER_REQUEST,
+        max_attempts: int = MAX_ATTEMPTS,
+        backoff: float = BACKOFF_BASE,
+    ) -> None:
         """`model` is the served model's name; `extra` (`--engine-arg`) goes into every request's
         body (e.g. `ignore_eos=true` for benchmarks, `priority=1`). Checks the server with one
         tiny request (EngineUnavailable when it refuses it)."""
@@ -138,7 +160,9 @@ class OpenAIEngine:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hymt-openai", daemon=True)
         self._thread.start()
-        limits = httpx.Limits(max_connections=server.concurrency, max_keepalive_connections=server.concurrency)
+        limits = httpx.Limits(
+            max_connections=server.concurrency, max_keepalive_connections=server.concurrency
+        )
         timeout = httpx.Timeout(CONNECT_TIMEOUT, read=None, write=60.0, pool=None)
         self._client: httpx.AsyncClient = self._call(_open_client(_headers(server), limits, timeout))
         try:
@@ -192,8 +216,9 @@ class OpenAIEngine:
             self._loop.close()
 
     # -- requests ------------------------------------------------------------------------------
-    async def _answer_all(self, requests: Sequence[GenerationRequest], put: Callable[[Answer | BaseException], None]
-                          ) -> None:
+    async def _answer_all(
+        self, requests: Sequence[GenerationRequest], put: Callable[[Answer | BaseException], None]
+    ) -> None:
         groups = _groups(requests, self._per_request)
 
         async def work() -> None:
@@ -238,7 +263,8 @@ class OpenAIEngine:
                 raise EngineUnavailable(
                     f"the server at {self._url} failed {attempt} times in a row ({failure})",
                     hint="the answers received so far are in the translation memory: run the same command "
-                         "again to resume")
+                    "again to resume",
+                )
             self.retries += len(group)
             await asyncio.sleep(wait if wait is not None else self._delay(attempt))
         raise AssertionError("unreachable")
@@ -253,8 +279,12 @@ class OpenAIEngine:
         first = requests[0]
         sampling = replace(self._sampling, temperature=0.0) if first.deterministic else self._sampling
         prompts: list[Any] = [self._prompt(r) for r in requests]
-        body: dict[str, Any] = {"model": self._model, "prompt": prompts if len(prompts) > 1 else prompts[0],
-                                "max_tokens": first.max_tokens, **sampling_fields(sampling)}
+        body: dict[str, Any] = {
+            "model": self._model,
+            "prompt": prompts if len(prompts) > 1 else prompts[0],
+            "max_tokens": first.max_tokens,
+            **sampling_fields(sampling),
+        }
         if self._probe.returns_ids:
             body["return_token_ids"] = True
         if not self._probe.takes_ids:
@@ -279,35 +309,50 @@ class OpenAIEngine:
                 reason = "stop" if choice.get("finish_reason") == "stop" else "length"
                 answers.append((index, Generation(str(choice["text"]), reason, tokens)))
         except (KeyError, TypeError, ValueError) as exc:
-            raise EngineUnavailable(f"the server at {self._url} sent an answer that is not a completion "
-                                    f"({one_line(exc)})", hint=SERVER_HINT) from exc
+            raise EngineUnavailable(
+                f"the server at {self._url} sent an answer that is not a completion ({one_line(exc)})",
+                hint=SERVER_HINT,
+            ) from exc
         return answers
 
     async def _first_request(self) -> _Probe:
         """One tiny request with the real fields: token ids taken? token ids returned? A server
         that refuses the ids but takes text gets the rendered prompt from now on."""
-        body = {"model": self._model, "max_tokens": 1, **sampling_fields(self._sampling), **self._extra,
-                "return_token_ids": True}
+        body = {
+            "model": self._model,
+            "max_tokens": 1,
+            **sampling_fields(self._sampling),
+            **self._extra,
+            "return_token_ids": True,
+        }
         failure = ""
         for prompt in ([0], "hello"):
             try:
                 async with asyncio.timeout(max(CONNECT_TIMEOUT, min(60.0, self._server.request_timeout))):
-                    response = await self._client.post(f"{self._url}/completions", json={**body, "prompt": prompt})
+                    response = await self._client.post(
+                        f"{self._url}/completions", json={**body, "prompt": prompt}
+                    )
             except (TimeoutError, httpx.TransportError) as exc:
-                raise EngineUnavailable(f"the server at {self._url} does not answer completions: {one_line(exc)}",
-                                        hint=SERVER_HINT) from exc
+                raise EngineUnavailable(
+                    f"the server at {self._url} does not answer completions: {one_line(exc)}",
+                    hint=SERVER_HINT,
+                ) from exc
             if response.status_code == 200:
                 if isinstance(prompt, str):
                     self._detokenize = _detokenizer(self._server.tokenizer or self._model)
                 choices = response.json().get("choices") or [{}]
-                return _Probe(takes_ids=not isinstance(prompt, str),
-                              returns_ids=isinstance(choices[0].get("token_ids"), list))
+                return _Probe(
+                    takes_ids=not isinstance(prompt, str),
+                    returns_ids=isinstance(choices[0].get("token_ids"), list),
+                )
             failure = f"HTTP {response.status_code}: {_message(response)}"
             if response.status_code != 400:
                 break
-        raise EngineUnavailable(f"the server at {self._url} refused a completion request ({failure})",
-                                hint="hymt needs /v1/completions with top_k and repetition_penalty (vLLM's "
-                                     "OpenAI-compatible server)")
+        raise EngineUnavailable(
+            f"the server at {self._url} refused a completion request ({failure})",
+            hint="hymt needs /v1/completions with top_k and repetition_penalty (vLLM's "
+            "OpenAI-compatible server)",
+        )
 
     def _call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
@@ -319,8 +364,9 @@ class OpenAIEngine:
         self.close()
 
 
-async def _open_client(headers: dict[str, str], limits: httpx.Limits, timeout: httpx.Timeout
-                       ) -> httpx.AsyncClient:
+async def _open_client(
+    headers: dict[str, str], limits: httpx.Limits, timeout: httpx.Timeout
+) -> httpx.AsyncClient:
     return httpx.AsyncClient(headers=headers, limits=limits, timeout=timeout)
 
 
@@ -329,9 +375,18 @@ def sampling_fields(sampling: Sampling) -> dict[str, Any]:
     `SamplingParams` (greedy: temperature 0 and the repetition penalty). Every field is sent, so
     that a server's own defaults (a model's generation_config) never decide."""
     if sampling.greedy:
-        return {"temperature": 0.0, "top_p": 1.0, "top_k": 0, "repetition_penalty": sampling.repetition_penalty}
-    fields: dict[str, Any] = {"temperature": sampling.temperature, "top_p": sampling.top_p,
-                              "top_k": max(sampling.top_k, 0), "repetition_penalty": sampling.repetition_penalty}
+        return {
+            "temperature": 0.0,
+            "top_p": 1.0,
+            "top_k": 0,
+            "repetition_penalty": sampling.repetition_penalty,
+        }
+    fields: dict[str, Any] = {
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "top_k": max(sampling.top_k, 0),
+        "repetition_penalty": sampling.repetition_penalty,
+    }
     if sampling.seed is not None:
         fields["seed"] = sampling.seed
     return fields
@@ -369,7 +424,11 @@ def _message(response: httpx.Response) -> str:
     """The server's own error message, one line."""
     try:
         data = response.json()
-        message = data.get("error", {}).get("message") if isinstance(data.get("error"), dict) else data.get("detail")
+        message = (
+            data.get("error", {}).get("message")
+            if isinstance(data.get("error"), dict)
+            else data.get("detail")
+        )
     except (ValueError, AttributeError):
         message = None
     text = str(message or response.text or response.reason_phrase).strip().splitlines()
@@ -384,9 +443,11 @@ def _detokenizer(model: str) -> Callable[[Sequence[int]], str]:
 
         tokenizer = AutoTokenizer.from_pretrained(model)
     except Exception as exc:
-        raise EngineUnavailable(f"the server takes no token ids and the tokenizer of {model!r} is not here to "
-                                f"render them as text ({one_line(exc)})",
-                                hint="download the model's tokenizer (hf download MODEL) and pass --model") from exc
+        raise EngineUnavailable(
+            f"the server takes no token ids and the tokenizer of {model!r} is not here to "
+            f"render them as text ({one_line(exc)})",
+            hint="download the model's tokenizer (hf download MODEL) and pass --model",
+        ) from exc
 
     def detokenize(ids: Sequence[int]) -> str:
         return str(tokenizer.decode(list(ids), skip_special_tokens=False))
@@ -409,17 +470,26 @@ class ServerTokenizer:
         try:
             self.count("hymt")
         except EngineUnavailable as exc:
-            raise EngineUnavailable(f"the tokenizer of {model!r} is not on this machine, and the server "
-                                    f"cannot tokenize for hymt ({exc.message})",
-                                    hint="download the model's tokenizer (hf download MODEL) and pass its "
-                                         "folder as --model, or serve it with vLLM (it has /tokenize)") from exc
+            raise EngineUnavailable(
+                f"the tokenizer of {model!r} is not on this machine, and the server "
+                f"cannot tokenize for hymt ({exc.message})",
+                hint="download the model's tokenizer (hf download MODEL) and pass its "
+                "folder as --model, or serve it with vLLM (it has /tokenize)",
+            ) from exc
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
         return self.prompt_ids_batch([user_message])[0]
 
     def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
-        bodies = [{"model": self._model, "messages": [{"role": "user", "content": m}],
-                   "add_generation_prompt": True, "add_special_tokens": False} for m in user_messages]
+        bodies = [
+            {
+                "model": self._model,
+                "messages": [{"role": "user", "content": m}],
+                "add_generation_prompt": True,
+                "add_special_tokens": False,
+            }
+            for m in user_messages
+        ]
         return asyncio.run(self._tokenize(bodies)) if bodies else []
 
     def prompt_count(self, user_message: str) -> int:

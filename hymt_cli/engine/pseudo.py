@@ -7,6 +7,7 @@ a changed text that keeps what a translation keeps: markup tags (`<s1>`, `</s1>`
 through intact, the padding has no digits (it would read as numbers the source lacks), and
 the source's end punctuation stays at the end (the padding goes before it).
 """
+
 from __future__ import annotations
 
 import re

@@ -26,6 +26,7 @@ Ray must be initialised on the main thread (a `ray.init()` from a thread that th
 its GCS connection after a minute): `RayCluster.connect` runs there, before the pipeline starts
 its engine in the background; building a `RayEngine` only creates actors.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,9 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import EngineUnavailable, UsageError
+from ..errors import EngineUnavailable, UsageError, one_line
 from ..options import Options, Panel, option
-from ..errors import one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 RAY_HINT = 'install the Ray extra: pip install "hymt[ray]" (ray[data])'
@@ -61,11 +61,23 @@ class RayOptions(Options):
     leaves room for Ray's own tasks."""
 
     address: str | None = option(
-        None, "--ray", metavar="[ADDRESS]", value_pattern=_ADDRESS, panel=Panel.MODEL,
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        value_pattern=_ADDRESS,
+        panel=Panel.MODEL,
         help="Run the engine on a Ray cluster: --ray (RAY_ADDRESS, a running local cluster, else a new local "
-             "one) or --ray HOST:PORT / ray://HOST:PORT. Needs hymt[ray].")
-    workers: int | None = option(None, "--ray-workers", metavar="N", minimum=1, panel=Panel.MODEL,
-                                 default_text="one per GPU of the cluster, else 1", help="--ray: engine workers.")
+        "one) or --ray HOST:PORT / ray://HOST:PORT. Needs hymt[ray].",
+    )
+    workers: int | None = option(
+        None,
+        "--ray-workers",
+        metavar="N",
+        minimum=1,
+        panel=Panel.MODEL,
+        default_text="one per GPU of the cluster, else 1",
+        help="--ray: engine workers.",
+    )
     gpus_per_worker: float = 0.0
     cpus_per_worker: float | None = None
     chunk_requests: int = CHUNK_REQUESTS
@@ -97,15 +109,19 @@ class RayCluster:
         import hymt_cli
 
         try:
-            ray.init(address=address or None, log_to_driver=False,  # worker output would reach stdout
-                     logging_level=logging.INFO if verbose else logging.WARNING,
-                     # the workers run this very hymt, whatever is installed on the nodes
-                     runtime_env={"py_modules": [str(Path(hymt_cli.__file__).parent)]})
+            ray.init(
+                address=address or None,
+                log_to_driver=False,  # worker output would reach stdout
+                logging_level=logging.INFO if verbose else logging.WARNING,
+                # the workers run this very hymt, whatever is installed on the nodes
+                runtime_env={"py_modules": [str(Path(hymt_cli.__file__).parent)]},
+            )
         except Exception as exc:  # ConnectionError, ValueError (bad address), RuntimeError
             where = f"at {address}" if address else "(Ray's default: RAY_ADDRESS, a local cluster)"
-            raise EngineUnavailable(f"cannot connect to the Ray cluster {where}: {one_line(exc)}",
-                                    hint="start one with `ray start --head`, or give --ray with no address "
-                                         "for a local instance") from exc
+            raise EngineUnavailable(
+                f"cannot connect to the Ray cluster {where}: {one_line(exc)}",
+                hint="start one with `ray start --head`, or give --ray with no address for a local instance",
+            ) from exc
         return cls(started_here=True)
 
     def resources(self) -> dict[str, float]:
@@ -144,8 +160,15 @@ class RayEngine:
     limits = BatchLimits(BATCH_TOKENS, BATCH_REQUESTS)
     retries = 0
 
-    def __init__(self, cluster: RayCluster, build: Callable[[Any], Engine], setup: Any, options: RayOptions,
-                 *, name: str) -> None:
+    def __init__(
+        self,
+        cluster: RayCluster,
+        build: Callable[[Any], Engine],
+        setup: Any,
+        options: RayOptions,
+        *,
+        name: str,
+    ) -> None:
         """Start the workers and wait until every one has built its engine (the pipeline does
         this in the background, while it plans)."""
         import ray
@@ -166,8 +189,9 @@ class RayEngine:
             self.close()
             cause = getattr(exc, "cause", None) or exc
             message = getattr(cause, "message", None) or one_line(cause)
-            raise EngineUnavailable(f"a Ray worker could not start its engine: {message}",
-                                    hint=getattr(cause, "hint", None)) from exc
+            raise EngineUnavailable(
+                f"a Ray worker could not start its engine: {message}", hint=getattr(cause, "hint", None)
+            ) from exc
 
     @property
     def workers(self) -> int:
@@ -183,7 +207,10 @@ class RayEngine:
         """(index, Generation) chunk by chunk, as workers finish them."""
         import ray
 
-        chunks = [(start, list(requests[start:start + self._chunk])) for start in range(0, len(requests), self._chunk)]
+        chunks = [
+            (start, list(requests[start : start + self._chunk]))
+            for start in range(0, len(requests), self._chunk)
+        ]
         chunks.reverse()  # popped from the end: first chunk first
         busy = [0] * len(self._workers)
         in_flight: dict[Any, tuple[int, int]] = {}  # ref -> (first index, worker)
@@ -206,9 +233,11 @@ class RayEngine:
                 try:
                     answers = ray.get(done[0])
                 except ray.exceptions.RayError as exc:
-                    raise EngineUnavailable(f"a Ray worker failed: {one_line(exc)}",
-                                            hint="the answers received so far are in the translation memory: "
-                                                 "run the same command again to resume") from exc
+                    raise EngineUnavailable(
+                        f"a Ray worker failed: {one_line(exc)}",
+                        hint="the answers received so far are in the translation memory: "
+                        "run the same command again to resume",
+                    ) from exc
                 submit()
                 for offset, generation in enumerate(answers):
                     yield start + offset, generation

@@ -6,7 +6,8 @@ machine `CUDA_VISIBLE_DEVICES`) before it builds its engine, and is fed requests
 works: the parent keeps `in_flight` requests queued or running in every replica that is ready
 (no more than an equal share of what is left, so a small job is shared too, and the last
 requests are spread evenly) and hands out the next ones, in order, to whichever replica
-answers: a faster replica takes more, and all of them run out of work together. Replicas sharing a GPU start one after
+answers: a faster replica takes more, and all of them run out of work together. Replicas sharing a GPU start
+one after
 another (each sizes its KV cache from the memory it finds free); the first one ready starts
 working while the others start.
 
@@ -20,6 +21,7 @@ count, not by tokens, it cannot put two engines on one GPU (one rank per device)
 would put an asyncio loop under the pipeline. Independent engine processes scale the host
 work with the engines, take any number per GPU, and need nothing from vLLM but `LLM`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -33,8 +35,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol, runtime_checkable
 
-from ..errors import EngineUnavailable
-from ..errors import one_line
+from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
@@ -106,14 +107,23 @@ class _Replica:
     last_phase: str = ""
 
 
+_WHOLE_JOBS = BatchLimits()  # no limits of its own: the pipeline's
+
+
 class ReplicaEngine:
     """Replicas of one engine behind the `Engine` interface (see the module docstring)."""
 
     retries = 0  # local engine processes: nothing is sent again over a network
 
-    def __init__(self, build: Build, slots: Sequence[ReplicaSlot], *, name: str = "replicas",
-                 limits: BatchLimits = BatchLimits(),
-                 on_phase: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        build: Build,
+        slots: Sequence[ReplicaSlot],
+        *,
+        name: str = "replicas",
+        limits: BatchLimits = _WHOLE_JOBS,
+        on_phase: Callable[[str], None] | None = None,
+    ) -> None:
         """Start every replica; return once one of them is ready (EngineUnavailable if none
         can start). `on_phase` hears the replicas' start-up phases, labelled."""
         if not slots:
@@ -131,8 +141,11 @@ class ReplicaEngine:
             parent_end, child_end = context.Pipe()
             wait_for = started[slot.after] if slot.after is not None else None
             # not a daemon: the replica's engine starts processes of its own
-            process = context.Process(target=_serve, args=(child_end, build, slot, wait_for, started[i]),
-                                      name=f"hymt-replica-{i + 1}")
+            process = context.Process(
+                target=_serve,
+                args=(child_end, build, slot, wait_for, started[i]),
+                name=f"hymt-replica-{i + 1}",
+            )
             process.start()
             child_end.close()
             self._replicas.append(_Replica(slot, process, parent_end))
@@ -196,8 +209,15 @@ class ReplicaEngine:
                     self._send(replica, ("abort", None))
                 replica.tags.clear()
 
-    def _top_up(self, replica: _Replica, target: int, requests: Sequence[GenerationRequest], base: int,
-                todo: Iterator[int], resend: deque[int]) -> None:
+    def _top_up(
+        self,
+        replica: _Replica,
+        target: int,
+        requests: Sequence[GenerationRequest],
+        base: int,
+        todo: Iterator[int],
+        resend: deque[int],
+    ) -> None:
         room = target - len(replica.tags)
         batch: list[tuple[int, GenerationRequest]] = []
         while room > 0:
@@ -207,7 +227,7 @@ class ReplicaEngine:
             batch.append((base + index, requests[index]))
             room -= 1
         for start in range(0, len(batch), _SEND_CHUNK):
-            chunk = batch[start:start + _SEND_CHUNK]
+            chunk = batch[start : start + _SEND_CHUNK]
             if not self._send(replica, ("add", chunk)):
                 resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
                 return

@@ -1,4 +1,5 @@
 """A served engine's options (`--engine openai`): where the server is and how hard to drive it."""
+
 from __future__ import annotations
 
 import os
@@ -11,18 +12,37 @@ from .base import ServerOptions
 
 @dataclass(frozen=True, slots=True)
 class ServedOptions(Options):
-    base_url: str | None = option(None, "--base-url", metavar="URL", panel=Panel.MODEL,
-                                  help="--engine openai: the OpenAI-compatible server (or load balancer), e.g. "
-                                       "http://HOST:8000/v1.")
-    api_key_env: str | None = option(None, "--api-key-env", metavar="VAR", panel=Panel.MODEL,
-                                     help="--engine openai: the environment variable that holds the server's "
-                                          "API key.")
-    concurrency: int = option(2048, "--concurrency", metavar="N", minimum=1, panel=Panel.MODEL,
-                              help="--engine openai: prompts in flight across the servers (about twice each "
-                                   "server's --max-num-seqs).")
-    request_timeout: float = option(600.0, "--request-timeout", metavar="SECONDS", above=0.0, panel=Panel.MODEL,
-                                    help="--engine openai: seconds one HTTP request may take (then it is sent "
-                                         "again).")
+    base_url: str | None = option(
+        None,
+        "--base-url",
+        metavar="URL",
+        panel=Panel.MODEL,
+        help="--engine openai: the OpenAI-compatible server (or load balancer), e.g. http://HOST:8000/v1.",
+    )
+    api_key_env: str | None = option(
+        None,
+        "--api-key-env",
+        metavar="VAR",
+        panel=Panel.MODEL,
+        help="--engine openai: the environment variable that holds the server's API key.",
+    )
+    concurrency: int = option(
+        2048,
+        "--concurrency",
+        metavar="N",
+        minimum=1,
+        panel=Panel.MODEL,
+        help="--engine openai: prompts in flight across the servers (about twice each "
+        "server's --max-num-seqs).",
+    )
+    request_timeout: float = option(
+        600.0,
+        "--request-timeout",
+        metavar="SECONDS",
+        above=0.0,
+        panel=Panel.MODEL,
+        help="--engine openai: seconds one HTTP request may take (then it is sent again).",
+    )
 
     def validate(self) -> None:
         if self.base_url is not None and not self.base_url.startswith(("http://", "https://")):
@@ -38,5 +58,10 @@ class ServedOptions(Options):
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise UsageError(f"--api-key-env {self.api_key_env}: that environment variable is not set")
-        return ServerOptions(self.base_url, model=model, api_key=key, concurrency=self.concurrency,
-                             request_timeout=self.request_timeout)
+        return ServerOptions(
+            self.base_url,
+            model=model,
+            api_key=key,
+            concurrency=self.concurrency,
+            request_timeout=self.request_timeout,
+        )

@@ -4,16 +4,16 @@ Slower than vLLM (no paged attention, no continuous batching), so requests are s
 by prompt length and generated in buckets: similar lengths waste little on padding.
 torch and transformers are imported only when an engine is built.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import EngineUnavailable
-from .base import BatchEngine, EngineOptions, Generation, GenerationRequest, Sampling
-from ..errors import one_line
+from ..errors import EngineUnavailable, one_line
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
+from .base import BatchEngine, EngineOptions, Generation, GenerationRequest, Sampling
 
 if TYPE_CHECKING:
     import torch
@@ -35,21 +35,25 @@ class TransformersEngine(BatchEngine):
             import torch
             from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig
         except ImportError as exc:
-            raise EngineUnavailable("transformers (with torch) is not installed",
-                                    hint=INSTALL_HINT) from exc
+            raise EngineUnavailable("transformers (with torch) is not installed", hint=INSTALL_HINT) from exc
         self._sampling = sampling
         self._device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         self._model: PreTrainedModel | None = None
         try:
             self._tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(
-                options.model, revision=options.revision, trust_remote_code=options.trust_remote_code)
-            load: dict[str, object] = {"dtype": _torch_dtype(options.dtype), "revision": options.revision,
-                                       "trust_remote_code": options.trust_remote_code, **options.extra}
+                options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
+            )
+            load: dict[str, object] = {
+                "dtype": _torch_dtype(options.dtype),
+                "revision": options.revision,
+                "trust_remote_code": options.trust_remote_code,
+                **options.extra,
+            }
             model = AutoModelForCausalLM.from_pretrained(options.model, **load)
         except Exception as exc:
             raise EngineUnavailable(
-                f"transformers could not load model {options.model!r}: {one_line(exc)}",
-                hint=MODEL_HINT) from exc
+                f"transformers could not load model {options.model!r}: {one_line(exc)}", hint=MODEL_HINT
+            ) from exc
         # PreTrainedModel.to is typed through functools.wraps(torch.nn.Module.to), which mypy
         # reads as a function taking the module itself first
         model.to(self._device).eval()  # type: ignore[arg-type]
@@ -60,8 +64,10 @@ class TransformersEngine(BatchEngine):
         # generate() merges the model's defaults into ours; HY-MT ships do_sample and
         # temperature 0.7, which must not leak into greedy runs (nor warn there)
         model.generation_config = GenerationConfig(  # type: ignore[no-untyped-call]  # **kwargs only
-            eos_token_id=sorted(self._eos_ids), pad_token_id=self._pad_id,
-            bos_token_id=model.generation_config.bos_token_id)
+            eos_token_id=sorted(self._eos_ids),
+            pad_token_id=self._pad_id,
+            bos_token_id=model.generation_config.bos_token_id,
+        )
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """One Generation per request, in request order."""
@@ -94,8 +100,9 @@ class TransformersEngine(BatchEngine):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _generate_bucket(self, requests: Sequence[GenerationRequest], *, greedy: bool = False
-                         ) -> list[Generation]:
+    def _generate_bucket(
+        self, requests: Sequence[GenerationRequest], *, greedy: bool = False
+    ) -> list[Generation]:
         import torch
 
         assert self._model is not None
@@ -105,8 +112,8 @@ class TransformersEngine(BatchEngine):
         attention_mask = torch.zeros((len(requests), width), dtype=torch.long)
         for row, request in enumerate(requests):
             ids = request.prompt_token_ids
-            input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
-            attention_mask[row, width - len(ids):] = 1
+            input_ids[row, width - len(ids) :] = torch.tensor(ids, dtype=torch.long)
+            attention_mask[row, width - len(ids) :] = 1
         config = self._generation_config(max(r.max_tokens for r in requests), greedy=greedy)
         if self._sampling.seed is not None and not (greedy or self._sampling.greedy):
             torch.manual_seed(self._sampling.seed)
@@ -114,8 +121,10 @@ class TransformersEngine(BatchEngine):
             # transformers types GenerationMixin's `self` as a Protocol for the `ty` checker,
             # which mypy does not match against the loaded model class
             sequences = self._model.generate(  # type: ignore[operator]
-                input_ids=input_ids.to(self._device), attention_mask=attention_mask.to(self._device),
-                generation_config=config)
+                input_ids=input_ids.to(self._device),
+                attention_mask=attention_mask.to(self._device),
+                generation_config=config,
+            )
         generations = []
         for row, request in enumerate(requests):
             new_ids = sequences[row, width:].tolist()
@@ -130,17 +139,24 @@ class TransformersEngine(BatchEngine):
 
         s = replace(self._sampling, temperature=0.0) if greedy else self._sampling
         config = GenerationConfig(  # type: ignore[no-untyped-call]  # **kwargs only
-            max_new_tokens=max_new_tokens, repetition_penalty=s.repetition_penalty,
-            eos_token_id=sorted(self._eos_ids), pad_token_id=self._pad_id,
-            do_sample=not s.greedy)
+            max_new_tokens=max_new_tokens,
+            repetition_penalty=s.repetition_penalty,
+            eos_token_id=sorted(self._eos_ids),
+            pad_token_id=self._pad_id,
+            do_sample=not s.greedy,
+        )
         if not s.greedy:
             config.temperature, config.top_p = s.temperature, s.top_p
             config.top_k = s.top_k if s.top_k > 0 else None
         return config
 
 
-def length_buckets(requests: Sequence[GenerationRequest], *, max_rows: int = MAX_BATCH_ROWS,
-                   max_tokens: int = MAX_BATCH_TOKENS) -> list[list[int]]:
+def length_buckets(
+    requests: Sequence[GenerationRequest],
+    *,
+    max_rows: int = MAX_BATCH_ROWS,
+    max_tokens: int = MAX_BATCH_TOKENS,
+) -> list[list[int]]:
     """Request indices grouped by similar prompt length, each group within the budgets.
 
     A single request over the token budget still gets a bucket of its own.
@@ -162,8 +178,9 @@ def length_buckets(requests: Sequence[GenerationRequest], *, max_rows: int = MAX
     return buckets
 
 
-def trim_answer(new_ids: Sequence[int], max_tokens: int, eos_ids: frozenset[int]
-                ) -> tuple[list[int], int, str]:
+def trim_answer(
+    new_ids: Sequence[int], max_tokens: int, eos_ids: frozenset[int]
+) -> tuple[list[int], int, str]:
     """Cut one row of a bucket's output at its own EOS or max_tokens.
 
     Returns the ids to decode (EOS excluded), the number of tokens generated (EOS

@@ -1,5 +1,6 @@
 """The vLLM engine's own options (its registry entry brings them; the model's name, revision,
 dtype and context length are run-wide: settings/run.py)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,20 +11,46 @@ from ..options import Options, Panel, option
 
 @dataclass(frozen=True, slots=True)
 class VllmOptions(Options):
-    quantization: str | None = option(None, "--quantization", metavar="METHOD", panel=Panel.MODEL,
-                                      help="vLLM quantization, e.g. fp8.")
+    quantization: str | None = option(
+        None, "--quantization", metavar="METHOD", panel=Panel.MODEL, help="vLLM quantization, e.g. fp8."
+    )
     gpu_memory_utilization: float | None = option(
-        None, "--gpu-memory-utilization", metavar="SHARE", above=0.0, maximum=1.0, panel=Panel.MODEL,
-        default_text="0.9 on a GPU; on CPU a KV cache size", help="vLLM memory share in (0, 1].")
-    tensor_parallel_size: int = option(1, "--tensor-parallel-size", metavar="N", minimum=1, panel=Panel.MODEL,
-                                       help="GPUs per model (vLLM).")
-    gpus: str | None = option(None, "--gpus", metavar="IDS", panel=Panel.MODEL, default_text="every visible GPU",
-                              help="vLLM: the GPUs to use, as CUDA_VISIBLE_DEVICES names them (0,1).")
-    replicas: int | None = option(None, "--replicas", metavar="N", minimum=1, panel=Panel.MODEL,
-                                  default_text="2 for a small model the memory holds, else 1",
-                                  help="vLLM: engine processes per GPU (CPU: in all).")
-    enforce_eager: bool = option(False, "--enforce-eager", off_flag="--no-enforce-eager", panel=Panel.MODEL,
-                                 help="vLLM: no CUDA graphs (faster start, slower run).")
+        None,
+        "--gpu-memory-utilization",
+        metavar="SHARE",
+        above=0.0,
+        maximum=1.0,
+        panel=Panel.MODEL,
+        default_text="0.9 on a GPU; on CPU a KV cache size",
+        help="vLLM memory share in (0, 1].",
+    )
+    tensor_parallel_size: int = option(
+        1, "--tensor-parallel-size", metavar="N", minimum=1, panel=Panel.MODEL, help="GPUs per model (vLLM)."
+    )
+    gpus: str | None = option(
+        None,
+        "--gpus",
+        metavar="IDS",
+        panel=Panel.MODEL,
+        default_text="every visible GPU",
+        help="vLLM: the GPUs to use, as CUDA_VISIBLE_DEVICES names them (0,1).",
+    )
+    replicas: int | None = option(
+        None,
+        "--replicas",
+        metavar="N",
+        minimum=1,
+        panel=Panel.MODEL,
+        default_text="2 for a small model the memory holds, else 1",
+        help="vLLM: engine processes per GPU (CPU: in all).",
+    )
+    enforce_eager: bool = option(
+        False,
+        "--enforce-eager",
+        off_flag="--no-enforce-eager",
+        panel=Panel.MODEL,
+        help="vLLM: no CUDA graphs (faster start, slower run).",
+    )
 
     def validate(self) -> None:
         if self.gpus is not None and not self.gpu_list():

@@ -5,40 +5,58 @@ units to translate and writers for the outputs. A document format (`DocumentForm
 `SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
 writes batches of rows. A new format is one module and one `register` call here.
 """
+
 from __future__ import annotations
 
-from ..errors import UsageError
 from collections.abc import Callable
 from typing import Any
 
-from ..options import OptionSet, Options
-from .base import (Decoded, DocumentDecodeError, DocumentFormat, FormatError, InputFormat, InputReader,
-                   InputSource, ParsedDocument, Unit, UnitWriter)
+from ..errors import UsageError
+from ..options import Options, OptionSet
 from .android import AndroidFormat
 from .apple import AppleStringsFormat, StringsDictFormat
+from .base import (
+    Decoded,
+    DocumentDecodeError,
+    DocumentFormat,
+    FormatError,
+    InputFormat,
+    InputReader,
+    InputSource,
+    ParsedDocument,
+    Unit,
+    UnitWriter,
+)
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .document import SplicingFormat
 from .html import HtmlFormat
-from .jsonlines import JsonLinesFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
+from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, marked
 from .markdown import MarkdownFormat
-from .delimited import CsvFormat, DelimitedOptions, TsvFormat
-from .jsonlines import JsonLinesFormat
 from .parquet import ParquetFormat, ParquetOptions
-from .registry import (FORMATS, FormatSpec, document_format, format_for_path, format_named, path_marked, register,
-                       suffixes,
-                       text_format_names, unregister, walk_refusal)
 from .po import PoFormat, PoOptions
-from .strings import StringsFormat
 from .properties import PropertiesFormat
-from .table_cells import TableOptions
-from .toml_strings import TomlStringsFormat
-from .yaml_strings import YamlStringsFormat
+from .registry import (
+    FORMATS,
+    FormatSpec,
+    document_format,
+    format_for_path,
+    format_named,
+    path_marked,
+    register,
+    suffixes,
+    text_format_names,
+    unregister,
+    walk_refusal,
+)
+from .strings import StringsFormat
 from .table_cells import TableOptions
 from .text import TextFormat, TextOptions
+from .toml_strings import TomlStringsFormat
 from .xliff import XliffFormat, XliffOptions
 from .xml_kind import xml_format_name
+from .yaml_strings import YamlStringsFormat
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
@@ -47,36 +65,71 @@ def _cells(options: OptionSet) -> SplicingFormat:
     try:
         return document_format(name, options)
     except KeyError:
-        raise UsageError(f"--cell-format must be one of {', '.join(text_format_names())}, not {name!r}") from None
+        raise UsageError(
+            f"--cell-format must be one of {', '.join(text_format_names())}, not {name!r}"
+        ) from None
 
 
-def _table(name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat],
-           *options: type[Options]) -> None:
+def _table(
+    name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat], *options: type[Options]
+) -> None:
     """A table format: rows read and written a batch at a time, its cells parsed as documents;
     its --context-columns are asked for, so their context goes to the model by default."""
-    register(FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True))
+    register(
+        FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True)
+    )
 
 
-register(FormatSpec(TextFormat.name, TextFormat.suffixes, lambda o: TextFormat(o.of(TextOptions)), (TextOptions,),
-                    cell=True))
+register(
+    FormatSpec(
+        TextFormat.name,
+        TextFormat.suffixes,
+        lambda o: TextFormat(o.of(TextOptions)),
+        (TextOptions,),
+        cell=True,
+    )
+)
 register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat(), cell=True))
 register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat(), cell=True))
 _table(ParquetFormat.name, ParquetFormat.suffixes, lambda o: ParquetFormat(o.of(TableOptions), _cells(o)))
-_table(CsvFormat.name, CsvFormat.suffixes,
-       lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)), DelimitedOptions)
-_table(TsvFormat.name, TsvFormat.suffixes,
-       lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)), DelimitedOptions)
-_table(JsonLinesFormat.name, JsonLinesFormat.suffixes, lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o)))
+_table(
+    CsvFormat.name,
+    CsvFormat.suffixes,
+    lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)),
+    DelimitedOptions,
+)
+_table(
+    TsvFormat.name,
+    TsvFormat.suffixes,
+    lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)),
+    DelimitedOptions,
+)
+_table(
+    JsonLinesFormat.name, JsonLinesFormat.suffixes, lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o))
+)
 
 
-def _strings(fmt: type[StringsFormat], build: Callable[[OptionSet], StringsFormat],
-             options: type[Options] | None = None, **more: Any) -> None:
+def _strings(
+    fmt: type[StringsFormat],
+    build: Callable[[OptionSet], StringsFormat],
+    options: type[Options] | None = None,
+    **more: Any,
+) -> None:
     """A software-strings format: its keys and comments are short, telling context; its path
     may name its language (layouts); a shared suffix is taken in folders only where the path
     shows strings (walk_refusal)."""
-    register(FormatSpec(fmt.name, fmt.suffixes, build, (options,) if options else (), context_by_default=True,
-                        layouts=fmt.layouts,
-                        walk_refusal=fmt.walk_refusal, **more))
+    register(
+        FormatSpec(
+            fmt.name,
+            fmt.suffixes,
+            build,
+            (options,) if options else (),
+            context_by_default=True,
+            layouts=fmt.layouts,
+            walk_refusal=fmt.walk_refusal,
+            **more,
+        )
+    )
 
 
 _strings(JsonStringsFormat, lambda o: JsonStringsFormat(o.of(JsonOptions)), JsonOptions)
@@ -86,15 +139,54 @@ _strings(TomlStringsFormat, lambda o: TomlStringsFormat())
 _strings(PropertiesFormat, lambda o: PropertiesFormat())
 _strings(PoFormat, lambda o: PoFormat(o.of(PoOptions)), PoOptions)
 # `.xml` is every kind of XML: the root element says whether a file is XLIFF or Android strings.
-_strings(XliffFormat, lambda o: XliffFormat(o.of(XliffOptions)), XliffOptions, by_content=(".xml",),
-         claims=lambda path: xml_format_name(path) == "xliff")
-_strings(AndroidFormat, lambda o: AndroidFormat(), by_content=(".xml",),
-         claims=lambda path: xml_format_name(path) == "android")
+_strings(
+    XliffFormat,
+    lambda o: XliffFormat(o.of(XliffOptions)),
+    XliffOptions,
+    by_content=(".xml",),
+    claims=lambda path: xml_format_name(path) == "xliff",
+)
+_strings(
+    AndroidFormat,
+    lambda o: AndroidFormat(),
+    by_content=(".xml",),
+    claims=lambda path: xml_format_name(path) == "android",
+)
 _strings(AppleStringsFormat, lambda o: AppleStringsFormat())
 _strings(StringsDictFormat, lambda o: StringsDictFormat())
 
-__all__ = ["Decoded", "DocumentDecodeError", "DocumentFormat", "FormatError", "InputFormat", "InputReader",
-           "InputSource", "ParsedDocument", "Unit", "UnitWriter", "FORMATS", "FormatSpec", "ParquetOptions",
-           "SplicingFormat", "TextOptions", "document_format", "format_named", "format_for_path", "register",
-           "suffixes", "text_format_names", "unregister", "JsonOptions", "path_marked", "walk_refusal", "Layout",
-           "Marked", "marked", "StringsFormat", "PoOptions", "XliffOptions", "TableOptions", "DelimitedOptions"]
+__all__ = [
+    "Decoded",
+    "DocumentDecodeError",
+    "DocumentFormat",
+    "FormatError",
+    "InputFormat",
+    "InputReader",
+    "InputSource",
+    "ParsedDocument",
+    "Unit",
+    "UnitWriter",
+    "FORMATS",
+    "FormatSpec",
+    "ParquetOptions",
+    "SplicingFormat",
+    "TextOptions",
+    "document_format",
+    "format_named",
+    "format_for_path",
+    "register",
+    "suffixes",
+    "text_format_names",
+    "unregister",
+    "JsonOptions",
+    "path_marked",
+    "walk_refusal",
+    "Layout",
+    "Marked",
+    "marked",
+    "StringsFormat",
+    "PoOptions",
+    "XliffOptions",
+    "TableOptions",
+    "DelimitedOptions",
+]

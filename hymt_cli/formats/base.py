@@ -11,6 +11,7 @@ and `decoded.encode(decoded.text) == data` for every input `decode` accepts. A f
 state between documents: what one document needs (its charset, its parse) travels in the
 values `decode` and `parse` return.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence

@@ -3,6 +3,7 @@
 The reader reads and decodes the bytes and parses the text; the writer splices the
 translations into the parsed document and encodes it the way the source was encoded.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
@@ -10,7 +11,6 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
 from ..text.segments import Segment
-
 from .base import Decoded, DocumentFormat, FormatError, InputSource, ParsedDocument, Unit
 
 
@@ -41,8 +41,9 @@ class SplicingFormat:
     def segments(self, src: str) -> list[Segment]:
         return list(self.parse(src).segments)
 
-    def reassemble(self, src: str, translated: Mapping[int, str], *,
-                   target_language: str | None = None) -> str:
+    def reassemble(
+        self, src: str, translated: Mapping[int, str], *, target_language: str | None = None
+    ) -> str:
         return self.parse(src).reassemble(translated, target_language=target_language)
 
 

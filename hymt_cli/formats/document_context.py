@@ -6,6 +6,7 @@ title (`<title>`, a front matter `title`) or else its first level-1 heading; a h
 the title, any other segment's the title and the nearest heading (each once). Tags are markup, not
 words: the context is the text between them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,7 +23,8 @@ MAX_CONTEXT_CHARS = 300  # a title or heading longer than this is cut: context, 
 
 def with_document_context(segments: Sequence[Segment]) -> list[Segment]:
     title = next((_plain(s.text) for s in segments if s.role in _TITLES), "") or next(
-        (_plain(s.text) for s in segments if s.role == "heading 1"), "")
+        (_plain(s.text) for s in segments if s.role == "heading 1"), ""
+    )
     heading = ""
     out = []
     for segment in segments:

@@ -10,6 +10,7 @@ Output: same schema and key/value metadata, same row order, other columns untouc
 stay null, empty strings stay empty; `add_columns` keeps the source columns and appends
 `<column>_<lang>`. Output paths, atomic writing and commits are the pipeline's.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,15 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import first_line
 from .base import DocumentFormat, FormatError, InputSource, Unit
-from .table_cells import (CellPlanner, TableCell, TableOptions, added_columns, column_listing, rendered_cell,
-                          selected_columns)
+from .table_cells import (
+    CellPlanner,
+    TableCell,
+    TableOptions,
+    added_columns,
+    column_listing,
+    rendered_cell,
+    selected_columns,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -78,8 +86,9 @@ class ParquetReader:
         schema = self._file.schema_arrow
         if self.options.add_columns:
             schema = _with_added_columns(schema, self._columns, target_language)
-        return ParquetRowWriter(out, schema, _writer_options(self._file, schema), self._columns,
-                                self.options.add_columns)
+        return ParquetRowWriter(
+            out, schema, _writer_options(self._file, schema), self._columns, self.options.add_columns
+        )
 
     def _open(self) -> pq.ParquetFile:
         import pyarrow as pa
@@ -109,8 +118,10 @@ class ParquetReader:
                 try:
                     batch.column(name).validate(full=True)
                 except pa.ArrowException as exc:
-                    raise FormatError(f"column {name!r} holds text that is not valid UTF-8 (rows {first_row}-"
-                                      f"{first_row + batch.num_rows - 1}: {_first_line(exc)})") from None
+                    raise FormatError(
+                        f"column {name!r} holds text that is not valid UTF-8 (rows {first_row}-"
+                        f"{first_row + batch.num_rows - 1}: {_first_line(exc)})"
+                    ) from None
             first_row += batch.num_rows
             yield batch
 
@@ -126,8 +137,14 @@ class ParquetReader:
 class ParquetRowWriter:
     """Rows of one output: each unit's batch with its translated columns, in order."""
 
-    def __init__(self, out: BinaryIO, schema: pa.Schema, options: dict[str, Any], columns: Sequence[str],
-                 add_columns: bool) -> None:
+    def __init__(
+        self,
+        out: BinaryIO,
+        schema: pa.Schema,
+        options: dict[str, Any],
+        columns: Sequence[str],
+        add_columns: bool,
+    ) -> None:
         import pyarrow.parquet as pq
 
         self._schema = schema
@@ -156,8 +173,9 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    rendered = [cell.value if (text := rendered_cell(cell, translated)) is None else text
-                for cell in column.cells]
+    rendered = [
+        cell.value if (text := rendered_cell(cell, translated)) is None else text for cell in column.cells
+    ]
     array = column.array
     if pa.types.is_dictionary(array.type):
         return pa.DictionaryArray.from_arrays(array.indices, pa.array(rendered, type=array.type.value_type))
@@ -176,7 +194,9 @@ def _unique_values(array: pa.Array) -> list[tuple[str, int]]:
         occurrences = dict(zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()))
         return [(v, occurrences.get(i, 0)) for i, v in enumerate(array.dictionary.to_pylist())]
     counted = pc.value_counts(array)
-    return [(v, c) for v, c in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()) if v is not None]
+    return [
+        (v, c) for v, c in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()) if v is not None
+    ]
 
 
 def _string_type(t: pa.DataType) -> bool:
@@ -217,8 +237,10 @@ def _writer_options(source: pq.ParquetFile, schema: pa.Schema) -> dict[str, Any]
         options["version"] = meta.format_version
     if meta.num_row_groups:
         group = meta.row_group(0)
-        codecs = {group.column(i).path_in_schema: group.column(i).compression.lower()
-                  for i in range(group.num_columns)}
+        codecs = {
+            group.column(i).path_in_schema: group.column(i).compression.lower()
+            for i in range(group.num_columns)
+        }
         top = {name: codecs.get(name) for name in schema.names}
         if all(top.values()):
             options["compression"] = {n: ("none" if c == "uncompressed" else c) for n, c in top.items()}

@@ -6,13 +6,14 @@ become the format's flags, config keys and `HYMT_*` variables: settings/schema.p
 is a document format (one a table cell can be parsed as). A new format is one module and one
 `register` call in formats/__init__.py; nothing else lists formats.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..options import OptionSet, Options
+from ..options import Options, OptionSet
 from .base import InputFormat
 from .document import SplicingFormat
 from .layout import Layout, Marked, marked

@@ -10,6 +10,7 @@ every byte of markup inside one, is copied from the source.
 Reassembly never trusts a translation's tags: if they do not match the source (the
 pipeline's validator should have caught it), the segment keeps its source text.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -19,18 +20,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..text.tags import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from ..text.segments import Segment
+from ..text.tags import TAG, close_tag, looks_like_tag, open_tag, self_tag
 from .document_context import with_document_context
-
 
 # Templating in prose (Jinja, Liquid, Hugo, Handlebars: `{{ x }}`, `{% x %}`, `{# x #}`), kept
 # as placeholders by the markup formats. Each stops at the first close and never runs over
 # another opening (an unclosed `{{` costs the text up to the next one, not the rest of the
 # document: `.*?` there was quadratic in unclosed openings).
-TEMPLATING = (r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}"
-              r"|\{%(?:[^{%]|\{(?!%)|%(?!\}))*%\}"
-              r"|\{#(?:[^{#]|\{(?!#)|#(?!\}))*#\}")
+TEMPLATING = (
+    r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}"
+    r"|\{%(?:[^{%]|\{(?!%)|%(?!\}))*%\}"
+    r"|\{#(?:[^{#]|\{(?!#)|#(?!\}))*#\}"
+)
 
 
 PartKind = Literal["text", "open", "close", "self", "break"]
@@ -105,17 +107,23 @@ def _pairs(parts: Sequence[Part]) -> dict[int, int]:
 
 
 def _is_blank(src: str, part: Part) -> bool:
-    return part.kind == "break" or (part.kind == "text" and not src[part.start:part.end].strip())
+    return part.kind == "break" or (part.kind == "text" and not src[part.start : part.end].strip())
 
 
 _HARD_BREAK = re.compile(r"\A(?:\\|[ \t]{2,})(?=\r\n|\r|\n)")
 
 
-def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
-           escape: Callable[[str], str] | None = None, peel: bool = True,
-           line_start: Callable[[str], str] | None = None,
-           blank_lines: bool = True,
-           before_markup: Callable[[str, str], str] | None = None) -> Located | None:
+def locate(
+    src: str,
+    parts: Sequence[Part],
+    *,
+    newline: str | None = None,
+    escape: Callable[[str], str] | None = None,
+    peel: bool = True,
+    line_start: Callable[[str], str] | None = None,
+    blank_lines: bool = True,
+    before_markup: Callable[[str, str], str] | None = None,
+) -> Located | None:
     """Number the tags of `parts` (unmatched opens/closes become placeholders, so tags always
     nest); blank edges and markup wrapping the whole segment stay outside it. None if the
     segment has no text."""
@@ -131,8 +139,9 @@ def locate(src: str, parts: Sequence[Part], *, newline: str | None = None,
     if newline is None:
         first_break = next((p for p in protected if p.kind == "break"), None)
         # An extra line break is a plain one: never a copy of a hard break (`  ` or `\\` before it).
-        newline = (_HARD_BREAK.sub("", src[first_break.start:first_break.end]) if first_break is not None
-                   else " ")
+        newline = (
+            _HARD_BREAK.sub("", src[first_break.start : first_break.end]) if first_break is not None else " "
+        )
     trimmed = _trim(src, protected)
     if trimmed is None:
         return None
@@ -167,16 +176,16 @@ def _trim(src: str, items: list[Part]) -> list[Part] | None:
             lo, hi = lo + 1, hi - 1
             continue
         break
-    kept = items[lo:hi + 1]
-    if not any(p.kind == "text" and src[p.start:p.end].strip() for p in kept):
+    kept = items[lo : hi + 1]
+    if not any(p.kind == "text" and src[p.start : p.end].strip() for p in kept):
         return None
     first = kept[0]  # whitespace at the edges stays outside the segment
     if first.kind == "text" and first.shown is None:
-        text = src[first.start:first.end]
+        text = src[first.start : first.end]
         kept[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
     last = kept[-1]
     if last.kind == "text" and last.shown is None:
-        text = src[last.start:last.end]
+        text = src[last.start : last.end]
         kept[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
     return kept
 
@@ -203,8 +212,9 @@ def _number(items: list[Part]) -> tuple[tuple[Part, ...], tuple[int, ...]]:
 
 def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
     """Text parts that together read as one of our tags (`<`, `s1`, `>` from references)."""
-    text = "".join((src[p.start:p.end] if p.shown is None else p.shown) if p.kind == "text" else "\0"
-                   for p in parts)
+    text = "".join(
+        (src[p.start : p.end] if p.shown is None else p.shown) if p.kind == "text" else "\0" for p in parts
+    )
     return looks_like_tag(text)
 
 
@@ -213,7 +223,7 @@ def _protect_tag_like_text(src: str, parts: list[Part]) -> list[Part]:
     placeholder, so that the model's tags and the document's text cannot be confused."""
     out: list[Part] = []
     for part in parts:
-        text = src[part.start:part.end] if part.shown is None else part.shown
+        text = src[part.start : part.end] if part.shown is None else part.shown
         if part.kind == "text" and part.shown is not None and looks_like_tag(text):
             out.append(Part(part.start, part.end, "self"))
             continue
@@ -238,7 +248,7 @@ def segment_text(src: str, located: Located) -> str:
     out: list[str] = []
     for part, n in zip(located.parts, located.numbers):
         if part.kind == "text":
-            out.append(src[part.start:part.end] if part.shown is None else part.shown)
+            out.append(src[part.start : part.end] if part.shown is None else part.shown)
         elif part.kind == "break":
             out.append("\n")
         elif part.kind == "open":
@@ -257,8 +267,9 @@ _BLANK_LINES = re.compile(r"\n(?:[ \t\u3000]*\n)+")
 Source = Callable[[int, int], str]  # (start, end) -> the source text there (nested segments patched)
 
 
-def splice_translation(src: str, located: Located, translation: str,
-                       source: Source | None = None) -> str | None:
+def splice_translation(
+    src: str, located: Located, translation: str, source: Source | None = None
+) -> str | None:
     """The source text for `translation`: tags back to their markup, line breaks back to
     the source's breaks; None when the translation's tags do not match the segment's.
     `source(start, end)` gives the (possibly patched: nested segments) source text."""
@@ -274,13 +285,13 @@ def splice_translation(src: str, located: Located, translation: str,
         translation = _SPACE_AFTER_OPEN.sub(r"\2\1", translation)
         translation = _SPACE_BEFORE_CLOSE.sub(r"\2\1", translation)
     markup = _markup_by_tag(located)
-    breaks = [src[p.start:p.end] for p in located.parts if p.kind == "break"]
+    breaks = [src[p.start : p.end] for p in located.parts if p.kind == "break"]
     newlines_in_text = sum(chunk.count("\n") for chunk in TAG.split(translation)[::4])
     writer = _TextWriter(located, breaks, exact=newlines_in_text == len(breaks))
     seen: set[str] = set()
     pos = 0
     for match in TAG.finditer(translation):
-        writer.text(translation[pos:match.start()])
+        writer.text(translation[pos : match.start()])
         tag = match.group(0)
         if tag not in markup or tag in seen:
             return None
@@ -401,11 +412,11 @@ class SpliceIndex:
         return self
 
     def segments(self) -> list[Segment]:
-        return with_document_context([Segment(i, segment_text(self.src, loc), role=loc.role)
-                                      for i, loc in enumerate(self.located)])
+        return with_document_context(
+            [Segment(i, segment_text(self.src, loc), role=loc.role) for i, loc in enumerate(self.located)]
+        )
 
-    def reassemble(self, translated: Mapping[int, str],
-                   edits: Sequence[tuple[int, int, str]] = ()) -> str:
+    def reassemble(self, translated: Mapping[int, str], edits: Sequence[tuple[int, int, str]] = ()) -> str:
         """Splice translations (and extra `edits`: (start, end, replacement) outside every
         segment, e.g. `<html lang>`) into the source."""
         src = self.src
@@ -421,8 +432,9 @@ class SpliceIndex:
             if self.parent[i] >= 0:
                 continue
             spliced = splice_translation(src, loc, translated[i], source) if i in translated else None
-            replacements.append((loc.start, loc.end, spliced if spliced is not None
-                                 else source(loc.start, loc.end)))
+            replacements.append(
+                (loc.start, loc.end, spliced if spliced is not None else source(loc.start, loc.end))
+            )
         replacements.sort(key=lambda r: r[0])
         out: list[str] = []
         pos = 0

@@ -26,15 +26,33 @@ class TableOptions(Options):
     """The options every table format takes (Parquet, CSV, TSV, JSON Lines)."""
 
     columns: tuple[str, ...] = option(
-        (), "--columns", metavar="NAMES", comma_list=True, panel=Panel.FORMATS,
-        help="tables: the columns to translate, comma-separated (Parquet, CSV, TSV: column names; JSON Lines: "
-             "field names, a.b for a field inside an object).")
-    add_columns: bool = option(False, "--add-columns", off_flag="--replace-columns", panel=Panel.FORMATS,
-                               help="tables: keep the source columns and add <column>_<lang>.")
-    cell_format: Literal["txt", "md", "html"] = option("txt", "--cell-format", panel=Panel.FORMATS,
-                                                       help="tables: how a cell is parsed.")
-    rows_per_batch: int = option(8192, "--rows-per-batch", metavar="N", minimum=1, panel=Panel.FORMATS,
-                                 help="tables: rows read, translated and written at a time.")
+        (),
+        "--columns",
+        metavar="NAMES",
+        comma_list=True,
+        panel=Panel.FORMATS,
+        help="tables: the columns to translate, comma-separated (Parquet, CSV, TSV: column names; JSON "
+        "Lines: "
+        "field names, a.b for a field inside an object).",
+    )
+    add_columns: bool = option(
+        False,
+        "--add-columns",
+        off_flag="--replace-columns",
+        panel=Panel.FORMATS,
+        help="tables: keep the source columns and add <column>_<lang>.",
+    )
+    cell_format: Literal["txt", "md", "html"] = option(
+        "txt", "--cell-format", panel=Panel.FORMATS, help="tables: how a cell is parsed."
+    )
+    rows_per_batch: int = option(
+        8192,
+        "--rows-per-batch",
+        metavar="N",
+        minimum=1,
+        panel=Panel.FORMATS,
+        help="tables: rows read, translated and written at a time.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +89,11 @@ class CellPlanner:
                 cells.append(TableCell(value, (start,), None))
                 continue
             for offset, part in enumerate(parts.segments):  # a markup cell: and where it sits there
-                segments.append(Segment(start + offset, part.text,
-                                        role=f"{role} \u00b7 {part.role}" if part.role else role))
+                segments.append(
+                    Segment(
+                        start + offset, part.text, role=f"{role} \u00b7 {part.role}" if part.role else role
+                    )
+                )
                 weights[start + offset] = count
             cells.append(TableCell(value, tuple(range(start, len(segments))), parts))
         return tuple(cells)

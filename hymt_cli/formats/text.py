@@ -3,6 +3,7 @@
 Everything outside a segment's first-to-last visible character — indentation, blank lines,
 line endings, BOM, trailing spaces, the final newline — is kept byte for byte.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -57,7 +58,11 @@ def _lines(src: str) -> Iterator[tuple[int, int]]:
 @dataclass(frozen=True, slots=True)
 class TextOptions(Options):
     segment_by: Literal["paragraph", "line"] = option(
-        "paragraph", "--segment-by", panel=Panel.FORMATS, help="txt: paragraphs (blank-line separated) or lines.")
+        "paragraph",
+        "--segment-by",
+        panel=Panel.FORMATS,
+        help="txt: paragraphs (blank-line separated) or lines.",
+    )
 
 
 class TextFormat(SplicingFormat):
@@ -99,16 +104,18 @@ class TextDocument:
         self._spans = spans
         # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
         breaks = [m.end() for m in _BREAK.finditer(src)]  # where each line after the first starts
-        self.segments = [Segment(i, _BREAK.sub("\n", src[s.start:s.end]), role=_lines_role(breaks, s))
-                         for i, s in enumerate(spans)]
+        self.segments = [
+            Segment(i, _BREAK.sub("\n", src[s.start : s.end]), role=_lines_role(breaks, s))
+            for i, s in enumerate(spans)
+        ]
 
     def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
         src = self.src
         out: list[str] = []
         pos = 0
         for i, span in enumerate(self._spans):
-            out.append(src[pos:span.start])
-            original = src[span.start:span.end]
+            out.append(src[pos : span.start])
+            original = src[span.start : span.end]
             out.append(fit_line_breaks(original, translated[i]) if i in translated else original)
             pos = span.end
         out.append(src[pos:])

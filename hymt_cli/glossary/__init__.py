@@ -16,6 +16,7 @@ Modules, one job each:
 - `verification`: did the output use the terms; the report's tally;
 - `glossary`: the `Glossary` the pipeline holds.
 """
+
 from __future__ import annotations
 
 from .entries import Entry, GlossaryError, language_code
@@ -25,6 +26,20 @@ from .loading import load_entries, load_glossaries
 from .matching import Match, Matcher, at_word_edges, fold, select
 from .verification import check_terms, tally
 
-__all__ = ["Entry", "Expected", "Glossary", "GlossaryError", "GlossaryUse", "Match",
-           "Matcher", "at_word_edges", "check_terms", "fold", "language_code", "load_entries",
-           "load_glossaries", "select", "tally"]
+__all__ = [
+    "Entry",
+    "Expected",
+    "Glossary",
+    "GlossaryError",
+    "GlossaryUse",
+    "Match",
+    "Matcher",
+    "at_word_edges",
+    "check_terms",
+    "fold",
+    "language_code",
+    "load_entries",
+    "load_glossaries",
+    "select",
+    "tally",
+]

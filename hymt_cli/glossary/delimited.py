@@ -14,6 +14,7 @@ What a header name means (case-insensitive; spaces and hyphens count as undersco
   Indonesian column `id-ID` (or use `target` with `target_lang` = `id`).
 A row needs `target` or at least one language column. Blank rows are skipped.
 """
+
 from __future__ import annotations
 
 import csv
@@ -52,8 +53,10 @@ def _kind(name: str, where: str) -> str:
         return ""
     code = language_code(name) if _LANGUAGE_TAG.fullmatch(name.strip().replace("_", "-")) else None
     if code is None:
-        raise GlossaryError(f"{where}: unknown column {shown(name.strip())}; expected {', '.join(ROLES)}, "
-                            f"metadata ({', '.join(sorted(METADATA))}) or language codes such as de, fr, zh-Hant")
+        raise GlossaryError(
+            f"{where}: unknown column {shown(name.strip())}; expected {', '.join(ROLES)}, "
+            f"metadata ({', '.join(sorted(METADATA))}) or language codes such as de, fr, zh-Hant"
+        )
     return "lang:" + code
 
 
@@ -95,7 +98,9 @@ def row_entries(row: Sequence[str], columns: Columns, where: str) -> list[Entry]
     target_lang = code_or_error(cell("target_lang"), where) if cell("target_lang").strip() else None
     entries = []
     if "target" in columns.roles:
-        entries.append(Entry(source, target(cell("target"), where), target_lang, source_lang, case_sensitive, where))
+        entries.append(
+            Entry(source, target(cell("target"), where), target_lang, source_lang, case_sensitive, where)
+        )
     for i, code in columns.languages.items():
         entries.append(Entry(source, target(row[i], where), code, source_lang, case_sensitive, where))
     return entries

@@ -1,5 +1,6 @@
 """The glossary entry, the error every loader raises, language codes as glossaries spell them,
 and the rules every term obeys."""
+
 from __future__ import annotations
 
 import re
@@ -7,9 +8,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..model.prompts import INSTRUCTION_MARKERS
 from ..text.languages import LANGUAGES
 from ..text.tags import looks_like_tag
-from ..model.prompts import INSTRUCTION_MARKERS
 
 
 class GlossaryError(UsageError):
@@ -58,7 +59,9 @@ def code_or_error(value: str, where: str) -> str:
     """`language_code(value)`, or a GlossaryError at `where` listing the valid codes."""
     code = language_code(value)
     if code is None:
-        raise GlossaryError(f"{where}: unknown language code {shown(value)}; valid codes: {', '.join(LANGUAGES)}")
+        raise GlossaryError(
+            f"{where}: unknown language code {shown(value)}; valid codes: {', '.join(LANGUAGES)}"
+        )
     return code
 
 

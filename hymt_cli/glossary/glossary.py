@@ -1,4 +1,5 @@
 """The run's glossary: every entry, resolved per target language on first use."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,8 +13,7 @@ from .matching import Matcher, fold
 class Glossary:
     """Every glossary of the run, resolved per target language on first use."""
 
-    def __init__(self, entries: Sequence[Entry], *, source: Language | None = None,
-                 digest: str = "") -> None:
+    def __init__(self, entries: Sequence[Entry], *, source: Language | None = None, digest: str = "") -> None:
         self.entries = tuple(entries)
         self.source = source
         self.digest = digest  # for translation-memory keys

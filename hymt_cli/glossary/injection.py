@@ -1,13 +1,14 @@
 """A glossary's part in one request: do-not-translate terms become placeholders, the other
 matched terms go into HY-MT's terminology prompt, and what the output must contain is noted."""
+
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.tags import LOOSE_TAG, max_tag_number, self_tag
 from ..model.prompts import Term
+from ..text.tags import LOOSE_TAG, max_tag_number, self_tag
 from .matching import Match
 
 
@@ -51,7 +52,9 @@ class GlossaryUse:
         """Put the protected terms back, verbatim (also when the model wrote `<sN></sN>`)."""
         for placeholder, original in self.protected:
             number = placeholder[2:-2]
-            output = re.sub(rf"<s{number}\s*/>|<s{number}>\s*</s{number}>", lambda _: original, output)
+            output = re.sub(
+                rf"<s{number}\s*/>|<s{number}>\s*</s{number}>", original.replace("\\", "\\\\"), output
+            )
         return output
 
     def misses(self, output: str) -> list[Expected]:
@@ -69,9 +72,9 @@ def build_use(text: str, matches: Sequence[Match]) -> GlossaryUse:
     expected: dict[tuple[str, str, bool], Expected] = {}
     pos = 0
     for match in matches:
-        surface = text[match.start:match.end]
+        surface = text[match.start : match.end]
         entry = match.entry
-        parts.append(text[pos:match.start])
+        parts.append(text[pos : match.start])
         if entry.dnt:
             placeholder = self_tag(next_number)
             next_number += 1
@@ -83,8 +86,10 @@ def build_use(text: str, matches: Sequence[Match]) -> GlossaryUse:
         else:
             parts.append(surface)
             terms.setdefault((entry.source.lower(), entry.target), Term(surface, entry.target))
-            expected.setdefault((entry.source.lower(), entry.target, False),
-                                Expected(surface, entry.target, entry.case_sensitive))
+            expected.setdefault(
+                (entry.source.lower(), entry.target, False),
+                Expected(surface, entry.target, entry.case_sensitive),
+            )
         pos = match.end
     parts.append(text[pos:])
     return GlossaryUse("".join(parts), tuple(terms.values()), tuple(protected), tuple(expected.values()))

@@ -8,6 +8,7 @@
 Strict JSON: no NaN/Infinity, no duplicate keys; no field is a number (numbers are never
 converted, so a huge integer costs nothing).
 """
+
 from __future__ import annotations
 
 import json
@@ -53,8 +54,9 @@ def _constant(name: str) -> NoReturn:
 def parse(path: Path, text: str) -> object:
     """The JSON value, or a one-line GlossaryError."""
     try:
-        return json.loads(text, object_pairs_hook=_object, parse_int=Number, parse_float=Number,
-                          parse_constant=_constant)
+        return json.loads(
+            text, object_pairs_hook=_object, parse_int=Number, parse_float=Number, parse_constant=_constant
+        )
     except json.JSONDecodeError as exc:
         raise GlossaryError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
     except _Refused as exc:
@@ -85,9 +87,10 @@ class _Places:
 def _keys(item: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
     unknown = set(item) - allowed
     if unknown:
-        names = ", ".join(key if key.isprintable() and len(key) <= 40 else shown(key) for key in sorted(unknown))
-        raise GlossaryError(f"{where}: unknown key(s) {names}; "
-                            f"expected {', '.join(sorted(allowed))}")
+        names = ", ".join(
+            key if key.isprintable() and len(key) <= 40 else shown(key) for key in sorted(unknown)
+        )
+        raise GlossaryError(f"{where}: unknown key(s) {names}; expected {', '.join(sorted(allowed))}")
 
 
 _KINDS: dict[type, str] = {str: "a string", bool: "true or false", list: "a list"}
@@ -113,14 +116,32 @@ def term_entries(item: object, where: str, default_source: str | None) -> list[E
     if not isinstance(targets, dict):
         raise GlossaryError(f"{where}: 'targets' must map language codes to strings")
     if "target" not in item and not targets:
-        raise GlossaryError(f"{where}: term {shown(source)} has no 'targets' (use do_not_translate to keep it)")
+        raise GlossaryError(
+            f"{where}: term {shown(source)} has no 'targets' (use do_not_translate to keep it)"
+        )
     entries = []
     if "target" in item:
-        entries.append(Entry(source, target(_expect(item["target"], str, where, "target"), where), None,
-                             source_lang, case_sensitive, where))
+        entries.append(
+            Entry(
+                source,
+                target(_expect(item["target"], str, where, "target"), where),
+                None,
+                source_lang,
+                case_sensitive,
+                where,
+            )
+        )
     for code, value in targets.items():
-        entries.append(Entry(source, target(_expect(value, str, where, f"targets.{code}"), where),
-                             code_or_error(code, where), source_lang, case_sensitive, where))
+        entries.append(
+            Entry(
+                source,
+                target(_expect(value, str, where, f"targets.{code}"), where),
+                code_or_error(code, where),
+                source_lang,
+                case_sensitive,
+                where,
+            )
+        )
     return entries
 
 
@@ -133,8 +154,9 @@ def dnt_entry(item: object, where: str) -> Entry:
     else:
         source, case_sensitive = item, True
     if not isinstance(source, str) or not isinstance(case_sensitive, bool):
-        raise GlossaryError(f"{where}: do_not_translate items are strings or "
-                            "{\"source\": ..., \"case_sensitive\": ...}")
+        raise GlossaryError(
+            f'{where}: do_not_translate items are strings or {{"source": ..., "case_sensitive": ...}}'
+        )
     return Entry(term(source, where), "", None, None, case_sensitive, where)
 
 

@@ -1,4 +1,5 @@
 """Loading glossary files by suffix and merging them into the run's `Glossary`."""
+
 from __future__ import annotations
 
 import hashlib
@@ -14,19 +15,26 @@ from .matching import fold
 from .tbx import load_tbx
 
 LOADERS: dict[str, Callable[[Path], list[Entry]]] = {
-    ".tsv": load_tsv, ".csv": load_csv, ".json": load_json, ".tbx": load_tbx, ".xml": load_tbx}
+    ".tsv": load_tsv,
+    ".csv": load_csv,
+    ".json": load_json,
+    ".tbx": load_tbx,
+    ".xml": load_tbx,
+}
 
 
 def load_entries(path: Path) -> list[Entry]:
     """One glossary file, by suffix: .tsv, .csv, .json, .tbx (or .xml)."""
     loader = LOADERS.get(path.suffix.lower())
     if loader is None:
-        raise GlossaryError(f"{path}: unknown glossary format {path.suffix or '(no suffix)'!r}; "
-                            "use .tsv, .csv, .json or .tbx")
+        raise GlossaryError(
+            f"{path}: unknown glossary format {path.suffix or '(no suffix)'!r}; use .tsv, .csv, .json or .tbx"
+        )
     entries = loader(path)
     if not entries:
-        raise GlossaryError(f"{path}: no glossary entries (a term needs a target, or to be marked "
-                            "do-not-translate)")
+        raise GlossaryError(
+            f"{path}: no glossary entries (a term needs a target, or to be marked do-not-translate)"
+        )
     return entries
 
 
@@ -38,21 +46,30 @@ def check_conflicts(entries: Sequence[Entry]) -> None:
     """Same term, same languages, different target: an error naming both places."""
     seen: dict[tuple[str, bool, str | None, str | None], Entry] = {}
     for entry in entries:
-        key = (entry.source if entry.case_sensitive else fold(entry.source), entry.case_sensitive,
-               entry.source_lang, entry.target_lang)
+        key = (
+            entry.source if entry.case_sensitive else fold(entry.source),
+            entry.case_sensitive,
+            entry.source_lang,
+            entry.target_lang,
+        )
         other = seen.setdefault(key, entry)
         if other.target != entry.target:
             lang = f" ({entry.target_lang})" if entry.target_lang else ""
-            raise GlossaryError(f"{entry.origin}: {entry.source!r}{lang} -> {_show(entry)} conflicts with "
-                                f"{other.origin}: {other.source!r} -> {_show(other)}")
+            raise GlossaryError(
+                f"{entry.origin}: {entry.source!r}{lang} -> {_show(entry)} conflicts with "
+                f"{other.origin}: {other.source!r} -> {_show(other)}"
+            )
 
 
 def digest(entries: Sequence[Entry]) -> str:
     """What translation-memory keys record of the glossary (origins and notes do not count)."""
     sha = hashlib.sha256()
     for entry in entries:
-        sha.update(repr((entry.source, entry.target, entry.target_lang, entry.source_lang,
-                         entry.case_sensitive)).encode())
+        sha.update(
+            repr(
+                (entry.source, entry.target, entry.target_lang, entry.source_lang, entry.case_sensitive)
+            ).encode()
+        )
     return sha.hexdigest()[:16]
 
 

@@ -8,6 +8,7 @@ Matching rules, per target language:
 - one Aho-Corasick automaton per target language: cost grows with the text, not with the
   number of terms (bench/glossary_matching.py measures it).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -20,8 +21,18 @@ from ..text.writing_systems import char_class
 from .entries import Entry
 
 # Scripts written without spaces between words: terms match as substrings there.
-_UNSPACED = char_class("thai", "lao", "tibetan", "myanmar", "khmer", "hangul", "hangul_compatibility",
-                       "kana", "han", "han_supplementary")
+_UNSPACED = char_class(
+    "thai",
+    "lao",
+    "tibetan",
+    "myanmar",
+    "khmer",
+    "hangul",
+    "hangul_compatibility",
+    "kana",
+    "han",
+    "han_supplementary",
+)
 
 
 def _is_spaced_word_char(ch: str) -> bool:
@@ -92,11 +103,11 @@ def select(text: str, candidates: Sequence[Match]) -> list[Match]:
     taken = bytearray(len(text))
     if "<" in text:  # never match inside an inline tag
         for tag in LOOSE_TAG.finditer(text):
-            taken[tag.start():tag.end()] = b"\x01" * (tag.end() - tag.start())
+            taken[tag.start() : tag.end()] = b"\x01" * (tag.end() - tag.start())
     chosen = []
     for match in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
-        if not any(taken[match.start:match.end]):
-            taken[match.start:match.end] = b"\x01" * (match.end - match.start)
+        if not any(taken[match.start : match.end]):
+            taken[match.start : match.end] = b"\x01" * (match.end - match.start)
             chosen.append(match)
     chosen.sort(key=lambda m: m.start)
     return chosen

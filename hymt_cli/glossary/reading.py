@@ -4,6 +4,7 @@ Text glossaries (TSV, CSV, JSON) are UTF-8, with or without a BOM, or UTF-16 wit
 (what spreadsheet programs write as "Unicode text"). A NUL byte is refused: it is what
 UTF-16 without a BOM looks like, and no glossary holds one.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -29,14 +30,18 @@ def decode(path: Path, data: bytes) -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         if encoding != "utf-8":
-            raise GlossaryError(f"{path}: not valid UTF-16 text (it starts with a UTF-16 byte-order mark)") from None
-        line = data[:exc.start].count(b"\n") + 1
+            raise GlossaryError(
+                f"{path}: not valid UTF-16 text (it starts with a UTF-16 byte-order mark)"
+            ) from None
+        line = data[: exc.start].count(b"\n") + 1
         raise GlossaryError(f"{path}:{line}: not UTF-8 text (save the glossary as UTF-8)") from None
     nul = text.find("\0")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
-        raise GlossaryError(f"{path}:{line}: NUL byte: not a text glossary (UTF-16 without a byte-order "
-                            "mark? save it as UTF-8)")
+        raise GlossaryError(
+            f"{path}:{line}: NUL byte: not a text glossary (UTF-16 without a byte-order "
+            "mark? save it as UTF-8)"
+        )
     return text
 
 

@@ -11,6 +11,7 @@ external DTD, which is never fetched; entity declarations are refused (no entity
 bombs, no external entities), as are entity references that cannot be resolved. TBX needs
 none of them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -94,7 +95,9 @@ def parse_xml(path: Path, data: bytes) -> Node:
     except expat.ExpatError as exc:
         raise GlossaryError(f"{path}:{exc.lineno}: invalid XML: {expat.ErrorString(exc.code)}") from None
     except (LookupError, ValueError) as exc:  # a declared encoding expat cannot use (GBK, Shift_JIS ...)
-        raise GlossaryError(f"{path}:1: unsupported XML encoding ({exc}); save the file as UTF-8 or UTF-16") from None
+        raise GlossaryError(
+            f"{path}:1: unsupported XML encoding ({exc}); save the file as UTF-8 or UTF-16"
+        ) from None
     return root
 
 
@@ -141,8 +144,12 @@ def concept_entries(concept: Node, path: Path) -> list[Entry]:
     for t in terms:
         if t.usable:
             preferred.setdefault(t.lang, t.text)
-    return [Entry(t.text, target, lang, t.lang, case_sensitive, t.where)
-            for t in terms for lang, target in preferred.items() if lang != t.lang]
+    return [
+        Entry(t.text, target, lang, t.lang, case_sensitive, t.where)
+        for t in terms
+        for lang, target in preferred.items()
+        if lang != t.lang
+    ]
 
 
 def load_tbx(path: Path) -> list[Entry]:
@@ -151,6 +158,7 @@ def load_tbx(path: Path) -> list[Entry]:
     concepts = list(root.iter("termEntry", "conceptEntry"))
     if not concepts:
         top = next((c.tag for c in root.content if isinstance(c, Node)), "nothing")
-        raise GlossaryError(f"{path}:1: not a TBX glossary: no termEntry (TBX-Basic) or conceptEntry "
-                            f"(TBX v3) under <{top}>")
+        raise GlossaryError(
+            f"{path}:1: not a TBX glossary: no termEntry (TBX-Basic) or conceptEntry (TBX v3) under <{top}>"
+        )
     return [entry for concept in concepts for entry in concept_entries(concept, path)]

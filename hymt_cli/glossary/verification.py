@@ -1,10 +1,11 @@
 """Did an output use the expected terms? The validator's verdict and the report's tally."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..reporting.report import GlossaryMiss, GlossaryStats
 from ..checks.answers import Problem
+from ..reporting.report import GlossaryMiss, GlossaryStats
 from .injection import GlossaryUse
 
 
@@ -17,8 +18,13 @@ def check_terms(use: GlossaryUse | None, output: str) -> Problem | None:
     if not missed:
         return None
     names = ", ".join(f"{m.source!r} -> {m.target!r}" for m in missed)
-    return Problem(f"glossary: {len(missed)} term(s) missed: {names}", retryable=True,
-                   soft=True, severity=len(missed), check="glossary")
+    return Problem(
+        f"glossary: {len(missed)} term(s) missed: {names}",
+        retryable=True,
+        soft=True,
+        severity=len(missed),
+        check="glossary",
+    )
 
 
 def tally(stats: GlossaryStats, segment: int, lang: str, uses: Iterable[tuple[GlossaryUse, str]]) -> None:

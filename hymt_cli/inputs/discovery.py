@@ -18,6 +18,7 @@ report lists them, `-v` prints them, the summary counts them):
   and every file an earlier run wrote (listed in its folder's `.hymt-manifest.json`): hymt
   never reads its own outputs as inputs.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,9 +30,9 @@ from pathlib import Path
 from ..formats import format_for_path, format_named, path_marked, suffixes, walk_refusal
 from ..formats.layout import same_language
 from ..options import OptionSet
-from ..text.languages import LANGUAGES
 from ..outputs.manifest import MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
+from ..text.languages import LANGUAGES
 from .sources import SourceFile
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
@@ -76,8 +77,9 @@ def is_translation_name(path: Path, source_suffix: str | None = None) -> bool:
     return code is not None and code != (source_suffix or "").lower()
 
 
-def discover(inputs: list[str], *, format_name: str | None, options: OptionSet | None = None
-             ) -> tuple[list[SourceFile], list[InputProblem]]:
+def discover(
+    inputs: list[str], *, format_name: str | None, options: OptionSet | None = None
+) -> tuple[list[SourceFile], list[InputProblem]]:
     """Sources and problems with the default rules (library use, tests)."""
     found = find_inputs(inputs, DiscoveryRules(format_name, options))
     return found.sources, found.problems
@@ -89,8 +91,9 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
     out_dirs = tuple(_real(p) for p in rules.outputs)
     for raw in inputs:
         if raw == "-":
-            found.sources.append(SourceFile(None, Path("stdin"), format_named(rules.format_name or "txt",
-                                                                              rules.options)))
+            found.sources.append(
+                SourceFile(None, Path("stdin"), format_named(rules.format_name or "txt", rules.options))
+            )
             continue
         path = Path(raw)
         if path.is_dir():
@@ -112,24 +115,36 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
 
 def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
     """A file named on the command line is read as asked (an output refuses to overwrite an input)."""
-    fmt = format_named(rules.format_name, rules.options) if rules.format_name else format_for_path(path, rules.options)
+    fmt = (
+        format_named(rules.format_name, rules.options)
+        if rules.format_name
+        else format_for_path(path, rules.options)
+    )
     if fmt is None:
-        found.problems.append(InputProblem(raw, f"unsupported file type {path.suffix or '(none)'!r}; "
-                                                "use --format to choose one"))
+        found.problems.append(
+            InputProblem(
+                raw, f"unsupported file type {path.suffix or '(none)'!r}; use --format to choose one"
+            )
+        )
         return
     found.sources.append(SourceFile(path, Path(path.name), fmt, _source_suffix(path, rules)))
 
 
 def _source_suffix(path: Path, rules: DiscoveryRules) -> str | None:
     code = language_suffix(path)
-    return Path(path.stem).suffix[1:] if code is not None and code == (rules.source_suffix or "").lower() else None
+    return (
+        Path(path.stem).suffix[1:]
+        if code is not None and code == (rules.source_suffix or "").lower()
+        else None
+    )
 
 
 class _Walk:
     """One input folder, walked in sorted order."""
 
-    def __init__(self, root: Path, rules: DiscoveryRules, out_dirs: tuple[Path, ...],
-                 skipped: list[SkippedInput]) -> None:
+    def __init__(
+        self, root: Path, rules: DiscoveryRules, out_dirs: tuple[Path, ...], skipped: list[SkippedInput]
+    ) -> None:
         self.root = root
         self.real_root = _real(root)
         self.rules = rules
@@ -157,8 +172,7 @@ class _Walk:
             written = read_manifest(here) if MANIFEST_NAME in filenames else {}
             for name in sorted(filenames):
                 if name in written:
-                    self.skip(here / name, "written by hymt (an earlier run's output, in "
-                                           f"{MANIFEST_NAME})")
+                    self.skip(here / name, f"written by hymt (an earlier run's output, in {MANIFEST_NAME})")
                     continue
                 doc = self._file(here / name)
                 if doc is not None:
@@ -239,8 +253,12 @@ def _kind(path: Path) -> str:
         mode = os.stat(path).st_mode
     except OSError:
         return "unreadable"
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -257,6 +275,7 @@ def _empty_folder(raw: str, skipped: list[SkippedInput], rules: DiscoveryRules) 
     if codes and rules.source_suffix is None:
         code, _ = codes.most_common(1)[0]
         example = next(Path(s.path).name for s in skipped if language_suffix(Path(s.path)) == code)
-        hint = (f"if {example} is a source (mkdocs-i18n naming), pass --source-suffix {code} "
-                f"(or --from {code})")
+        hint = (
+            f"if {example} is a source (mkdocs-i18n naming), pass --source-suffix {code} (or --from {code})"
+        )
     return InputProblem(raw, message, hint)

@@ -1,4 +1,5 @@
 """An input of a run: a file found on disk, or standard input."""
+
 from __future__ import annotations
 
 import io

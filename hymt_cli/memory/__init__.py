@@ -1,9 +1,18 @@
 """The translation memory: a sqlite file of finished translations (store.py), keyed by what made
 them (context.py), its one-line errors (errors.py), and TMX/JSONL out and back in (exchange.py,
 importing.py)."""
+
 from .context import MemoryContext, build_context, model_digest
 from .errors import MemoryFileError
 from .store import Entry, PipelineMemory, TranslationMemory, default_memory_path
 
-__all__ = ["Entry", "MemoryContext", "MemoryFileError", "PipelineMemory", "TranslationMemory", "build_context",
-           "default_memory_path", "model_digest"]
+__all__ = [
+    "Entry",
+    "MemoryContext",
+    "MemoryFileError",
+    "PipelineMemory",
+    "TranslationMemory",
+    "build_context",
+    "default_memory_path",
+    "model_digest",
+]

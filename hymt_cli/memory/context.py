@@ -1,6 +1,7 @@
 """What decides a translation besides its text and languages: the model (with its revision or its
 folder's digest), the prompt template, the glossary and the sampling. Its digest keys the memory's
 model entries and is the provenance the output manifests record (`--check` compares it)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -24,9 +25,13 @@ class MemoryContext:
         return _digest(json.dumps(self.describe(), sort_keys=True))[:32]
 
     def describe(self) -> dict[str, str]:
-        return {"model": self.model, "model_digest": self.model_digest,
-                "template_version": self.template_version, "glossary_digest": self.glossary_digest,
-                "sampling": self.sampling}
+        return {
+            "model": self.model,
+            "model_digest": self.model_digest,
+            "template_version": self.template_version,
+            "glossary_digest": self.glossary_digest,
+            "sampling": self.sampling,
+        }
 
 
 def model_digest(model: str, revision: str | None) -> str:
@@ -47,14 +52,23 @@ def model_digest(model: str, revision: str | None) -> str:
     return "path:" + h.hexdigest()[:24]
 
 
-def build_context(*, engine: str, model: str | None, revision: str | None, sampling: object,
-                  template_version: str, glossary_digest: str = "",
-                  model_free: bool = False) -> MemoryContext:
+def build_context(
+    *,
+    engine: str,
+    model: str | None,
+    revision: str | None,
+    sampling: object,
+    template_version: str,
+    glossary_digest: str = "",
+    model_free: bool = False,
+) -> MemoryContext:
     """The context of a run. Model-free engines (identity, pseudo) are their own "model"."""
     if model_free or model is None:
         return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "")
     fields: tuple[str, ...] = tuple(getattr(sampling, "__slots__", ()))
-    described = json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
+    described = (
+        json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
+    )
     return MemoryContext(model, model_digest(model, revision), template_version, glossary_digest, described)
 
 

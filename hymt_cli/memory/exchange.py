@@ -20,6 +20,7 @@ missing or non-string field, an unknown language, an empty target (not translate
 source language, inline markup in <seg> (codes hymt would have to invent a meaning for).
 A file of which no entry is usable is an error.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,11 +29,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ..outputs.atomic import open_text_atomically
-from .importing import (CHAR_TYPE, UNDETERMINED, ImportResult, read_jsonl, read_tmx)
-from .store import Entry
 from ..errors import InputError, OutputError
+from ..outputs.atomic import open_text_atomically
 from ..reporting.report import unicode_text
+from .importing import CHAR_TYPE, UNDETERMINED, ImportResult, read_jsonl, read_tmx
+from .store import Entry
 
 FORMATS = ("tmx", "jsonl")
 
@@ -48,8 +49,12 @@ def write_jsonl(entries: Iterable[Entry], out: TextOut) -> int:
     n = 0
     for e in entries:
         record: dict[str, str | dict[str, str]] = {
-            "source": e.source, "target": e.target, "src_lang": e.src_lang, "tgt_lang": e.tgt_lang,
-            "origin": e.origin}
+            "source": e.source,
+            "target": e.target,
+            "src_lang": e.src_lang,
+            "tgt_lang": e.tgt_lang,
+            "origin": e.origin,
+        }
         if e.context:
             record["context"] = {key: unicode_text(value) for key, value in e.context.items()}
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -78,20 +83,26 @@ def _xml_attr(text: str) -> str:
 
 def write_tmx(entries: Iterable[Entry], out: TextOut) -> int:
     """TMX 1.4b: one <tu> per entry, the context as <prop>s."""
-    out.write('<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n'
-              '  <header creationtool="hymt" creationtoolversion="1" segtype="paragraph" '
-              'o-tmf="hymt.memory" adminlang="en" srclang="*all*" datatype="plaintext"/>\n  <body>\n')
+    out.write(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n'
+        '  <header creationtool="hymt" creationtoolversion="1" segtype="paragraph" '
+        'o-tmf="hymt.memory" adminlang="en" srclang="*all*" datatype="plaintext"/>\n  <body>\n'
+    )
     n = 0
     for e in entries:
         src = _xml_attr(e.src_lang if e.src_lang != "auto" else UNDETERMINED)
         props = [f'      <prop type="x-hymt-origin">{_SEG_SPECIAL.sub(_prop_char, e.origin)}</prop>\n']
         for key, value in sorted((e.context or {}).items()):
-            props.append(f'      <prop type={_xml_attr("x-hymt-" + key)}>'
-                         f'{_SEG_SPECIAL.sub(_prop_char, unicode_text(value))}</prop>\n')
-        out.write(f"    <tu srclang={src}>\n{''.join(props)}"
-                  f"      <tuv xml:lang={src}><seg>{_SEG_SPECIAL.sub(_seg_char, e.source)}</seg></tuv>\n"
-                  f"      <tuv xml:lang={_xml_attr(e.tgt_lang)}><seg>{_SEG_SPECIAL.sub(_seg_char, e.target)}"
-                  f"</seg></tuv>\n    </tu>\n")
+            props.append(
+                f"      <prop type={_xml_attr('x-hymt-' + key)}>"
+                f"{_SEG_SPECIAL.sub(_prop_char, unicode_text(value))}</prop>\n"
+            )
+        out.write(
+            f"    <tu srclang={src}>\n{''.join(props)}"
+            f"      <tuv xml:lang={src}><seg>{_SEG_SPECIAL.sub(_seg_char, e.source)}</seg></tuv>\n"
+            f"      <tuv xml:lang={_xml_attr(e.tgt_lang)}><seg>{_SEG_SPECIAL.sub(_seg_char, e.target)}"
+            f"</seg></tuv>\n    </tu>\n"
+        )
         n += 1
     out.write("  </body>\n</tmx>\n")
     return n
@@ -108,8 +119,10 @@ def export_to_file(entries: Iterable[Entry], fmt: str, path: Path) -> int:
         with open_text_atomically(path) as handle:
             return export(entries, fmt, handle)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write the export: {_write_problem(path, exc)}",
-                          hint="nothing was written there; pick another -o path") from None
+        raise OutputError(
+            f"{path}: cannot write the export: {_write_problem(path, exc)}",
+            hint="nothing was written there; pick another -o path",
+        ) from None
 
 
 def _write_problem(path: Path, exc: OSError) -> str:
@@ -127,8 +140,13 @@ def read_entries(path: Path, fmt: str | None = None) -> ImportResult:
 
     Raises InputError (one line: file, line, what is wrong) for a file unusable as a whole,
     or of which no entry is usable; see the module docstring for what is skipped instead."""
-    fmt = fmt or ("tmx" if path.suffix.lower() == ".tmx" else "jsonl" if path.suffix.lower() in
-                  (".jsonl", ".ndjson") else None)
+    fmt = fmt or (
+        "tmx"
+        if path.suffix.lower() == ".tmx"
+        else "jsonl"
+        if path.suffix.lower() in (".jsonl", ".ndjson")
+        else None
+    )
     if fmt not in FORMATS:
         raise InputError(f"{path}: cannot tell the format; use --format tmx or jsonl")
     try:

@@ -1,5 +1,6 @@
 """Reading a translation memory file back in: JSON lines and TMX 1.4 (what exchange.py writes,
 and what CAT tools export). See exchange.py for what is refused and what is skipped."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,15 @@ from .store import Entry, is_unicode
 MAX_RECORD_BYTES = 8 << 20  # one JSON line or one <seg>: far above any paragraph a model translates
 XML_LANG = "xml:lang"
 UNDETERMINED = "und"  # BCP 47 for entries made with --from auto
-_ALIASES = {"zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant", "zh-cn": "zh", "zh-hans": "zh",
-            "zh-sg": "zh", "fil": "tl"}
+_ALIASES = {
+    "zh-tw": "zh-Hant",
+    "zh-hk": "zh-Hant",
+    "zh-mo": "zh-Hant",
+    "zh-cn": "zh",
+    "zh-hans": "zh",
+    "zh-sg": "zh",
+    "fil": "tl",
+}
 _BY_LOWER = {code.lower(): code for code in LANGUAGES}
 CHAR_TYPE = "x-hymt-char"  # <ph type=...>U+001B</ph>: a character XML cannot carry
 CHAR_CODE = re.compile(r"U\+([0-9A-F]{4,6})")
@@ -72,15 +80,19 @@ def read_jsonl(path: Path, handle: BinaryIO) -> ImportResult:
     while raw := handle.readline(MAX_RECORD_BYTES + 1):
         number += 1
         if len(raw) > MAX_RECORD_BYTES:
-            raise InputError(f"{path}: line {number}: longer than {MAX_RECORD_BYTES >> 20} MiB, "
-                             "not a translation memory entry")
+            raise InputError(
+                f"{path}: line {number}: longer than {MAX_RECORD_BYTES >> 20} MiB, "
+                "not a translation memory entry"
+            )
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
-                             f"{exc.start + 1} of the line)") from None
+            raise InputError(
+                f"{path}: line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
+                f"{exc.start + 1} of the line)"
+            ) from None
         if not line.strip():
             continue
         try:
@@ -174,20 +186,27 @@ class _TmxReader:
         return f"line {self.parser.CurrentLineNumber}"
 
     # -- DTDs and entities: refused, never expanded, never fetched
-    def _doctype(self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: int) -> None:
+    def _doctype(
+        self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: int
+    ) -> None:
         if has_internal_subset:
-            raise _Refused(f"{self._where()}: a DOCTYPE with declarations (an internal DTD subset) is not "
-                           "accepted: entities are never expanded")
+            raise _Refused(
+                f"{self._where()}: a DOCTYPE with declarations (an internal DTD subset) is not "
+                "accepted: entities are never expanded"
+            )
 
     def _entity_declaration(self, name: str, *rest: object) -> None:
         raise _Refused(f"{self._where()}: entity declaration <!ENTITY {name} ...> is not accepted")
 
-    def _external_entity(self, context: str, base: str | None, system_id: str | None, public_id: str | None) -> int:
+    def _external_entity(
+        self, context: str, base: str | None, system_id: str | None, public_id: str | None
+    ) -> int:
         raise _Refused(f"{self._where()}: external entity {system_id!r} is not read")
 
     def _skipped_entity(self, name: str, is_parameter_entity: int) -> None:
-        raise _Refused(f"{self._where()}: entity &{name}; is not defined in the file (external DTDs "
-                       "are not read)")
+        raise _Refused(
+            f"{self._where()}: entity &{name}; is not defined in the file (external DTDs are not read)"
+        )
 
     # -- elements
     def _start(self, name: str, attrs: dict[str, str]) -> None:
@@ -198,8 +217,12 @@ class _TmxReader:
         self.stack.append(name)
         if self.seg is not None:  # inside <seg>: inline markup
             self.inline_depth += 1
-            if (name == "ph" and attrs.get("type") == CHAR_TYPE and self.inline_depth == 1
-                    and self.placeholder is None):
+            if (
+                name == "ph"
+                and attrs.get("type") == CHAR_TYPE
+                and self.inline_depth == 1
+                and self.placeholder is None
+            ):
                 self.placeholder = []
             elif self.variant is not None:
                 self.variant.problem = "inline markup in <seg>"
@@ -237,7 +260,7 @@ class _TmxReader:
         if 0 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
             self.seg.append(chr(code))
         else:
-            self.variant.problem = f"malformed <ph type=\"{CHAR_TYPE}\">"
+            self.variant.problem = f'malformed <ph type="{CHAR_TYPE}">'
         self.placeholder = None
 
     def _text(self, data: str) -> None:
@@ -246,8 +269,10 @@ class _TmxReader:
         elif self.seg is not None and not self.inline_depth:
             self.seg_size += len(data)
             if self.seg_size > MAX_RECORD_BYTES:
-                raise _Refused(f"{self._where()}: a <seg> longer than {MAX_RECORD_BYTES >> 20} MiB, "
-                               "not a translation memory entry")
+                raise _Refused(
+                    f"{self._where()}: a <seg> longer than {MAX_RECORD_BYTES >> 20} MiB, "
+                    "not a translation memory entry"
+                )
             self.seg.append(data)
 
     def _settle(self, unit: _Unit) -> None:
@@ -291,14 +316,18 @@ class _TmxReader:
                 if not self.root_seen:
                     raise InputError(f"{self.path}: empty, no XML element") from None
                 if self.stack:
-                    raise InputError(f"{self.path}: line {exc.lineno}: the file ends inside <{self.stack[-1]}> "
-                                     "(truncated?)") from None
+                    raise InputError(
+                        f"{self.path}: line {exc.lineno}: the file ends inside <{self.stack[-1]}> "
+                        "(truncated?)"
+                    ) from None
                 raise
         except _Refused as exc:
             raise InputError(f"{self.path}: {exc}") from None
         except expat.ExpatError as exc:
-            raise InputError(f"{self.path}: line {exc.lineno}, column {exc.offset + 1}: not well-formed XML "
-                             f"({expat.ErrorString(exc.code)})") from None
+            raise InputError(
+                f"{self.path}: line {exc.lineno}, column {exc.offset + 1}: not well-formed XML "
+                f"({expat.ErrorString(exc.code)})"
+            ) from None
         return self.result
 
 

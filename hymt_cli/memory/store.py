@@ -16,8 +16,10 @@ application's database, damaged, a newer schema), or the file system is in the w
 full, read-only, permission denied, a folder where the file should be, locked for too
 long). hymt never modifies or advises deleting a file it did not create as its memory.
 """
+
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -109,15 +111,19 @@ class TranslationMemory:
         nothing is ever written (dry runs). A file that is not a hymt memory is never written."""
         path = Path(path)
         if path.is_dir():
-            raise MemoryFileError(f"cache {path}: is a folder, not a database file",
-                             hint="pass --cache FILE (a file in that folder, say) or --no-cache")
+            raise MemoryFileError(
+                f"cache {path}: is a folder, not a database file",
+                hint="pass --cache FILE (a file in that folder, say) or --no-cache",
+            )
         if readonly and not path.exists():
             empty = cls(sqlite3.connect(":memory:", isolation_level=None), path, readonly=True)
             empty._create_tables()
             return empty
         if not _sqlite_or_empty(path):  # sqlite itself takes a file of a byte or two for an empty database
-            raise MemoryFileError(f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
-                             hint=HINT_ELSEWHERE)
+            raise MemoryFileError(
+                f"cache {path}: not a hymt translation memory: the file is not an SQLite database",
+                hint=HINT_ELSEWHERE,
+            )
         if not readonly:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,14 +158,19 @@ class TranslationMemory:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             if self.readonly:
-                raise MemoryFileError(f"cache {self.path}: an empty file, not a hymt translation memory yet",
-                                 hint=HINT_ELSEWHERE)
+                raise MemoryFileError(
+                    f"cache {self.path}: an empty file, not a hymt translation memory yet",
+                    hint=HINT_ELSEWHERE,
+                )
 
             def create() -> None:
                 with self._transaction():
                     self._create_tables()
-                    self._db.execute("INSERT OR IGNORE INTO meta VALUES ('application', ?), ('schema', ?)",
-                                     (APPLICATION, str(SCHEMA_VERSION)))
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO meta VALUES ('application', ?), ('schema', ?)",
+                        (APPLICATION, str(SCHEMA_VERSION)),
+                    )
+
             self._retry(create)
             return
         meta: dict[str, str] = {}
@@ -170,8 +181,11 @@ class TranslationMemory:
                 meta = {}
         if meta.get("application") != APPLICATION:
             names = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
-            raise MemoryFileError(f"cache {self.path}: not a hymt translation memory: an SQLite database of "
-                             f"another application (tables: {names})", hint=HINT_ELSEWHERE)
+            raise MemoryFileError(
+                f"cache {self.path}: not a hymt translation memory: an SQLite database of "
+                f"another application (tables: {names})",
+                hint=HINT_ELSEWHERE,
+            )
         schema = meta.get("schema", "")
         if schema != str(SCHEMA_VERSION):
             newer = schema.isdigit() and int(schema) > SCHEMA_VERSION
@@ -179,11 +193,15 @@ class TranslationMemory:
                 f"cache {self.path}: translation memory schema {schema or '(none)'} "
                 f"{'is from a newer hymt' if newer else 'is not supported'}; this hymt reads schema "
                 f"{SCHEMA_VERSION}",
-                hint=("upgrade hymt, or " if newer else "") + "pass --cache NEW_FILE or --no-cache")
+                hint=("upgrade hymt, or " if newer else "") + "pass --cache NEW_FILE or --no-cache",
+            )
         missing = {"contexts", "segments"} - tables
         if missing:
-            raise MemoryFileError(f"cache {self.path}: the translation memory is damaged (table "
-                             f"{', '.join(sorted(missing))} missing)", hint=HINT_DAMAGED)
+            raise MemoryFileError(
+                f"cache {self.path}: the translation memory is damaged (table "
+                f"{', '.join(sorted(missing))} missing)",
+                hint=HINT_DAMAGED,
+            )
 
     # -- sqlite plumbing --------------------------------------------------------------------
     @contextmanager
@@ -217,7 +235,7 @@ class TranslationMemory:
             except sqlite3.OperationalError as exc:
                 if not is_lock_error(exc) or attempt == LOCK_RETRIES - 1:
                     raise
-                time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))
+                time.sleep(min(2.0, 0.05 * 2**attempt) * (0.5 + random.random()))
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def close(self) -> None:
@@ -230,8 +248,9 @@ class TranslationMemory:
         self.close()
 
     # -- lookups and writes -----------------------------------------------------------------
-    def lookup(self, context: MemoryContext, src_lang: str, items: Sequence[tuple[str, str, str]]
-               ) -> list[str | None]:
+    def lookup(
+        self, context: MemoryContext, src_lang: str, items: Sequence[tuple[str, str, str]]
+    ) -> list[str | None]:
         """Translations for (target language, source text, note) items, in order; None: not stored.
         An imported (reviewed) entry wins over a model translation, whatever the note."""
         ctx = context.key
@@ -241,12 +260,16 @@ class TranslationMemory:
         wanted = model_keys + human_keys
         with self._reporting("read"):
             for start in range(0, len(wanted), _CHUNK):
-                chunk = wanted[start:start + _CHUNK]
+                chunk = wanted[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
-                rows: list[tuple[bytes, str]] = self._retry(lambda: self._db.execute(
-                    f"SELECT key, target FROM segments WHERE key IN ({marks})", chunk).fetchall())
+                query = f"SELECT key, target FROM segments WHERE key IN ({marks})"
+                rows: list[tuple[bytes, str]] = self._retry(functools.partial(self._select, query, chunk))
                 found.update(rows)
         return [found.get(h, found.get(m)) for m, h in zip(model_keys, human_keys)]
+
+    def _select(self, query: str, values: Sequence[bytes]) -> list[tuple[bytes, str]]:
+        rows: list[tuple[bytes, str]] = self._db.execute(query, values).fetchall()
+        return rows
 
     def store(self, context: MemoryContext, src_lang: str, items: Iterable[tuple[str, str, str, str]]) -> int:
         """Store model translations (target language, source, note, translation) and commit.
@@ -255,17 +278,23 @@ class TranslationMemory:
             return 0
         ctx = context.key
         now = time.time()
-        rows = [(_model_key(ctx, src_lang, tgt, src, note), _ORIGIN_MODEL, ctx, src_lang, tgt, src, out, now)
-                for tgt, src, note, out in items if is_unicode(src) and is_unicode(out) and is_unicode(note)]
+        rows = [
+            (_model_key(ctx, src_lang, tgt, src, note), _ORIGIN_MODEL, ctx, src_lang, tgt, src, out, now)
+            for tgt, src, note, out in items
+            if is_unicode(src) and is_unicode(out) and is_unicode(note)
+        ]
         if not rows:
             return 0
 
         def write() -> None:
             with self._transaction():
                 if ctx not in self._known_contexts:
-                    self._db.execute("INSERT OR IGNORE INTO contexts VALUES (?, ?)",
-                                     (ctx, json.dumps(context.describe(), sort_keys=True)))
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO contexts VALUES (?, ?)",
+                        (ctx, json.dumps(context.describe(), sort_keys=True)),
+                    )
                 self._db.executemany("INSERT OR REPLACE INTO segments VALUES (?,?,?,?,?,?,?,?)", rows)
+
         with self._reporting("write"):
             self._retry(write)
         self._known_contexts.add(ctx)
@@ -275,12 +304,25 @@ class TranslationMemory:
         """Store reviewed translations, all or none; they win over model output from now on.
         Entries whose texts are not valid Unicode (lone surrogates) are left out."""
         now = time.time()
-        rows = [(_human_key(e.tgt_lang, e.source), _ORIGIN_IMPORT, "", e.src_lang, e.tgt_lang,
-                 e.source, e.target, now) for e in entries if is_unicode(e.source) and is_unicode(e.target)]
+        rows = [
+            (
+                _human_key(e.tgt_lang, e.source),
+                _ORIGIN_IMPORT,
+                "",
+                e.src_lang,
+                e.tgt_lang,
+                e.source,
+                e.target,
+                now,
+            )
+            for e in entries
+            if is_unicode(e.source) and is_unicode(e.target)
+        ]
 
         def write() -> None:
             with self._transaction():
                 self._db.executemany("INSERT OR REPLACE INTO segments VALUES (?,?,?,?,?,?,?,?)", rows)
+
         with self._reporting("write"):
             self._retry(write)
         return len(rows)
@@ -289,9 +331,12 @@ class TranslationMemory:
         """Every stored entry (imported ones last-wins already), in a stable order."""
         with self._reporting("read"):
             contexts: dict[str, dict[str, str]] = {
-                c: json.loads(d) for c, d in self._db.execute("SELECT context, description FROM contexts")}
-            cursor = self._db.execute("SELECT source, target, src_lang, tgt_lang, origin, context FROM segments "
-                                      "ORDER BY tgt_lang, source, origin")
+                c: json.loads(d) for c, d in self._db.execute("SELECT context, description FROM contexts")
+            }
+            cursor = self._db.execute(
+                "SELECT source, target, src_lang, tgt_lang, origin, context FROM segments "
+                "ORDER BY tgt_lang, source, origin"
+            )
             for source, target, src, tgt, origin, ctx in cursor:
                 yield Entry(source, target, src, tgt, origin, contexts.get(ctx) if ctx else None)
 
@@ -303,8 +348,9 @@ class TranslationMemory:
 
 def connect(uri: str) -> sqlite3.Connection:
     """The one place hymt opens its memory (tests put a fault-injecting connection here)."""
-    return sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+    return sqlite3.connect(
+        uri, uri=True, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=False
+    )
 
 
 _SQLITE_MAGIC = b"SQLite format 3\0"
@@ -358,11 +404,11 @@ class PipelineMemory:
         if self.store_error is not None or not items:
             return
         try:
-            self.stored += self.memory.store(self.context, self.src_lang,
-                                             [(tgt, src, note, out) for (tgt, src, note), out in items])
+            self.stored += self.memory.store(
+                self.context, self.src_lang, [(tgt, src, note, out) for (tgt, src, note), out in items]
+            )
         except MemoryFileError as exc:
             self.store_error = f"{exc.message}; later translations of this run were not stored"
 
     def close(self) -> None:
         self.memory.close()
-

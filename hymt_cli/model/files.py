@@ -1,12 +1,13 @@
 """What hymt can tell about a model before an engine loads it: a local folder that is not
 there, a test model with random weights; and the hints that go with model problems."""
+
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
 
-from ..errors import EngineUnavailable, first_line
+from ..errors import EngineUnavailable
 
 # Set in config.json by tiny_model.py: the output of such a model is not a translation.
 RANDOM_WEIGHTS_KEY = "hymt_random_weights"
@@ -17,8 +18,11 @@ _TRUE = {"1", "true", "yes", "on"}
 
 def looks_local(model: str) -> bool:
     """A path rather than a hub id (`org/name`)."""
-    return (model.startswith(("/", "./", "../", "~", ".\\")) or Path(model).expanduser().exists()
-            or model.count("/") != 1)
+    return (
+        model.startswith(("/", "./", "../", "~", ".\\"))
+        or Path(model).expanduser().exists()
+        or model.count("/") != 1
+    )
 
 
 def check_local_model(model: str) -> None:
@@ -29,9 +33,11 @@ def check_local_model(model: str) -> None:
     if looks_local(model) and not (path / "config.json").is_file():
         if path.is_dir():
             raise EngineUnavailable(f"model folder {model!r} has no config.json", hint=MODEL_HINT)
-        raise EngineUnavailable(f"model folder {model!r} does not exist",
-                                hint="check the path (--model /local/path: a folder with config.json); a hub "
-                                     "model is named ORG/NAME, e.g. tencent/HY-MT1.5-1.8B")
+        raise EngineUnavailable(
+            f"model folder {model!r} does not exist",
+            hint="check the path (--model /local/path: a folder with config.json); a hub "
+            "model is named ORG/NAME, e.g. tencent/HY-MT1.5-1.8B",
+        )
 
 
 def check_model_reachable(model: str, revision: str | None, *, timeout: float = 4.0) -> None:
@@ -49,14 +55,19 @@ def check_model_reachable(model: str, revision: str | None, *, timeout: float = 
         if not offline and not hub_reachable(timeout):
             go_offline()  # use the cached copy now instead of retrying the hub
         return
-    hint = (f"download it where there is network (hf download {model}), then pass --model with its "
-            "folder, or copy the Hugging Face cache here")
+    hint = (
+        f"download it where there is network (hf download {model}), then pass --model with its "
+        "folder, or copy the Hugging Face cache here"
+    )
     if offline:
-        raise EngineUnavailable(f"model {model!r} is not in the local Hugging Face cache, and HF_HUB_OFFLINE "
-                                "is set", hint=hint)
+        raise EngineUnavailable(
+            f"model {model!r} is not in the local Hugging Face cache, and HF_HUB_OFFLINE is set", hint=hint
+        )
     if not hub_reachable(timeout):
-        raise EngineUnavailable(f"model {model!r} is not downloaded and the Hugging Face hub "
-                                f"({_endpoint()}) cannot be reached", hint=hint + " and set HF_HUB_OFFLINE=1")
+        raise EngineUnavailable(
+            f"model {model!r} is not downloaded and the Hugging Face hub ({_endpoint()}) cannot be reached",
+            hint=hint + " and set HF_HUB_OFFLINE=1",
+        )
 
 
 def go_offline() -> None:

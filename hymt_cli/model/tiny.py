@@ -16,6 +16,7 @@ output is not a translation (`has_random_weights`).
 
     python -m hymt_cli.model.tiny OUT_DIR [--answers]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,16 @@ PAD = "<｜hy_▁pad▁｜>"
 USER = "<｜hy_User｜>"
 ASSISTANT = "<｜hy_Assistant｜>"
 SYSTEM_END = "<｜hy_place▁holder▁no▁3｜>"
-SPECIAL_TOKENS = [BOS, EOS, PAD, USER, ASSISTANT, SYSTEM_END,
-                  "<｜hy_end▁of▁sentence｜>", "<｜hy_place▁holder▁no▁8｜>"]
+SPECIAL_TOKENS = [
+    BOS,
+    EOS,
+    PAD,
+    USER,
+    ASSISTANT,
+    SYSTEM_END,
+    "<｜hy_end▁of▁sentence｜>",
+    "<｜hy_place▁holder▁no▁8｜>",
+]
 
 # Shaped like HY-MT1.5-1.8B's template for what hymt sends (one user turn, no system
 # prompt): BOS, the user marker, the message, then the assistant marker.
@@ -65,6 +74,7 @@ CHAT_TEMPLATE = (
     "{%- if add_generation_prompt -%}" + ASSISTANT + "{%- endif -%}"
 )
 
+
 class _Shape(TypedDict):
     hidden_size: int
     intermediate_size: int
@@ -76,24 +86,39 @@ class _Shape(TypedDict):
 
 
 _SHAPE = _Shape(
-    hidden_size=128, intermediate_size=256, num_hidden_layers=2,
-    num_attention_heads=2, num_key_value_heads=1,
+    hidden_size=128,
+    intermediate_size=256,
+    num_hidden_layers=2,
+    num_attention_heads=2,
+    num_key_value_heads=1,
     head_dim=64,  # vLLM's CPU attention rejects smaller heads
     max_position_embeddings=8192,
 )
 _VOCAB_SIZE = 3072
 _CORPUS_LINES = 4000
 
-_LANGUAGES = [("English", "英语"), ("Chinese", "中文"), ("French", "法语"), ("German", "德语"),
-              ("Spanish", "西班牙语"), ("Japanese", "日语"), ("Russian", "俄语"), ("Arabic", "阿拉伯语"),
-              ("Korean", "韩语"), ("Portuguese", "葡萄牙语"), ("Italian", "意大利语")]
+_LANGUAGES = [
+    ("English", "英语"),
+    ("Chinese", "中文"),
+    ("French", "法语"),
+    ("German", "德语"),
+    ("Spanish", "西班牙语"),
+    ("Japanese", "日语"),
+    ("Russian", "俄语"),
+    ("Arabic", "阿拉伯语"),
+    ("Korean", "韩语"),
+    ("Portuguese", "葡萄牙语"),
+    ("Italian", "意大利语"),
+]
 _EN_INSTRUCTION = "Translate the following segment into {}, without additional explanation."
 _ZH_INSTRUCTION = "将以下文本翻译为{}，注意只需要输出翻译后的结果，不要额外解释："
 _TAGS = ["<s1>", "</s1>", "<s2>", "</s2>", "<target>", "</target>", "<source>", "</source>"]
-_ENGLISH = ("the of and to in a is that for it as was with be by on not this are or from at "
-            "which but have an they you were there one all we has been would more if will when "
-            "who so no can what about out up into time than only some could new other two then "
-            "document page text file line table title chapter section note figure")
+_ENGLISH = (
+    "the of and to in a is that for it as was with be by on not this are or from at "
+    "which but have an they you were there one all we has been would more if will when "
+    "who so no can what about out up into time than only some could new other two then "
+    "document page text file line table title chapter section note figure"
+)
 _CYRILLIC = "при как это что для все его она они был быть мир дом слово текст перевод страница"
 _ARABIC = "في من على إلى هذا التي الذي كان عن مع هذه ترجمة النص الصفحة كتاب عالم"
 _PUNCTUATION = [".", ",", "?", "!", ";", ":", "…", "。", "，", "？", "！", "、", "：", "؟", "«", "»"]
@@ -103,8 +128,7 @@ def _corpus(lines: int, seed: int) -> Iterator[str]:
     """Pseudo-multilingual text so that every script HY-MT serves gets real merges."""
     rng = random.Random(seed)
     syllables = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"]
-    latin = _ENGLISH.split() + ["".join(rng.choices(syllables, k=rng.randint(1, 3)))
-                                for _ in range(400)]
+    latin = _ENGLISH.split() + ["".join(rng.choices(syllables, k=rng.randint(1, 3))) for _ in range(400)]
     cyrillic, arabic = _CYRILLIC.split(), _ARABIC.split()
     cjk = [chr(c) for c in range(0x4E00, 0x4E00 + 800)]
     for _ in range(lines):
@@ -138,12 +162,21 @@ def _build_tokenizer(seed: int) -> PreTrainedTokenizerFast:
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=_VOCAB_SIZE, min_frequency=2, show_progress=False,
-        special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+        vocab_size=_VOCAB_SIZE,
+        min_frequency=2,
+        show_progress=False,
+        special_tokens=SPECIAL_TOKENS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
     tok.train_from_iterator(_corpus(_CORPUS_LINES, seed), trainer=trainer)
     return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]  # **kwargs only
-        tokenizer_object=tok, bos_token=BOS, eos_token=EOS, pad_token=PAD,
-        chat_template=CHAT_TEMPLATE, model_max_length=_SHAPE["max_position_embeddings"])
+        tokenizer_object=tok,
+        bos_token=BOS,
+        eos_token=EOS,
+        pad_token=PAD,
+        chat_template=CHAT_TEMPLATE,
+        model_max_length=_SHAPE["max_position_embeddings"],
+    )
 
 
 def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -> HunYuanDenseV1ForCausalLM:
@@ -154,11 +187,18 @@ def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -
         return _token_id(tokenizer, token)
 
     config = HunYuanDenseV1Config(
-        **_SHAPE, vocab_size=len(tokenizer),
-        hidden_act="silu", rms_norm_eps=1e-5, initializer_range=0.02,
-        tie_word_embeddings=True, attention_bias=False,
+        **_SHAPE,
+        vocab_size=len(tokenizer),
+        hidden_act="silu",
+        rms_norm_eps=1e-5,
+        initializer_range=0.02,
+        tie_word_embeddings=True,
+        attention_bias=False,
         rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
-        bos_token_id=ids(BOS), eos_token_id=ids(EOS), pad_token_id=ids(PAD), eod_token_id=ids(EOS),
+        bos_token_id=ids(BOS),
+        eos_token_id=ids(EOS),
+        pad_token_id=ids(PAD),
+        eod_token_id=ids(EOS),
         architectures=["HunYuanDenseV1ForCausalLM"],
         # float32: this CPU class (AVX2, no AVX-512) has no fast bf16 path in vLLM
         dtype="float32",
@@ -169,7 +209,8 @@ def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -
     torch.manual_seed(seed)
     # _from_config is untyped in transformers
     model: HunYuanDenseV1ForCausalLM = HunYuanDenseV1ForCausalLM._from_config(  # type: ignore[no-untyped-call]
-        config, dtype=torch.float32)
+        config, dtype=torch.float32
+    )
     _arrange_embeddings(model, tokenizer, seed, answers)
     gen = model.generation_config
     gen.bos_token_id, gen.eos_token_id, gen.pad_token_id = ids(BOS), ids(EOS), ids(PAD)
@@ -179,8 +220,9 @@ def _build_model(tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool) -
     return model
 
 
-def _arrange_embeddings(model: HunYuanDenseV1ForCausalLM, tokenizer: PreTrainedTokenizerFast, seed: int,
-                        answers: bool) -> None:
+def _arrange_embeddings(
+    model: HunYuanDenseV1ForCausalLM, tokenizer: PreTrainedTokenizerFast, seed: int, answers: bool
+) -> None:
     """Make decoding emit visible word pieces, and (with `answers`) stop after one.
 
     A fully random model repeats the last prompt token (a special token: empty text) and
@@ -205,8 +247,12 @@ def _arrange_embeddings(model: HunYuanDenseV1ForCausalLM, tokenizer: PreTrainedT
     rows = torch.randn(vocab, hidden, generator=torch.Generator().manual_seed(seed))
     special = {_token_id(tokenizer, t) for t in SPECIAL_TOKENS} | set(tokenizer.all_special_ids)
     pieces = [tokenizer.decode([i]) for i in range(vocab)]
-    words = torch.tensor([i not in special and isinstance(piece, str) and piece.strip() != ""
-                          and "\ufffd" not in piece for i, piece in enumerate(pieces)])
+    words = torch.tensor(
+        [
+            i not in special and isinstance(piece, str) and piece.strip() != "" and "\ufffd" not in piece
+            for i, piece in enumerate(pieces)
+        ]
+    )
     rows[~words] *= small  # EOS included: without `answers` it is never emitted
     if answers:
         rows[:, 0] = 0.0
@@ -233,9 +279,12 @@ def _is_complete(out_dir: Path, answers: bool) -> bool:
         config = json.loads((out_dir / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return (config.get(_VERSION_KEY) == BUILDER_VERSION and config.get(_ANSWERS_KEY) is answers
-            and (out_dir / "model.safetensors").is_file()
-            and (out_dir / "tokenizer.json").is_file())
+    return (
+        config.get(_VERSION_KEY) == BUILDER_VERSION
+        and config.get(_ANSWERS_KEY) is answers
+        and (out_dir / "model.safetensors").is_file()
+        and (out_dir / "tokenizer.json").is_file()
+    )
 
 
 def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> Path:
@@ -266,8 +315,7 @@ def build_tiny_model(out_dir: Path, *, seed: int = 0, answers: bool = False) -> 
         config[RANDOM_WEIGHTS_KEY] = True
         config[_VERSION_KEY] = BUILDER_VERSION
         config[_ANSWERS_KEY] = answers
-        config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n",
-                               encoding="utf-8")
+        config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         (out_dir / "config.json").unlink(missing_ok=True)
         for path in sorted(tmp.iterdir(), key=lambda p: p.name == "config.json"):
             path.chmod(0o644)  # safetensors writes 0600; the folder may be shared
@@ -283,11 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m hymt_cli.model.tiny",
         description="Build a tiny random-weight HY-MT-shaped model (for tests and demos; "
-                    "its output is not a translation).")
+        "its output is not a translation).",
+    )
     parser.add_argument("out_dir", type=Path, help="folder to create (reused when complete)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--answers", action="store_true",
-                        help="answer one word then stop (default: noise that never stops)")
+    parser.add_argument(
+        "--answers", action="store_true", help="answer one word then stop (default: noise that never stops)"
+    )
     args = parser.parse_args(argv)
     path = build_tiny_model(args.out_dir, seed=args.seed, answers=args.answers)
     print(path, file=sys.stderr)

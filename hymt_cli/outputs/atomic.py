@@ -3,6 +3,7 @@
 Temp files are named `.<name>.<pid>.<random>.hymt-tmp`, so a later run can tell the leftovers
 of a killed process (its pid is gone) from a live writer's file.
 """
+
 from __future__ import annotations
 
 import os

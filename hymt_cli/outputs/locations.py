@@ -1,6 +1,7 @@
 """Every place a run writes to, judged before the run starts: `check_locations` refuses, in one
 line and exit 2, an `-o`, `--report`, `--prompts-out`, `--log-file`, `--review` or translation memory
 that cannot be written, before anything is read or loaded."""
+
 from __future__ import annotations
 
 import os

@@ -10,6 +10,7 @@ the outputs, it changes only when they do.
 Several runs may write into one folder: updates lock the folder (flock) and rewrite the
 manifest atomically.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -58,8 +59,12 @@ def read_manifest(folder: Path) -> dict[str, Written]:
     found = {}
     for name, entry in files.items():
         try:
-            found[name] = Written(str(entry["sha256"]), str(entry["source"]), str(entry["source_sha256"]),
-                                  str(entry["provenance"]))
+            found[name] = Written(
+                str(entry["sha256"]),
+                str(entry["source"]),
+                str(entry["source_sha256"]),
+                str(entry["provenance"]),
+            )
         except (KeyError, TypeError):
             continue  # an entry hymt cannot read protects its file
     return found
@@ -79,15 +84,27 @@ def written_by_hymt(path: Path) -> bool:
 def record(path: Path, source: Path | None, provenance: str) -> None:
     """Remember that hymt just wrote `path` (from `source`)."""
     folder = path.parent
-    entry = Written(file_digest(path), _relative(source, folder) if source else "<stdin>",
-                    file_digest(source) if source else "", provenance)
+    entry = Written(
+        file_digest(path),
+        _relative(source, folder) if source else "<stdin>",
+        file_digest(source) if source else "",
+        provenance,
+    )
     with _locked(folder):
         files = read_manifest(folder)
         files[path.name] = entry
-        payload = {"schema": SCHEMA, "files": {name: {"sha256": w.sha256, "source": w.source,
-                                                       "source_sha256": w.source_sha256,
-                                                       "provenance": w.provenance}
-                                                for name, w in sorted(files.items())}}
+        payload = {
+            "schema": SCHEMA,
+            "files": {
+                name: {
+                    "sha256": w.sha256,
+                    "source": w.source,
+                    "source_sha256": w.source_sha256,
+                    "provenance": w.provenance,
+                }
+                for name, w in sorted(files.items())
+            },
+        }
         # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
         write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))
 

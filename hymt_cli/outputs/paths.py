@@ -6,6 +6,7 @@ is an input of the run, or that a second input would also write, is refused. A f
 exists and that hymt did not write (manifest.py) — a person's translation — is skipped
 unless `overwrite` says otherwise.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from .atomic import commit_temp, temp_beside
 from ..text.languages import Language
+from .atomic import commit_temp, temp_beside
 from .manifest import written_by_hymt
 
 
@@ -70,7 +71,7 @@ def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | 
             return out_dir / Path(*new.parts[len(root) :])
         return out_dir / lang.code / relative.with_name(new.name)
     if source.lang_suffix:  # index.en.md: the source's own language code goes
-        relative = relative.with_name(relative.stem[:-len(source.lang_suffix) - 1] + relative.suffix)
+        relative = relative.with_name(relative.stem[: -len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)
     if out_dir is not None:
         return out_dir / lang.code / relative
@@ -103,14 +104,21 @@ class OutputRules:
             return Claim(None)
         resolved = out.resolve()
         if resolved in self._inputs:
-            return Claim(out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it")
+            return Claim(
+                out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"
+            )
         first = self._writers.setdefault(resolved, source.display)
         if first != source.display:
-            return Claim(out, f"{source.display}: output {out} is already written from {first}; "
-                              "use separate --out folders")
+            return Claim(
+                out,
+                f"{source.display}: output {out} is already written from {first}; use separate --out folders",
+            )
         if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
-            return Claim(out, protected=f"{out} exists and hymt did not write it (a person's translation, or "
-                                        "hymt's output edited since): skipped; --overwrite replaces it")
+            return Claim(
+                out,
+                protected=f"{out} exists and hymt did not write it (a person's translation, or "
+                "hymt's output edited since): skipped; --overwrite replaces it",
+            )
         return Claim(out)
 
 
@@ -150,4 +158,3 @@ class PendingOutput:
         if self._tmp is not None:
             self._tmp.unlink(missing_ok=True)
             self._tmp = None
-

@@ -3,15 +3,16 @@ what a run would write now? It compares the source's digest and the run's proven
 its revision or folder digest, prompt template, glossary, sampling: the translation memory's
 context key) with what the output folder's manifest (manifest.py) recorded when hymt wrote the
 file."""
+
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from ..text.languages import Language
 from .manifest import file_digest, read_manifest
 from .paths import Source, output_path
-from ..text.languages import Language
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +21,9 @@ class Stale:
     reason: str
 
 
-def stale_outputs(sources: Sequence[Source], targets: tuple[Language, ...], out_dir: Path | None,
-                  provenance: str) -> tuple[list[Stale], list[Stale]]:
+def stale_outputs(
+    sources: Sequence[Source], targets: tuple[Language, ...], out_dir: Path | None, provenance: str
+) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures)."""
     stale: list[Stale] = []
     edited: list[Stale] = []

@@ -8,6 +8,7 @@ hymt's own messages go to `message_stream`: stderr, or, while an engine runs and
 1 and 2 point at its log file (engine_logs.py), a copy of stderr taken before: only hymt's
 lines reach the terminal.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ import sys
 from typing import TextIO
 
 from rich.console import Console
+
 
 class _Messages:
     """hymt's stderr: `sys.stderr` as it is at each write (so tests capture it), or, while an
@@ -56,7 +58,9 @@ def hold_messages() -> None:
     if _messages.held is None:
         sys.stderr.flush()
         try:
-            _messages.held = os.fdopen(os.dup(2), "w", encoding="utf-8", errors="backslashreplace", buffering=1)
+            _messages.held = os.fdopen(
+                os.dup(2), "w", encoding="utf-8", errors="backslashreplace", buffering=1
+            )
         except (OSError, ValueError):  # no usable descriptor 2 (embedded): the interpreter's stream
             _messages.held = sys.stderr
 

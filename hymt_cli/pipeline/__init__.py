@@ -1,7 +1,8 @@
 """The pipeline: one driver for every format (driver.py); planning, outcomes, dispatch to the
 engine, repair and jobs each in their own module."""
+
 from .checks import target_script
 from .driver import Pipeline, RunOptions
-from .planning import Planner, PlannedRequest
+from .planning import PlannedRequest, Planner
 
 __all__ = ["Pipeline", "Planner", "PlannedRequest", "RunOptions", "target_script"]

@@ -1,4 +1,5 @@
 """Length-bucketed batching and per-request output budgets."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -29,12 +30,13 @@ def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: in
         return sorted(items, key=cost)
     ordered: list[T] = []
     for start in range(0, len(items), max(1, bucket)):
-        ordered.extend(sorted(items[start:start + max(1, bucket)], key=cost))
+        ordered.extend(sorted(items[start : start + max(1, bucket)], key=cost))
     return ordered
 
 
-def budget_batches(items: Sequence[T], cost: Callable[[T], int], *, token_budget: int,
-                   max_items: int) -> list[list[T]]:
+def budget_batches(
+    items: Sequence[T], cost: Callable[[T], int], *, token_budget: int, max_items: int
+) -> list[list[T]]:
     """Cut `items`, in their order, into batches of at most `token_budget` summed cost and
     `max_items` items; a single item over budget gets a batch of its own."""
     batches: list[list[T]] = []

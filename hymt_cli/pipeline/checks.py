@@ -1,10 +1,11 @@
 """Output checks the pipeline runs on every answer (besides validation.problem_with)."""
+
 from __future__ import annotations
 
-from ..glossary import check_terms
-from ..checks.scripts import wrong_script
-from ..text.tags import tag_problem
 from ..checks.answers import Problem
+from ..checks.scripts import wrong_script
+from ..glossary import check_terms
+from ..text.tags import tag_problem
 from .planning import PlannedRequest
 
 

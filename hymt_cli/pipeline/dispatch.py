@@ -4,17 +4,18 @@ may fix, then tag repair for what still breaks its tags.
 Answers are handed on as they arrive (`on_final`), so documents are written while the engine
 keeps generating, and committed to the memory in chunks, so a killed run resumes.
 """
+
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .batching import budget_batches, submission_order
 from ..engine.base import Engine, GenerationRequest
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import RunReport
 from ..signals import deferred
+from .batching import budget_batches, submission_order
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 from .repair import Repair
@@ -38,10 +39,20 @@ class Memory(Protocol):
 
 
 class Dispatcher:
-    def __init__(self, engine: Callable[[], Engine], outcomes: Outcomes, planner: Planner, *,
-                 report: RunReport, progress: ProgressEvents, memory: Memory | None,
-                 batch_tokens: int | None, batch_requests: int | None,
-                 on_final: Callable[[RequestKey], None], submit_bucket: int | None = SUBMIT_BUCKET) -> None:
+    def __init__(
+        self,
+        engine: Callable[[], Engine],
+        outcomes: Outcomes,
+        planner: Planner,
+        *,
+        report: RunReport,
+        progress: ProgressEvents,
+        memory: Memory | None,
+        batch_tokens: int | None,
+        batch_requests: int | None,
+        on_final: Callable[[RequestKey], None],
+        submit_bucket: int | None = SUBMIT_BUCKET,
+    ) -> None:
         """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length."""
         self._engine = engine
         self.outcomes = outcomes
@@ -71,12 +82,16 @@ class Dispatcher:
             return r.prompt_tokens + r.max_tokens
 
         batches = budget_batches(
-            submission_order(requests, cost, bucket=self.submit_bucket), cost,
+            submission_order(requests, cost, bucket=self.submit_bucket),
+            cost,
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
-            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
+            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
+        )
         for batch in batches:
             started, retries = time.monotonic(), engine.retries
-            asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
+            asked = [
+                GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch
+            ]
             self.report.engine_requests += len(batch)
             done = 0
             answered: list[PlannedRequest] = []
@@ -106,8 +121,11 @@ class Dispatcher:
         never cuts a commit in half (deferred)."""
         if self.memory is None or not answered:
             return
-        accepted = [(r.key, outcome.translation) for r in answered
-                    if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
+        accepted = [
+            (r.key, outcome.translation)
+            for r in answered
+            if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None
+        ]
         with deferred():
             self.memory.remember(accepted)
 
@@ -120,8 +138,12 @@ class Dispatcher:
         if not broken:
             return
         repairs = [Repair.plan(r, self._run_planner(r)) for r in broken]
-        fresh = {key: self.planner.planned[key] for rep in repairs for key in rep.run_keys()
-                 if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None}
+        fresh = {
+            key: self.planner.planned[key]
+            for rep in repairs
+            for key in rep.run_keys()
+            if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None
+        }
         if fresh:
             self._run_pass(engine, list(fresh.values()), deterministic=True)
         for rep in repairs:
@@ -149,7 +171,8 @@ class _Counter:
 
     def flush(self) -> None:
         if self._enabled and self._requests:
-            self._progress.advanced(requests=self._requests, output_tokens=self._output_tokens,
-                                    prompt_tokens=self._prompt_tokens)
+            self._progress.advanced(
+                requests=self._requests, output_tokens=self._output_tokens, prompt_tokens=self._prompt_tokens
+            )
         self._requests = self._prompt_tokens = self._output_tokens = 0
         self._last = time.monotonic()

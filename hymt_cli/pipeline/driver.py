@@ -8,6 +8,7 @@ Units are read and translated a window at a time (`RunOptions.window_segments`):
 folder of documents usually fits in one window (one engine job, length-sorted across the
 documents); a table streams through window after window, so memory stays bounded.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,17 +22,17 @@ from typing import Literal
 from ..engine.base import Engine
 from ..formats import FORMATS, FormatError, Unit
 from ..glossary import Glossary, tally
-from ..text.languages import Language
-from ..outputs.manifest import record
-from ..outputs.paths import OutputRules, PendingOutput
-from ..reporting.progress import ProgressEvents
-from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
-from ..text.segments import is_translatable
-from ..review import RecordSpool
-from ..qa import QaSuite
-from ..signals import deferred
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
+from ..outputs.manifest import record
+from ..outputs.paths import OutputRules, PendingOutput
+from ..qa import QaSuite
+from ..reporting.progress import ProgressEvents
+from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
+from ..review import RecordSpool
+from ..signals import deferred
+from ..text.languages import Language
+from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory
 from .engine_start import EngineHolder
@@ -92,14 +93,23 @@ class Window:
 
 
 class Pipeline:
-    def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
-                 engine_factory: Callable[[], Engine], *, progress: ProgressEvents | None = None,
-                 write_stdout: Callable[[bytes], None] | None = None,
-                 engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Check] = (), glossary: Glossary | None = None,
-                 memory: Memory | None = None,
-                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
-                 review: RecordSpool | None = None, qa: QaSuite | None = None) -> None:
+    def __init__(
+        self,
+        options: RunOptions,
+        tokenizer: PromptTokenizer,
+        engine_factory: Callable[[], Engine],
+        *,
+        progress: ProgressEvents | None = None,
+        write_stdout: Callable[[bytes], None] | None = None,
+        engine_name: str = "",
+        model: str | None = None,
+        validators: Sequence[Check] = (),
+        glossary: Glossary | None = None,
+        memory: Memory | None = None,
+        on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
+        review: RecordSpool | None = None,
+        qa: QaSuite | None = None,
+    ) -> None:
         """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
         `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
         checks (hymt_cli/qa) to run on every answer (None: none)."""
@@ -109,16 +119,23 @@ class Pipeline:
         # Inline tags must survive in every format, a context never comes back; glossary terms when
         # there is a glossary; the QA checks when asked for.
         self.flagger = Flagger(qa) if qa is not None else None
-        self.checks: tuple[Check, ...] = ((tags_kept, context_left_out) + tuple(validators)
-                                          + ((glossary_terms_used,) if glossary is not None else ())
-                                          + (self.flagger.checks() if self.flagger is not None else ()))
+        self.checks: tuple[Check, ...] = (
+            (tags_kept, context_left_out)
+            + tuple(validators)
+            + ((glossary_terms_used,) if glossary is not None else ())
+            + (self.flagger.checks() if self.flagger is not None else ())
+        )
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
-        self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
-                                estimated_tokens=not tokenizer.exact,
-                                qa_levels=dict(qa.levels) if qa is not None else None)
+        self.report = RunReport(
+            engine=engine_name,
+            model=model,
+            dry_run=options.dry_run,
+            estimated_tokens=not tokenizer.exact,
+            qa_levels=dict(qa.levels) if qa is not None else None,
+        )
         self._queue: deque[SourceFile] = deque()
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
@@ -156,8 +173,15 @@ class Pipeline:
     # -- reading and planning -----------------------------------------------------------------
     def _fill(self) -> Window | None:
         """Read units until the window is full or the inputs are done; None when nothing is left."""
-        window = Window(Planner(self.tokenizer, context_tokens=self.options.context_tokens,
-                                source=self.options.source, glossary=self.glossary), Outcomes(self.checks))
+        window = Window(
+            Planner(
+                self.tokenizer,
+                context_tokens=self.options.context_tokens,
+                source=self.options.source,
+                glossary=self.glossary,
+            ),
+            Outcomes(self.checks),
+        )
         while window.segments < self.options.window_segments:
             current = self._next_input(window)
             if current is None:
@@ -196,8 +220,12 @@ class Pipeline:
 
     def _job(self, opened: OpenInput, lang: Language) -> Job:
         claim = self._rules.claim(opened.source, lang)
-        report = FileReport(opened.source.display, str(claim.path) if claim.path else "<stdout>", lang.code,
-                            format=opened.source.format.name)
+        report = FileReport(
+            opened.source.display,
+            str(claim.path) if claim.path else "<stdout>",
+            lang.code,
+            format=opened.source.format.name,
+        )
         if claim.refusal is not None:
             report.status, report.error = "failed", claim.refusal
         elif claim.protected is not None:
@@ -207,8 +235,14 @@ class Pipeline:
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
-        job = Job(opened, lang, claim.path, report, self.write_stdout,
-                  live=claim.refusal is None and claim.protected is None)
+        job = Job(
+            opened,
+            lang,
+            claim.path,
+            report,
+            self.write_stdout,
+            live=claim.refusal is None and claim.protected is None,
+        )
         job.on_committed = lambda: self._committed(job)
         return job
 
@@ -217,8 +251,10 @@ class Pipeline:
             try:
                 record(job.output, job.input.source.path, self.options.provenance)
             except OSError as exc:
-                job.report.warning = (f"{job.output}: written, but not recorded in its folder's manifest "
-                                      f"({exc.strerror or exc}): the next run will not replace it")
+                job.report.warning = (
+                    f"{job.output}: written, but not recorded in its folder's manifest "
+                    f"({exc.strerror or exc}): the next run will not replace it"
+                )
         self.progress.file_done(job.report.output)
 
     def _exhausted(self, current: OpenInput) -> None:
@@ -234,8 +270,11 @@ class Pipeline:
         if current.read == 0:  # failed before any unit: one report for the input, not per language
             for job in current.jobs:
                 self.report.files.remove(job.report)
-            self.report.files.append(FileReport(current.source.display, None, None, "failed", message,
-                                                format=current.source.format.name))
+            self.report.files.append(
+                FileReport(
+                    current.source.display, None, None, "failed", message, format=current.source.format.name
+                )
+            )
             current.jobs = []
         current.fail(message)
 
@@ -251,8 +290,12 @@ class Pipeline:
             for segment in translatable:
                 if not segment.is_for(job.lang.code):
                     continue
-                work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang, (current.source.display, segment.id),
-                                                             segment.context if with_context else "")
+                work.pieces[segment.id] = planner.pieces_for(
+                    segment.text,
+                    job.lang,
+                    (current.source.display, segment.id),
+                    segment.context if with_context else "",
+                )
                 job.report.segments += unit.weight(segment.id)
             keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
             for key in keys:
@@ -289,18 +332,28 @@ class Pipeline:
             self._on_planned(requests)
         if self.options.dry_run:
             return
-        self.progress.planned(files=window.new_jobs, requests=len(left),
-                              prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left))
+        self.progress.planned(
+            files=window.new_jobs,
+            requests=len(left),
+            prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left),
+        )
         for work in window.works:  # units with nothing to translate are done already
             if work.pending == 0:
                 self._finish(window, work)
         for key in recalled:
             self._settled(window, key)
-        dispatcher = Dispatcher(self.engine.get, outcomes, planner, report=report, progress=self.progress,
-                                memory=self.memory, batch_tokens=self.options.batch_tokens,
-                                batch_requests=self.options.batch_requests,
-                                on_final=lambda key: self._settled(window, key),
-                                submit_bucket=self.options.submit_bucket)
+        dispatcher = Dispatcher(
+            self.engine.get,
+            outcomes,
+            planner,
+            report=report,
+            progress=self.progress,
+            memory=self.memory,
+            batch_tokens=self.options.batch_tokens,
+            batch_requests=self.options.batch_requests,
+            on_final=lambda key: self._settled(window, key),
+            submit_bucket=self.options.submit_bucket,
+        )
         dispatcher.dispatch([planner.planned[k] for k in left])
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
@@ -343,24 +396,40 @@ class Pipeline:
                 continue
             translated[segment_id] = "".join(
                 p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
-                for p in pieces)
+                for p in pieces
+            )
             report.translated += weight
             self._flag(work, segment_id, pieces, outcomes, kept_source=False)
             if report.glossary is not None:
-                uses = [(g, outcomes[k].translation or "") for k in keys
-                        if (g := window.planner.planned[k].glossary) is not None]
+                uses = [
+                    (g, outcomes[k].translation or "")
+                    for k in keys
+                    if (g := window.planner.planned[k].glossary) is not None
+                ]
                 tally(report.glossary, segment_id, work.job.lang.code, uses)
         if self.review is not None:
-            self.review.add(report, unit.index, segment_records(unit, work.pieces, translated, outcomes,
-                                                                window.planner.planned))
+            self.review.add(
+                report,
+                unit.index,
+                segment_records(unit, work.pieces, translated, outcomes, window.planner.planned),
+            )
         work.job.deliver(unit, translated)
 
-    def _flag(self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *,
-              kept_source: bool) -> None:
+    def _flag(
+        self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *, kept_source: bool
+    ) -> None:
         if self.flagger is not None:
             order = (self._input_order[work.job.input], work.unit.index, segment_id)
-            self.flagger.segment(work.job.report, work.unit, segment_id, pieces, outcomes, work.job.lang.code,
-                                 order, kept_source=kept_source)
+            self.flagger.segment(
+                work.job.report,
+                work.unit,
+                segment_id,
+                pieces,
+                outcomes,
+                work.job.lang.code,
+                order,
+                kept_source=kept_source,
+            )
 
     @staticmethod
     def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:
@@ -368,15 +437,24 @@ class Pipeline:
             report.problems_omitted += 1
             return
         label = unit.labels.get(segment_id)
-        report.problems.append(SegmentProblem(-1, f"{label}: {message}") if label is not None
-                               else SegmentProblem(segment_id, message))
+        report.problems.append(
+            SegmentProblem(-1, f"{label}: {message}")
+            if label is not None
+            else SegmentProblem(segment_id, message)
+        )
 
     def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
         assert self._prompts is not None
         for r in requests:
-            line = {"file": r.first_use[0], "segment": r.first_use[1], "lang": r.lang.code,
-                    "prompt": r.prompt, "tokens": r.prompt_tokens, "max_tokens": r.max_tokens,
-                    "uses": planner.uses[r.key]}
+            line = {
+                "file": r.first_use[0],
+                "segment": r.first_use[1],
+                "lang": r.lang.code,
+                "prompt": r.prompt,
+                "tokens": r.prompt_tokens,
+                "max_tokens": r.max_tokens,
+                "uses": planner.uses[r.key],
+            }
             self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
 
     def _discard_all(self) -> None:

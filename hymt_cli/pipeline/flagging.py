@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..checks.answers import Problem
 from ..formats import Unit
 from ..qa import Flag, QaSuite, excerpt
 from ..reporting.report import FileReport, QaFlag
-from ..checks.answers import Problem
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 

@@ -4,19 +4,21 @@ A job's output is written to a temp file as its units complete (`PendingOutput`)
 committed once the input is read to its end and every unit is written; a job that fails
 leaves nothing under its final name.
 """
+
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import first_line
 from ..formats import FormatError, InputReader, Unit, UnitWriter
-from ..text.languages import Language
+from ..inputs.sources import SourceFile
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
 from ..signals import deferred
-from ..inputs.sources import SourceFile
+from ..text.languages import Language
 
 
 @dataclass(eq=False)
@@ -60,9 +62,12 @@ class Job:
         self._ready[unit.index] = (unit, translated)
         while self.live and self.written in self._ready:
             ready, done = self._ready.pop(self.written)
-            self._guarded(lambda: self._open().write(ready, done))
+            self._guarded(functools.partial(self._write, ready, done))
             self.written += 1
         self.commit_if_done()
+
+    def _write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        self._open().write(unit, translated)
 
     def commit_if_done(self) -> None:
         if self.committed or not self.live or not self.input.exhausted or self.written != self.input.read:
@@ -106,4 +111,3 @@ class Job:
             self.fail(f"{self.input.source.display}: {exc}")
         except Exception as exc:  # a format bug must not take the other files down
             self.fail(f"{self.input.source.display}: cannot reassemble: {type(exc).__name__}: {exc}")
-

@@ -4,13 +4,14 @@ A request is answered by the memory, or by the engine (validated by the checks, 
 greedily when a re-run may help), or repaired (its tag runs translated one by one). Only
 `Outcomes` writes an `Outcome`; everything else reads.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..engine.base import Generation
 from ..checks.answers import Problem, clean_output, problem_with
+from ..engine.base import Generation
 from .planning import PlannedRequest, RequestKey
 
 # An output check a feature adds (inline tags kept, glossary terms used): None when fine.
@@ -57,12 +58,17 @@ class Outcomes:
         # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
         problem = problem_with(generation, request.core, cleaned) or min(
             (p for p in (check(request, cleaned) for check in self.checks) if p),
-            key=lambda p: p.soft, default=None)
+            key=lambda p: p.soft,
+            default=None,
+        )
         outcome.problem = problem
         if outcome.attempts == 1:
             outcome.first_problem = problem
-        if problem is not None and problem.soft and (
-                outcome.kept is None or problem.severity <= outcome.kept[1].severity):
+        if (
+            problem is not None
+            and problem.soft
+            and (outcome.kept is None or problem.severity <= outcome.kept[1].severity)
+        ):
             outcome.kept = (cleaned, problem)
         outcome.translation = None if problem else cleaned
         final = problem is None or not problem.retryable or (deterministic and not self.wants_repair(request))
@@ -82,8 +88,14 @@ class Outcomes:
         that already has a usable (soft-problem) output from an earlier attempt."""
         outcome = self[request.key]
         problem = outcome.problem
-        return (request.formatted and problem is not None and problem.retryable and not problem.soft
-                and outcome.kept is None and not outcome.repaired)
+        return (
+            request.formatted
+            and problem is not None
+            and problem.retryable
+            and not problem.soft
+            and outcome.kept is None
+            and not outcome.repaired
+        )
 
     def repaired(self, key: RequestKey, translation: str) -> None:
         outcome = self[key]

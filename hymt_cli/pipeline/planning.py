@@ -4,19 +4,20 @@ A request is planned once per (target language, text) and fixed from then on: it
 token ids and output budget never change. What comes back is recorded elsewhere
 (outcomes.py), so the plan (what we ask) and the outcome (what we got) never mix.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
 
-from .batching import max_new_tokens, max_source_tokens
 from ..glossary import Glossary, GlossaryUse
-from ..text.languages import Language
-from ..text.tags import has_tags
 from ..model.prompts import build_prompt, source_is_chinese
+from ..model.tokenizer import PromptTokenizer
+from ..text.languages import Language
 from ..text.segments import is_translatable
 from ..text.sentences import split_long
-from ..model.tokenizer import PromptTokenizer
+from ..text.tags import has_tags
+from .batching import max_new_tokens, max_source_tokens
 
 # (target language code, source text, context): what makes a request unique. The context is what
 # the model is told besides the text ("" for none): the same text in another context is another request.
@@ -71,7 +72,7 @@ def _split_whitespace(text: str) -> tuple[str, str, str]:
     if not core:
         return text, "", ""
     start = text.index(core)
-    return text[:start], core, text[start + len(core):]
+    return text[:start], core, text[start + len(core) :]
 
 
 class Planner:
@@ -80,8 +81,14 @@ class Planner:
     `pieces_for` registers asks; `finish` tokenizes all new ones together (one batch call of
     the fast tokenizer where there is one) and fixes them as `PlannedRequest`s."""
 
-    def __init__(self, tokenizer: PromptTokenizer, *, context_tokens: int, source: Language | None,
-                 glossary: Glossary | None = None) -> None:
+    def __init__(
+        self,
+        tokenizer: PromptTokenizer,
+        *,
+        context_tokens: int,
+        source: Language | None,
+        glossary: Glossary | None = None,
+    ) -> None:
         self.tokenizer = tokenizer
         self.context_tokens = context_tokens
         self.source = source
@@ -94,7 +101,9 @@ class Planner:
     def pieces_for(self, text: str, lang: Language, where: tuple[str, int], context: str = "") -> list[Piece]:
         limit = max_source_tokens(self.context_tokens, 64)
         # A token is at least one UTF-8 byte: shorter texts need no counting.
-        parts = [text] if len(text.encode("utf-8")) <= limit else split_long(text, limit, self.tokenizer.count)
+        parts = (
+            [text] if len(text.encode("utf-8")) <= limit else split_long(text, limit, self.tokenizer.count)
+        )
         pieces = []
         for part in parts:
             lead, core, trail = _split_whitespace(part)
@@ -113,8 +122,14 @@ class Planner:
             use = self.glossary.use(core, lang) if self.glossary is not None else None
             model_text = use.text if use is not None else core
             formatted = has_tags(model_text)  # inline markup or do-not-translate placeholders
-            prompt = build_prompt(model_text, lang, chinese_source=chinese_source,
-                                  terms=use.terms if use is not None else (), formatted=formatted, context=context)
+            prompt = build_prompt(
+                model_text,
+                lang,
+                chinese_source=chinese_source,
+                terms=use.terms if use is not None else (),
+                formatted=formatted,
+                context=context,
+            )
             ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use, context)
         self.uses[key] += 1
         return ask
@@ -129,14 +144,18 @@ class Planner:
             return []
         all_ids = self.tokenizer.prompt_ids_batch([a.prompt for a in asks])
         # Without a model's tokenizer there are no ids, only estimated counts.
-        counts = [len(ids) if self.tokenizer.exact else self.tokenizer.prompt_count(a.prompt)
-                  for a, ids in zip(asks, all_ids, strict=True)]
+        counts = [
+            len(ids) if self.tokenizer.exact else self.tokenizer.prompt_count(a.prompt)
+            for a, ids in zip(asks, all_ids, strict=True)
+        ]
         done = [self._planned(ask, ids, count) for ask, ids, count in zip(asks, all_ids, counts, strict=True)]
         for request in done:
             self.planned[request.key] = request
         return done
 
-    def plan_now(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> PlannedRequest:
+    def plan_now(
+        self, core: str, lang: Language, where: tuple[str, int], context: str = ""
+    ) -> PlannedRequest:
         """One request planned and tokenized at once (the runs of a tag repair)."""
         ask = self.ask(core, lang, where, context)
         if ask.key not in self.planned:
@@ -144,17 +163,24 @@ class Planner:
         return self.planned[ask.key]
 
     def _planned(self, ask: Ask, ids: tuple[int, ...], prompt_tokens: int) -> PlannedRequest:
-        overhead = self._overhead_tokens(ask.lang, source_is_chinese(self.source, ask.core), ask.formatted,
-                                         ask.context)
+        overhead = self._overhead_tokens(
+            ask.lang, source_is_chinese(self.source, ask.core), ask.formatted, ask.context
+        )
         source_tokens = max(1, prompt_tokens - overhead)
-        return PlannedRequest(**{f.name: getattr(ask, f.name) for f in fields(Ask)}, prompt_ids=ids,
-                              prompt_tokens=prompt_tokens, source_tokens=source_tokens,
-                              max_tokens=max_new_tokens(source_tokens, prompt_tokens, self.context_tokens))
+        return PlannedRequest(
+            **{f.name: getattr(ask, f.name) for f in fields(Ask)},
+            prompt_ids=ids,
+            prompt_tokens=prompt_tokens,
+            source_tokens=source_tokens,
+            max_tokens=max_new_tokens(source_tokens, prompt_tokens, self.context_tokens),
+        )
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool, context: str) -> int:
         key = (lang.code, chinese_source, formatted, context)
         if key not in self._overhead:
             # An empty source under the same template (and context): what every prompt of this kind pays.
-            probe = build_prompt("", lang, chinese_source=chinese_source, formatted=formatted, context=context)
+            probe = build_prompt(
+                "", lang, chinese_source=chinese_source, formatted=formatted, context=context
+            )
             self._overhead[key] = self.tokenizer.prompt_count(probe)
         return self._overhead[key]

@@ -5,13 +5,14 @@ tags) are translated separately as plain requests, and the tags are put back exa
 they were: the translation reads less fluently but the markup is intact. Only when a run
 itself fails does the segment keep its source.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..text.tags import has_tags, split_runs
 from ..text.segments import is_translatable
+from ..text.tags import has_tags, split_runs
 from .outcomes import Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 
@@ -33,7 +34,7 @@ class Repair:
                 pieces.append(Piece("", run.text, "", None))
                 continue
             start = run.text.index(core)
-            pieces.append(Piece(run.text[:start], core, run.text[start + len(core):], plan_run(core).key))
+            pieces.append(Piece(run.text[:start], core, run.text[start + len(core) :], plan_run(core).key))
         return cls(request, tuple(pieces))
 
     def run_keys(self) -> list[RequestKey]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..checks.answers import Problem
 from ..formats import Unit
 from ..review import Flag, Retry, SegmentRecord, Status, worst
-from ..checks.answers import Problem
 from .outcomes import Outcome, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 

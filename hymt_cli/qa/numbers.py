@@ -45,9 +45,9 @@ _MULTIPLIER_AFTER = re.compile(r"\s?([万萬亿億만억千천兆조])")
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
 MAX_COMBINATIONS = 512
-_AFTER_SPACE = frozenset(
-    [*_MULTIPLIERS, "A", "a", "P", "p"]
-)  # what may follow a number and a space  # readings compared per side; beyond, the check does not judge (no false alarm)
+# What may follow a number and a space. (Readings are compared per side; beyond, the check does not
+# judge: no false alarm.)
+_AFTER_SPACE = frozenset([*_MULTIPLIERS, "A", "a", "P", "p"])
 
 
 @dataclass(frozen=True, slots=True)

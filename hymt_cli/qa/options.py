@@ -1,10 +1,11 @@
 """Which QA checks run, and at what severity: the run's QA options.
 
-    --qa number=error,doubled-word=off        (repeatable; LEVEL: error | warning | off;
-                                               `all=LEVEL` sets every check, later entries win)
-    qa = "number=error,doubled-word=off"      (hymt.toml; or a table: [qa] number = "error")
-    HYMT_QA="number=error,doubled-word=off"
+--qa number=error,doubled-word=off        (repeatable; LEVEL: error | warning | off;
+                                           `all=LEVEL` sets every check, later entries win)
+qa = "number=error,doubled-word=off"      (hymt.toml; or a table: [qa] number = "error")
+HYMT_QA="number=error,doubled-word=off"
 """
+
 from __future__ import annotations
 
 import difflib
@@ -30,11 +31,18 @@ class QaOptions(Options):
     warnings."""
 
     qa: tuple[str, ...] = option(
-        (), "--qa", metavar="CHECK=LEVEL", comma_list=True, pairs=True, panel=Panel.QUALITY,
-        help="QA checks and their severity, e.g. --qa number=error,doubled-word=off (error: retry, then keep the "
-             "source; warning: keep the answer and flag it in the report; off). all=LEVEL sets every check. "
-             "Checks: " + ", ".join(CHECK_IDS) + ". Default: number, url and email are errors, the rest "
-             "warnings.")
+        (),
+        "--qa",
+        metavar="CHECK=LEVEL",
+        comma_list=True,
+        pairs=True,
+        panel=Panel.QUALITY,
+        help="QA checks and their severity, e.g. --qa number=error,doubled-word=off (error: retry, then "
+        "keep the "
+        "source; warning: keep the answer and flag it in the report; off). all=LEVEL sets every check. "
+        "Checks: " + ", ".join(CHECK_IDS) + ". Default: number, url and email are errors, the rest "
+        "warnings.",
+    )
 
     def validate(self) -> None:
         """Every entry names a check and a level (QaOptionError names a wrong one); written the
@@ -79,13 +87,17 @@ def _level(name: str, level: str) -> tuple[str, Level]:
     if level not in _LEVEL:
         raise QaOptionError(f"--qa {name}={level}: the level is one of {', '.join(LEVELS)}")
     if level == "error" and name != "all" and BY_ID[name].per_run:
-        raise QaOptionError(f"--qa {name}=error: {name} is found after the answers are written, "
-                            "so it can only be a warning or off")
+        raise QaOptionError(
+            f"--qa {name}=error: {name} is found after the answers are written, "
+            "so it can only be a warning or off"
+        )
     return name, _LEVEL[level]
 
 
 def _pair(item: str) -> tuple[str, str]:
     name, sep, level = item.partition("=")
     if not sep:
-        raise QaOptionError(f"--qa {item.strip()!r}: write CHECK=LEVEL, e.g. number=error or doubled-word=off")
+        raise QaOptionError(
+            f"--qa {item.strip()!r}: write CHECK=LEVEL, e.g. number=error or doubled-word=off"
+        )
     return name, level

@@ -1,6 +1,7 @@
 """What a run's report means as an exit code (the command line exits with it; the JSON report
 records it): 1 an input failed; 4 `--strict` and a segment untranslated or a term missed, or
 (always) a run where not one segment was translated."""
+
 from __future__ import annotations
 
 from ..errors import ExitCode

@@ -9,6 +9,7 @@ engine as well as from the run's own.
 The ETA is based on prompt tokens (the amount of text), not on request counts, which jump:
 answers to short segments arrive long before those to long ones.
 """
+
 from __future__ import annotations
 
 import threading
@@ -68,13 +69,18 @@ class RunState:
             said = self.activity() if self.activity is not None else None
             what = ": ".join(part for part in (self.engine_phase, said) if part)
             waited = time.monotonic() - self.engine_since
-            return (f"starting the engine ({self.engine_what}), {waited:.0f} s"
-                    + (f": {what}" if what else "") + f"; {self.requests_total:,} segments planned")
+            return (
+                f"starting the engine ({self.engine_what}), {waited:.0f} s"
+                + (f": {what}" if what else "")
+                + f"; {self.requests_total:,} segments planned"
+            )
         if self.phase == "translating":
             eta = self.eta_seconds()
-            return (f"translating: {self.fraction():.0%} (segments {self.requests_done:,}/"
-                    f"{self.requests_total:,}), {files}, {self.tokens_per_second():,.0f} tok/s, "
-                    f"ETA {_clock(eta) if eta is not None else '--:--'}")
+            return (
+                f"translating: {self.fraction():.0%} (segments {self.requests_done:,}/"
+                f"{self.requests_total:,}), {files}, {self.tokens_per_second():,.0f} tok/s, "
+                f"ETA {_clock(eta) if eta is not None else '--:--'}"
+            )
         if self.phase == "writing":
             return f"writing: {files}"
         if self.phase == "preparing":
@@ -88,7 +94,6 @@ def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
-
 
 
 NoticeKind = Literal["info", "note", "warning", "engine", "hint"]
@@ -140,8 +145,13 @@ class ProgressTracker(ProgressEvents):
     engine starts in another thread). A ticker thread refreshes displays that need it.
     `on_notice` receives the notices (the command line prints them)."""
 
-    def __init__(self, display: Display, *, tick: float | None = None,
-                 on_notice: Callable[[NoticeKind, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        display: Display,
+        *,
+        tick: float | None = None,
+        on_notice: Callable[[NoticeKind, str], None] | None = None,
+    ) -> None:
         self.state = RunState()
         self._display = display
         self._lock = threading.RLock()
@@ -149,7 +159,9 @@ class ProgressTracker(ProgressEvents):
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         if tick is not None:
-            self._ticker = threading.Thread(target=self._tick, args=(tick,), name="hymt-progress", daemon=True)
+            self._ticker = threading.Thread(
+                target=self._tick, args=(tick,), name="hymt-progress", daemon=True
+            )
             self._ticker.start()
 
     def _tick(self, interval: float) -> None:
@@ -197,8 +209,11 @@ class ProgressTracker(ProgressEvents):
     def engine_starting(self, engine: str, model: str | None, activity: Activity | None = None) -> None:
         with self._lock:
             s = self.state
-            s.engine, s.engine_what, s.engine_since = "starting", f"{engine}, {model}" if model else engine, \
-                time.monotonic()
+            s.engine, s.engine_what, s.engine_since = (
+                "starting",
+                f"{engine}, {model}" if model else engine,
+                time.monotonic(),
+            )
             s.activity = activity
             self._emit("engine_starting", engine=engine, model=model)
 
@@ -238,5 +253,3 @@ class ProgressTracker(ProgressEvents):
             self._ticker.join(timeout=2)
         with self._lock:
             self._display.close(self.state)
-
-

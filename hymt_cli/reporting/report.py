@@ -9,6 +9,7 @@ path fields `input` and `output` of such a file get a lossless twin, `input_raw`
 kept, every other byte `%XX`), so `urllib.parse.unquote_to_bytes(record["input_raw"])`
 gives the exact name. The twins appear only for such names.
 """
+
 from __future__ import annotations
 
 import json
@@ -180,16 +181,31 @@ class RunReport:
         """The report as JSON data: valid Unicode throughout (module docstring)."""
         data: dict[str, object] = {"schema": SCHEMA, **asdict(self)}
         data["files"] = [_file_json(f) for f in self.files]
-        data.update(files_ok=self.files_ok, files_failed=self.files_failed,
-                    files_interrupted=self.files_interrupted, files_skipped=len(self.skipped),
-                    untranslated=self.untranslated, repaired=self.repaired)
+        data.update(
+            files_ok=self.files_ok,
+            files_failed=self.files_failed,
+            files_interrupted=self.files_interrupted,
+            files_skipped=len(self.skipped),
+            untranslated=self.untranslated,
+            repaired=self.repaired,
+        )
         del data["qa_levels"]
-        data["qa"] = None if self.qa_levels is None else {
-            "levels": self.qa_levels, "flags": self.flag_counts,
-            "errors": self.flagged("error"), "warnings": self.flagged("warning")}
+        data["qa"] = (
+            None
+            if self.qa_levels is None
+            else {
+                "levels": self.qa_levels,
+                "flags": self.flag_counts,
+                "errors": self.flagged("error"),
+                "warnings": self.flagged("warning"),
+            }
+        )
         glossary = self.glossary  # null: the run had no glossary
-        data["glossary"] = None if glossary is None else {"expected": glossary.expected, "found": glossary.found,
-                                                           "missed": glossary.missed}
+        data["glossary"] = (
+            None
+            if glossary is None
+            else {"expected": glossary.expected, "found": glossary.found, "missed": glossary.missed}
+        )
         return _unicode_json(data)
 
     def write(self, path: Path) -> None:
@@ -205,8 +221,14 @@ def unicode_text(text: str) -> str:
     (U+DC80..U+DCFF) as `\\xNN`, any other as `\\uNNNN`. Valid text is returned as it is."""
     if _SURROGATE.search(text) is None:
         return text
-    return _SURROGATE.sub(lambda m: (f"\\x{ord(m.group()) - 0xDC00:02x}" if 0xDC80 <= ord(m.group()) <= 0xDCFF
-                                     else f"\\u{ord(m.group()):04x}"), text)
+    return _SURROGATE.sub(
+        lambda m: (
+            f"\\x{ord(m.group()) - 0xDC00:02x}"
+            if 0xDC80 <= ord(m.group()) <= 0xDCFF
+            else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
 
 
 def raw_path(path: str) -> str:

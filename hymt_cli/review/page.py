@@ -31,8 +31,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..outputs.atomic import open_atomically
-from ..text.languages import LANGUAGES
 from ..reporting.report import FileReport, RunReport
+from ..text.languages import LANGUAGES
 from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
@@ -78,7 +78,8 @@ def _head(style: str, script: str) -> str:
 </head>
 <body>
 <header class="top">
-<div class="top-line"><h1 class="brand">hymt <span>review</span></h1><div class="run-meta" id="run-meta"></div></div>
+<div class="top-line"><h1 class="brand">hymt <span>review</span></h1>
+<div class="run-meta" id="run-meta"></div></div>
 <p class="run-note" id="run-note" hidden></p>
 <div class="stats" id="stats" role="group" aria-label="Segments by status"></div>
 </header>
@@ -100,7 +101,8 @@ def _head(style: str, script: str) -> str:
 <main class="content">
 <div class="toolbar">
 <label class="search"><span class="visually-hidden">Search sources and translations</span>
-<input id="search" type="search" placeholder="Search sources and translations" autocomplete="off" spellcheck="false">
+<input id="search" type="search" placeholder="Search sources and translations" autocomplete="off"
+ spellcheck="false">
 <kbd>/</kbd></label>
 <span class="summary" id="summary" aria-live="polite"></span>
 <span class="pager"><button type="button" id="prev" aria-label="Previous page">&lsaquo;</button>
@@ -113,7 +115,8 @@ def _head(style: str, script: str) -> str:
 <button type="button" id="next2">Next &rsaquo;</button></div>
 </main>
 </div>
-<noscript><p class="empty">This page shows the segments with JavaScript; the data are in the page's JSON blocks.</p></noscript>
+<noscript><p class="empty">This page shows the segments with JavaScript; the data are in the page's JSON
+blocks.</p></noscript>
 """
 
 

@@ -1,5 +1,6 @@
 """`--check`: which outputs are missing or stale, without an engine (outputs/staleness.py compares
 the manifests)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,9 +24,16 @@ def check_outputs(config: RunConfig) -> CheckResult:
     config, _ = connect_served(config)
     settings = config.settings
     found = find_inputs(list(settings.inputs.inputs), config.discovery)
-    glossary = (load_glossaries(list(settings.memory.glossary), source=config.source)
-                if settings.memory.glossary else None)
+    glossary = (
+        load_glossaries(list(settings.memory.glossary), source=config.source)
+        if settings.memory.glossary
+        else None
+    )
     sources = [s for s in found.sources if s.path is not None]
-    stale, edited = stale_outputs(sources, config.targets, settings.output.out,
-                                  provenance(config, memory_context(config.engine, glossary)))
+    stale, edited = stale_outputs(
+        sources,
+        config.targets,
+        settings.output.out,
+        provenance(config, memory_context(config.engine, glossary)),
+    )
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))

@@ -2,10 +2,11 @@
 discovery rules, the engine (which one, where it runs, built from what, sampling) and the served
 engine's server. Every check that needs no input, no file and no model happens here, so that a
 usage error comes before anything is read or loaded; nothing is derived twice."""
+
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from ..engine import ENGINES, EngineOptions, EngineSetup, EngineSpec, Sampling, ServedOptions, ServerOptions
 from ..engine.vllm_options import VllmOptions
@@ -43,10 +44,19 @@ class EngineChoice:
     def reported_model(self) -> str | None:
         return self.model if self.uses_model else None
 
-    def setup(self, *, verbose: bool, on_phase: Callable[[str], None] | None = None,
-              prepared: object | None = None) -> EngineSetup:
-        return EngineSetup(self.options, self.sampling, verbose=verbose, server=self.server, on_phase=on_phase,
-                           declared=self.declared, inner=self.inner, prepared=prepared)
+    def setup(
+        self, *, verbose: bool, on_phase: Callable[[str], None] | None = None, prepared: object | None = None
+    ) -> EngineSetup:
+        return EngineSetup(
+            self.options,
+            self.sampling,
+            verbose=verbose,
+            server=self.server,
+            on_phase=on_phase,
+            declared=self.declared,
+            inner=self.inner,
+            prepared=prepared,
+        )
 
     def served_by(self, model: str, server: ServerOptions) -> EngineChoice:
         """This choice once the server said which model it serves."""
@@ -68,17 +78,29 @@ class RunConfig:
         """UsageError for anything wrong that needs no input, file or model to tell."""
         run_inputs, langs = settings.inputs, settings.languages
         if not run_inputs.inputs:
-            raise UsageError("no inputs: name files or folders (or - for standard input)",
-                             hint='or set inputs = ["docs"] in hymt.toml')
+            raise UsageError(
+                "no inputs: name files or folders (or - for standard input)",
+                hint='or set inputs = ["docs"] in hymt.toml',
+            )
         if not langs.to.strip():
-            raise UsageError("no target language: pass --to, e.g. --to de,ja", hint='or set to = "de,ja" in hymt.toml')
+            raise UsageError(
+                "no target language: pass --to, e.g. --to de,ja", hint='or set to = "de,ja" in hymt.toml'
+            )
         targets = tuple(parse_language_list(langs.to))
         source = None if langs.source.strip().lower() == "auto" else language(langs.source)
-        suffix = language(run_inputs.source_suffix).code if run_inputs.source_suffix is not None else (
-            source.code if source is not None else None)
+        suffix = (
+            language(run_inputs.source_suffix).code
+            if run_inputs.source_suffix is not None
+            else (source.code if source is not None else None)
+        )
         out = settings.output.out
-        rules = DiscoveryRules(run_inputs.format, settings.records, suffix, run_inputs.follow_symlinks,
-                               tuple(out / lang.code for lang in targets) if out is not None else ())
+        rules = DiscoveryRules(
+            run_inputs.format,
+            settings.records,
+            suffix,
+            run_inputs.follow_symlinks,
+            tuple(out / lang.code for lang in targets) if out is not None else (),
+        )
         if "-" in run_inputs.inputs:
             _check_standard_input(settings, targets)
         return cls(settings, targets, source, rules, _engine_choice(settings))
@@ -97,8 +119,10 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
     if len(targets) != 1:
         raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
     if settings.output.out is not None:
-        raise UsageError("standard input (-) is translated to standard output; -o/--out does not apply",
-                         hint="redirect standard output instead: ... > translated.txt")
+        raise UsageError(
+            "standard input (-) is translated to standard output; -o/--out does not apply",
+            hint="redirect standard output instead: ... > translated.txt",
+        )
     if settings.reporting.check:
         raise UsageError("--check compares files on disk; standard input (-) has none")
 
@@ -106,18 +130,33 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
 def engine_options(settings: Settings) -> EngineOptions:
     """What an engine loads and how (the run-wide model settings and vLLM's own options)."""
     model, vllm = settings.model, settings.of(VllmOptions)
-    return EngineOptions(model=model.model_name, revision=model.revision, gpus=vllm.gpu_list(),
-                         replicas=vllm.replicas, trust_remote_code=model.trust_remote_code, dtype=model.dtype,
-                         max_model_len=model.max_model_len, gpu_memory_utilization=vllm.gpu_memory_utilization,
-                         tensor_parallel_size=vllm.tensor_parallel_size, quantization=vllm.quantization,
-                         enforce_eager=vllm.enforce_eager, extra=model.engine_arguments())
+    return EngineOptions(
+        model=model.model_name,
+        revision=model.revision,
+        gpus=vllm.gpu_list(),
+        replicas=vllm.replicas,
+        trust_remote_code=model.trust_remote_code,
+        dtype=model.dtype,
+        max_model_len=model.max_model_len,
+        gpu_memory_utilization=vllm.gpu_memory_utilization,
+        tensor_parallel_size=vllm.tensor_parallel_size,
+        quantization=vllm.quantization,
+        enforce_eager=vllm.enforce_eager,
+        extra=model.engine_arguments(),
+    )
 
 
 def _engine_choice(settings: Settings) -> EngineChoice:
     model = settings.model
     chosen = ENGINES[model.engine]
-    wrapper = next((spec for spec in ENGINES.values()
-                    if spec.wraps and spec.active is not None and spec.active(settings.records)), None)
+    wrapper = next(
+        (
+            spec
+            for spec in ENGINES.values()
+            if spec.wraps and spec.active is not None and spec.active(settings.records)
+        ),
+        None,
+    )
     inner: EngineSpec | None = None
     if chosen.wraps:
         wrapper, chosen = chosen, ENGINES["vllm"]
@@ -137,10 +176,15 @@ def _engine_choice(settings: Settings) -> EngineChoice:
         raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
     options = replace(engine_options(settings), extra=extra)
     sampling = settings.sampling
-    chosen_sampling = (Sampling.deterministic(sampling.seed or 0) if sampling.deterministic else
-                       Sampling(sampling.temperature, sampling.top_p, sampling.top_k, sampling.repetition_penalty,
-                                sampling.seed))
+    chosen_sampling = (
+        Sampling.deterministic(sampling.seed or 0)
+        if sampling.deterministic
+        else Sampling(
+            sampling.temperature, sampling.top_p, sampling.top_k, sampling.repetition_penalty, sampling.seed
+        )
+    )
     uses_model = chosen.needs_model or model.model is not None
-    declared = OptionSet(settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options))
+    declared = OptionSet(
+        settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options)
+    )
     return EngineChoice(spec, inner, options, chosen_sampling, server, declared, uses_model)
-

@@ -8,6 +8,7 @@ child process, lands in the file; hymt's own lines use a copy of the original st
 (output.message_stream). The file is kept: `-v` prints its path, an engine failure prints its
 last relevant lines and its path.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,10 @@ from pathlib import Path
 from ..outputs.streams import hold_messages, release_messages
 
 _KEEP = 20  # log files of earlier runs kept in the default folder
-_PREFIX = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|DEBUG|ERROR|CRITICAL)?\s*"
-                     r"(\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?)?\s*(\[[^\]]*\]\s*)?")
+_PREFIX = re.compile(
+    r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|DEBUG|ERROR|CRITICAL)?\s*"
+    r"(\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?)?\s*(\[[^\]]*\]\s*)?"
+)
 _BAR_TAIL = re.compile(r"\s*\|[^|]*\[[^\]]*\]\s*$")  # tqdm's "| 1/1 [00:00<00:00, 39.5it/s]"
 _RECORD = re.compile(r"^(\(\w+ pid=\d+\)\s*)?(INFO|WARNING|ERROR|CRITICAL) ")  # a vLLM log record
 _BAR = re.compile(r"\d+%\|?|\| \d+/\d+ ")  # tqdm: "40%|####", "| 3/8 ["
@@ -40,7 +43,7 @@ def new_log_path(folder: Path | None = None) -> Path:
     folder = folder or default_log_dir()
     folder.mkdir(parents=True, exist_ok=True)
     old = sorted(folder.glob("engine-*.log"))
-    for stale in old[:max(0, len(old) - _KEEP + 1)]:
+    for stale in old[: max(0, len(old) - _KEEP + 1)]:
         stale.unlink(missing_ok=True)
     return folder / f"engine-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
 

@@ -1,6 +1,7 @@
 """Building a run's engine: in the pipeline's engine-start thread, with the engine's noise in its
 log file and its start-up phases told to the progress listener; and keeping one engine across
 the runs of a `Translator` (api.py), so that a notebook or a service loads the model once."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
@@ -18,8 +19,15 @@ class EngineFactory:
     connection) is handed to it. The log file (engines that load a model) holds descriptors 1
     and 2 from the start of the build until `stop_log`."""
 
-    def __init__(self, engine: EngineChoice, progress: ProgressEvents, *, verbose: bool,
-                 log_file: Path | None, prepared: Prepared | None = None) -> None:
+    def __init__(
+        self,
+        engine: EngineChoice,
+        progress: ProgressEvents,
+        *,
+        verbose: bool,
+        log_file: Path | None,
+        prepared: Prepared | None = None,
+    ) -> None:
         self.engine = engine
         self.progress = progress
         self.verbose = verbose
@@ -35,9 +43,12 @@ class EngineFactory:
             if self.verbose:
                 self.progress.notice("info", f"engine log: {self.log.path}")
             self.log.start()
-        self.progress.engine_starting(choice.runs.name, choice.reported_model,
-                                     self.log.activity if self.log is not None else None)
-        setup = choice.setup(verbose=self.verbose, on_phase=self.progress.engine_phase, prepared=self.prepared)
+        self.progress.engine_starting(
+            choice.runs.name, choice.reported_model, self.log.activity if self.log is not None else None
+        )
+        setup = choice.setup(
+            verbose=self.verbose, on_phase=self.progress.engine_phase, prepared=self.prepared
+        )
         engine = choice.spec.build(setup)
         self.progress.engine_ready()
         return engine

@@ -7,6 +7,7 @@ model's reachability. A signal (signals.Interrupted, installed by the command li
 cleanly: temp files removed, finished translations kept in the memory, the report written with
 the interrupted status; the exception goes on to the caller with the report attached.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,8 +43,11 @@ def connect_served(config: RunConfig) -> tuple[RunConfig, ServedModel | None]:
     """Ask a served engine's server for its model before anything is read (a dry run that names
     its model plans without the server)."""
     engine, spec = config.engine, config.engine.runs
-    if spec.connect is None or engine.server is None or (
-            config.settings.reporting.dry_run and config.settings.model.model is not None):
+    if (
+        spec.connect is None
+        or engine.server is None
+        or (config.settings.reporting.dry_run and config.settings.model.model is not None)
+    ):
         return config, None
     served = spec.connect(engine.server)
     return config.with_engine(engine.served_by(served.name, engine.server)), served
@@ -59,9 +63,15 @@ def provenance(config: RunConfig, context: MemoryContext) -> str:
 def memory_context(engine: EngineChoice, glossary: Glossary | None) -> MemoryContext:
     """What decides a translation besides its text and its context: the memory's key."""
     spec = engine.runs
-    return build_context(engine=spec.name, model=engine.model, revision=engine.options.revision,
-                         sampling=engine.sampling, template_version=TEMPLATE_VERSION,
-                         glossary_digest=glossary.digest if glossary else "", model_free=not spec.needs_model)
+    return build_context(
+        engine=spec.name,
+        model=engine.model,
+        revision=engine.options.revision,
+        sampling=engine.sampling,
+        template_version=TEMPLATE_VERSION,
+        glossary_digest=glossary.digest if glossary else "",
+        model_free=not spec.needs_model,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +86,23 @@ class Extras:
 
 
 class Session:
-    def __init__(self, config: RunConfig, progress: ProgressEvents, served: ServedModel | None,
-                 extras: Extras = Extras()) -> None:
+    def __init__(
+        self,
+        config: RunConfig,
+        progress: ProgressEvents,
+        served: ServedModel | None,
+        extras: Extras = Extras(),
+    ) -> None:
         self.config = config
         self.settings = config.settings
         self.progress = progress
         self.served = served
         self.extras = extras
-        self.report = RunReport(engine=config.engine.runs.name, model=config.engine.reported_model,
-                                dry_run=self.settings.reporting.dry_run)
+        self.report = RunReport(
+            engine=config.engine.runs.name,
+            model=config.engine.reported_model,
+            dry_run=self.settings.reporting.dry_run,
+        )
         self.found = Discovered()
         self.pipeline: Pipeline | None = None
         self.memory_file: TranslationMemory | None = None
@@ -99,53 +117,98 @@ class Session:
         dry_run = settings.reporting.dry_run
         self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
         if self.extras.stdin is not None:
-            self.found.sources = [replace(s, data=self.extras.stdin) if s.path is None else s
-                                  for s in self.found.sources]
+            self.found.sources = [
+                replace(s, data=self.extras.stdin) if s.path is None else s for s in self.found.sources
+            ]
         if not self.found.sources:
-            self.report.files = [FileReport(p.input, None, None, "failed", f"{p.input}: {p.message}", hint=p.hint)
-                                 for p in self.found.problems]
+            self.report.files = [
+                FileReport(p.input, None, None, "failed", f"{p.input}: {p.message}", hint=p.hint)
+                for p in self.found.problems
+            ]
             return self._finish(ExitCode.SOME_INPUTS_FAILED)
         if not settings.memory.no_cache:
-            self.memory_file = TranslationMemory.open(settings.memory.cache or default_memory_path(), readonly=dry_run)
+            self.memory_file = TranslationMemory.open(
+                settings.memory.cache or default_memory_path(), readonly=dry_run
+            )
         fatal_check = engine.uses_model and not dry_run and not engine.runs.served
         if fatal_check:
             check_model_reachable(engine.model, engine.options.revision)
-        glossary = (load_glossaries(list(settings.memory.glossary), source=self.config.source)
-                    if settings.memory.glossary else None)
-        tokenizer, tokenizer_source = choose_tokenizer(engine, self.served, self.progress, dry_run=dry_run,
-                                                       quiet=settings.reporting.quiet, reachable_checked=fatal_check)
+        glossary = (
+            load_glossaries(list(settings.memory.glossary), source=self.config.source)
+            if settings.memory.glossary
+            else None
+        )
+        tokenizer, tokenizer_source = choose_tokenizer(
+            engine,
+            self.served,
+            self.progress,
+            dry_run=dry_run,
+            quiet=settings.reporting.quiet,
+            reachable_checked=fatal_check,
+        )
         if engine.server is not None:
-            engine = replace(engine, server=replace(engine.server, model=settings.model.model,
-                                                    tokenizer=tokenizer_source))
+            engine = replace(
+                engine, server=replace(engine.server, model=settings.model.model, tokenizer=tokenizer_source)
+            )
         if engine.uses_model and has_random_weights(engine.model):
-            self.progress.notice("warning", f"{engine.model} is a random-weight test model: its output is NOT a "
-                                            "real translation (untranslatable output keeps the source)")
+            self.progress.notice(
+                "warning",
+                f"{engine.model} is a random-weight test model: its output is NOT a "
+                "real translation (untranslatable output keeps the source)",
+            )
         self._run_pipeline(engine, tokenizer, glossary)
         return self._finish(exit_code(self.report, strict=settings.reporting.strict, dry_run=dry_run))
 
-    def _run_pipeline(self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None) -> None:
+    def _run_pipeline(
+        self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None
+    ) -> None:
         settings, config = self.settings, self.config
         context = memory_context(engine, glossary)
-        options = RunOptions(targets=config.targets, source=config.source, out_dir=settings.output.out,
-                             context_tokens=self._context_tokens(), batch_tokens=settings.model.batch_tokens,
-                             dry_run=settings.reporting.dry_run, prompts_out=settings.reporting.prompts_out,
-                             overwrite=settings.output.overwrite, provenance=provenance(config, context),
-                             context=settings.memory.context)
-        memory = self.memory = (PipelineMemory(self.memory_file, context, config.source_code)
-                                 if self.memory_file is not None else None)
+        options = RunOptions(
+            targets=config.targets,
+            source=config.source,
+            out_dir=settings.output.out,
+            context_tokens=self._context_tokens(),
+            batch_tokens=settings.model.batch_tokens,
+            dry_run=settings.reporting.dry_run,
+            prompts_out=settings.reporting.prompts_out,
+            overwrite=settings.output.overwrite,
+            provenance=provenance(config, context),
+            context=settings.memory.context,
+        )
+        memory = self.memory = (
+            PipelineMemory(self.memory_file, context, config.source_code)
+            if self.memory_file is not None
+            else None
+        )
         prepared: Prepared | None = None
         factory: EngineFactory | None = None
         try:
             if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
                 prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
-            factory = EngineFactory(engine, self.progress, verbose=settings.reporting.verbose,
-                                    log_file=settings.reporting.log_file, prepared=prepared)
+            factory = EngineFactory(
+                engine,
+                self.progress,
+                verbose=settings.reporting.verbose,
+                log_file=settings.reporting.log_file,
+                prepared=prepared,
+            )
             self.pipeline = Pipeline(
-                options, tokenizer, self._engine_source(engine, factory), progress=self.progress,
-                write_stdout=self.extras.stdout, engine_name=engine.runs.name, model=self.report.model,
-                validators=(target_script,) if engine.runs.translates else (), glossary=glossary, memory=memory,
-                review=self.review, qa=QaSuite(settings.of(QaOptions), translating=engine.runs.translates,
-                                               source_lang=config.source_code))
+                options,
+                tokenizer,
+                self._engine_source(engine, factory),
+                progress=self.progress,
+                write_stdout=self.extras.stdout,
+                engine_name=engine.runs.name,
+                model=self.report.model,
+                validators=(target_script,) if engine.runs.translates else (),
+                glossary=glossary,
+                memory=memory,
+                review=self.review,
+                qa=QaSuite(
+                    settings.of(QaOptions), translating=engine.runs.translates, source_lang=config.source_code
+                ),
+            )
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
             factory.stop_log()
@@ -178,19 +241,33 @@ class Session:
 
     # -- the end --------------------------------------------------------------------------------
     def _finish(self, code: ExitCode) -> RunReport:
-        report, reporting = self.report, self.settings.reporting
+        report = self.report
         report.skipped = list(self.found.skipped)
         for problem in self.found.problems if self.found.sources else ():
-            report.files.insert(0, FileReport(problem.input, None, None, "failed",
-                                              f"{problem.input}: {problem.message}", hint=problem.hint))
+            report.files.insert(
+                0,
+                FileReport(
+                    problem.input,
+                    None,
+                    None,
+                    "failed",
+                    f"{problem.input}: {problem.message}",
+                    hint=problem.hint,
+                ),
+            )
         if code == ExitCode.OK and report.files_failed:
             code = ExitCode.SOME_INPUTS_FAILED
         report.exit_code = int(code)
         report.status = "ok" if code == ExitCode.OK else "failed"
         report.memory_stored = self.memory.stored if self.memory is not None else 0
-        self.progress.finished(status=report.status, exit_code=report.exit_code, files_ok=report.files_ok,
-                               files_failed=report.files_failed, untranslated=report.untranslated,
-                               seconds=report.seconds)
+        self.progress.finished(
+            status=report.status,
+            exit_code=report.exit_code,
+            files_ok=report.files_ok,
+            files_failed=report.files_failed,
+            untranslated=report.untranslated,
+            seconds=report.seconds,
+        )
         self.progress.close()
         self._write(report)
         return report
@@ -216,8 +293,13 @@ class Session:
         if self.review is not None:
             assert reporting.review is not None
             try:
-                write_page(reporting.review, report, self.review, started=self.started,
-                           source=self.config.source_code)
+                write_page(
+                    reporting.review,
+                    report,
+                    self.review,
+                    started=self.started,
+                    source=self.config.source_code,
+                )
             finally:
                 self.review.close()
                 self.review = None
@@ -254,8 +336,12 @@ def _locations(config: RunConfig) -> list[tuple[str, Path, bool]]:
     if settings.output.out is not None and not settings.reporting.check:
         places.append(("-o/--out", settings.output.out, True))
     reporting = settings.reporting
-    for flag, path in (("--report", reporting.report), ("--prompts-out", reporting.prompts_out),
-                       ("--log-file", reporting.log_file), ("--review", reporting.review)):
+    for flag, path in (
+        ("--report", reporting.report),
+        ("--prompts-out", reporting.prompts_out),
+        ("--log-file", reporting.log_file),
+        ("--review", reporting.review),
+    ):
         if path is not None:
             places.append((flag, path, False))
     return places  # the translation memory is opened (and judged) before the model is looked for

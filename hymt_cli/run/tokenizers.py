@@ -1,5 +1,6 @@
 """The tokenizer a run plans with: the model's own (its chat template), or, where that cannot be
 had, the server's (a served engine) or an estimate (a plan, a test engine)."""
+
 from __future__ import annotations
 
 from ..engine import ServedModel
@@ -10,8 +11,15 @@ from ..reporting.progress import ProgressEvents
 from .config import EngineChoice
 
 
-def choose_tokenizer(engine: EngineChoice, served: ServedModel | None, progress: ProgressEvents, *,
-                     dry_run: bool, quiet: bool, reachable_checked: bool) -> tuple[PromptTokenizer, str | None]:
+def choose_tokenizer(
+    engine: EngineChoice,
+    served: ServedModel | None,
+    progress: ProgressEvents,
+    *,
+    dry_run: bool,
+    quiet: bool,
+    reachable_checked: bool,
+) -> tuple[PromptTokenizer, str | None]:
     """The tokenizer and where it loaded from (None: not on this machine). A served engine's
     model is looked for under its served name, then where the server loaded it from; when it is
     not on this machine, the server tokenizes."""
@@ -21,8 +29,9 @@ def choose_tokenizer(engine: EngineChoice, served: ServedModel | None, progress:
     try:
         if not reachable_checked and not engine.runs.served:
             check_model_reachable(engine.model, engine.options.revision)
-        return ChatTemplateTokenizer.load(engine.model, revision=engine.options.revision,
-                                          trust_remote_code=trust), engine.model
+        return ChatTemplateTokenizer.load(
+            engine.model, revision=engine.options.revision, trust_remote_code=trust
+        ), engine.model
     except EngineUnavailable as exc:
         also = served.root if served is not None else None
         if also is not None and also != engine.model:

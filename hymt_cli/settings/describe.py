@@ -1,4 +1,5 @@
 """`hymt config`: the settings in effect as TOML a config file can take, each with its origin."""
+
 from __future__ import annotations
 
 import json

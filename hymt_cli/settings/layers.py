@@ -7,6 +7,7 @@ current folder or the nearest folder above it that has one (`--config FILE` name
 folder. The environment has `HYMT_<KEY>` (`HYMT_TO=de,ja`, `HYMT_MODEL`, `HYMT_STRICT=1`).
 Every key and variable is derived from the settings' declarations (settings/schema.py).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -78,16 +79,25 @@ def _load(path: Path) -> dict[str, object]:
         raise UsageError(f"config file {path}: cannot read: {exc.strerror}") from None
 
 
-def resolve(flags: Mapping[str, object], *, config: Path | None = None, use_config: bool = True,
-            environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Resolved:
+def resolve(
+    flags: Mapping[str, object],
+    *,
+    config: Path | None = None,
+    use_config: bool = True,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Resolved:
     """Settings from the layers; `flags` holds only what was given on the command line, by
     setting name."""
     environ = os.environ if environ is None else environ
     settings = all_settings()
     values: dict[str, object] = {}
     origins = {s.name: Origin("default") for s in settings}
-    found = (config, load_config(config)) if config is not None else (
-        find_config((cwd or Path.cwd()).resolve()) if use_config else None)
+    found = (
+        (config, load_config(config))
+        if config is not None
+        else (find_config((cwd or Path.cwd()).resolve()) if use_config else None)
+    )
     if found is not None:
         path, table = found
         by_key = {s.key: s for s in settings if s.declared.config}
@@ -115,9 +125,12 @@ def _setting_for(raw_key: str, path: Path, by_key: dict[str, Setting]) -> Settin
     setting = by_key.get(key)
     if setting is None:
         close = difflib.get_close_matches(key, list(by_key), n=1)
-        raise UsageError(f"config file {path}: unknown setting {raw_key!r}",
-                         hint=f"did you mean {close[0]!r}?" if close else "keys are the long flag names, "
-                                                                          "e.g. to, from, out, model")
+        raise UsageError(
+            f"config file {path}: unknown setting {raw_key!r}",
+            hint=f"did you mean {close[0]!r}?"
+            if close
+            else "keys are the long flag names, e.g. to, from, out, model",
+        )
     return setting
 
 

@@ -6,6 +6,7 @@
 fields' names (`Settings.build(to="de", engine="pseudo", segment_by="line")`: the Python API's
 keyword arguments, and what the config layers produce).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -17,8 +18,16 @@ from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..options import Options, OptionSet, Setting, settings_of
-from .run import (RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, ModelSettings, OutputSettings,
-                  ReportSettings, SamplingSettings)
+from .run import (
+    RUN_GROUPS,
+    InputSettings,
+    LanguageSettings,
+    MemorySettings,
+    ModelSettings,
+    OutputSettings,
+    ReportSettings,
+    SamplingSettings,
+)
 
 _T = TypeVar("_T", bound=Options)
 
@@ -40,8 +49,10 @@ def all_settings() -> tuple[Setting, ...]:
         for setting in found:
             value = getattr(setting, attribute)
             if value in seen:
-                raise TypeError(f"setting {attribute} {value!r} is declared twice: by "
-                                f"{seen[value].owner.__name__} and {setting.owner.__name__}")
+                raise TypeError(
+                    f"setting {attribute} {value!r} is declared twice: by "
+                    f"{seen[value].owner.__name__} and {setting.owner.__name__}"
+                )
             seen[value] = setting
     shorts = [s.declared.short for s in found if s.declared.short]
     if len(shorts) != len(set(shorts)):
@@ -78,7 +89,9 @@ class Settings:
 
     def replaced(self, **values: object) -> Settings:
         """These settings with some values changed (by setting name)."""
-        changed: list[Options] = [replace(self.of(owner), **changes) for owner, changes in _by_owner(values).items()]
+        changed: list[Options] = [
+            replace(self.of(owner), **changes) for owner, changes in _by_owner(values).items()
+        ]
         return Settings(self.records.with_records(*changed))
 
     def items(self) -> Iterator[tuple[Setting, object]]:
@@ -124,6 +137,8 @@ def _by_owner(values: Mapping[str, object]) -> dict[type, dict[str, object]]:
         setting = by_name.get(name)
         if setting is None:
             close = difflib.get_close_matches(name, list(by_name), n=1)
-            raise UsageError(f"unknown setting {name!r}", hint=f"did you mean {close[0]!r}?" if close else None)
+            raise UsageError(
+                f"unknown setting {name!r}", hint=f"did you mean {close[0]!r}?" if close else None
+            )
         grouped.setdefault(setting.owner, {})[name] = value
     return grouped

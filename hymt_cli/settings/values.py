@@ -1,5 +1,6 @@
 """A setting's value from a config file (TOML) or from an environment variable (text), as the
 type its declaration gives; UsageError naming the file and key, or the variable, otherwise."""
+
 from __future__ import annotations
 
 import json
@@ -56,13 +57,18 @@ def from_text(setting: Setting, text: str, variable: str) -> object:
     separator, as in PATH)."""
     try:
         if setting.many:
-            parts = text.split(os.pathsep) if setting.base is Path else (
-                list(split_list(text)) if setting.declared.comma_list else [text])
+            parts = (
+                text.split(os.pathsep)
+                if setting.base is Path
+                else (list(split_list(text)) if setting.declared.comma_list else [text])
+            )
             return tuple(_parse(setting.base, part) for part in parts if part)
         return _parse(setting.base, text)
     except ValueError:
         kind = setting.base.__name__
-        raise UsageError(f"{variable}={text!r}: not a valid {'Path' if setting.base is Path else kind}") from None
+        raise UsageError(
+            f"{variable}={text!r}: not a valid {'Path' if setting.base is Path else kind}"
+        ) from None
 
 
 def _parse(kind: type, text: str) -> object:

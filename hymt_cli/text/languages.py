@@ -1,4 +1,5 @@
 """The languages HY-MT translates between (model card): code -> English and Chinese names."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

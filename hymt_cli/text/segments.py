@@ -1,4 +1,5 @@
 """Segment: one piece of a document that is translated on its own."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -3,6 +3,7 @@
 `"".join(split_long(text, ...)) == text` always holds: separators stay attached to the
 piece before them, so rejoining translated pieces needs no knowledge of the split.
 """
+
 from __future__ import annotations
 
 import re
@@ -10,9 +11,7 @@ from collections.abc import Callable
 
 # After sentence-final punctuation (Latin, CJK, Devanagari, Arabic...) plus closing quotes,
 # either whitespace follows or (CJK full-width punctuation) anything does.
-_SENTENCE_END = re.compile(
-    r"(?:[.!?;…]+[\"'”’)\]]*\s+|[。！？；]+[」』”’）]*\s*|[।॥۔؟]\s*|\n+)"
-)
+_SENTENCE_END = re.compile(r"(?:[.!?;…]+[\"'”’)\]]*\s+|[。！？；]+[」』”’）]*\s*|[।॥۔؟]\s*|\n+)")
 _WORD_END = re.compile(r"\s+")
 
 
@@ -20,7 +19,7 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
     pieces, start = [], 0
     for match in pattern.finditer(text):
         if match.end() > start and match.end() < len(text):
-            pieces.append(text[start:match.end()])
+            pieces.append(text[start : match.end()])
             start = match.end()
     pieces.append(text[start:])
     return [p for p in pieces if p]
@@ -56,5 +55,5 @@ def split_long(text: str, max_tokens: int, count: Callable[[str], int]) -> list[
                 out.append(sub)
             else:  # one enormous "word" (CJK without punctuation, base64...): cut by characters
                 step = max(1, len(sub) * max_tokens // max(count(sub), 1))
-                out.extend(sub[i:i + step] for i in range(0, len(sub), step))
+                out.extend(sub[i : i + step] for i in range(0, len(sub), step))
     return out

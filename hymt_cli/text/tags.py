@@ -9,6 +9,7 @@ segment (formats, the glossary) numbers them after the highest number already th
 The validator is generic: whatever tags the request's source text carries must come back,
 each exactly once, properly nested, and nothing else tag-like may appear.
 """
+
 from __future__ import annotations
 
 import re
@@ -57,8 +58,11 @@ def self_tag(n: int) -> str:
 def iter_tags(text: str) -> Iterator[Tag]:
     for match in TAG.finditer(text):
         closing, n, selfclosing = match.groups()
-        kind: TagKind = "bad" if closing and selfclosing else (
-            "close" if closing else ("self" if selfclosing else "open"))
+        kind: TagKind = (
+            "bad"
+            if closing and selfclosing
+            else ("close" if closing else ("self" if selfclosing else "open"))
+        )
         yield Tag(kind, int(n), match.start(), match.end())
 
 
@@ -99,7 +103,7 @@ def tag_problem(source: str, output: str) -> str | None:
         return None
     bad = [t for t in got if t.kind == "bad"]
     if bad:
-        return f"malformed tag {output[bad[0].start:bad[0].end]!r}"
+        return f"malformed tag {output[bad[0].start : bad[0].end]!r}"
     want_count = Counter(t.text for t in want)
     got_count = Counter(t.text for t in got)
     for text, count in got_count.items():
@@ -137,7 +141,7 @@ def split_runs(text: str) -> list[Run]:
     pos = 0
     for match in TAG.finditer(text):
         if match.start() > pos:
-            runs.append(Run(text[pos:match.start()], False))
+            runs.append(Run(text[pos : match.start()], False))
         runs.append(Run(match.group(0), True))
         pos = match.end()
     if pos < len(text):

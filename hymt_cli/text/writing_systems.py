@@ -4,6 +4,7 @@ Used to detect a Chinese source (`prompts`), to match glossary terms as substrin
 scripts written without spaces (`glossary`), and to judge an output's language by its
 script (`language_check`). Each range is a regex character-class body.
 """
+
 from __future__ import annotations
 
 import re

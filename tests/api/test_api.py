@@ -1,5 +1,6 @@
 """The Python API: results as values, errors as exceptions, nothing printed, one engine kept
 across a translator's calls (rebuilt only when a call changes what the engine is)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -28,12 +29,24 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[IdentityEngine]]:
         built.append(Closing())
         return built[-1]
 
-    monkeypatch.setitem(ENGINES, "counted", EngineSpec("counted", "identity, counted", build, needs_model=False,
-                                                       translates=False, takes_engine_args=False))
+    monkeypatch.setitem(
+        ENGINES,
+        "counted",
+        EngineSpec(
+            "counted",
+            "identity, counted",
+            build,
+            needs_model=False,
+            translates=False,
+            takes_engine_args=False,
+        ),
+    )
     yield built
 
 
-def test_a_translator_builds_its_engine_once_and_closes_it(counted, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_translator_builds_its_engine_once_and_closes_it(
+    counted, capsys: pytest.CaptureFixture[str]
+) -> None:
     with hymt.Translator(engine="counted", no_cache=True) as translator:
         assert translator.text("Hello there.", to="de") == "Hello there."
         assert translator.text("<p>Bye</p>", to="fr", format="html") == "<p>Bye</p>"
@@ -52,7 +65,9 @@ def test_files_report_every_file_and_never_raise_for_one(tmp_path: Path) -> None
     statuses = {Path(f.input).name: f.status for f in report.files}
     assert statuses == {"a.txt": "ok", "b.html": "ok", "c.md": "failed"}
     assert report.exit_code == hymt.ExitCode.SOME_INPUTS_FAILED
-    assert (tmp_path / "a.fr.txt").read_text(encoding="utf-8") == "One.\n" and not (tmp_path / "c.fr.md").exists()
+    assert (tmp_path / "a.fr.txt").read_text(encoding="utf-8") == "One.\n" and not (
+        tmp_path / "c.fr.md"
+    ).exists()
 
 
 def test_errors_are_domain_exceptions() -> None:

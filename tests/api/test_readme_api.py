@@ -1,5 +1,6 @@
 """The README's Python API section, run as it is: text and a folder with the pseudo engine, a
 table with the identity engine, a translator with a progress listener, a domain error."""
+
 from __future__ import annotations
 
 import re
@@ -22,8 +23,14 @@ def test_the_readme_python_api_runs(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "samples" / "txt", tmp_path / "docs")
     script = tmp_path / "example.py"
     script.write_text(_example(), encoding="utf-8")
-    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
-                            env=environment(), timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # the library prints nothing
     lines = result.stdout.splitlines()
@@ -32,7 +39,8 @@ def test_the_readme_python_api_runs(tmp_path: Path) -> None:
     assert f"{2 * files} files written, 0 segments kept in the source language" in result.stdout
     for lang in ("fr", "ja"):
         assert sorted(p.name for p in (tmp_path / "out" / lang).iterdir() if p.suffix == ".txt") == sorted(
-            p.name for p in (tmp_path / "docs").iterdir())
+            p.name for p in (tmp_path / "docs").iterdir()
+        )
     assert "['sku', 'title', 'title_de', 'title_fr']" in result.stdout
     assert re.search(r"\['<p>.*Ĥ.*</p>', '<p>.*</p>'\] 2", result.stdout)
     assert "error: unknown language code 'xx'" in result.stdout

@@ -1,14 +1,14 @@
 """Wrong-language output is caught by script where the script tells, and only there."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from engines import Faulty
-
 from pipelines import run_pipeline
 
-from hymt_cli.engine.base import Generation
 from hymt_cli.checks.scripts import target_script_share, wrong_script
+from hymt_cli.engine.base import Generation
 from hymt_cli.text.languages import language
 
 ZH = "同步速度很慢怎么办？请检查网络连接，并在设置中关闭仅在充电时同步选项。"

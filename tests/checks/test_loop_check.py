@@ -1,4 +1,5 @@
 """The decoding-loop check: `find_loop` finds what the regex that defines a loop finds."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -16,9 +17,15 @@ def regex(text: str) -> tuple[str, str] | None:
 
 
 @settings(max_examples=400)
-@given(st.lists(st.one_of(CHARS.map(lambda c: c * 1), st.tuples(st.text(CHARS, min_size=1, max_size=6),
-                                                              st.integers(1, 14)).map(lambda t: t[0] * t[1])),
-                max_size=30).map("".join))
+@given(
+    st.lists(
+        st.one_of(
+            CHARS.map(lambda c: c * 1),
+            st.tuples(st.text(CHARS, min_size=1, max_size=6), st.integers(1, 14)).map(lambda t: t[0] * t[1]),
+        ),
+        max_size=30,
+    ).map("".join)
+)
 def test_find_loop_agrees_with_the_regex(text: str) -> None:
     assert find_loop(text) == regex(text)
 

@@ -10,30 +10,26 @@ plus each record of the CommonMark, markdown-it and html5lib corpora as a docume
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from corpora import html_corpus, markdown_corpus
-
 from pipelines import run_pipeline
-
 from table_helpers import COLUMNS
 
-from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Engine
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.formats import FORMATS, DelimitedOptions
-
-SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
 from hymt_cli.formats.parquet import ParquetOptions
+from hymt_cli.options import OptionSet
 from hymt_cli.qa import CHECK_IDS, QaOptions, QaSuite
 from hymt_cli.reporting.report import RunReport
 
+SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS_FOLDERS = ("samples", "tests/fixtures", "shared/corpus")
 # The corpus files into a comma-decimal, a CJK and a right-to-left language; the corpus records
@@ -106,7 +102,9 @@ def run(
     columns: tuple[str, ...] = (),
     header: bool = True,
 ) -> RunReport:
-    settings = OptionSet([ParquetOptions(columns=columns), DelimitedOptions(header=header)]) if columns else None
+    settings = (
+        OptionSet([ParquetOptions(columns=columns), DelimitedOptions(header=header)]) if columns else None
+    )
     suite = QaSuite(EVERY_CHECK_AN_ERROR, translating=translating)
     return run_pipeline(paths, engine, options=settings, to=targets, out_dir=out, qa=suite)
 

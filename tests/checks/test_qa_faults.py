@@ -13,18 +13,17 @@ import jsonschema
 import pyarrow as pa
 import pyarrow.parquet as pq
 from engines import QaFaultEngine
+from pipelines import run_pipeline
 from rich.console import Console
 
-from pipelines import run_pipeline
-
-from hymt_cli.options import OptionSet
+from hymt_cli.cli.summary import summarize
 from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats.parquet import ParquetOptions
+from hymt_cli.options import OptionSet
 from hymt_cli.pipeline.flagging import MAX_FLAGS
 from hymt_cli.qa import QaOptions, QaSuite
 from hymt_cli.reporting.report import RunReport
-from hymt_cli.cli.summary import summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "report-3.schema.json").read_text(encoding="utf-8"))
@@ -66,8 +65,15 @@ def run(
     if not path.exists():
         path.write_text(text, encoding="utf-8")
     formats = options.pop("formats", None)
-    return run_pipeline([path], engine, options=formats, to=targets, out_dir=tmp_path / "out",  # type: ignore[arg-type]
-                        qa=QaSuite(qa), **options)
+    return run_pipeline(
+        [path],
+        engine,
+        options=formats,
+        to=targets,
+        out_dir=tmp_path / "out",  # type: ignore[arg-type]
+        qa=QaSuite(qa),
+        **options,
+    )
 
 
 def summary_of(report: RunReport) -> str:
@@ -229,8 +235,13 @@ def test_the_same_source_translated_two_ways_is_a_report_item(tmp_path: Path) ->
     # one window per document: the second document's "Add to cart." is asked again
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text("Add to cart.\n\nIn stock.\n", encoding="utf-8")
-    report = run_pipeline([tmp_path / n for n in ("a.txt", "b.txt")], Drifting, out_dir=tmp_path / "out",
-                          window_segments=1, qa=QaSuite())
+    report = run_pipeline(
+        [tmp_path / n for n in ("a.txt", "b.txt")],
+        Drifting,
+        out_dir=tmp_path / "out",
+        window_segments=1,
+        qa=QaSuite(),
+    )
     a, b = report.files
     assert not a.flags  # the first translation, in document order, is the reference
     assert [(f.segment, f.check, f.severity) for f in b.flags] == [

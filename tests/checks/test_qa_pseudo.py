@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from hymt_cli.checks.answers import find_loop
 from hymt_cli.engine.pseudo import CLOSE, OPEN, pseudo_localize
 from hymt_cli.qa import check_answer
-from hymt_cli.checks.answers import find_loop
 
 PRODUCT = [
     "Price: $1,299.00 incl. VAT, 24 months warranty.",

@@ -1,4 +1,5 @@
 """The command line, run as users run it: files, folders, stdin/stdout, errors, exit codes."""
+
 from __future__ import annotations
 
 import json
@@ -7,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from clirun import ROOT, hymt, start_hymt
 
 SAMPLES = ROOT / "samples" / "txt"
@@ -28,13 +28,21 @@ def test_help_lists_translate_without_loading_engines() -> None:
 
 def test_translate_help_shows_the_flags() -> None:
     result = hymt("translate", "--help")
-    for flag in (b"--to", b"--from", b"--engine", b"--dry-run", b"--prompts-out", b"--report",
-                 b"--segment-by", b"--deterministic"):
+    for flag in (
+        b"--to",
+        b"--from",
+        b"--engine",
+        b"--dry-run",
+        b"--prompts-out",
+        b"--report",
+        b"--segment-by",
+        b"--deterministic",
+    ):
         assert flag in result.stdout
 
 
 def test_stdin_to_stdout_carries_only_the_document() -> None:
-    src = "Hello world.\r\n\r\nSecond paragraph.\r\n".encode()
+    src = b"Hello world.\r\n\r\nSecond paragraph.\r\n"
     result = hymt("translate", "-", "--format", "txt", "--to", "en", "--engine", "identity", stdin=src)
     assert result.returncode == 0, result.stderr
     assert result.stdout == src
@@ -75,7 +83,9 @@ def test_inputs_are_never_overwritten(docs: Path) -> None:
     # explicitly naming a file whose output would be another input
     target = docs / "release-notes.fr.txt"
     target.write_text("I am an input.\n")
-    result = hymt("translate", str(docs / "release-notes.txt"), str(target), "--to", "fr", "--engine", "pseudo")
+    result = hymt(
+        "translate", str(docs / "release-notes.txt"), str(target), "--to", "fr", "--engine", "pseudo"
+    )
     assert result.returncode == 1
     assert b"refusing to overwrite" in result.stderr
     assert target.read_text() == "I am an input.\n"
@@ -84,13 +94,31 @@ def test_inputs_are_never_overwritten(docs: Path) -> None:
 
 def test_report_has_the_contract_fields(docs: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.json"
-    result = hymt("translate", str(docs / "release-notes.txt"), str(docs / "faq-ja.txt"), "--to", "en,fr",
-                  "--engine", "pseudo", "--report", str(report))
+    result = hymt(
+        "translate",
+        str(docs / "release-notes.txt"),
+        str(docs / "faq-ja.txt"),
+        "--to",
+        "en,fr",
+        "--engine",
+        "pseudo",
+        "--report",
+        str(report),
+    )
     assert result.returncode == 0
     data = json.loads(report.read_text())
     assert data["schema"] == "hymt.report/3"
-    for key in ("files_ok", "files_failed", "segments", "unique_segments", "engine_requests",
-                "prompt_tokens", "output_tokens", "untranslated", "seconds"):
+    for key in (
+        "files_ok",
+        "files_failed",
+        "segments",
+        "unique_segments",
+        "engine_requests",
+        "prompt_tokens",
+        "output_tokens",
+        "untranslated",
+        "seconds",
+    ):
         assert key in data
     assert data["files_ok"] == 4 and data["files_failed"] == 0
     assert {f["lang"] for f in data["files"]} == {"en", "fr"}
@@ -105,7 +133,9 @@ def test_identical_segments_are_requested_once(tmp_path: Path) -> None:
     copy = tmp_path / "copy.txt"
     copy.write_text("Same text.\n")
     report = tmp_path / "r.json"
-    result = hymt("translate", str(doc), str(copy), "--to", "fr", "--engine", "pseudo", "--report", str(report))
+    result = hymt(
+        "translate", str(doc), str(copy), "--to", "fr", "--engine", "pseudo", "--report", str(report)
+    )
     assert result.returncode == 0
     data = json.loads(report.read_text())
     assert data["segments"] == 4 and data["unique_segments"] == 2 and data["engine_requests"] == 2
@@ -118,17 +148,26 @@ def test_dry_run_plans_without_writing(docs: Path, tmp_path: Path) -> None:
     assert b"plan:" in result.stderr
     assert not list(docs.glob("*.en.txt")) and not list(docs.glob("*.zh.txt"))
     lines = [json.loads(line) for line in prompts.read_text().splitlines()]
-    assert lines and all(set(l) >= {"file", "segment", "lang", "prompt", "tokens"} for l in lines)
-    zh_source = [l for l in lines if l["file"].endswith("用户指南.txt") and l["lang"] == "en"]
-    assert zh_source and all(l["prompt"].startswith("将以下文本翻译为英语") for l in zh_source)
-    de_to_en = [l for l in lines if l["file"].endswith("sentences-de.txt") and l["lang"] == "en"]
-    assert de_to_en and all(l["prompt"].startswith("Translate the following segment into English")
-                            for l in de_to_en)
+    assert lines and all(set(line) >= {"file", "segment", "lang", "prompt", "tokens"} for line in lines)
+    zh_source = [line for line in lines if line["file"].endswith("用户指南.txt") and line["lang"] == "en"]
+    assert zh_source and all(line["prompt"].startswith("将以下文本翻译为英语") for line in zh_source)
+    de_to_en = [line for line in lines if line["file"].endswith("sentences-de.txt") and line["lang"] == "en"]
+    assert de_to_en and all(
+        line["prompt"].startswith("Translate the following segment into English") for line in de_to_en
+    )
 
 
 def test_segment_by_line_keeps_line_alignment(docs: Path) -> None:
-    result = hymt("translate", str(docs / "sentences-de.txt"), "--to", "en", "--segment-by", "line",
-                  "--engine", "pseudo")
+    result = hymt(
+        "translate",
+        str(docs / "sentences-de.txt"),
+        "--to",
+        "en",
+        "--segment-by",
+        "line",
+        "--engine",
+        "pseudo",
+    )
     assert result.returncode == 0
     out = (docs / "sentences-de.en.txt").read_text().splitlines()
     source = (docs / "sentences-de.txt").read_text().splitlines()
@@ -136,12 +175,15 @@ def test_segment_by_line_keeps_line_alignment(docs: Path) -> None:
     assert all(line.startswith("⟦") and line.endswith("⟧") for line in out)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-", "--to", "en"], b"needs --format"),
-    (["-", "--format", "txt", "--to", "en,fr"], b"exactly one --to"),
-    (["x.txt", "--to", "xx"], b"unknown language code 'xx'"),
-    (["x.txt", "--to", "en", "--engine", "magic"], b"unknown engine"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-", "--to", "en"], b"needs --format"),
+        (["-", "--format", "txt", "--to", "en,fr"], b"exactly one --to"),
+        (["x.txt", "--to", "xx"], b"unknown language code 'xx'"),
+        (["x.txt", "--to", "en", "--engine", "magic"], b"unknown engine"),
+    ],
+)
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: bytes) -> None:
     result = hymt("translate", *args, stdin=b"")
     assert result.returncode == 2
@@ -160,8 +202,20 @@ def test_bad_inputs_are_reported_and_the_others_complete(tmp_path: Path) -> None
     nothing.mkdir()
     (nothing / "a.png").write_bytes(b"x")
     report = tmp_path / "r.json"
-    result = hymt("translate", str(good), str(bad), str(empty), str(tmp_path / "missing.txt"), str(nothing),
-                  "--to", "fr", "--engine", "pseudo", "--report", str(report))
+    result = hymt(
+        "translate",
+        str(good),
+        str(bad),
+        str(empty),
+        str(tmp_path / "missing.txt"),
+        str(nothing),
+        "--to",
+        "fr",
+        "--engine",
+        "pseudo",
+        "--report",
+        str(report),
+    )
     assert result.returncode == 1
     err = result.stderr.decode()
     assert f"{bad}: not valid UTF-8" in err and "byte offset 3" in err
@@ -199,8 +253,17 @@ def test_two_inputs_never_write_the_same_output(tmp_path: Path) -> None:
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "index.txt").write_text(f"From {folder}.\n")
     out = tmp_path / "out"
-    result = hymt("translate", str(tmp_path / "a"), str(tmp_path / "b"), "--to", "fr", "-o", str(out),
-                  "--engine", "pseudo")
+    result = hymt(
+        "translate",
+        str(tmp_path / "a"),
+        str(tmp_path / "b"),
+        "--to",
+        "fr",
+        "-o",
+        str(out),
+        "--engine",
+        "pseudo",
+    )
     assert result.returncode == 1
     assert b"is already written from" in result.stderr
     assert "⟦Ƒŕóɱ á ·.⟧" in (out / "fr" / "index.txt").read_text()
@@ -212,8 +275,18 @@ def test_interrupt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
     import time
 
     # stdin stays open: the run is still reading its input when Ctrl-C arrives
-    proc = start_hymt("translate", "-", "--format", "txt", "--to", "en", "--engine", "pseudo",
-                      stdin=subprocess.PIPE, cwd=tmp_path)
+    proc = start_hymt(
+        "translate",
+        "-",
+        "--format",
+        "txt",
+        "--to",
+        "en",
+        "--engine",
+        "pseudo",
+        stdin=subprocess.PIPE,
+        cwd=tmp_path,
+    )
     time.sleep(3)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

@@ -1,5 +1,6 @@
 """Issue 11, as a newcomer and a CI job meet hymt: one error style, quiet that never hides the
 reason for a failure, fast failures, no silent skips, a helpful --help. Real processes."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from clirun import ROOT, hymt
+
 from hymt_cli.errors import ExitCode
 from hymt_cli.model.files import hub_reachable
 
@@ -22,21 +23,27 @@ def _one_error(stderr: str) -> None:
     assert "Traceback" not in stderr and "Usage:" not in stderr and "╭" not in stderr
 
 
-@pytest.mark.parametrize("args, words", [
-    (["a.txt"], "no target language"),
-    (["a.txt", "--to", "en", "--bogus"], "no such option: --bogus"),
-    (["a.txt", "--to", "en", "--top-k", "abc"], "invalid value for '--top-k'"),
-    (["a.txt", "--to", "en", "--temperature", "-1"], "--temperature must be at least 0"),
-    (["a.txt", "--to", "en", "--top-p", "2"], "--top-p must be in (0, 1]"),
-    (["a.txt", "--to", "en", "--top-k", "0"], "--top-k must be -1 (off) or at least 1"),
-    (["a.txt", "--to", "en", "--gpu-memory-utilization", "1.5"], "--gpu-memory-utilization must be in (0, 1]"),
-    (["a.txt", "--to", "en", "--max-model-len", "0"], "--max-model-len must be at least 1"),
-    (["a.txt", "--to", "en", "--dtype", "fp7"], "--dtype must be one of"),
-    (["a.txt", "--to", "en", "--progress", "fancy"], "--progress must be one of"),
-    (["-", "--format", "txt", "--to", "en", "-o", "out"], "-o/--out does not apply"),
-    (["a.txt", "--to", "en", "--engine", "magic"], "unknown engine 'magic'"),
-    (["a.txt", "--to", "en", "--check", "--dry-run"], "--check and --dry-run do not go together"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["a.txt"], "no target language"),
+        (["a.txt", "--to", "en", "--bogus"], "no such option: --bogus"),
+        (["a.txt", "--to", "en", "--top-k", "abc"], "invalid value for '--top-k'"),
+        (["a.txt", "--to", "en", "--temperature", "-1"], "--temperature must be at least 0"),
+        (["a.txt", "--to", "en", "--top-p", "2"], "--top-p must be in (0, 1]"),
+        (["a.txt", "--to", "en", "--top-k", "0"], "--top-k must be -1 (off) or at least 1"),
+        (
+            ["a.txt", "--to", "en", "--gpu-memory-utilization", "1.5"],
+            "--gpu-memory-utilization must be in (0, 1]",
+        ),
+        (["a.txt", "--to", "en", "--max-model-len", "0"], "--max-model-len must be at least 1"),
+        (["a.txt", "--to", "en", "--dtype", "fp7"], "--dtype must be one of"),
+        (["a.txt", "--to", "en", "--progress", "fancy"], "--progress must be one of"),
+        (["-", "--format", "txt", "--to", "en", "-o", "out"], "-o/--out does not apply"),
+        (["a.txt", "--to", "en", "--engine", "magic"], "unknown engine 'magic'"),
+        (["a.txt", "--to", "en", "--check", "--dry-run"], "--check and --dry-run do not go together"),
+    ],
+)
 def test_every_usage_error_is_one_line_and_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
     (tmp_path / "a.txt").write_text("Hello.\n")
     result = hymt("translate", *args, "--no-config", cwd=tmp_path, text=True)
@@ -51,8 +58,22 @@ def test_quiet_keeps_the_line_that_explains_exit_4(tmp_path: Path) -> None:
     doc.write_text("Open the Dashboard to begin.\n")
     terms = tmp_path / "terms.tsv"
     terms.write_text("source\ttarget\nDashboard\tTableau de bord\n")
-    result = hymt("translate", str(doc), "--to", "fr", "--from", "en", "--engine", "identity", "--glossary",
-                  str(terms), "--strict", "-q", "--no-cache", text=True)
+    result = hymt(
+        "translate",
+        str(doc),
+        "--to",
+        "fr",
+        "--from",
+        "en",
+        "--engine",
+        "identity",
+        "--glossary",
+        str(terms),
+        "--strict",
+        "-q",
+        "--no-cache",
+        text=True,
+    )
     assert result.returncode == ExitCode.QUALITY_CHECK_FAILED
     assert result.stderr == "error: --strict: 1 glossary term(s) were missed\n"
 
@@ -65,16 +86,34 @@ def test_the_summary_always_counts_untranslated_segments(tmp_path: Path) -> None
     assert "2 segments: 2 translated, 0 untranslated" in result.stderr
 
 
-@pytest.mark.parametrize("flag, where", [("--report", "blocker/r.json"), ("--prompts-out", "blocker/p.jsonl"),
-                                         ("-o", "blocker"), ("--cache", "blocker/m.sqlite3"),
-                                         ("--log-file", "blocker/e.log")])
-def test_unwritable_output_locations_fail_in_seconds_before_any_model(tmp_path: Path, flag: str, where: str) -> None:
+@pytest.mark.parametrize(
+    "flag, where",
+    [
+        ("--report", "blocker/r.json"),
+        ("--prompts-out", "blocker/p.jsonl"),
+        ("-o", "blocker"),
+        ("--cache", "blocker/m.sqlite3"),
+        ("--log-file", "blocker/e.log"),
+    ],
+)
+def test_unwritable_output_locations_fail_in_seconds_before_any_model(
+    tmp_path: Path, flag: str, where: str
+) -> None:
     (tmp_path / "a.txt").write_text("Hello.\n")
     (tmp_path / "blocker").write_text("a file where a folder should be")
     started = time.monotonic()
     # the default engine and model: nothing of them may be touched before the check
-    result = hymt("translate", "a.txt", "--to", "fr", flag, where, cwd=tmp_path, text=True,
-                  env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")})
+    result = hymt(
+        "translate",
+        "a.txt",
+        "--to",
+        "fr",
+        flag,
+        where,
+        cwd=tmp_path,
+        text=True,
+        env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")},
+    )
     assert time.monotonic() - started < 30
     assert result.returncode == ExitCode.USAGE, result.stderr
     _one_error(result.stderr)
@@ -92,14 +131,23 @@ def test_an_unreachable_hub_model_fails_in_seconds_with_a_hint(tmp_path: Path) -
     (tmp_path / "a.txt").write_text("Hello.\n")
     started = time.monotonic()
     # HF_HUB_OFFLINE unset: this machine has no network, and hymt must find out in seconds
-    result = hymt("translate", "a.txt", "--to", "fr", cwd=tmp_path, text=True,
-                  env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")})
+    result = hymt(
+        "translate",
+        "a.txt",
+        "--to",
+        "fr",
+        cwd=tmp_path,
+        text=True,
+        env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")},
+    )
     assert time.monotonic() - started < 30
     assert result.returncode == ExitCode.ENGINE_UNAVAILABLE
     _one_error(result.stderr)
     assert "cannot be reached" in result.stderr and "hf download tencent/HY-MT1.5-1.8B" in result.stderr
     assert "HF_HUB_OFFLINE" in result.stderr and "huggingface-cli" not in result.stderr
-    offline = hymt("translate", "a.txt", "--to", "fr", cwd=tmp_path, text=True, env={"HF_HOME": str(tmp_path / "hf")})
+    offline = hymt(
+        "translate", "a.txt", "--to", "fr", cwd=tmp_path, text=True, env={"HF_HOME": str(tmp_path / "hf")}
+    )
     assert offline.returncode == ExitCode.ENGINE_UNAVAILABLE
     assert "not in the local Hugging Face cache, and HF_HUB_OFFLINE is set" in offline.stderr
 
@@ -108,8 +156,16 @@ def test_a_dry_run_does_not_wait_for_the_hub(tmp_path: Path) -> None:
     _no_network()
     (tmp_path / "a.txt").write_text("Hello.\n")
     started = time.monotonic()
-    result = hymt("translate", "a.txt", "--to", "fr", "--dry-run", cwd=tmp_path, text=True,
-                  env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")})
+    result = hymt(
+        "translate",
+        "a.txt",
+        "--to",
+        "fr",
+        "--dry-run",
+        cwd=tmp_path,
+        text=True,
+        env={"HF_HUB_OFFLINE": None, "HF_HOME": str(tmp_path / "hf")},
+    )
     assert time.monotonic() - started < 30
     assert result.returncode == 0, result.stderr
     assert "token counts are estimates" in result.stderr and "plan: 1 file(s)" in result.stderr
@@ -128,19 +184,45 @@ def test_mkdocs_i18n_sources_are_not_skipped_silently(tmp_path: Path) -> None:
     docs.mkdir()
     (docs / "index.en.md").write_text("# Welcome\n\nHello.\n")
     (docs / "logo.png").write_bytes(b"\x89PNG")
-    silent = hymt("translate", "docs", "--to", "de", "--engine", "pseudo", "--no-cache", cwd=tmp_path, text=True)
+    silent = hymt(
+        "translate", "docs", "--to", "de", "--engine", "pseudo", "--no-cache", cwd=tmp_path, text=True
+    )
     assert silent.returncode == ExitCode.SOME_INPUTS_FAILED
     assert "docs: folder has no files to translate: 2 skipped" in silent.stderr
     assert "hint: if index.en.md is a source (mkdocs-i18n naming), pass --source-suffix en" in silent.stderr
     for flags in (["--source-suffix", "en"], ["--from", "en"]):
-        result = hymt("translate", "docs", "--to", "de", "--engine", "pseudo", "--no-cache", *flags,
-                      cwd=tmp_path, text=True)
+        result = hymt(
+            "translate",
+            "docs",
+            "--to",
+            "de",
+            "--engine",
+            "pseudo",
+            "--no-cache",
+            *flags,
+            cwd=tmp_path,
+            text=True,
+        )
         assert result.returncode == 0, result.stderr
         assert (docs / "index.de.md").read_text().startswith("# ⟦")
         assert "skipped 1 file(s): 1 not a supported format (-v lists them)" in result.stderr
         (docs / "index.de.md").unlink()
-    out = hymt("translate", "docs", "--to", "de", "--engine", "pseudo", "--no-cache", "--from", "en", "-o", "out",
-               "-v", cwd=tmp_path, text=True)
+    out = hymt(
+        "translate",
+        "docs",
+        "--to",
+        "de",
+        "--engine",
+        "pseudo",
+        "--no-cache",
+        "--from",
+        "en",
+        "-o",
+        "out",
+        "-v",
+        cwd=tmp_path,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "out" / "de" / "index.md").is_file()
     assert f"skipped {Path('docs') / 'logo.png'}: not a supported format" in out.stderr
@@ -149,12 +231,25 @@ def test_mkdocs_i18n_sources_are_not_skipped_silently(tmp_path: Path) -> None:
 def test_skipped_files_are_in_the_report(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("Hello.\n")
     (tmp_path / "a.fr.txt").write_text("Bonjour.\n")
-    result = hymt("translate", ".", "--to", "de", "--engine", "pseudo", "--no-cache", "--report", "r.json",
-                  cwd=tmp_path, text=True)
+    result = hymt(
+        "translate",
+        ".",
+        "--to",
+        "de",
+        "--engine",
+        "pseudo",
+        "--no-cache",
+        "--report",
+        "r.json",
+        cwd=tmp_path,
+        text=True,
+    )
     assert result.returncode == 0
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["files_skipped"] == 1
-    assert data["skipped"] == [{"path": "a.fr.txt", "reason": "a translation (fr): its name ends in a language code"}]
+    assert data["skipped"] == [
+        {"path": "a.fr.txt", "reason": "a translation (fr): its name ends in a language code"}
+    ]
 
 
 def test_help_lists_choices_groups_and_examples() -> None:
@@ -166,18 +261,25 @@ def test_help_lists_choices_groups_and_examples() -> None:
     from hymt_cli.formats import FORMATS, text_format_names
     from hymt_cli.options import Panel
 
-    for choice in ("[" + "|".join(ENGINES) + "]", "[" + "|".join(FORMATS) + "]",
-                   "[" + "|".join(text_format_names()) + "]", "[auto|bar|plain|json|none]", "[auto|on|off]"):
+    for choice in (
+        "[" + "|".join(ENGINES) + "]",
+        "[" + "|".join(FORMATS) + "]",
+        "[" + "|".join(text_format_names()) + "]",
+        "[auto|bar|plain|json|none]",
+        "[auto|on|off]",
+    ):
         assert choice in text
     for panel in (*Panel.ORDER, "Examples"):
         assert panel in text
     assert "hymt translate docs/ --to de,ja" in text
-    options = text[text.index("Input and output"):]
-    assert not re.search(r"<(str|int|float|path|bool|list\[str\])>", options), "internal type names in the options"
+    options = text[text.index("Input and output") :]
+    assert not re.search(r"<(str|int|float|path|bool|list\[str\])>", options), (
+        "internal type names in the options"
+    )
 
 
 def test_readme_exit_codes_match_the_code() -> None:
     readme = (ROOT / "README.md").read_text()
-    table = readme[readme.index("| exit | meaning |"):].split("\n\n")[0]
+    table = readme[readme.index("| exit | meaning |") :].split("\n\n")[0]
     documented = {int(m.group(1)) for m in re.finditer(r"^\| (\d+) \|", table, re.MULTILINE)}
     assert documented == {int(code) for code in ExitCode}

@@ -2,6 +2,7 @@
 precedence flags > HYMT_* > config > defaults and `hymt config` showing each origin;
 `hymt translate --check` listing missing or stale outputs without an engine; the report's
 JSON Schema in the repository."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from clirun import ROOT, hymt
+
 from hymt_cli.errors import ExitCode
 
 CONFIG = """\
@@ -66,20 +67,25 @@ def test_precedence_flags_env_config_defaults(project: Path) -> None:
 
 
 def test_pyproject_tool_hymt_is_a_config_and_no_config_ignores_it(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.hymt]\nto = "es"\nstrict = true\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.hymt]\nto = "es"\nstrict = true\n'
+    )
     shown = _origins(hymt("config", cwd=tmp_path, text=True).stdout)
     assert shown["to"] == ('"es"', "config pyproject.toml")
     ignored = _origins(hymt("config", "--no-config", cwd=tmp_path, text=True).stdout)
     assert ignored["strict"] == ("false", "default")
 
 
-@pytest.mark.parametrize("text, words", [
-    ('"tō" = "de"', "unknown setting"),
-    ('tempreature = 0.5', "did you mean 'temperature'?"),
-    ('top-k = "many"', "top-k must be a whole number"),
-    ('to = "de"\nto = "fr"', "hymt.toml"),
-    ('temperature = -2.0', "--temperature must be at least 0"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('"tō" = "de"', "unknown setting"),
+        ("tempreature = 0.5", "did you mean 'temperature'?"),
+        ('top-k = "many"', "top-k must be a whole number"),
+        ('to = "de"\nto = "fr"', "hymt.toml"),
+        ("temperature = -2.0", "--temperature must be at least 0"),
+    ],
+)
 def test_config_errors_are_one_line_exit_2(tmp_path: Path, text: str, words: str) -> None:
     (tmp_path / "hymt.toml").write_text(text + "\n")
     (tmp_path / "a.txt").write_text("Hi.\n")
@@ -98,7 +104,9 @@ def test_an_environment_value_of_the_wrong_type_is_a_usage_error(tmp_path: Path)
 def test_check_lists_missing_and_stale_outputs_without_an_engine(project: Path) -> None:
     before = hymt("translate", "--check", cwd=project, text=True)
     assert before.returncode == ExitCode.STALE
-    assert before.stderr.count(": missing") == 4 and "error: 4 of 4 output(s) missing or stale" in before.stderr
+    assert (
+        before.stderr.count(": missing") == 4 and "error: 4 of 4 output(s) missing or stale" in before.stderr
+    )
     assert hymt("translate", cwd=project).returncode == 0
     fresh = hymt("translate", "--check", cwd=project, text=True)
     assert fresh.returncode == 0, fresh.stderr
@@ -139,14 +147,29 @@ def test_the_report_follows_its_json_schema(tmp_path: Path) -> None:
     schema = json.loads((ROOT / "schemas" / "report-3.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     # the schema of the reports written before QA flags stays, for them
-    jsonschema.Draft202012Validator.check_schema(json.loads((ROOT / "schemas" / "report-2.schema.json").read_text()))
+    jsonschema.Draft202012Validator.check_schema(
+        json.loads((ROOT / "schemas" / "report-2.schema.json").read_text())
+    )
     (tmp_path / "a.txt").write_text("Hello.\n\nWorld.\n")
     (tmp_path / "a.fr.txt").write_text("An old translation.\n")
     (tmp_path / "bad.txt").write_bytes(b"caf\xe9\n")
     terms = tmp_path / "terms.tsv"
     terms.write_text("source\ttarget\nWorld\tMonde\n")
-    result = hymt("translate", ".", "--to", "de,fr", "--engine", "pseudo", "--no-cache", "--glossary", str(terms),
-                  "--report", "r.json", cwd=tmp_path, text=True)
+    result = hymt(
+        "translate",
+        ".",
+        "--to",
+        "de,fr",
+        "--engine",
+        "pseudo",
+        "--no-cache",
+        "--glossary",
+        str(terms),
+        "--report",
+        "r.json",
+        cwd=tmp_path,
+        text=True,
+    )
     assert result.returncode == ExitCode.SOME_INPUTS_FAILED
     report = json.loads((tmp_path / "r.json").read_text())
     jsonschema.validate(report, schema)

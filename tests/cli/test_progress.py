@@ -1,6 +1,7 @@
 """Progress in-process: answers are counted as they stream (several updates a second, not jumps
 of 1024), while the memory still commits them in chunks; the ETA follows the text done, not
 request counts; the JSON display writes one object per line."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,9 @@ from pathlib import Path
 
 from pipelines import run_pipeline
 
+from hymt_cli.cli.displays import JsonProgress
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.pipeline.dispatch import MEMORY_CHUNK
-from hymt_cli.cli.displays import JsonProgress
 from hymt_cli.reporting.progress import ProgressEvents, ProgressTracker, RunState
 
 
@@ -87,5 +88,11 @@ def test_json_events_are_one_object_per_line() -> None:
     progress.finished(status="ok", exit_code=0)
     progress.close()
     events = [json.loads(line) for line in lines]
-    assert [e["event"] for e in events] == ["engine_starting", "planned", "engine_ready", "file_written", "finished"]
+    assert [e["event"] for e in events] == [
+        "engine_starting",
+        "planned",
+        "engine_ready",
+        "file_written",
+        "finished",
+    ]
     assert events[3]["path"] == "a.fr.txt" and all(isinstance(e["time"], float) for e in events)

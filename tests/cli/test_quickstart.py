@@ -6,6 +6,7 @@ the copy gets a `.venv` that imports this test run's installed packages and the 
 `hymt_cli`, so `scripts/setup-cpu.sh` finds everything installed and only prints the next step,
 as it does on a second run on any machine; `source .venv/bin/activate` then really puts `hymt`
 on PATH."""
+
 from __future__ import annotations
 
 import os
@@ -16,7 +17,6 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from clirun import ROOT
 
 pytestmark = pytest.mark.vllm
@@ -25,7 +25,9 @@ pytestmark = pytest.mark.vllm
 def quick_start_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("<!-- quick-start -->", 1)[1].split("<!-- /quick-start -->", 1)[0]
-    return [re.sub(r"\s+#\s.*$", "", line[2:]).strip() for line in block.splitlines() if line.startswith("$ ")]
+    return [
+        re.sub(r"\s+#\s.*$", "", line[2:]).strip() for line in block.splitlines() if line.startswith("$ ")
+    ]
 
 
 def _clean_copy(target: Path) -> None:
@@ -41,12 +43,18 @@ def _clean_copy(target: Path) -> None:
 
 def _reused_environment(venv: Path, repo: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()"
-                           "['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     Path(site, "hymt-reused.pth").write_text(f"{repo}\n{sysconfig.get_paths()['purelib']}\n")
     hymt = venv / "bin" / "hymt"
-    hymt.write_text(f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom hymt_cli.cli.app import main\n"  # as pip writes it
-                    "if __name__ == '__main__':\n    sys.exit(main())\n")
+    hymt.write_text(
+        f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom hymt_cli.cli.app import main\n"  # as pip writes it
+        "if __name__ == '__main__':\n    sys.exit(main())\n"
+    )
     hymt.chmod(0o755)
 
 
@@ -59,8 +67,14 @@ def test_the_readme_quick_start_verbatim(tmp_path: Path) -> None:
     _reused_environment(repo / ".venv", repo)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "HYMT_VENV")}
     env.update(HF_HUB_OFFLINE="1", NO_COLOR="1")
-    result = subprocess.run(["bash", "-c", "set -euo pipefail\n" + "\n".join(commands)], cwd=repo, env=env,
-                            capture_output=True, text=True, timeout=1200)
+    result = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\n" + "\n".join(commands)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "already installed" in result.stderr and "next: put hymt on PATH" in result.stderr
     samples = sorted(p.name for p in (repo / "samples" / "txt").glob("*.txt"))

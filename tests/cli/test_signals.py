@@ -3,6 +3,7 @@ then run again. Each interrupted run ends cleanly (exit 130/143, one line, a rep
 interrupted status, no temp file); after the rerun the outputs are byte for byte those of a run
 never interrupted, no temp file is left anywhere, and the rerun sends the engine only what the
 memory does not hold (no repeated engine work)."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from clirun import ROOT, hymt, start_hymt
 
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho".split()
@@ -25,8 +25,10 @@ def _corpus(folder: Path, files: int = 2, paragraphs: int = 2500) -> Path:
     rng = random.Random(7)
     folder.mkdir(parents=True)
     for f in range(files):
-        text = "".join(" ".join(rng.choice(WORDS) for _ in range(10)).capitalize() + f" {f}-{i}.\n\n"
-                       for i in range(paragraphs))
+        text = "".join(
+            " ".join(rng.choice(WORDS) for _ in range(10)).capitalize() + f" {f}-{i}.\n\n"
+            for i in range(paragraphs)
+        )
         (folder / f"doc{f}.txt").write_text(text)
     return folder
 
@@ -58,7 +60,9 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_killed_at_random_moments_then_rerun(tmp_path: Path, reference: dict[str, bytes], signum: int) -> None:
+def test_killed_at_random_moments_then_rerun(
+    tmp_path: Path, reference: dict[str, bytes], signum: int
+) -> None:
     rng = random.Random(int(signum))
     docs = _corpus(tmp_path / "docs")
     memory = tmp_path / "memory.sqlite3"
@@ -103,12 +107,26 @@ def test_killed_at_random_moments_then_rerun(tmp_path: Path, reference: dict[str
 
 
 def test_sigint_while_reading_standard_input(tmp_path: Path) -> None:
-    proc = start_hymt("translate", "-", "--format", "txt", "--to", "en", "--engine", "pseudo", "--report",
-                      str(tmp_path / "r.json"), stdin=subprocess.PIPE, cwd=tmp_path)
+    proc = start_hymt(
+        "translate",
+        "-",
+        "--format",
+        "txt",
+        "--to",
+        "en",
+        "--engine",
+        "pseudo",
+        "--report",
+        str(tmp_path / "r.json"),
+        stdin=subprocess.PIPE,
+        cwd=tmp_path,
+    )
     time.sleep(3)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143
     assert out == b""
-    assert err.decode().splitlines()[-1].startswith("hymt: interrupted (SIGTERM): 0 of 1 output file(s) written")
+    assert (
+        err.decode().splitlines()[-1].startswith("hymt: interrupted (SIGTERM): 0 of 1 output file(s) written")
+    )
     assert json.loads((tmp_path / "r.json").read_text())["status"] == "interrupted"

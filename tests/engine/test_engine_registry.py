@@ -1,4 +1,5 @@
 """Engines declare themselves; --engine-arg reaches the engine's constructor."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -13,10 +14,22 @@ from hymt_cli.settings import ModelSettings, Settings, all_settings
 
 
 def test_engine_args_are_json_where_they_parse() -> None:
-    parsed = ModelSettings(engine_args=("max_num_seqs=2048", 'compilation_config={"mode": 0}', "kv_cache_dtype=fp8",
-                                        "enable_prefix_caching=false", "note=a=b")).engine_arguments()
-    assert parsed == {"max_num_seqs": 2048, "compilation_config": {"mode": 0}, "kv_cache_dtype": "fp8",
-                      "enable_prefix_caching": False, "note": "a=b"}
+    parsed = ModelSettings(
+        engine_args=(
+            "max_num_seqs=2048",
+            'compilation_config={"mode": 0}',
+            "kv_cache_dtype=fp8",
+            "enable_prefix_caching=false",
+            "note=a=b",
+        )
+    ).engine_arguments()
+    assert parsed == {
+        "max_num_seqs": 2048,
+        "compilation_config": {"mode": 0},
+        "kv_cache_dtype": "fp8",
+        "enable_prefix_caching": False,
+        "note": "a=b",
+    }
     for bad in ("novalue", "=1", "two words=1", "1x=2"):
         with pytest.raises(UsageError, match="KEY=VALUE"):
             ModelSettings(engine_args=(bad,))
@@ -25,10 +38,17 @@ def test_engine_args_are_json_where_they_parse() -> None:
 def test_engine_args_override_hymt_defaults_for_vllm(tiny_engine_options) -> None:
     from hymt_cli.engine.vllm_engine import _llm_kwargs
 
-    options = replace(tiny_engine_options, enforce_eager=False,
-                      extra={"max_num_seqs": 7, "compilation_config": {"mode": 3}, "swap_space": 1})
+    options = replace(
+        tiny_engine_options,
+        enforce_eager=False,
+        extra={"max_num_seqs": 7, "compilation_config": {"mode": 3}, "swap_space": 1},
+    )
     kwargs = _llm_kwargs(options, Sampling(), on_cpu=False)
-    assert kwargs["max_num_seqs"] == 7 and kwargs["compilation_config"] == {"mode": 3} and kwargs["swap_space"] == 1
+    assert (
+        kwargs["max_num_seqs"] == 7
+        and kwargs["compilation_config"] == {"mode": 3}
+        and kwargs["swap_space"] == 1
+    )
 
 
 def test_engine_args_reach_transformers_from_pretrained(tiny_engine_options) -> None:
@@ -43,8 +63,17 @@ def test_engine_args_reach_transformers_from_pretrained(tiny_engine_options) -> 
 
 def test_engines_without_arguments_refuse_them_in_one_line(tmp_path) -> None:
     (tmp_path / "a.txt").write_text("Hello.\n")
-    result = hymt("translate", str(tmp_path / "a.txt"), "--to", "fr", "--engine", "identity",
-                  "--engine-arg", "max_num_seqs=8", text=True)
+    result = hymt(
+        "translate",
+        str(tmp_path / "a.txt"),
+        "--to",
+        "fr",
+        "--engine",
+        "identity",
+        "--engine-arg",
+        "max_num_seqs=8",
+        text=True,
+    )
     assert result.returncode == ExitCode.USAGE
     assert result.stderr.strip() == "error: engine 'identity' takes no --engine-arg"
     assert not (tmp_path / "a.fr.txt").exists()
@@ -70,7 +99,13 @@ def test_ray_flag_takes_an_optional_address() -> None:
     def _ray_flag(argv: list[str]) -> list[str]:
         return bare_values(argv, all_settings())
 
-    assert _ray_flag(["translate", "docs", "--ray", "--to", "de"]) == ["translate", "docs", "--ray=", "--to", "de"]
+    assert _ray_flag(["translate", "docs", "--ray", "--to", "de"]) == [
+        "translate",
+        "docs",
+        "--ray=",
+        "--to",
+        "de",
+    ]
     assert _ray_flag(["translate", "--ray", "docs/", "--to", "de"])[1] == "--ray="  # a path is no address
     for address in ("10.0.0.1:6379", "ray://head:10001", "auto", "local", "head-node.internal:6379"):
         assert _ray_flag(["translate", "a", "--ray", address]) == ["translate", "a", "--ray", address]

@@ -1,6 +1,7 @@
 """`--ray`: the engine on the workers of a real local Ray cluster (one node, fractional CPUs):
 identity through Ray is byte-equal, a worker that dies mid-chunk costs only that chunk, a
 killed driver's rerun repeats no engine work, and vLLM runs in a CPU worker (`vllm` marker)."""
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,6 @@ import pyarrow.parquet as pq
 import pytest
 from catalog_gen import write_catalog
 from clirun import ROOT, hymt, start_hymt
-
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine import ENGINES, EngineOptions, EngineSetup, GenerationRequest, Sampling
@@ -38,8 +38,13 @@ def run(src: Path, out: Path, engine_factory, *, to: str = "fr,de", name: str = 
 
 
 def on_ray(cluster: RayCluster, name: str, *, workers: int = 2, chunk: int = 64) -> RayEngine:
-    return RayEngine(cluster, ENGINES[name].build, SETUP,
-                     RayOptions(workers=workers, cpus_per_worker=0.25, chunk_requests=chunk), name=name)
+    return RayEngine(
+        cluster,
+        ENGINES[name].build,
+        SETUP,
+        RayOptions(workers=workers, cpus_per_worker=0.25, chunk_requests=chunk),
+        name=name,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +52,9 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_catalog(tmp_path_factory.mktemp("ray") / "catalog.parquet", 3000, row_group_rows=1000)
 
 
-def test_identity_and_pseudo_through_ray_equal_the_local_path(ray_cluster: RayCluster, catalog: Path,
-                                                              tmp_path: Path) -> None:
+def test_identity_and_pseudo_through_ray_equal_the_local_path(
+    ray_cluster: RayCluster, catalog: Path, tmp_path: Path
+) -> None:
     """Identity: every output Parquet equals its input (data, order, schema and metadata).
     Pseudo: the same bytes as the local run."""
     report = run(catalog, tmp_path / "identity", lambda: on_ray(ray_cluster, "identity"))
@@ -63,8 +69,9 @@ def test_identity_and_pseudo_through_ray_equal_the_local_path(ray_cluster: RayCl
     local = run(catalog, tmp_path / "local", lambda: ENGINES["pseudo"].build(SETUP), name="pseudo")
     assert ray_report.unique_segments == local.unique_segments and ray_report.untranslated == 0
     for lang in ("fr", "de"):
-        assert (tmp_path / "ray" / lang / "catalog.parquet").read_bytes() == \
-            (tmp_path / "local" / lang / "catalog.parquet").read_bytes()
+        assert (tmp_path / "ray" / lang / "catalog.parquet").read_bytes() == (
+            tmp_path / "local" / lang / "catalog.parquet"
+        ).read_bytes()
 
 
 # -- a worker that dies mid-chunk ------------------------------------------------------------
@@ -101,10 +108,17 @@ def test_a_worker_dying_mid_chunk_costs_only_that_chunk(ray_cluster: RayCluster,
     logs = tmp_path / "calls"
     logs.mkdir()
     requests = [GenerationRequest(f"segment {i}", (), 8) for i in range(200)]
-    setup = EngineSetup(EngineOptions(model="none", extra={"log_dir": str(logs), "marker": "segment 130"}),
-                        Sampling.deterministic())
-    engine = RayEngine(ray_cluster, build_dying, setup, RayOptions(workers=2, cpus_per_worker=0.25,
-                                                                   chunk_requests=20), name="dying")
+    setup = EngineSetup(
+        EngineOptions(model="none", extra={"log_dir": str(logs), "marker": "segment 130"}),
+        Sampling.deterministic(),
+    )
+    engine = RayEngine(
+        ray_cluster,
+        build_dying,
+        setup,
+        RayOptions(workers=2, cpus_per_worker=0.25, chunk_requests=20),
+        name="dying",
+    )
     try:
         answers = dict(engine.generate_stream(requests))
     finally:
@@ -130,10 +144,32 @@ def _stored(cache: Path) -> int:
 
 def _translate(src: Path, out: Path, cache: Path, address: str, report: Path) -> subprocess.Popen[bytes]:
     # a small token budget: many engine calls, each committed to the memory as it comes back
-    return start_hymt("translate", str(src), "--to", "fr,de", "--engine", "pseudo", "--columns", ",".join(COLUMNS),
-                      "--batch-tokens", "400", "--cache", str(cache), "-o", str(out), "-q", "--ray", address,
-                      "--ray-workers", "2", "--report", str(report), cwd=ROOT, stdout=None,
-                      env={"RAY_AUTH_MODE": "token"})
+    return start_hymt(
+        "translate",
+        str(src),
+        "--to",
+        "fr,de",
+        "--engine",
+        "pseudo",
+        "--columns",
+        ",".join(COLUMNS),
+        "--batch-tokens",
+        "400",
+        "--cache",
+        str(cache),
+        "-o",
+        str(out),
+        "-q",
+        "--ray",
+        address,
+        "--ray-workers",
+        "2",
+        "--report",
+        str(report),
+        cwd=ROOT,
+        stdout=None,
+        env={"RAY_AUTH_MODE": "token"},
+    )
 
 
 def test_cli_ray_killed_driver_then_rerun_repeats_no_engine_work(ray_head, tmp_path: Path) -> None:
@@ -155,8 +191,20 @@ def test_cli_ray_killed_driver_then_rerun_repeats_no_engine_work(ray_head, tmp_p
     assert report["cache_hits"] == committed  # everything the killed run got back...
     assert report["engine_requests"] == report["unique_segments"] - committed  # ...is not asked again
     reference = tmp_path / "reference"
-    local = hymt("translate", str(src), "--to", "fr,de", "--engine", "pseudo", "--columns", ",".join(COLUMNS),
-                 "--no-cache", "-o", str(reference), "-q")
+    local = hymt(
+        "translate",
+        str(src),
+        "--to",
+        "fr,de",
+        "--engine",
+        "pseudo",
+        "--columns",
+        ",".join(COLUMNS),
+        "--no-cache",
+        "-o",
+        str(reference),
+        "-q",
+    )
     assert local.returncode == 0, local.stderr
     for lang in ("fr", "de"):
         got = pq.read_table(out / lang / "catalog.parquet")
@@ -166,29 +214,50 @@ def test_cli_ray_killed_driver_then_rerun_repeats_no_engine_work(ray_head, tmp_p
 def test_ray_without_ray_installed_is_one_line_and_exit_3(tmp_path: Path) -> None:
     fake = tmp_path / "site" / "ray"
     fake.mkdir(parents=True)
-    (fake / "__init__.py").write_text('raise ImportError("No module named \'ray\'")\n')
+    (fake / "__init__.py").write_text("raise ImportError(\"No module named 'ray'\")\n")
     doc = tmp_path / "a.txt"
     doc.write_text("Hello.\n")
-    result = hymt("translate", str(doc), "--to", "fr", "--engine", "pseudo", "--ray", text=True,
-                  env={"PYTHONPATH": f"{fake.parent}{os.pathsep}{ROOT}"})
+    result = hymt(
+        "translate",
+        str(doc),
+        "--to",
+        "fr",
+        "--engine",
+        "pseudo",
+        "--ray",
+        text=True,
+        env={"PYTHONPATH": f"{fake.parent}{os.pathsep}{ROOT}"},
+    )
     assert result.returncode == 3
-    assert result.stderr.splitlines() == ["error: --ray needs Ray, which is not installed",
-                                          '  hint: install the Ray extra: pip install "hymt[ray]" (ray[data])']
+    assert result.stderr.splitlines() == [
+        "error: --ray needs Ray, which is not installed",
+        '  hint: install the Ray extra: pip install "hymt[ray]" (ray[data])',
+    ]
     assert not (tmp_path / "a.fr.txt").exists()
 
 
 # -- vLLM in a Ray worker (CPU) ---------------------------------------------------------------
 @pytest.mark.vllm
-def test_vllm_in_a_ray_worker_answers_like_the_local_engine(ray_cluster: RayCluster, vllm_engine,
-                                                            tiny_engine_options, tiny_tokenizer) -> None:
-    requests = [GenerationRequest(f"s{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nsegment number {i}"), 6)
-                for i in range(8)]
+def test_vllm_in_a_ray_worker_answers_like_the_local_engine(
+    ray_cluster: RayCluster, vllm_engine, tiny_engine_options, tiny_tokenizer
+) -> None:
+    requests = [
+        GenerationRequest(f"s{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nsegment number {i}"), 6)
+        for i in range(8)
+    ]
     setup = EngineSetup(tiny_engine_options, Sampling.deterministic())
-    engine = RayEngine(ray_cluster, ENGINES["vllm"].build, setup,
-                       RayOptions(workers=1, cpus_per_worker=0.5, chunk_requests=8), name="vllm")
+    engine = RayEngine(
+        ray_cluster,
+        ENGINES["vllm"].build,
+        setup,
+        RayOptions(workers=1, cpus_per_worker=0.5, chunk_requests=8),
+        name="vllm",
+    )
     try:
         remote = engine.generate(requests)
     finally:
         engine.close()
     assert remote == vllm_engine.generate(requests)
-    assert all(g.output_tokens == 6 and g.finish_reason == "length" for g in remote)  # noise runs to the limit
+    assert all(
+        g.output_tokens == 6 and g.finish_reason == "length" for g in remote
+    )  # noise runs to the limit

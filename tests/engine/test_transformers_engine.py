@@ -3,6 +3,7 @@
 `engine` runs the noise model (answers run to max_tokens); `answering` the model that
 answers one word piece, then EOS.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -13,12 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
-from hymt_cli.engine.transformers_engine import (TransformersEngine, length_buckets,
-                                                 trim_answer)
+from hymt_cli.engine.transformers_engine import TransformersEngine, length_buckets, trim_answer
 from hymt_cli.errors import EngineUnavailable
 
-MESSAGES = ["Translate the following segment into German, without additional explanation.\n\nHi.",
-            "你好，世界", "Привет", "a", "<s1>b</s1> c d e f g h i j k l m n o p"]
+MESSAGES = [
+    "Translate the following segment into German, without additional explanation.\n\nHi.",
+    "你好，世界",
+    "Привет",
+    "a",
+    "<s1>b</s1> c d e f g h i j k l m n o p",
+]
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +76,7 @@ def test_more_requests_than_one_bucket_holds(answering, tiny_tokenizer) -> None:
     requests = requests_for(tiny_tokenizer, [1 + i % 3 for i in range(40)], messages)
     results = answering.generate(requests)
     assert len(results) == 40
-    assert [r.finish_reason for r in results] == [
-        "length" if q.max_tokens == 1 else "stop" for q in requests]
+    assert [r.finish_reason for r in results] == ["length" if q.max_tokens == 1 else "stop" for q in requests]
 
 
 def test_greedy_is_deterministic(engine, tiny_tokenizer) -> None:
@@ -109,20 +113,26 @@ def test_load_errors_are_engine_unavailable(tmp_path: Path, tiny_engine_options)
 EOS = frozenset({1, 9})
 
 
-@pytest.mark.parametrize("new_ids, max_tokens, expected", [
-    ([5, 6, 1, 2, 2], 8, ([5, 6], 3, "stop")),          # EOS, then the bucket's padding
-    ([5, 9, 7, 7], 8, ([5], 2, "stop")),                # any of several EOS ids
-    ([5, 6, 7, 8], 4, ([5, 6, 7, 8], 4, "length")),     # full budget, no EOS
-    ([5, 6, 7, 1], 2, ([5, 6], 2, "length")),           # EOS past this row's own max
-    ([1], 4, ([], 1, "stop")),                          # an empty answer
-])
+@pytest.mark.parametrize(
+    "new_ids, max_tokens, expected",
+    [
+        ([5, 6, 1, 2, 2], 8, ([5, 6], 3, "stop")),  # EOS, then the bucket's padding
+        ([5, 9, 7, 7], 8, ([5], 2, "stop")),  # any of several EOS ids
+        ([5, 6, 7, 8], 4, ([5, 6, 7, 8], 4, "length")),  # full budget, no EOS
+        ([5, 6, 7, 1], 2, ([5, 6], 2, "length")),  # EOS past this row's own max
+        ([1], 4, ([], 1, "stop")),  # an empty answer
+    ],
+)
 def test_trim_answer(new_ids, max_tokens, expected) -> None:
     assert trim_answer(new_ids, max_tokens, EOS) == expected
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 300), st.integers(1, 300)), max_size=80),
-       st.integers(1, 8), st.integers(64, 4000))
+@given(
+    st.lists(st.tuples(st.integers(1, 300), st.integers(1, 300)), max_size=80),
+    st.integers(1, 8),
+    st.integers(64, 4000),
+)
 def test_length_buckets(shapes, max_rows, max_tokens) -> None:
     requests = [GenerationRequest("", (0,) * p, n) for p, n in shapes]
     buckets = length_buckets(requests, max_rows=max_rows, max_tokens=max_tokens)
@@ -136,7 +146,9 @@ def test_length_buckets(shapes, max_rows, max_tokens) -> None:
         assert len(bucket) == 1 or len(bucket) * (width + new) <= max_tokens
 
 
-def test_deterministic_requests_are_greedy_under_sampling(engine, tiny_engine_options, tiny_tokenizer) -> None:
+def test_deterministic_requests_are_greedy_under_sampling(
+    engine, tiny_engine_options, tiny_tokenizer
+) -> None:
     """A retry (deterministic request) decodes greedily even when the run samples."""
     greedy = [replace(r, deterministic=True) for r in requests_for(tiny_tokenizer, [6] * len(MESSAGES))]
     with TransformersEngine(tiny_engine_options, Sampling(temperature=5.0, top_p=1.0, top_k=-1)) as sampler:

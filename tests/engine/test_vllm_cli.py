@@ -3,6 +3,7 @@ means hymt's own lines only (vLLM, torch and the engine-core process write to th
 progress in phases with JSON events, Ctrl-C mid-translation ends in one line and a report.
 
 Three runs, each starting its own engine (tens of seconds on CPU): kept few on purpose."""
+
 from __future__ import annotations
 
 import json
@@ -12,13 +13,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from clirun import ROOT, hymt, start_hymt
+
 from hymt_cli.errors import ExitCode
 
 pytestmark = pytest.mark.vllm
 ENGINE = ("--dtype", "float32", "--enforce-eager", "--max-model-len", "512", "--no-cache")
-HYMTS_OWN = ("hymt: ", "warning: ", "error: ", "  hint: ", "  engine: ", "{\"event\": ")
+HYMTS_OWN = ("hymt: ", "warning: ", "error: ", "  hint: ", "  engine: ", '{"event": ')
 
 
 @pytest.fixture(autouse=True)
@@ -33,12 +34,24 @@ def _no_engine_noise(stderr: str) -> None:
 
 
 def test_quiet_run_prints_hymts_lines_only_and_a_run_translating_nothing_fails(
-        tiny_model_dir: Path, tmp_path: Path) -> None:
+    tiny_model_dir: Path, tmp_path: Path
+) -> None:
     doc = tmp_path / "notes.txt"
     shutil.copy(ROOT / "samples" / "txt" / "release-notes.txt", doc)
     log = tmp_path / "engine.log"
-    result = hymt("translate", str(doc), "--to", "fr", "--model", str(tiny_model_dir), *ENGINE, "-q",
-                  "--log-file", str(log), text=True)
+    result = hymt(
+        "translate",
+        str(doc),
+        "--to",
+        "fr",
+        "--model",
+        str(tiny_model_dir),
+        *ENGINE,
+        "-q",
+        "--log-file",
+        str(log),
+        text=True,
+    )
     # the noise model's answers all fail validation: not a silent success, and -q still says why
     assert result.returncode == ExitCode.QUALITY_CHECK_FAILED, result.stderr
     lines = result.stderr.splitlines()
@@ -54,8 +67,21 @@ def test_quiet_run_prints_hymts_lines_only_and_a_run_translating_nothing_fails(
 def test_progress_json_events_and_the_log_path_with_v(answering_model_dir: Path, tmp_path: Path) -> None:
     doc = tmp_path / "notes.txt"
     shutil.copy(ROOT / "samples" / "txt" / "release-notes.txt", doc)
-    result = hymt("translate", str(doc), "--to", "fr,de", "--model", str(answering_model_dir), *ENGINE,
-                  "--progress", "json", "-v", "--report", str(tmp_path / "r.json"), text=True)
+    result = hymt(
+        "translate",
+        str(doc),
+        "--to",
+        "fr,de",
+        "--model",
+        str(answering_model_dir),
+        *ENGINE,
+        "--progress",
+        "json",
+        "-v",
+        "--report",
+        str(tmp_path / "r.json"),
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     _no_engine_noise(result.stderr)
     events, other = [], []
@@ -71,7 +97,9 @@ def test_progress_json_events_and_the_log_path_with_v(answering_model_dir: Path,
     planned = next(e for e in decoded if e["event"] == "planned")
     assert planned["files"] == 2 and planned["requests"] > 0 and planned["prompt_tokens"] > 0
     assert {e["path"] for e in decoded if e["event"] == "file_written"} == {
-        str(tmp_path / "notes.fr.txt"), str(tmp_path / "notes.de.txt")}
+        str(tmp_path / "notes.fr.txt"),
+        str(tmp_path / "notes.de.txt"),
+    }
     finished = decoded[-1]
     assert finished["status"] == "ok" and finished["exit_code"] == 0 and finished["files_ok"] == 2
 
@@ -80,8 +108,20 @@ def test_plain_progress_phases_then_ctrl_c_mid_translation(tiny_model_dir: Path,
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "samples" / "txt", docs)
     report = tmp_path / "r.json"
-    proc = start_hymt("translate", str(docs), "--to", "fr,de", "--model", str(tiny_model_dir), *ENGINE,
-                      "--report", str(report), "--log-file", str(tmp_path / "engine.log"), stdout=subprocess.DEVNULL)
+    proc = start_hymt(
+        "translate",
+        str(docs),
+        "--to",
+        "fr,de",
+        "--model",
+        str(tiny_model_dir),
+        *ENGINE,
+        "--report",
+        str(report),
+        "--log-file",
+        str(tmp_path / "engine.log"),
+        stdout=subprocess.DEVNULL,
+    )
     assert proc.stderr is not None
     before: list[str] = []
     while True:  # the run's own progress lines, until the engine is ready and translating

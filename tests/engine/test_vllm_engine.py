@@ -4,6 +4,7 @@ The session engine runs the noise model: every answer is a word piece repeated u
 max_tokens ("length"). The answering model (one word piece, then EOS: "stop" after 2
 tokens) runs in the stdout subprocess test, which starts an engine of its own anyway.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,11 +36,14 @@ def requests_for(tokenizer, max_tokens: list[int]) -> list[GenerationRequest]:
 
 
 def test_importing_the_engine_modules_imports_neither_vllm_nor_torch() -> None:
-    code = ("import sys, hymt_cli.engine.vllm_engine, hymt_cli.engine.transformers_engine, "
-            "hymt_cli.model.tiny; print(sorted(m for m in ('vllm', 'torch', 'transformers') "
-            "if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=REPO, timeout=60, check=True)
+    code = (
+        "import sys, hymt_cli.engine.vllm_engine, hymt_cli.engine.transformers_engine, "
+        "hymt_cli.model.tiny; print(sorted(m for m in ('vllm', 'torch', 'transformers') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60, check=True
+    )
     assert done.stdout.strip() == "[]"
 
 
@@ -103,8 +107,14 @@ def test_sampling_params_follow_sampling() -> None:
     from hymt_cli.engine.vllm_engine import sampling_params
 
     params = sampling_params(Sampling(seed=7), 12)
-    assert (params.max_tokens, params.temperature, params.top_p, params.top_k,
-            params.repetition_penalty, params.seed) == (12, 0.7, 0.6, 20, 1.05, 7)
+    assert (
+        params.max_tokens,
+        params.temperature,
+        params.top_p,
+        params.top_k,
+        params.repetition_penalty,
+        params.seed,
+    ) == (12, 0.7, 0.6, 20, 1.05, 7)
     greedy = sampling_params(Sampling.deterministic(), 3)
     assert (greedy.max_tokens, greedy.temperature, greedy.top_k) == (3, 0.0, 0)
 
@@ -119,8 +129,7 @@ def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
     assert "gpu_memory_utilization" not in cpu and cpu["kv_cache_memory_bytes"] >= 512 << 20
     cuda = _llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
     assert "kv_cache_memory_bytes" not in cuda  # the tuning (tuning.py) sizes GPU memory
-    chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024,
-                     max_num_seqs=4)
+    chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024, max_num_seqs=4)
     kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=True)
     assert kwargs["gpu_memory_utilization"] == 0.2 and "kv_cache_memory_bytes" not in kwargs
     assert kwargs["max_model_len"] == 1024 and kwargs["max_num_seqs"] == 4
@@ -162,8 +171,7 @@ def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path
     """)
     env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_LOGGING")}
     env["VLLM_LOGGING_LEVEL"] = "INFO"  # the noisiest level, still on stderr
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=REPO,
-                          env=env, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=REPO, env=env, timeout=300)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     assert done.stdout == b"DOCUMENT\n"
     assert b"INFO" in done.stderr and b"generated [Generation(" in done.stderr
@@ -180,8 +188,9 @@ def test_a_deterministic_request_is_greedy_whatever_the_run_sampling(tiny_engine
     from hymt_cli.engine.base import GenerationRequest, Sampling
     from hymt_cli.engine.vllm_engine import VllmEngine, sampling_params
 
-    params = VllmEngine._params.__get__(type("E", (), {"_sampling": Sampling(temperature=1.5),
-                                                      "_ignore_eos": False})())
+    params = VllmEngine._params.__get__(
+        type("E", (), {"_sampling": Sampling(temperature=1.5), "_ignore_eos": False})()
+    )
     greedy = params(GenerationRequest("x", (1, 2), 8, deterministic=True))
     sampled = params(GenerationRequest("x", (1, 2), 8))
     assert greedy.temperature == 0.0 and sampled.temperature == 1.5

@@ -3,6 +3,7 @@
 Its outputs are noise that never ends by itself: every output must be caught by validation
 (cut off at max_tokens), counted untranslated, and the document written with its source text.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,6 @@ import pytest
 from clirun import ROOT, hymt
 from engines import Recording
 from pipelines import make_pipeline, sources_of
-
 
 pytestmark = pytest.mark.vllm
 SAMPLES = ROOT / "samples" / "txt"
@@ -26,8 +26,9 @@ def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine
     shutil.copytree(SAMPLES, docs)
     sources = sources_of([docs])
     engine = Recording(vllm_engine)
-    report = make_pipeline(engine, to="en,zh", tokenizer=tiny_tokenizer, batch_tokens=4096,
-                           engine_name="vllm").run(sources)
+    report = make_pipeline(
+        engine, to="en,zh", tokenizer=tiny_tokenizer, batch_tokens=4096, engine_name="vllm"
+    ).run(sources)
 
     assert report.files_ok == 2 * len(sources) and report.files_failed == 0
     assert report.engine_requests == report.unique_segments == len(engine.requests) > 10
@@ -47,13 +48,28 @@ def test_every_segment_reaches_vllm_and_is_validated(tmp_path: Path, vllm_engine
 
 
 @pytest.mark.vllm
-def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(answering_model_dir: Path,
-                                                                          tmp_path: Path) -> None:
+def test_cli_with_vllm_writes_answers_and_keeps_stdout_for_the_document(
+    answering_model_dir: Path, tmp_path: Path
+) -> None:
     """The answering tiny model ends its answers (EOS): they pass validation and are spliced in."""
     source = (SAMPLES / "release-notes.txt").read_bytes()
     report = tmp_path / "r.json"
-    result = hymt("translate", "-", "--format", "txt", "--to", "de", "--model", str(answering_model_dir),
-                  "--deterministic", "--enforce-eager", "--report", str(report), stdin=source, timeout=600)
+    result = hymt(
+        "translate",
+        "-",
+        "--format",
+        "txt",
+        "--to",
+        "de",
+        "--model",
+        str(answering_model_dir),
+        "--deterministic",
+        "--enforce-eager",
+        "--report",
+        str(report),
+        stdin=source,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     err = result.stderr.decode()
     assert "NOT a real translation" in err
@@ -73,8 +89,9 @@ def test_markdown_and_html_samples_run_end_to_end(tmp_path: Path, vllm_engine, t
     assert {s.format.name for s in sources} == {"md", "html"}
     engine = Recording(vllm_engine)
     out = tmp_path / "out"
-    report = make_pipeline(engine, to="ja", tokenizer=tiny_tokenizer, out_dir=out, batch_tokens=8192,
-                           engine_name="vllm").run(sources)
+    report = make_pipeline(
+        engine, to="ja", tokenizer=tiny_tokenizer, out_dir=out, batch_tokens=8192, engine_name="vllm"
+    ).run(sources)
     assert report.files_failed == 0 and report.files_ok == len(sources)
     # tagged segments went out with HY-MT's formatted-translation prompt
     prompts = [tiny_tokenizer.hf_tokenizer.decode(list(r.prompt_token_ids)) for r in engine.requests]

@@ -1,16 +1,17 @@
 """Every registered format, over every sample of it (samples/): the identity engine writes it back
 (byte for byte, but for the edits the format documents), and a registered format without a sample
 fails here, so that the identity and hostile-answer tests cover every format."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from pipelines import translate_files
-from samples import samples, samples_of, unchanged
 
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.formats import FORMATS
+from samples import samples, samples_of, unchanged
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
@@ -22,8 +23,9 @@ def test_every_registered_format_has_a_sample(name: str) -> None:
 # (test_string_files, test_resource_corpus, test_table_corpus), with the edits each documents.
 @pytest.mark.parametrize("sample", samples(corpus=False), ids=lambda s: s.name)
 def test_identity_writes_every_sample_back(sample, tmp_path: Path) -> None:
-    report, outputs = translate_files([sample.path], IdentityEngine(), tmp_path / "out", options=sample.options,
-                                      lang=sample.identity_target)
+    report, outputs = translate_files(
+        [sample.path], IdentityEngine(), tmp_path / "out", options=sample.options, lang=sample.identity_target
+    )
     assert report.files_failed == 0, [f.error for f in report.files]
     assert report.untranslated == 0
     assert unchanged(sample, outputs[sample.path]), sample.name

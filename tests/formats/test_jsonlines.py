@@ -43,7 +43,10 @@ def test_a_line_that_escapes_non_ascii_keeps_escaping_it_and_raw_lines_stay_raw(
 
 
 def test_nested_fields_and_arrays_of_objects() -> None:
-    data = b'{"seo": {"title": "A", "meta.title": "no"}, "meta.title": "B", "items": [{"name": "C"}, {"name": "D"}]}\n'
+    data = (
+        b'{"seo": {"title": "A", "meta.title": "no"}, "meta.title": "B", "items": [{"name": "C"}, '
+        b'{"name": "D"}]}\n'
+    )
     out = translate_bytes("jsonl", data, str.lower, columns=("seo.title", "meta.title", "items.name"))
     assert json.loads(out) == {
         "seo": {"title": "a", "meta.title": "no"},
@@ -63,7 +66,8 @@ def test_add_columns_puts_the_new_key_after_its_source_with_the_line_s_own_spaci
     )
     assert out.decode().split("\n") == [
         '{"id":1,"title":"Red","title_fr":"RED","seo":{"d":"Soft","d_fr":"SOFT"},"tags":["a","b"],"tags_fr":["A","B"]}',
-        '{"id": 2, "title": "Blue", "title_fr": "BLUE", "seo": {"d": null, "d_fr": null}, "tags": [], "tags_fr": []}',
+        '{"id": 2, "title": "Blue", "title_fr": "BLUE", "seo": {"d": null, "d_fr": null}, "tags": [], '
+        '"tags_fr": []}',
         '{"title" : "Green", "title_fr" : "GREEN"}',
         "",
     ]

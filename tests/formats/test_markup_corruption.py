@@ -1,16 +1,16 @@
 """Issue 13: the output has the source's structure, always; model output is untrusted input."""
+
 from __future__ import annotations
 
 import html
 import re
 
 import pytest
+from corpora import commonmark_examples, encoding_records
+from markup_helpers import assert_html_structure_kept, assert_md_structure_kept
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_named
-
-from corpora import commonmark_examples, encoding_records
-from markup_helpers import assert_html_structure_kept, assert_md_structure_kept
 
 MD = format_named("md")
 HTML = format_named("html")
@@ -24,14 +24,20 @@ def _translate(fmt, src: str, answer) -> str:
 def _links(text: str) -> list[tuple[str, str | None]]:
     from hymt_cli.formats.markdown import markdown_parser
 
-    return [(c.type, c.attrs.get("href") or c.attrs.get("src"))
-            for t in markdown_parser().parse(text) for c in t.children or []
-            if c.type in ("link_open", "image")]
+    return [
+        (c.type, c.attrs.get("href") or c.attrs.get("src"))
+        for t in markdown_parser().parse(text)
+        for c in t.children or []
+        if c.type in ("link_open", "image")
+    ]
 
 
 # -- Markdown: reference links ------------------------------------------------------------
 def test_md_shortcut_and_collapsed_reference_links_keep_resolving():
-    src = "See [the guide] and [the guide][] or [Other *one*][].\n\n[the guide]: /guide\n[other *one*]: /other\n"
+    src = (
+        "See [the guide] and [the guide][] or [Other *one*][].\n\n[the guide]: /guide\n[other *one*]: "
+        "/other\n"
+    )
     out = _translate(MD, src, pseudo_localize)
     assert _links(out) == _links(src) == [("link_open", "/guide")] * 2 + [("link_open", "/other")]
     assert "][the guide]" in out and "][Other *one*]" in out
@@ -62,25 +68,37 @@ def test_md_links_of_every_commonmark_example_resolve_after_translation():
 
 
 # -- Markdown: escapes, entities, opaque inline HTML, content tabs -----------------------
-@pytest.mark.parametrize("answer", [lambda t: t.replace("Not", "Pas"), pseudo_localize,
-                                    lambda t: t.replace("\\", "") + " fin"], ids=["edit", "pseudo", "drop-backslash"])
+@pytest.mark.parametrize(
+    "answer",
+    [lambda t: t.replace("Not", "Pas"), pseudo_localize, lambda t: t.replace("\\", "") + " fin"],
+    ids=["edit", "pseudo", "drop-backslash"],
+)
 def test_md_escapes_and_entities_stay_escaped(answer):
-    src = "Not \\*emphasis\\* and &#42;not&#42; either, nor \\_this\\_ or &lowbar;that&lowbar; or \\`code\\`.\n"
+    src = (
+        "Not \\*emphasis\\* and &#42;not&#42; either, nor \\_this\\_ or &lowbar;that&lowbar; or \\`code\\`.\n"
+    )
     out = _translate(MD, src, answer)
     assert out != src
     assert_md_structure_kept(src, out)  # no em, no code span
 
 
 def test_md_inline_code_kbd_samp_and_notranslate_are_placeholders():
-    src = ('Press <kbd>Ctrl</kbd>, run <code>make <b>all</b></code>, see <samp>OK</samp>, '
-           'keep <span translate="no">Brand</span> and <em class="x notranslate">Keep</em> here.\n')
+    src = (
+        "Press <kbd>Ctrl</kbd>, run <code>make <b>all</b></code>, see <samp>OK</samp>, "
+        'keep <span translate="no">Brand</span> and <em class="x notranslate">Keep</em> here.\n'
+    )
     (segment,) = MD.segments(src)
     for word in ("Ctrl", "make", "all", "OK", "Brand", "Keep"):
         assert word not in segment.text
     assert segment.text.count("/>") == 5
     out = _translate(MD, src, pseudo_localize)
-    for kept in ("<kbd>Ctrl</kbd>", "<code>make <b>all</b></code>", "<samp>OK</samp>",
-                 '<span translate="no">Brand</span>', '<em class="x notranslate">Keep</em>'):
+    for kept in (
+        "<kbd>Ctrl</kbd>",
+        "<code>make <b>all</b></code>",
+        "<samp>OK</samp>",
+        '<span translate="no">Brand</span>',
+        '<em class="x notranslate">Keep</em>',
+    ):
         assert kept in out
 
 
@@ -97,14 +115,27 @@ def test_md_content_tabs_translate_only_the_title(marker):
 
 # -- model output is untrusted --------------------------------------------------------------
 HOSTILE = [
-    "[click](http://evil.example)", "![x](data:image/png;base64,AAAA)", "<script>alert(1)</script>",
-    '<a href="javascript:alert(1)">x</a>', "<http://evil.example>", "*em* __strong__ ~~gone~~",
-    "`code` $x^2$", "[ref][foo] [foo]", "&lt;b&gt; &#42;", "line\\", "trailing \\", "<!-- c -->",
-    "<img src=x onerror=alert(1)>", "[^1]", "^[note]", "hard  \nbreak", "---\n# x\n\n    code",
+    "[click](http://evil.example)",
+    "![x](data:image/png;base64,AAAA)",
+    "<script>alert(1)</script>",
+    '<a href="javascript:alert(1)">x</a>',
+    "<http://evil.example>",
+    "*em* __strong__ ~~gone~~",
+    "`code` $x^2$",
+    "[ref][foo] [foo]",
+    "&lt;b&gt; &#42;",
+    "line\\",
+    "trailing \\",
+    "<!-- c -->",
+    "<img src=x onerror=alert(1)>",
+    "[^1]",
+    "^[note]",
+    "hard  \nbreak",
+    "---\n# x\n\n    code",
 ]
 MD_SOURCES = [
     "A *plain* paragraph with [a link](/u) and `code`.\n\n[foo]: /foo\n[^1]: note\n",
-    "| a | b |\n|---|---|\n| cell | ![alt](i.png \"title\") |\n",
+    '| a | b |\n|---|---|\n| cell | ![alt](i.png "title") |\n',
     "> quoted\n> text\n\n- item\n  two\n",
     "# Heading\n\nSetext\n---\n",
     '!!! note "Title"\n    body text\n',
@@ -139,18 +170,31 @@ def test_html_model_output_never_becomes_markup(src, hostile):
 
 # -- HTML: server code and templates ------------------------------------------------------
 def test_html_server_code_and_templates_never_reach_the_model():
-    src = ("<p>Total: <?php if ($a > 1) { ?>many items<?php } else { ?>one item<?php } ?> today.</p>\n"
-           "<p>Hello <?= $name ?>, <% if (x > y) { %>you win<% } %> {{ user.name }} {% if a > b %}ok{% endif %}</p>\n"
-           "<img alt=\"{{ caption }}\" title=\"<?php echo $t ?>\">")
+    src = (
+        "<p>Total: <?php if ($a > 1) { ?>many items<?php } else { ?>one item<?php } ?> today.</p>\n"
+        "<p>Hello <?= $name ?>, <% if (x > y) { %>you win<% } %> {{ user.name }} {% if a > b %}ok{% endif "
+        "%}</p>\n"
+        '<img alt="{{ caption }}" title="<?php echo $t ?>">'
+    )
     texts = [s.text for s in HTML.segments(src)]
     joined = " ".join(texts)
     for code in ("$a", "1)", "else", "$name", "x > y", "user.name", "a > b", "caption", "echo"):
         assert code not in joined, code
     assert "many items" in joined and "you win" in joined
     out = _translate(HTML, src, pseudo_localize)
-    for code in ("<?php if ($a > 1) { ?>", "<?php } else { ?>", "<?php } ?>", "<?= $name ?>", "<% if (x > y) { %>",
-                 "<% } %>", "{{ user.name }}", "{% if a > b %}", "{% endif %}", 'alt="{{ caption }}"',
-                 'title="<?php echo $t ?>"'):
+    for code in (
+        "<?php if ($a > 1) { ?>",
+        "<?php } else { ?>",
+        "<?php } ?>",
+        "<?= $name ?>",
+        "<% if (x > y) { %>",
+        "<% } %>",
+        "{{ user.name }}",
+        "{% if a > b %}",
+        "{% endif %}",
+        'alt="{{ caption }}"',
+        'title="<?php echo $t ?>"',
+    ):
         assert code in out, code
     assert_html_structure_kept(src, out)
 
@@ -202,7 +246,7 @@ def test_windows_1252_decodes_every_byte_like_browsers(label):
 
 
 def test_utf16_declared_in_ascii_bytes_means_utf8():
-    data = '<meta charset="utf-16"><p>Grüße</p>'.encode("utf-8")
+    data = '<meta charset="utf-16"><p>Grüße</p>'.encode()
     decoded = HTML.decode(data)
     assert "Grüße" in decoded.text and decoded.encode(decoded.text) == data
     bom = "\ufeff<p>Grüße</p>".encode("utf-16-le")

@@ -1,20 +1,20 @@
 """Markdown and HTML: identity byte-exact, pseudo structure, fault injection, report counts."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from engines import BlockSyntaxEngine, FaultEngine
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markup_helpers import HTML_FILES, MD_FILES, html_structure, md_code, md_structure
+from pipelines import translate_files as translate
 
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, format_for_path, format_named
 from hymt_cli.text.tags import tag_problem
-
-from pipelines import translate_files as translate
-from engines import BlockSyntaxEngine, FaultEngine
-from markup_helpers import (HTML_FILES, MD_FILES, html_structure, md_code, md_structure)
 
 ALL = MD_FILES + HTML_FILES
 
@@ -57,7 +57,9 @@ def test_pseudo_markdown_structure_code_urls_and_every_segment_changed(tmp_path)
         assert md_code(after) == md_code(before), src
         fmt = format_named("md")
         # every prose segment changed: the pseudo brackets appear once per translated segment
-        prose = [s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))]
+        prose = [
+            s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))
+        ]
         assert after.count("⟦") == len(prose), src
 
 
@@ -69,7 +71,9 @@ def test_pseudo_html_structure_and_opaque_content(tmp_path):
         before = fmt.decode(src.read_bytes()).text
         after = format_for_path(out).decode(out.read_bytes()).text
         assert html_structure(after) == html_structure(before), src
-        prose = [s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))]
+        prose = [
+            s for s in fmt.segments(before) if any(c.isalpha() for c in re.sub(r"</?s\d+/?>", "", s.text))
+        ]
         assert after.count("⟦") + after.count("&#10214;") == len(prose), src
 
 
@@ -82,7 +86,7 @@ def test_html_specifics(tmp_path):
     assert '<p class="notranslate">hymt</p>' in out
     assert '<span translate="no">HY-MT Studio</span>' in out
     assert "<code>hymt translate site/ --to en</code>" in out
-    assert 'alt="⟦Šçŕééñšĥóţ' in out and "placeholder=\"⟦Ţýþé" in out
+    assert 'alt="⟦Šçŕééñšĥóţ' in out and 'placeholder="⟦Ţýþé' in out
     assert "width=640>" in out and '<P CLASS="upper">' in out and "<BR>" in out
     assert "<header class=site-header>" in out
 
@@ -95,7 +99,7 @@ def test_real_world_samples_translate_what_they_should(tmp_path):
     out = {p.name: outputs[p].read_text(encoding="utf-8") for p in paths}
     readme = out["readme.md"]
     assert "> [!NOTE]\n" in readme  # GitHub alert marker kept
-    assert '![⟦Šçŕééñšĥóţ óƒ á ŕúñ' in readme and '(docs/assets/run.png "⟦Á ŕúñ' in readme
+    assert "![⟦Šçŕééñšĥóţ óƒ á ŕúñ" in readme and '(docs/assets/run.png "⟦Á ŕúñ' in readme
     assert '[guide]: docs/guide.md "⟦Ţĥé úšéŕ ĝúíđé' in readme and "[license]: LICENSE\n" in readme
     assert "^[⟦Íţ þŕíñţš" in readme and 'alt="⟦ĥýɱţ ĺóĝó' in readme
     assert "](https://img.shields.io/pypi/v/hymt.svg)](https://pypi.org/project/hymt/)" in readme
@@ -142,8 +146,9 @@ def test_bad_inputs_through_the_pipeline(tmp_path):
     empty = tmp_path / "in" / "zero.md"
     empty.write_bytes(b"")
     deep = tmp_path / "in" / "deep.md"
-    deep.write_text("".join("  " * i + "- level\n" for i in range(400))
-                    + "> " * 300 + "deep quote\n", encoding="utf-8")
+    deep.write_text(
+        "".join("  " * i + "- level\n" for i in range(400)) + "> " * 300 + "deep quote\n", encoding="utf-8"
+    )
     report, outputs = translate([binary, empty, deep], PseudoEngine(), tmp_path / "out")
     by_name = {f.input.rsplit("/", 1)[-1]: f for f in report.files}
     assert by_name["image.html"].status == "failed" and "binary" in by_name["image.html"].error
@@ -177,8 +182,10 @@ def test_fault_injection_keeps_structure_and_counts(tmp_path, fault):
 def test_last_resort_keeps_the_source(tmp_path):
     class Broken(FaultEngine):  # breaks tagged segments and returns nothing for their runs
         def generate(self, requests):
-            return [g if "<s" in r.source_text else type(g)("", "stop", 1)
-                    for r, g in zip(requests, super().generate(requests))]
+            return [
+                g if "<s" in r.source_text else type(g)("", "stop", 1)
+                for r, g in zip(requests, super().generate(requests))
+            ]
 
     paths = [p for p in ALL if p.name in ("guide.md", "index.html")]
     report, outputs = translate(paths, Broken("drop"), tmp_path)
@@ -203,7 +210,7 @@ _LINKS_MD = (
     "\n"
     "![Only an image](img/only.png)\n"
     "\n"
-    '| Col | ![Logo alt](logo.png \'Logo | title\') |\n'
+    "| Col | ![Logo alt](logo.png 'Logo | title') |\n"
     "|-----|-----|\n"
     "| a | [ref link][Ref] |\n"
     "\n"
@@ -232,8 +239,16 @@ def _md_links(text: str) -> list[tuple[str, str, str]]:
 def test_markdown_alt_text_and_link_titles_are_segments_urls_and_labels_are_not():
     fmt = format_named("md")
     texts = [s.text for s in fmt.segments(_LINKS_MD)]
-    for wanted in ("A cat on a mat", "The cat", "Read the docs", "Only an image", "Logo alt",
-                   "Logo | title", "Reference title", "Paren title"):
+    for wanted in (
+        "A cat on a mat",
+        "The cat",
+        "Read the docs",
+        "Only an image",
+        "Logo alt",
+        "Logo | title",
+        "Reference title",
+        "Paren title",
+    ):
         assert wanted in texts, wanted
     # markup or escapes inside alt/title: kept as written, never guessed at
     assert not any("marked" in t or "esc" in t or "it" == t[:2] for t in texts)
@@ -243,7 +258,7 @@ def test_markdown_alt_text_and_link_titles_are_segments_urls_and_labels_are_not(
 def test_markdown_translated_alt_and_titles_are_escaped_and_urls_kept():
     fmt = format_named("md")
     segments = fmt.segments(_LINKS_MD)
-    hostile = ' "q" \'a\' (p) [b] | `c` <i> &copy; \\'
+    hostile = " \"q\" 'a' (p) [b] | `c` <i> &copy; \\"
     out = fmt.reassemble(_LINKS_MD, {s.id: s.text + hostile for s in segments})
     assert md_structure(out) == md_structure(_LINKS_MD)
     before, after = _md_links(_LINKS_MD), _md_links(out)
@@ -259,15 +274,17 @@ def test_markdown_block_syntax_in_translations_is_escaped():
     fmt = format_named("md")
     src = "> Quote line one\n> line two\n\n- item one\n  continued\n\nPlain *para*\ngraph.\n\nSetext\n===\n"
     segments = fmt.segments(src)
-    raw = {s.id: "\n".join(p + line for p, line in zip(("# ", "1. ", "- "), s.text.split("\n")))
-           for s in segments}
+    raw = {
+        s.id: "\n".join(p + line for p, line in zip(("# ", "1. ", "- "), s.text.split("\n")))
+        for s in segments
+    }
     out = fmt.reassemble(src, raw)
     assert out.startswith("> \\# Quote line one\n> 1\\. line two\n")
     assert "- \\# item one\n  1\\. continued" in out
     assert md_structure(out) == md_structure(src)
     # the test can fail: the same text spliced without the guard changes the structure
     unguarded = "> # Quote line one\n> 1. line two\n\n- # item one\n  1. continued\n"
-    assert md_structure(unguarded) != md_structure(src[:len(unguarded)])
+    assert md_structure(unguarded) != md_structure(src[: len(unguarded)])
     # blank lines and extra lines in a translation do not split or add blocks either
     out = fmt.reassemble(src, {s.id: "    code?\n\n---\n```\n" + s.text for s in segments})
     assert md_structure(out) == md_structure(src)
@@ -281,22 +298,31 @@ def test_front_matter_value_with_line_breaks_stays_one_valid_yaml_scalar():
     assert [s.text for s in segments] == ["Getting started", "plain words", "text"]
     out = fmt.reassemble(src, {s.id: '- a: b\n\n# "q" ' + s.text for s in segments})
     meta = yaml.safe_load(out.split("---\n")[1])
-    assert meta == {"title": '- a: b  # "q" Getting started', "description": '- a: b  # "q" plain words',
-                    "slug": "keep-me"}
+    assert meta == {
+        "title": '- a: b  # "q" Getting started',
+        "description": '- a: b  # "q" plain words',
+        "slug": "keep-me",
+    }
 
 
 def test_html_blocks_inside_blockquotes_and_lists_are_translated_with_their_prefixes():
     fmt = format_named("md")
-    src = ('> <div class="note">\n> <p>Quoted <b>html</b> text\n>   on two lines &amp; more</p>\n'
-           '> <img alt="An image" src="x.png">\n> </div>\n\n- item\n\n  <p>List <em>html</em></p>\n')
+    src = (
+        '> <div class="note">\n> <p>Quoted <b>html</b> text\n>   on two lines &amp; more</p>\n'
+        '> <img alt="An image" src="x.png">\n> </div>\n\n- item\n\n  <p>List <em>html</em></p>\n'
+    )
     segments = fmt.segments(src)
-    assert [s.text for s in segments] == ["Quoted <s1>html</s1> text\n  on two lines & more", "An image",
-                                          "item", "List <s1>html</s1>"]
+    assert [s.text for s in segments] == [
+        "Quoted <s1>html</s1> text\n  on two lines & more",
+        "An image",
+        "item",
+        "List <s1>html</s1>",
+    ]
     out = fmt.reassemble(src, {s.id: s.text.replace("html", "HTML").replace("two", "deux") for s in segments})
     assert out == src.replace("html</", "HTML</").replace("two", "deux")  # prefixes kept, & re-escaped
     extra = fmt.reassemble(src, {s.id: s.text + "\n\n# extra\n- x" for s in segments})
     assert md_structure(extra) == md_structure(src)
-    assert "> <img alt=\"An image  # extra - x\" src=\"x.png\">\n" in extra
+    assert '> <img alt="An image  # extra - x" src="x.png">\n' in extra
 
 
 def test_html_block_with_a_line_not_found_stays_untranslated():
@@ -311,9 +337,13 @@ def test_inline_footnotes_are_nested_segments():
     fmt = format_named("md")
     src = "Text^[an *inline* note with [a link](u)] ends. Two^[first\nline] here.\n"
     segments = fmt.segments(src)
-    assert [s.text for s in segments] == ["Text<s1/> ends. Two<s2/> here.",
-                                          "an <s1>inline</s1> note with <s2>a link</s2>"]
-    out = fmt.reassemble(src, {0: "Texte<s1/> fin. Deux<s2/> ici.", 1: "une <s1>note</s1> [x] avec <s2>un lien</s2>"})
+    assert [s.text for s in segments] == [
+        "Text<s1/> ends. Two<s2/> here.",
+        "an <s1>inline</s1> note with <s2>a link</s2>",
+    ]
+    out = fmt.reassemble(
+        src, {0: "Texte<s1/> fin. Deux<s2/> ici.", 1: "une <s1>note</s1> [x] avec <s2>un lien</s2>"}
+    )
     assert out == "Texte^[une *note* \\[x\\] avec [un lien](u)] fin. Deux^[first\nline] ici.\n"
     assert md_structure(out) == md_structure(src)
 
@@ -321,14 +351,20 @@ def test_inline_footnotes_are_nested_segments():
 def test_toml_front_matter_keeps_keys_and_translates_title_and_description():
     tomllib = pytest.importorskip("tomllib")
     fmt = format_named("md")
-    src = ('+++\ntitle = "Hello"\ndescription = \'A page\' # comment\ndraft = true\n# note\n'
-           '[params]\ntitle = "nested"\n+++\n\n# Heading\n')
+    src = (
+        "+++\ntitle = \"Hello\"\ndescription = 'A page' # comment\ndraft = true\n# note\n"
+        '[params]\ntitle = "nested"\n+++\n\n# Heading\n'
+    )
     segments = fmt.segments(src)
     assert [s.text for s in segments] == ["Hello", "A page", "Heading"]
-    out = fmt.reassemble(src, {s.id: s.text + ' "q" \'a\' \\' for s in segments})
+    out = fmt.reassemble(src, {s.id: s.text + " \"q\" 'a' \\" for s in segments})
     meta = tomllib.loads(out.split("+++\n")[1])
-    assert meta == {"title": 'Hello "q" \'a\' \\', "description": "A page \"q\" \u2019a\u2019 \\",
-                    "draft": True, "params": {"title": "nested"}}
+    assert meta == {
+        "title": "Hello \"q\" 'a' \\",
+        "description": 'A page "q" \u2019a\u2019 \\',
+        "draft": True,
+        "params": {"title": "nested"},
+    }
     assert out.endswith("+++\n\n# Heading \"q\" 'a' \\\\\n")  # a translation's backslash escapes nothing
 
 
@@ -347,14 +383,59 @@ def test_block_syntax_engine_keeps_structure_on_every_sample(tmp_path, extra):
 
 
 # -- hypothesis: identity on markup-heavy text --------------------------------------------
-_MD_ALPHABET = st.sampled_from(list("ab é中 \n\n\r\n\t>-*_`#|[]()!<>&;:{}%$\\~^=+.1") +
-                               ["**", "](u)", "<b>", "</b>", "\u00a0", "\ufeff", "e\u0301", "😀",
-                                "```", "    ", "- ", "> ", "1. ", "| a |", "---", "$$", "&amp;",
-                                "!!! note \"T\"\n    ", "[^1]", "[^1]: ", "<!-- c -->", "{{ x }}"])
-_HTML_ALPHABET = st.sampled_from(list("ab é中 \n\r\t<>/&;=\"'!-") +
-                                 ["<p>", "</p>", "<b>", "</b>", "<br>", "<li>", "<script>", "</script>",
-                                  "<code>", "</code>", "&amp;", "&nbsp;", "<!--", "-->", "<img alt=x>",
-                                  "<a title='t'>", "</a>", "<P>", "<html lang=de>", "<td>", "<pre>"])
+_MD_ALPHABET = st.sampled_from(
+    list("ab é中 \n\n\r\n\t>-*_`#|[]()!<>&;:{}%$\\~^=+.1")
+    + [
+        "**",
+        "](u)",
+        "<b>",
+        "</b>",
+        "\u00a0",
+        "\ufeff",
+        "e\u0301",
+        "😀",
+        "```",
+        "    ",
+        "- ",
+        "> ",
+        "1. ",
+        "| a |",
+        "---",
+        "$$",
+        "&amp;",
+        '!!! note "T"\n    ',
+        "[^1]",
+        "[^1]: ",
+        "<!-- c -->",
+        "{{ x }}",
+    ]
+)
+_HTML_ALPHABET = st.sampled_from(
+    list("ab é中 \n\r\t<>/&;=\"'!-")
+    + [
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<br>",
+        "<li>",
+        "<script>",
+        "</script>",
+        "<code>",
+        "</code>",
+        "&amp;",
+        "&nbsp;",
+        "<!--",
+        "-->",
+        "<img alt=x>",
+        "<a title='t'>",
+        "</a>",
+        "<P>",
+        "<html lang=de>",
+        "<td>",
+        "<pre>",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -378,11 +459,17 @@ def test_hypothesis_html_identity_and_pseudo_safe(text):
 
 def test_html_references_are_spelled_again_in_translations():
     fmt = format_named("html")
-    src = ('<p>Use &lt;tag&gt; like AT&amp;T does</p>\n<p>Tom & Jerry, 5 > 3</p>\n'
-           '<img alt="say &quot;hi&quot; &amp; go" title=\'a &lt;b&gt;\'>')
+    src = (
+        "<p>Use &lt;tag&gt; like AT&amp;T does</p>\n<p>Tom & Jerry, 5 > 3</p>\n"
+        "<img alt=\"say &quot;hi&quot; &amp; go\" title='a &lt;b&gt;'>"
+    )
     segments = fmt.segments(src)
-    assert [s.text for s in segments] == ["Use <tag> like AT&T does", "Tom & Jerry, 5 > 3",
-                                          'say "hi" & go', "a <b>"]
+    assert [s.text for s in segments] == [
+        "Use <tag> like AT&T does",
+        "Tom & Jerry, 5 > 3",
+        'say "hi" & go',
+        "a <b>",
+    ]
     out = fmt.reassemble(src, {s.id: s.text + " &copy <i>" for s in segments})
     assert "<p>Use &lt;tag&gt; like AT&amp;T does &amp;copy &lt;i&gt;</p>" in out
     # the source wrote & and > raw: only what would start a reference or a tag is escaped
@@ -393,6 +480,7 @@ def test_html_references_are_spelled_again_in_translations():
     assert fmt.reassemble(quoted, {0: 'dis "salut"'}) == "<img title='dis &quot;salut&quot;'>"
     assert html_structure(out) == html_structure(src)
     import html as stdlib_html
+
     assert stdlib_html.unescape(out.split("\n")[0]) == "<p>Use <tag> like AT&T does &copy <i></p>"
 
 
@@ -410,7 +498,6 @@ def test_html_code_closed_implicitly_stays_code_until_its_end_tag():
     assert [s.text for s in fmt.segments("<p><code></p>a")] == []
     # the run ends before the code: translated text moved after it would be in it
     assert [s.text for s in fmt.segments("<p>x <code>c</p>a</code> b</p>")] == ["x", "b"]
-
 
 
 # Opaque elements (code, kbd, samp, pre, script, textarea ...) left open or mis-nested: no
@@ -445,8 +532,11 @@ def test_html_misnested_opaque_elements_keep_their_structure(src):
         for s in segments:
             tags = "".join(re.findall(r"</?s\d+/?>", s.text))
             plain = re.sub(r"</?s\d+/?>", "", s.text)
-            translated[s.id] = {"pseudo": pseudo_localize(s.text), "text first": f"{plain} x {tags}",
-                                "text last": f"{tags} x {plain}"}[move]
+            translated[s.id] = {
+                "pseudo": pseudo_localize(s.text),
+                "text first": f"{plain} x {tags}",
+                "text last": f"{tags} x {plain}",
+            }[move]
         assert html_structure(fmt.reassemble(src, translated)) == html_structure(src), move
 
 
@@ -460,6 +550,7 @@ def test_html_misnested_opaque_elements_leave_their_text_untranslated():
     assert [s.text for s in fmt.segments("<div><textarea></div>x</textarea>y")] == ["y"]
     # well nested, a block inside code is still one placeholder
     assert [s.text for s in fmt.segments("a<code><pre></pre></code>b")] == ["a<s1/>b"]
+
 
 def test_tag_problem_cases():
     src = "a <s1>b</s1> c <s2/>"

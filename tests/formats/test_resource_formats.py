@@ -177,7 +177,9 @@ def test_xliff12_targets_state_and_language():
         "<target>Fertig</target>" in out and "<target>Zu</target>" in out and "Brand</source></trans" in out
     )
     review = (
-        XliffFormat(XliffOptions(xliff_review=True)).parse(XLIFF12).reassemble({1: "Später"}, target_language="de")
+        XliffFormat(XliffOptions(xliff_review=True))
+        .parse(XLIFF12)
+        .reassemble({1: "Später"}, target_language="de")
     )
     assert 'state="needs-review-translation">Später' in review
     french = doc.reassemble({}, target_language="fr")
@@ -362,8 +364,8 @@ def test_outputs_follow_the_layout_under_out(tmp_path: Path):
     the layout's own path, mirrored under -o even where it is deeper than the source's (and the
     suffix changes)."""
     from hymt_cli.inputs.discovery import discover
-    from hymt_cli.text.languages import language
     from hymt_cli.outputs.paths import output_path
+    from hymt_cli.text.languages import language
 
     app = tmp_path / "app"
     (app / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)

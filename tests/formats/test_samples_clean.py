@@ -1,6 +1,8 @@
 """Samples and example glossaries are what people copy: no control characters (tab, LF and CR
-aside), text that decodes (UTF-8, UTF-16 with a BOM, or the charset an HTML page declares), Parquet string cells
+aside), text that decodes (UTF-8, UTF-16 with a BOM, or the charset an HTML page declares), Parquet string
+cells
 just as clean, and every example glossary loads."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +15,12 @@ import pytest
 from hymt_cli.glossary import load_entries, load_glossaries
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = sorted(p for folder in ("samples", "glossaries") for p in (ROOT / folder).rglob("*")
-               if p.is_file() and not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+FILES = sorted(
+    p
+    for folder in ("samples", "glossaries")
+    for p in (ROOT / folder).rglob("*")
+    if p.is_file() and not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+)
 GLOSSARIES = sorted((ROOT / "glossaries").iterdir())
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 but tab, LF, CR; DEL; C1
 CHARSET = re.compile(rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pipelines import translate_files
 from strings_helpers import (
     FORMAT_OF,
     corpus_files,
@@ -19,7 +20,6 @@ from strings_helpers import (
     without_new_plural_forms,
 )
 
-from pipelines import translate_files
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import OPEN, PseudoEngine
 from hymt_cli.formats.strings import document

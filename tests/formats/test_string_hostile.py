@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from engines import ATTACKS, UNUSABLE, Adversary, FaultEngine
+from pipelines import translate_files
 from strings_helpers import FORMAT_OF, markup, read_pairs, sample_files
 
-from pipelines import translate_files
 from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
 from hymt_cli.reporting.report import RunReport
 
@@ -133,7 +133,10 @@ def test_yaml_complex_keys_aliases_and_crlf_stay_as_they_are() -> None:
 
     from hymt_cli.formats.yaml_strings import YamlStringsFormat
 
-    src = "base: &x A key\r\n? [a, b]\r\n: complex value here\r\n*x : aliased key\r\nq:\r\n  one: One file\r\n  other: Files\r\n"
+    src = (
+        "base: &x A key\r\n? [a, b]\r\n: complex value here\r\n*x : aliased key\r\nq:\r\n  one: One "
+        "file\r\n  other: Files\r\n"
+    )
     doc = YamlStringsFormat().parse(src)
     # (`A key` is aliased as a key: translating it would rename that key)
     assert sorted(s.text for s in doc.segments if s.targets is None) == [

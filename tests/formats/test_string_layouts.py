@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from clirun import hymt
 
-from hymt_cli.inputs.discovery import DiscoveryRules, find_inputs
 from hymt_cli.errors import ExitCode
 from hymt_cli.formats import format_for_path
 from hymt_cli.formats.layout import android_values, apple_lproj, gettext_catalog
-from hymt_cli.text.languages import language
-from hymt_cli.outputs.paths import output_path
+from hymt_cli.inputs.discovery import DiscoveryRules, find_inputs
 from hymt_cli.inputs.sources import SourceFile
+from hymt_cli.outputs.paths import output_path
+from hymt_cli.text.languages import language
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -15,8 +15,11 @@ from table_helpers import arrow_columns, csv_rows, json_lines, run_files
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "samples" / "catalog"
-PATHS = {"products.csv": CATALOG / "csv" / "products.csv", "ui-strings.tsv": CATALOG / "tsv" / "ui-strings.tsv",
-         "reviews.jsonl": CATALOG / "jsonl" / "reviews.jsonl"}
+PATHS = {
+    "products.csv": CATALOG / "csv" / "products.csv",
+    "ui-strings.tsv": CATALOG / "tsv" / "ui-strings.tsv",
+    "reviews.jsonl": CATALOG / "jsonl" / "reviews.jsonl",
+}
 SAMPLES = {  # sample: (columns, delimiter or None for JSON Lines)
     "products.csv": (("Title", "Body (HTML)", "Option1 Value", "SEO Description"), ","),
     "ui-strings.tsv": (("en",), "\t"),

@@ -1,4 +1,5 @@
 """txt format: byte-exact identity round-trip, segmentation rules, line-ending restoration."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,25 @@ PARAGRAPH, LINE = TextFormat(TextOptions(segment_by="paragraph")), TextFormat(Te
 
 # Heavy in what breaks naive splitters: CR/LF mixes, BOM, NBSP, ideographic space, emoji,
 # combining marks, tabs, blank-line runs, CJK, RTL.
-ALPHABET = st.sampled_from(list("ab yZ.,!?\t\r\n\n\n") + ["\r\n", "\ufeff", "\u00a0", "\u3000", "é", "e\u0301",
-                                                          "😀", "👩‍💻", "中", "文", "。", "ש", "\u2028", "  "])
+ALPHABET = st.sampled_from(
+    list("ab yZ.,!?\t\r\n\n\n")
+    + [
+        "\r\n",
+        "\ufeff",
+        "\u00a0",
+        "\u3000",
+        "é",
+        "e\u0301",
+        "😀",
+        "👩‍💻",
+        "中",
+        "文",
+        "。",
+        "ש",
+        "\u2028",
+        "  ",
+    ]
+)
 TEXTS = st.lists(ALPHABET, max_size=80).map("".join)
 
 
@@ -51,8 +69,10 @@ def test_pseudo_changes_every_paragraph_and_nothing_else(src: str) -> None:
     out = PARAGRAPH.reassemble(src, {s.id: pseudo_localize(s.text) for s in segments})
     # Outside the segments nothing moved: removing every translation gives back the gaps.
     spans = PARAGRAPH._spans(src)
-    gaps_src = [src[(spans[i - 1].end if i else 0):(spans[i].start if i < len(spans) else len(src))]
-                for i in range(len(spans) + 1)]
+    gaps_src = [
+        src[(spans[i - 1].end if i else 0) : (spans[i].start if i < len(spans) else len(src))]
+        for i in range(len(spans) + 1)
+    ]
     for gap in gaps_src:
         assert gap in out
     for segment in segments:

@@ -57,7 +57,7 @@ def test_what_browsers_show_is_decoded_and_written_back(
 
 
 def test_every_difference_in_the_table_decodes_as_the_standard_says() -> None:
-    for whatwg, (base, table) in DIFFERENCES.items():
+    for whatwg, (_base, table) in DIFFERENCES.items():
         codec = _codec(whatwg)
         for key, text in table.items():
             seq = bytes.fromhex(key)

@@ -1,5 +1,6 @@
 """The glossary package's shape (issue 10): its public API, one job per small module, and no
 reach into the pipeline, the CLI, the engines or the formats."""
+
 from __future__ import annotations
 
 import ast
@@ -17,7 +18,7 @@ def imported(path: Path) -> set[str]:
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            base = PARTS[:len(PARTS) - node.level + 1] if node.level else []  # `.x`: hymt_cli.glossary.x
+            base = PARTS[: len(PARTS) - node.level + 1] if node.level else []  # `.x`: hymt_cli.glossary.x
             module = ".".join([*base, node.module] if node.module else base)
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
@@ -27,16 +28,31 @@ def imported(path: Path) -> set[str]:
 
 
 def test_public_api_is_reexported():
-    for name in ("load_glossaries", "Glossary", "GlossaryUse", "GlossaryError", "tally", "check_terms", "Entry",
-                 "Matcher", "Match", "fold", "select", "at_word_edges", "load_entries", "language_code"):
+    for name in (
+        "load_glossaries",
+        "Glossary",
+        "GlossaryUse",
+        "GlossaryError",
+        "tally",
+        "check_terms",
+        "Entry",
+        "Matcher",
+        "Match",
+        "fold",
+        "select",
+        "at_word_edges",
+        "load_entries",
+        "language_code",
+    ):
         assert name in glossary.__all__ and hasattr(glossary, name), name
 
 
 def test_no_import_of_pipeline_cli_engines_or_formats():
     for path in MODULES:
         for name in imported(path):
-            assert not name.startswith(("hymt_cli.pipeline", "hymt_cli.cli.app", "hymt_cli.engine",
-                                        "hymt_cli.formats")), f"{path.name} imports {name}"
+            assert not name.startswith(
+                ("hymt_cli.pipeline", "hymt_cli.cli.app", "hymt_cli.engine", "hymt_cli.formats")
+            ), f"{path.name} imports {name}"
 
 
 def test_modules_and_functions_stay_small():

@@ -1,10 +1,10 @@
 """Loading glossaries: every format, and errors that name the file and the line."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from pipelines import write
 
 from hymt_cli.errors import ExitCode
@@ -19,11 +19,15 @@ def targets(entries, source):
 
 
 def test_tsv_with_target_lang_case_and_dnt(tmp_path):
-    path = write(tmp_path, "g.tsv", "source\ttarget\ttarget_lang\tcase_sensitive\tnote\n"
-                                    "Cloud Storage\tCloud-Speicher\tde\tfalse\tproduct\n"
-                                    "\n"
-                                    "Settings\tEinstellungen\tde-DE\tyes\t\n"
-                                    "AcmeSync\t\t\ttrue\tbrand\n")
+    path = write(
+        tmp_path,
+        "g.tsv",
+        "source\ttarget\ttarget_lang\tcase_sensitive\tnote\n"
+        "Cloud Storage\tCloud-Speicher\tde\tfalse\tproduct\n"
+        "\n"
+        "Settings\tEinstellungen\tde-DE\tyes\t\n"
+        "AcmeSync\t\t\ttrue\tbrand\n",
+    )
     entries = load_entries(path)
     assert targets(entries, "Cloud Storage") == {("de", "Cloud-Speicher")}
     settings = next(e for e in entries if e.source == "Settings")
@@ -38,8 +42,12 @@ def test_csv_language_columns_serve_several_targets(tmp_path):
 
 
 def test_json_targets_and_do_not_translate(tmp_path):
-    path = write(tmp_path, "g.json", '{"terms": [{"source": "free tier", "targets": {"de": "Gratis", "fr": "gratuit"}}],\n'
-                                     ' "do_not_translate": ["Acme Cloud", {"source": "kubectl", "case_sensitive": false}]}')
+    path = write(
+        tmp_path,
+        "g.json",
+        '{"terms": [{"source": "free tier", "targets": {"de": "Gratis", "fr": "gratuit"}}],\n'
+        ' "do_not_translate": ["Acme Cloud", {"source": "kubectl", "case_sensitive": false}]}',
+    )
     entries = load_entries(path)
     assert targets(entries, "free tier") == {("de", "Gratis"), ("fr", "gratuit")}
     dnt = {e.source: e.case_sensitive for e in entries if e.dnt}
@@ -63,27 +71,68 @@ def test_example_glossaries_load_together():
     assert len(glossary.entries) > 20 and len(glossary.digest) == 16
 
 
-@pytest.mark.parametrize(("name", "text", "where", "message"), [
-    ("bad.tsv", "source\ttarget\nA\tB\nC\tD\tE\n", ":3:", "malformed row"),
-    ("bad.tsv", "source\ttarget\ttarget_lang\nA\tB\tde\nC\tD\tklingon\n", ":3:", "unknown language code 'klingon'"),
-    ("bad.tsv", "source\tcible\n", ":1:", "unknown column 'cible'"),
-    ("bad.tsv", "source\ttarget\tcase_sensitive\nA\tB\tmaybe\n", ":2:", "case_sensitive must be true or false"),
-    ("bad.csv", "source,target\nA,B\n,C\n", ":3:", "empty source term"),
-    ("bad.csv", 'source,target\nA,B\n"C,D\n', ":3:", "malformed row"),
-    ("bad.json", '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n  {"source": "c" "targets": {}}]}',
-     ":3:", "invalid JSON"),
-    ("bad.json", '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n  {"source": "c", "targets": {"xx": "d"}}]}',
-     ":3:", "unknown language code 'xx'"),
-    ("bad.json", '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n\n  {"source": "c", "tagets": {"de": "d"}}]}',
-     ":4:", "unknown key(s) tagets"),
-    ("bad.tbx", '<martif>\n<text><body>\n<termEntry><langSet xml:lang="en"><tig><term>a</term></tig>\n</body></text></martif>',
-     ":4:", "invalid XML"),
-    ("bad.tbx", '<martif><text><body>\n<termEntry>\n<langSet xml:lang="qq"><tig><term>a</term></tig></langSet>\n'
-                '</termEntry></body></text></martif>', ":3:", "unknown language code 'qq'"),
-    ("bomb.tbx", '<?xml version="1.0"?>\n<!DOCTYPE m [\n<!ENTITY a "aaaa">\n]>\n<martif/>', ":3:",
-     "entity declarations are not allowed"),
-    ("g.yaml", "a: b\n", "", "unknown glossary format"),
-])
+@pytest.mark.parametrize(
+    ("name", "text", "where", "message"),
+    [
+        ("bad.tsv", "source\ttarget\nA\tB\nC\tD\tE\n", ":3:", "malformed row"),
+        (
+            "bad.tsv",
+            "source\ttarget\ttarget_lang\nA\tB\tde\nC\tD\tklingon\n",
+            ":3:",
+            "unknown language code 'klingon'",
+        ),
+        ("bad.tsv", "source\tcible\n", ":1:", "unknown column 'cible'"),
+        (
+            "bad.tsv",
+            "source\ttarget\tcase_sensitive\nA\tB\tmaybe\n",
+            ":2:",
+            "case_sensitive must be true or false",
+        ),
+        ("bad.csv", "source,target\nA,B\n,C\n", ":3:", "empty source term"),
+        ("bad.csv", 'source,target\nA,B\n"C,D\n', ":3:", "malformed row"),
+        (
+            "bad.json",
+            '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n  {"source": "c" "targets": {}}]}',
+            ":3:",
+            "invalid JSON",
+        ),
+        (
+            "bad.json",
+            '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n  {"source": "c", "targets": {"xx": '
+            '"d"}}]}',
+            ":3:",
+            "unknown language code 'xx'",
+        ),
+        (
+            "bad.json",
+            '{"terms": [\n  {"source": "a", "targets": {"de": "b"}},\n\n  {"source": "c", "tagets": {"de": '
+            '"d"}}]}',
+            ":4:",
+            "unknown key(s) tagets",
+        ),
+        (
+            "bad.tbx",
+            "<martif>\n<text><body>\n<termEntry><langSet "
+            'xml:lang="en"><tig><term>a</term></tig>\n</body></text></martif>',
+            ":4:",
+            "invalid XML",
+        ),
+        (
+            "bad.tbx",
+            '<martif><text><body>\n<termEntry>\n<langSet xml:lang="qq"><tig><term>a</term></tig></langSet>\n'
+            "</termEntry></body></text></martif>",
+            ":3:",
+            "unknown language code 'qq'",
+        ),
+        (
+            "bomb.tbx",
+            '<?xml version="1.0"?>\n<!DOCTYPE m [\n<!ENTITY a "aaaa">\n]>\n<martif/>',
+            ":3:",
+            "entity declarations are not allowed",
+        ),
+        ("g.yaml", "a: b\n", "", "unknown glossary format"),
+    ],
+)
 def test_errors_name_file_and_line(tmp_path, name, text, where, message):
     path = write(tmp_path, name, text)
     with pytest.raises(GlossaryError) as info:
@@ -102,8 +151,11 @@ def test_conflicting_duplicates_name_both_places(tmp_path):
 
 
 def test_identical_duplicates_and_per_language_rows_are_fine(tmp_path):
-    path = write(tmp_path, "a.tsv", "source\ttarget\ttarget_lang\nCloud\tWolke\tde\nCloud\tWolke\tde\n"
-                                    "Cloud\tnuage\tfr\nCloud\tCloud\t\n")
+    path = write(
+        tmp_path,
+        "a.tsv",
+        "source\ttarget\ttarget_lang\nCloud\tWolke\tde\nCloud\tWolke\tde\nCloud\tnuage\tfr\nCloud\tCloud\t\n",
+    )
     glossary = load_glossaries([path])
     assert glossary.use("my Cloud", language("de")).terms[0].target == "Wolke"
     assert glossary.use("my Cloud", language("fr")).terms[0].target == "nuage"

@@ -1,11 +1,13 @@
 """Matching rules, do-not-translate placeholders and verification."""
+
 from __future__ import annotations
 
 import random
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hymt_cli.glossary import Entry, Glossary, Matcher
 from hymt_cli.text.languages import language
@@ -17,7 +19,7 @@ DE = language("de")
 
 
 def found(entries, text):
-    return [text[m.start:m.end] for m in Matcher(entries).find(text)]
+    return [text[m.start : m.end] for m in Matcher(entries).find(text)]
 
 
 def test_whole_word_for_spaced_scripts():
@@ -32,7 +34,10 @@ def test_substring_for_cjk_and_mixed_scripts():
 
 
 def test_case_insensitive_unless_the_entry_says_otherwise():
-    entries = [Entry("cloud storage", "Cloud-Speicher"), Entry("Settings", "Einstellungen", case_sensitive=True)]
+    entries = [
+        Entry("cloud storage", "Cloud-Speicher"),
+        Entry("Settings", "Einstellungen", case_sensitive=True),
+    ]
     assert found(entries, "CLOUD Storage settings Settings") == ["CLOUD Storage", "Settings"]
 
 
@@ -43,8 +48,12 @@ def test_exact_case_entry_wins_over_case_insensitive_one():
 
 
 def test_longest_match_first():
-    entries = [Entry("Cloud", "Wolke"), Entry("Storage", "Speicher"), Entry("Cloud Storage", "Cloud-Speicher"),
-               Entry("Storage bucket", "Speicher-Bucket")]
+    entries = [
+        Entry("Cloud", "Wolke"),
+        Entry("Storage", "Speicher"),
+        Entry("Cloud Storage", "Cloud-Speicher"),
+        Entry("Storage bucket", "Speicher-Bucket"),
+    ]
     # the longest of overlapping candidates wins, then the leftmost
     assert found(entries, "Cloud Storage bucket") == ["Cloud", "Storage bucket"]
     assert found(entries, "my Cloud Storage.") == ["Cloud Storage"]
@@ -107,14 +116,21 @@ def test_automaton_agrees_with_naive_loop_on_thousands_of_terms():
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab AB<>/s1存储.", max_size=40))
 def test_matches_never_overlap_and_match_their_entry(text):
-    entries = [Entry("a", "x"), Entry("ab", "y"), Entry("B a", "z", case_sensitive=True), Entry("存储", "w"),
-               Entry("s", "")]
+    entries = [
+        Entry("a", "x"),
+        Entry("ab", "y"),
+        Entry("B a", "z", case_sensitive=True),
+        Entry("存储", "w"),
+        Entry("s", ""),
+    ]
     matches = Matcher(entries).find(text)
     for left, right in zip(matches, matches[1:]):
         assert left.end <= right.start
     for m in matches:
-        surface = text[m.start:m.end]
-        assert surface == m.entry.source if m.entry.case_sensitive else surface.lower() == m.entry.source.lower()
+        surface = text[m.start : m.end]
+        assert (
+            surface == m.entry.source if m.entry.case_sensitive else surface.lower() == m.entry.source.lower()
+        )
 
 
 def test_loosely_written_tags_count_for_numbering_and_are_never_matched():

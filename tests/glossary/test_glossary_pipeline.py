@@ -1,4 +1,5 @@
 """Glossaries through the pipeline and the CLI: prompts, retries, reports, --strict, pseudo."""
+
 from __future__ import annotations
 
 import json
@@ -6,7 +7,6 @@ import re
 from pathlib import Path
 
 from engines import Faulty
-
 from pipelines import run_pipeline
 
 from hymt_cli.cli.app import main
@@ -25,8 +25,11 @@ def glossary_ignoring(obey_on_retry: bool = False, fail_retry: bool = False) -> 
     the deterministic retry applies the terms (as a model given a second chance might)."""
 
     def answer(r: GenerationRequest) -> Generation:
-        text = re.sub(r"<[^<>]*>|[a-z]+", lambda m: m.group(0) if m.group(0)[0] == "<" else m.group(0).upper(),
-                      r.source_text)
+        text = re.sub(
+            r"<[^<>]*>|[a-z]+",
+            lambda m: m.group(0) if m.group(0)[0] == "<" else m.group(0).upper(),
+            r.source_text,
+        )
         if r.deterministic and fail_retry:
             text = ""
         elif r.deterministic and obey_on_retry:
@@ -61,9 +64,15 @@ def test_misses_detected_retried_kept_and_reported(tmp_path):
     assert output == "CLOUD STORAGE PER REGION.\n\nAN ACCESS KEY FOR Acme.\n\nNO TERMS HERE.\n"
     assert file.untranslated == 0 and file.translated == 3
     stats = file.glossary
-    assert (stats.expected, stats.found, stats.missed) == (4, 2, 2)  # region (case-insensitive) and Acme found
+    assert (stats.expected, stats.found, stats.missed) == (
+        4,
+        2,
+        2,
+    )  # region (case-insensitive) and Acme found
     assert [(m.segment, m.term, m.expected) for m in stats.misses] == [
-        (0, "Cloud Storage", "Cloud-Speicher"), (1, "access key", "Zugriffsschlüssel")]
+        (0, "Cloud Storage", "Cloud-Speicher"),
+        (1, "access key", "Zugriffsschlüssel"),
+    ]
     assert report.to_json()["glossary"] == {"expected": 4, "found": 2, "missed": 2}
 
 
@@ -85,25 +94,62 @@ def test_dnt_terms_survive_pseudo_byte_for_byte(tmp_path):
     doc = "Use ACME cloud\nRun kubectl now\nkubectl on Acme Cloud\n"
     src = tmp_path / "doc.txt"
     src.write_text(doc, encoding="utf-8")
-    code = main(["translate", str(src), "--to", "fr", "--engine", "pseudo", "--segment-by", "line", "-q",
-                 "--glossary", str(_write(tmp_path, glossary)), "--out", str(tmp_path / "out"), "--strict"])
+    code = main(
+        [
+            "translate",
+            str(src),
+            "--to",
+            "fr",
+            "--engine",
+            "pseudo",
+            "--segment-by",
+            "line",
+            "-q",
+            "--glossary",
+            str(_write(tmp_path, glossary)),
+            "--out",
+            str(tmp_path / "out"),
+            "--strict",
+        ]
+    )
     output = (tmp_path / "out" / "fr" / "doc.txt").read_text(encoding="utf-8").splitlines()
     assert code == ExitCode.OK
-    assert [line[:line.index(" ·")] for line in output] == ["⟦Úšé ACME cloud", "⟦Ŕúñ kubectl ñóŵ",
-                                                           "⟦kubectl óñ Acme Cloud"]
+    assert [line[: line.index(" ·")] for line in output] == [
+        "⟦Úšé ACME cloud",
+        "⟦Ŕúñ kubectl ñóŵ",
+        "⟦kubectl óñ Acme Cloud",
+    ]
 
 
 def _write(tmp_path: Path, glossary: Glossary) -> Path:
     path = tmp_path / "dnt.json"
-    path.write_text(json.dumps({"do_not_translate": [
-        {"source": e.source, "case_sensitive": e.case_sensitive} for e in glossary.entries]}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "do_not_translate": [
+                    {"source": e.source, "case_sensitive": e.case_sensitive} for e in glossary.entries
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
 def test_dry_run_prompts_show_terms_exactly_where_they_occur(tmp_path):
     prompts = tmp_path / "prompts.jsonl"
-    args = ["translate", str(SAMPLE), "--to", "de", "--engine", "identity", "--dry-run", "-q",
-            "--prompts-out", str(prompts)]
+    args = [
+        "translate",
+        str(SAMPLE),
+        "--to",
+        "de",
+        "--engine",
+        "identity",
+        "--dry-run",
+        "-q",
+        "--prompts-out",
+        str(prompts),
+    ]
     for g in GLOSSARIES:
         args += ["--glossary", str(g)]
     assert main(args) == ExitCode.OK
@@ -117,8 +163,12 @@ def test_dry_run_prompts_show_terms_exactly_where_they_occur(tmp_path):
         for source, _ in lines:  # every listed term occurs in this very segment
             assert source.lower() in paragraphs[record["segment"]].lower()
     assert listed == {
-        0: [], 1: ["Acme Console", "Sign in", "Dashboard", "storage bucket", "region"],
-        2: ["Cloud Storage", "access key", "Settings"], 3: ["free tier", "Cloud Storage", "Billing"], 4: []}
+        0: [],
+        1: ["Acme Console", "Sign in", "Dashboard", "storage bucket", "region"],
+        2: ["Cloud Storage", "access key", "Settings"],
+        3: ["free tier", "Cloud Storage", "Billing"],
+        4: [],
+    }
     plain = next(r["prompt"] for r in records if r["segment"] == 4)
     assert plain.startswith("Translate the following segment into German")
     dnt = next(r["prompt"] for r in records if r["segment"] == 2)
@@ -127,22 +177,35 @@ def test_dry_run_prompts_show_terms_exactly_where_they_occur(tmp_path):
 
 def test_strict_exits_4_on_glossary_misses_and_report_has_figures(tmp_path):
     report = tmp_path / "report.json"
-    args = ["translate", str(SAMPLE), "--to", "de", "--engine", "identity", "-q", "--out", str(tmp_path / "o"),
-            "--report", str(report)]
+    args = [
+        "translate",
+        str(SAMPLE),
+        "--to",
+        "de",
+        "--engine",
+        "identity",
+        "-q",
+        "--out",
+        str(tmp_path / "o"),
+        "--report",
+        str(report),
+    ]
     for g in GLOSSARIES:
         args += ["--glossary", str(g)]
     assert main(args) == ExitCode.OK
     assert main(args + ["--strict"]) == ExitCode.QUALITY_CHECK_FAILED
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["glossary"]["missed"] == 9 and data["glossary"]["expected"] == 15
-    assert {"segment": 2, "lang": "de", "term": "Settings", "expected": "Einstellungen"} in \
-        data["files"][0]["glossary"]["misses"]
+    assert {"segment": 2, "lang": "de", "term": "Settings", "expected": "Einstellungen"} in data["files"][0][
+        "glossary"
+    ]["misses"]
 
 
 def test_glossary_error_is_a_usage_error_naming_the_line(tmp_path, capsys):
     bad = tmp_path / "bad.tsv"
     bad.write_text("source\ttarget\nok\tgut\nbroken\n", encoding="utf-8")
-    code = main(["translate", str(SAMPLE), "--to", "de", "--engine", "identity", "--dry-run",
-                 "--glossary", str(bad)])
+    code = main(
+        ["translate", str(SAMPLE), "--to", "de", "--engine", "identity", "--dry-run", "--glossary", str(bad)]
+    )
     assert code == ExitCode.USAGE
     assert f"{bad}:3: malformed row" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 skipped with a warning unless --follow-symlinks; FIFOs, devices and symlinks to them are
 skipped (reading one would hang); an -o folder inside the input tree is never read as input,
 on this run or a later one."""
+
 from __future__ import annotations
 
 import json
@@ -23,13 +24,18 @@ def test_symlinks_out_of_the_tree_are_skipped_unless_followed(tmp_path: Path) ->
     (docs / "private.txt").symlink_to(secret / "private.txt")
     (docs / "linked").symlink_to(secret, target_is_directory=True)
     (docs / "alias.txt").symlink_to(docs / "guide.txt")  # inside the tree: fine
-    result = hymt("translate", str(docs), "--to", "de", *PSEUDO, "--report", str(tmp_path / "r.json"),
-                  text=True)
+    result = hymt(
+        "translate", str(docs), "--to", "de", *PSEUDO, "--report", str(tmp_path / "r.json"), text=True
+    )
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in docs.glob("*.de.txt")) == ["alias.de.txt", "guide.de.txt"]
     assert "skipped 2 file(s): 1 symbolic link to a folder, 1 symbolic link to" in result.stderr
-    skipped = {Path(s["path"]).name: s["reason"] for s in json.loads((tmp_path / "r.json").read_text())["skipped"]}
-    assert skipped["private.txt"].startswith(f"symbolic link to {secret / 'private.txt'}, outside the input folder")
+    skipped = {
+        Path(s["path"]).name: s["reason"] for s in json.loads((tmp_path / "r.json").read_text())["skipped"]
+    }
+    assert skipped["private.txt"].startswith(
+        f"symbolic link to {secret / 'private.txt'}, outside the input folder"
+    )
     followed = hymt("translate", str(docs), "--to", "fr", *PSEUDO, "--follow-symlinks", text=True)
     assert followed.returncode == 0, followed.stderr
     assert (docs / "private.fr.txt").is_file() and (docs / "linked" / "private.fr.txt").is_file()
@@ -59,7 +65,9 @@ def test_an_output_folder_inside_the_input_tree_is_never_read(tmp_path: Path) ->
     assert first.returncode == 0, first.stderr
     out = docs / "out" / "de" / "guide.txt"
     expected = out.read_bytes()
-    second = hymt("translate", "docs", "--to", "de,fr", "-o", "docs/out", *PSEUDO, "-v", cwd=tmp_path, text=True)
+    second = hymt(
+        "translate", "docs", "--to", "de,fr", "-o", "docs/out", *PSEUDO, "-v", cwd=tmp_path, text=True
+    )
     assert second.returncode == 0, second.stderr
     assert "inside this run's output folder (-o)" in second.stderr
     assert out.read_bytes() == expected

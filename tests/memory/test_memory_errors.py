@@ -1,5 +1,6 @@
 """The translation memory's errors: a file that is not a usable hymt memory vs a file system in
 the way. Each says what is wrong in one line; none advises deleting the user's file."""
+
 from __future__ import annotations
 
 import os
@@ -11,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.memory import store
-from hymt_cli.memory import MemoryFileError, MemoryContext, PipelineMemory, TranslationMemory
 from hymt_cli.errors import ExitCode
+from hymt_cli.memory import MemoryContext, MemoryFileError, PipelineMemory, TranslationMemory, store
 
 ROOT = Path(__file__).resolve().parents[2]
 CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
@@ -21,7 +21,9 @@ CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 
 def _memory(path: Path, entries: int = 10) -> Path:
     with TranslationMemory.open(path) as tm:
-        tm.store(CTX, "en", [("fr", f"text number {i} " * 10, "", f"texte {i} " * 10) for i in range(entries)])
+        tm.store(
+            CTX, "en", [("fr", f"text number {i} " * 10, "", f"texte {i} " * 10) for i in range(entries)]
+        )
     return path
 
 
@@ -50,13 +52,17 @@ def test_garbage_file_is_named_as_not_sqlite_and_left_alone(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("content", [b"x", b"\n\n", b"SQLite format 2\0" + bytes(200)], ids=repr)
-def test_tiny_file_that_sqlite_would_take_for_an_empty_database_is_left_alone(tmp_path: Path,
-                                                                              content: bytes) -> None:
+def test_tiny_file_that_sqlite_would_take_for_an_empty_database_is_left_alone(
+    tmp_path: Path, content: bytes
+) -> None:
     small = tmp_path / "notes.txt"
     small.write_bytes(content)
     for readonly in (False, True):
         error = _error(small, readonly=readonly)
-        assert error.message == f"cache {small}: not a hymt translation memory: the file is not an SQLite database"
+        assert (
+            error.message
+            == f"cache {small}: not a hymt translation memory: the file is not an SQLite database"
+        )
     assert small.read_bytes() == content
 
 
@@ -70,7 +76,7 @@ def test_empty_file_becomes_a_memory(tmp_path: Path) -> None:
 def test_truncated_memory_is_called_damaged(tmp_path: Path) -> None:
     data = _memory(tmp_path / "full.db", entries=3000).read_bytes()
     truncated = tmp_path / "tm.db"
-    truncated.write_bytes(data[:len(data) // 2])
+    truncated.write_bytes(data[: len(data) // 2])
     with pytest.raises(MemoryFileError) as info:
         with TranslationMemory.open(truncated) as tm:  # the damage may show on first use
             tm.lookup(CTX, "en", [("fr", "text number 2999 " * 10, "")])
@@ -88,8 +94,10 @@ def test_foreign_sqlite_database_is_named_and_not_converted(tmp_path: Path) -> N
     db.close()
     before = other.read_bytes()
     error = _error(other)
-    assert error.message == (f"cache {other}: not a hymt translation memory: an SQLite database of another "
-                             "application (tables: users)")
+    assert error.message == (
+        f"cache {other}: not a hymt translation memory: an SQLite database of another "
+        "application (tables: users)"
+    )
     _never_advises_deleting(error)
     assert other.read_bytes() == before  # not even switched to WAL
     assert not (tmp_path / "app.db-wal").exists()
@@ -101,8 +109,10 @@ def test_memory_of_a_newer_schema_asks_for_a_newer_hymt(tmp_path: Path) -> None:
         db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(store.SCHEMA_VERSION + 1),))
     db.close()
     error = _error(path)
-    assert error.message == (f"cache {path}: translation memory schema {store.SCHEMA_VERSION + 1} is from a "
-                             f"newer hymt; this hymt reads schema {store.SCHEMA_VERSION}")
+    assert error.message == (
+        f"cache {path}: translation memory schema {store.SCHEMA_VERSION + 1} is from a "
+        f"newer hymt; this hymt reads schema {store.SCHEMA_VERSION}"
+    )
     assert (error.hint or "").startswith("upgrade hymt")
     _never_advises_deleting(error)
 
@@ -129,11 +139,13 @@ class _FullDisk(sqlite3.Connection):
 def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     def connect(uri: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, isolation_level=None, factory=_FullDisk)
+
     monkeypatch.setattr(store, "connect", connect)
 
 
 def test_full_disk_while_storing_is_a_disk_problem_and_the_memory_keeps_its_entries(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = _memory(tmp_path / "tm.db", entries=10)
     _full_disk(monkeypatch)
     with TranslationMemory.open(path) as tm:
@@ -151,7 +163,10 @@ def test_full_disk_while_storing_is_a_disk_problem_and_the_memory_keeps_its_entr
 def test_full_disk_when_creating_a_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _full_disk(monkeypatch)
     error = _error(tmp_path / "new.db")
-    assert error.message == f"cache {tmp_path / 'new.db'}: cannot open: the disk is full (database or disk is full)"
+    assert (
+        error.message
+        == f"cache {tmp_path / 'new.db'}: cannot open: the disk is full (database or disk is full)"
+    )
     _never_advises_deleting(error)
 
 
@@ -165,12 +180,15 @@ def test_real_sqlite_full_error_through_a_page_limit(tmp_path: Path, monkeypatch
             super().__init__(*args, **kwargs)
             self.execute(f"PRAGMA max_page_count={pages}")
 
-    monkeypatch.setattr(store, "connect",
-                        lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=Capped))
+    monkeypatch.setattr(
+        store, "connect", lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=Capped)
+    )
     memory = PipelineMemory(TranslationMemory.open(path), CTX, "en")
     try:
         with pytest.raises(MemoryFileError) as info:
-            memory.memory.store(CTX, "en", [("de", f"long text {i} " * 50, "", "x" * 500) for i in range(200)])
+            memory.memory.store(
+                CTX, "en", [("de", f"long text {i} " * 50, "", "x" * 500) for i in range(200)]
+            )
         assert info.value.message.startswith(f"cache {path}: cannot write: the disk is full")
         _never_advises_deleting(info.value)
     finally:
@@ -178,15 +196,18 @@ def test_real_sqlite_full_error_through_a_page_limit(tmp_path: Path, monkeypatch
 
 
 def test_pipeline_memory_keeps_going_and_says_why_nothing_more_was_stored(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = _memory(tmp_path / "tm.db")
     _full_disk(monkeypatch)
     memory = PipelineMemory(TranslationMemory.open(path), CTX, "en")
     memory.remember([(("de", "Red", ""), "Rot")])
     memory.remember([(("de", "Red", ""), "Rot")])
     memory.close()
-    assert memory.store_error == (f"cache {path}: cannot write: the disk is full (database or disk is full); "
-                                  "later translations of this run were not stored")
+    assert memory.store_error == (
+        f"cache {path}: cannot write: the disk is full (database or disk is full); "
+        "later translations of this run were not stored"
+    )
     assert memory.stored == 0
 
 
@@ -199,8 +220,11 @@ def test_disk_io_error_while_reading(tmp_path: Path, monkeypatch: pytest.MonkeyP
                 raise sqlite3.OperationalError("disk I/O error")
             return super().execute(sql, *args)
 
-    monkeypatch.setattr(store, "connect",
-                        lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=FailingDisk))
+    monkeypatch.setattr(
+        store,
+        "connect",
+        lambda uri: sqlite3.connect(uri, uri=True, isolation_level=None, factory=FailingDisk),
+    )
     with TranslationMemory.open(path) as tm:
         with pytest.raises(MemoryFileError) as info:
             tm.lookup(CTX, "en", [("fr", "Red", "")])
@@ -251,13 +275,20 @@ def _unprivileged() -> list[str]:
 
 def _hymt_unprivileged(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "HF_HUB_OFFLINE": "1"}
-    return subprocess.run([*_unprivileged(), sys.executable, "-m", "hymt_cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [*_unprivileged(), sys.executable, "-m", "hymt_cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _require_enforced(folder: Path) -> None:
-    probe = subprocess.run([*_unprivileged(), sys.executable, "-c", f"open({str(folder / 'probe')!r}, 'w')"],
-                           capture_output=True)
+    probe = subprocess.run(
+        [*_unprivileged(), sys.executable, "-c", f"open({str(folder / 'probe')!r}, 'w')"], capture_output=True
+    )
     if probe.returncode == 0:
         (folder / "probe").unlink()
         pytest.skip("this file system lets the test write into a read-only folder")
@@ -281,15 +312,26 @@ def test_read_only_folder(tmp_path: Path, document: Path, existing: bool) -> Non
     folder.chmod(0o555)
     try:
         _require_enforced(folder)
-        result = _hymt_unprivileged("translate", str(document), "--to", "fr", "--engine", "identity",
-                                    "--cache", str(memory), cwd=tmp_path)
+        result = _hymt_unprivileged(
+            "translate",
+            str(document),
+            "--to",
+            "fr",
+            "--engine",
+            "identity",
+            "--cache",
+            str(memory),
+            cwd=tmp_path,
+        )
     finally:
         folder.chmod(0o755)
     assert result.returncode == ExitCode.USAGE, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     verb = "write" if existing else "open"  # sqlite: SQLITE_READONLY vs SQLITE_CANTOPEN
-    assert errors == [f"error: cache {memory}: cannot {verb}: folder {folder} is read-only "
-                      "(sqlite needs to create files beside the memory)"], result.stderr
+    assert errors == [
+        f"error: cache {memory}: cannot {verb}: folder {folder} is read-only "
+        "(sqlite needs to create files beside the memory)"
+    ], result.stderr
     assert "  hint: pass --cache FILE in a writable folder, or --no-cache" in result.stderr
     assert "delete" not in result.stderr and "not a hymt" not in result.stderr
     assert not (tmp_path / "doc.fr.txt").exists()
@@ -298,20 +340,25 @@ def test_read_only_folder(tmp_path: Path, document: Path, existing: bool) -> Non
 
 
 def test_read_only_memory_file_is_still_read_and_the_run_says_nothing_was_stored(
-        tmp_path: Path, document: Path) -> None:
+    tmp_path: Path, document: Path
+) -> None:
     """A read-only memory (a team's reference memory, say) still answers; storing fails softly."""
     memory = _memory(tmp_path / "tm.db")
     memory.chmod(0o444)
-    probe = subprocess.run([*_unprivileged(), sys.executable, "-c", f"open({str(memory)!r}, 'a')"],
-                           capture_output=True)
+    probe = subprocess.run(
+        [*_unprivileged(), sys.executable, "-c", f"open({str(memory)!r}, 'a')"], capture_output=True
+    )
     if probe.returncode == 0:
         pytest.skip("this file system lets the test write a read-only file")
     before = memory.read_bytes()
-    result = _hymt_unprivileged("translate", str(document), "--to", "fr", "--engine", "identity",
-                                "--cache", str(memory), cwd=tmp_path)
+    result = _hymt_unprivileged(
+        "translate", str(document), "--to", "fr", "--engine", "identity", "--cache", str(memory), cwd=tmp_path
+    )
     assert result.returncode == ExitCode.OK, result.stderr
-    assert (f"warning: cache {memory}: cannot write: the file is read-only; later translations of this run "
-            "were not stored\n") in result.stderr
+    assert (
+        f"warning: cache {memory}: cannot write: the file is read-only; later translations of this run "
+        "were not stored\n"
+    ) in result.stderr
     assert "delete" not in result.stderr and "not a hymt" not in result.stderr
     assert (tmp_path / "doc.fr.txt").read_bytes() == document.read_bytes()
     assert memory.read_bytes() == before
@@ -321,14 +368,22 @@ def test_unreadable_memory_file(tmp_path: Path, document: Path) -> None:
     """The default memory (no --cache, so no check by the option parser) is unreadable."""
     memory = _memory(tmp_path / "xdg" / "hymt" / "memory.sqlite3")
     memory.chmod(0o000)
-    probe = subprocess.run([*_unprivileged(), sys.executable, "-c", f"open({str(memory)!r}, 'rb')"],
-                           capture_output=True)
+    probe = subprocess.run(
+        [*_unprivileged(), sys.executable, "-c", f"open({str(memory)!r}, 'rb')"], capture_output=True
+    )
     if probe.returncode == 0:
         pytest.skip("this file system lets the test read an unreadable file")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "XDG_CACHE_HOME": str(tmp_path / "xdg")}
-    result = subprocess.run([*_unprivileged(), sys.executable, "-m", "hymt_cli", "tm", "export", "--format",
-                             "jsonl"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [*_unprivileged(), sys.executable, "-m", "hymt_cli", "tm", "export", "--format", "jsonl"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == ExitCode.USAGE, result.stderr
     assert result.stderr.startswith(
-        f"error: cache {memory}: cannot open: permission denied (the file is not readable)\n"), result.stderr
+        f"error: cache {memory}: cannot open: permission denied (the file is not readable)\n"
+    ), result.stderr
     assert "delete" not in result.stderr and "not a hymt" not in result.stderr

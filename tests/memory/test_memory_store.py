@@ -1,4 +1,5 @@
 """Translation memory: keys, persistence, failed segments, errors, concurrency, txt documents."""
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,16 @@ import pytest
 from clirun import hymt
 from tm_helpers import CountingEngine, FailingEngine, engine_named, run
 
-from hymt_cli.memory import Entry, MemoryFileError, MemoryContext, TranslationMemory, build_context, default_memory_path
 from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
+from hymt_cli.memory import (
+    Entry,
+    MemoryContext,
+    MemoryFileError,
+    TranslationMemory,
+    build_context,
+    default_memory_path,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
@@ -22,44 +30,70 @@ CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
 def test_store_and_lookup_are_keyed_by_every_context_part(tmp_path):
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
         tm.store(CTX, "en", [("fr", "Red", "", "Rouge")])
-        assert tm.lookup(CTX, "en", [("fr", "Red", ""), ("de", "Red", ""), ("fr", "red", "")]) == ["Rouge", None, None]
+        assert tm.lookup(CTX, "en", [("fr", "Red", ""), ("de", "Red", ""), ("fr", "red", "")]) == [
+            "Rouge",
+            None,
+            None,
+        ]
         assert tm.lookup(CTX, "auto", [("fr", "Red", "")]) == [None]
-        for changed in (MemoryContext("m2", "rev:default", "t/1", "", "s"),
-                        MemoryContext("m", "rev:abc", "t/1", "", "s"),
-                        MemoryContext("m", "rev:default", "t/2", "", "s"),
-                        MemoryContext("m", "rev:default", "t/1", "g1", "s"),
-                        MemoryContext("m", "rev:default", "t/1", "", "s2")):
+        for changed in (
+            MemoryContext("m2", "rev:default", "t/1", "", "s"),
+            MemoryContext("m", "rev:abc", "t/1", "", "s"),
+            MemoryContext("m", "rev:default", "t/2", "", "s"),
+            MemoryContext("m", "rev:default", "t/1", "g1", "s"),
+            MemoryContext("m", "rev:default", "t/1", "", "s2"),
+        ):
             assert tm.lookup(changed, "en", [("fr", "Red", "")]) == [None], changed
 
 
 def test_the_segment_context_is_part_of_the_key_and_reviewed_entries_win_in_any(tmp_path):
-    """"Save" told it is a button is another entry than "Save" with nothing said; an entry made
+    """ "Save" told it is a button is another entry than "Save" with nothing said; an entry made
     without a context keeps the key it always had; a reviewed translation wins whatever the context."""
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
-        tm.store(CTX, "en", [("de", "Save", "", "Speichern"), ("de", "Save", "key menu.file.save", "Sichern")])
-        assert tm.lookup(CTX, "en", [("de", "Save", ""), ("de", "Save", "key menu.file.save"),
-                                     ("de", "Save", "key toolbar.save")]) == ["Speichern", "Sichern", None]
+        tm.store(
+            CTX, "en", [("de", "Save", "", "Speichern"), ("de", "Save", "key menu.file.save", "Sichern")]
+        )
+        assert tm.lookup(
+            CTX,
+            "en",
+            [("de", "Save", ""), ("de", "Save", "key menu.file.save"), ("de", "Save", "key toolbar.save")],
+        ) == ["Speichern", "Sichern", None]
         tm.import_entries([Entry("Save", "Speichern (geprüft)", "en", "de")])
         assert tm.lookup(CTX, "en", [("de", "Save", ""), ("de", "Save", "key toolbar.save")]) == [
-            "Speichern (geprüft)", "Speichern (geprüft)"]
+            "Speichern (geprüft)",
+            "Speichern (geprüft)",
+        ]
 
 
 def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
     pseudo = build_context(engine="pseudo", model=None, revision=None, sampling=None, template_version="t")
-    identity = build_context(engine="identity", model=None, revision=None, sampling=None, template_version="t")
+    identity = build_context(
+        engine="identity", model=None, revision=None, sampling=None, template_version="t"
+    )
     assert pseudo.key != identity.key
     model = tmp_path / "model"
     model.mkdir()
     (model / "config.json").write_text("{}")
     (model / "model.safetensors").write_bytes(b"x" * 10)
-    a = build_context(engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t")
-    b = build_context(engine="vllm", model=str(model), revision=None, sampling=Sampling.deterministic(),
-                      template_version="t")
+    a = build_context(
+        engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t"
+    )
+    b = build_context(
+        engine="vllm",
+        model=str(model),
+        revision=None,
+        sampling=Sampling.deterministic(),
+        template_version="t",
+    )
     assert a.key != b.key
     (model / "model.safetensors").write_bytes(b"y" * 11)
-    c = build_context(engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t")
+    c = build_context(
+        engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t"
+    )
     assert c.key != a.key
-    hub = build_context(engine="vllm", model="org/m", revision="v2", sampling=Sampling(), template_version="t")
+    hub = build_context(
+        engine="vllm", model="org/m", revision="v2", sampling=Sampling(), template_version="t"
+    )
     assert hub.model_digest == "rev:v2"
 
 
@@ -119,8 +153,15 @@ def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
         "for i in range(60):\n"
         "    tm.store(ctx, 'en', [('fr', f'{sys.argv[2]}-{i}-{j}', '', 'x') for j in range(20)])\n"
     )
-    procs = [subprocess.Popen([sys.executable, "-c", script, str(path), f"w{n}"], cwd=ROOT,
-                              env={"PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE) for n in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(path), f"w{n}"],
+            cwd=ROOT,
+            env={"PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE,
+        )
+        for n in range(4)
+    ]
     errors = [p.communicate(timeout=120)[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
     with TranslationMemory.open(path) as tm:
@@ -201,12 +242,28 @@ def _cli(*args: str, cwd: Path, env_extra: dict | None = None):
 
 def test_cli_dry_run_counts_engine_vs_memory_and_writes_nothing(tmp_path):
     doc, cache = _txt(tmp_path), tmp_path / "tm.db"
-    assert _cli("translate", str(doc), "--to", "fr", "--engine", "pseudo", "--cache", str(cache),
-                cwd=tmp_path).returncode == 0
+    assert (
+        _cli(
+            "translate", str(doc), "--to", "fr", "--engine", "pseudo", "--cache", str(cache), cwd=tmp_path
+        ).returncode
+        == 0
+    )
     (tmp_path / "doc.fr.txt").unlink()
     before = cache.stat().st_mtime_ns
-    result = _cli("translate", str(doc), "--to", "fr,de", "--engine", "pseudo", "--cache", str(cache),
-                  "--dry-run", "--report", str(tmp_path / "r.json"), cwd=tmp_path)
+    result = _cli(
+        "translate",
+        str(doc),
+        "--to",
+        "fr,de",
+        "--engine",
+        "pseudo",
+        "--cache",
+        str(cache),
+        "--dry-run",
+        "--report",
+        str(tmp_path / "r.json"),
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["unique_segments"] == 6 and report["cache_hits"] == 3
@@ -219,18 +276,41 @@ def test_cli_default_cache_no_cache_and_bad_cache(tmp_path):
     doc = _txt(tmp_path)
     xdg = tmp_path / "xdg"
     for _ in range(2):
-        result = _cli("translate", str(doc), "--to", "fr", "--engine", "identity",
-                      "--report", str(tmp_path / "r.json"), cwd=tmp_path, env_extra={"XDG_CACHE_HOME": str(xdg)})
+        result = _cli(
+            "translate",
+            str(doc),
+            "--to",
+            "fr",
+            "--engine",
+            "identity",
+            "--report",
+            str(tmp_path / "r.json"),
+            cwd=tmp_path,
+            env_extra={"XDG_CACHE_HOME": str(xdg)},
+        )
         assert result.returncode == 0, result.stderr
     assert (xdg / "hymt" / "memory.sqlite3").is_file()
     assert json.loads((tmp_path / "r.json").read_text())["engine_requests"] == 0
-    result = _cli("translate", str(doc), "--to", "fr", "--engine", "identity", "--no-cache",
-                  "--report", str(tmp_path / "r.json"), cwd=tmp_path, env_extra={"XDG_CACHE_HOME": str(xdg)})
+    result = _cli(
+        "translate",
+        str(doc),
+        "--to",
+        "fr",
+        "--engine",
+        "identity",
+        "--no-cache",
+        "--report",
+        str(tmp_path / "r.json"),
+        cwd=tmp_path,
+        env_extra={"XDG_CACHE_HOME": str(xdg)},
+    )
     assert json.loads((tmp_path / "r.json").read_text())["engine_requests"] == 3
     bad = tmp_path / "bad.db"
     bad.write_text("hello")
     (tmp_path / "doc.fr.txt").unlink()
-    result = _cli("translate", str(doc), "--to", "fr", "--engine", "identity", "--cache", str(bad), cwd=tmp_path)
+    result = _cli(
+        "translate", str(doc), "--to", "fr", "--engine", "identity", "--cache", str(bad), cwd=tmp_path
+    )
     assert result.returncode == ExitCode.USAGE
     assert f"cache {bad}: not a hymt translation memory" in result.stderr
     assert not (tmp_path / "doc.fr.txt").exists()

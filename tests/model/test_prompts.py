@@ -1,28 +1,33 @@
 """Prompt goldens: HY-MT1.5 model-card templates, verbatim."""
+
 from __future__ import annotations
 
 import pytest
 
 from hymt_cli.errors import UsageError
-from hymt_cli.text.languages import LANGUAGES, language, parse_language_list
 from hymt_cli.model.prompts import build_prompt, looks_chinese, source_is_chinese
+from hymt_cli.text.languages import LANGUAGES, language, parse_language_list
 
 
 def test_xx_to_xx_uses_the_english_instruction_and_english_name() -> None:
     assert build_prompt("Guten Morgen.", language("fr"), chinese_source=False) == (
-        "Translate the following segment into French, without additional explanation.\n\nGuten Morgen.")
+        "Translate the following segment into French, without additional explanation.\n\nGuten Morgen."
+    )
 
 
 def test_zh_source_uses_the_chinese_instruction_and_chinese_name() -> None:
     assert build_prompt("早上好。", language("en"), chinese_source=True) == (
-        "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n早上好。")
+        "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n早上好。"
+    )
 
 
 def test_zh_target_uses_the_chinese_instruction() -> None:
     assert build_prompt("Good morning.", language("zh"), chinese_source=False) == (
-        "将以下文本翻译为中文，注意只需要输出翻译后的结果，不要额外解释：\n\nGood morning.")
+        "将以下文本翻译为中文，注意只需要输出翻译后的结果，不要额外解释：\n\nGood morning."
+    )
     assert build_prompt("Good morning.", language("zh-Hant"), chinese_source=False).startswith(
-        "将以下文本翻译为繁体中文，")
+        "将以下文本翻译为繁体中文，"
+    )
 
 
 def test_source_side_is_declared_or_detected() -> None:
@@ -45,7 +50,7 @@ def test_unknown_language_is_a_usage_error_listing_valid_codes() -> None:
 
 
 def test_language_lists_are_deduplicated_in_order() -> None:
-    assert [l.code for l in parse_language_list("de, ja,de")] == ["de", "ja"]
+    assert [lang.code for lang in parse_language_list("de, ja,de")] == ["de", "ja"]
 
 
 def test_looks_chinese() -> None:

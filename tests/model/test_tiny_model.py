@@ -1,4 +1,5 @@
 """The tiny model has HY-MT's architecture, chat template and tokenizer behaviour."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,7 @@ def test_config_has_the_real_architecture_and_the_random_flag(tiny_model_dir: Pa
     assert config["use_qk_norm"] is True
     assert config["max_position_embeddings"] == 8192
     assert config[RANDOM_WEIGHTS_KEY] is True
-    for name in ("model.safetensors", "tokenizer.json", "tokenizer_config.json",
-                 "generation_config.json"):
+    for name in ("model.safetensors", "tokenizer.json", "tokenizer_config.json", "generation_config.json"):
         assert (tiny_model_dir / name).is_file(), name
 
 
@@ -37,8 +37,9 @@ def test_both_flavours_are_flagged(tiny_model_dir: Path, answering_model_dir: Pa
     assert noise["hymt_tiny_model_answers"] is False and answers["hymt_tiny_model_answers"] is True
     assert has_random_weights(str(answering_model_dir))
     # same tokenizer: prompts tokenized for one model fit the other
-    assert ((tiny_model_dir / "tokenizer.json").read_bytes()
-            == (answering_model_dir / "tokenizer.json").read_bytes())
+    assert (tiny_model_dir / "tokenizer.json").read_bytes() == (
+        answering_model_dir / "tokenizer.json"
+    ).read_bytes()
 
 
 def test_has_random_weights(tiny_model_dir: Path, tmp_path: Path) -> None:
@@ -75,11 +76,13 @@ def test_special_tokens_are_single_ids(tiny_tokenizer) -> None:
 def test_chat_template_renders_the_user_message_and_the_assistant_marker(tiny_tokenizer) -> None:
     message = f"{EN_INSTRUCTION}\n\nHello <s1>world</s1>"
     hf = tiny_tokenizer.hf_tokenizer
-    rendered = hf.apply_chat_template([{"role": "user", "content": message}],
-                                      add_generation_prompt=True, tokenize=False)
+    rendered = hf.apply_chat_template(
+        [{"role": "user", "content": message}], add_generation_prompt=True, tokenize=False
+    )
     assert rendered == f"{BOS}{USER}{message}{ASSISTANT}"
-    without = hf.apply_chat_template([{"role": "user", "content": message}],
-                                     add_generation_prompt=False, tokenize=False)
+    without = hf.apply_chat_template(
+        [{"role": "user", "content": message}], add_generation_prompt=False, tokenize=False
+    )
     assert without == f"{BOS}{USER}{message}"
 
 
@@ -112,7 +115,11 @@ def test_any_text_round_trips_through_the_tokenizer(tiny_tokenizer, text: str) -
 
 
 def test_cli_prints_the_path_to_stderr_only(tiny_model_dir: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "hymt_cli.model.tiny", str(tiny_model_dir)],
-                          capture_output=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "hymt_cli.model.tiny", str(tiny_model_dir)],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
     assert done.stdout == b""
     assert done.stderr.decode().strip() == str(tiny_model_dir)

@@ -1,4 +1,5 @@
 """hymt replaces only what it wrote itself: a person's translation is never overwritten."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Output paths obey one set of rules for every format: an input is never overwritten, two
 inputs never write one output. Run as users run it, through the CLI."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,7 +25,9 @@ def _write(path: Path, fmt: str, text: str) -> Path:
 
 
 def _run(*args: str, cwd: Path):
-    return hymt("translate", *args, "--engine", "pseudo", "--no-cache", "--columns", "title", cwd=cwd, text=True)
+    return hymt(
+        "translate", *args, "--engine", "pseudo", "--no-cache", "--columns", "title", cwd=cwd, text=True
+    )
 
 
 FORMATS = ["txt", "md", "html", "parquet"]
@@ -40,8 +43,11 @@ def test_two_inputs_never_write_one_output(fmt: str, tmp_path: Path) -> None:
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and str(second) in errors[0] and "is already written from" in errors[0]
     written = out / "fr" / f"cat.{fmt}"
-    text = (pq.read_table(written).column("title").to_pylist()[0] if fmt == "parquet"
-            else written.read_text(encoding="utf-8"))
+    text = (
+        pq.read_table(written).column("title").to_pylist()[0]
+        if fmt == "parquet"
+        else written.read_text(encoding="utf-8")
+    )
     assert "Ƒíŕšţ" in text and "Šéçóñđ" not in text  # the first input's translation, whole
 
 
@@ -69,8 +75,21 @@ def test_a_parquet_output_never_replaces_its_own_input(tmp_path: Path) -> None:
 
 def test_parquet_from_standard_input_to_standard_output(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.parquet", "parquet", "Piped catalog")
-    result = hymt("translate", "-", "--format", "parquet", "--columns", "title", "--to", "fr", "--engine",
-                  "identity", "--no-cache", stdin=src.read_bytes(), cwd=tmp_path)
+    result = hymt(
+        "translate",
+        "-",
+        "--format",
+        "parquet",
+        "--columns",
+        "title",
+        "--to",
+        "fr",
+        "--engine",
+        "identity",
+        "--no-cache",
+        stdin=src.read_bytes(),
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     piped = tmp_path / "piped.parquet"
     piped.write_bytes(result.stdout)

@@ -1,6 +1,7 @@
 """The model's output is untrusted input: whatever it answers, every format's output keeps the
 source's structure, gets no live markup of its own, and every answer that could not be used
 is reported. One adversarial engine (engines.Adversary), every attack, every format."""
+
 from __future__ import annotations
 
 import re
@@ -14,20 +15,21 @@ import pytest
 from engines import ATTACKS, UNUSABLE, Adversary
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept, html_skeleton
 from pipelines import run_pipeline, sources_of, translate_files
-from samples import samples_of, unchanged
 
 from hymt_cli.formats import FORMATS, ParquetOptions, TextOptions, document_format
 from hymt_cli.options import OptionSet
 from hymt_cli.pipeline import target_script
 from hymt_cli.reporting.report import RunReport
+from samples import samples_of, unchanged
 
 ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = ("title", "body_html", "option1_value", "seo_description")
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def _translate(paths: list[Path], attack: str, tmp_path: Path, options: OptionSet, lang: str = "fr"
-               ) -> tuple[RunReport, dict[Path, Path]]:
+def _translate(
+    paths: list[Path], attack: str, tmp_path: Path, options: OptionSet, lang: str = "fr"
+) -> tuple[RunReport, dict[Path, Path]]:
     report, outputs = translate_files(paths, Adversary(attack), tmp_path / "out", options=options, lang=lang)
     assert report.files_failed == 0, [f.error for f in report.files]
     return report, outputs
@@ -47,7 +49,9 @@ def _reported(report: RunReport, attack: str) -> None:
 
 def _paragraphs(text: str) -> list[int]:
     """Lines per blank-line separated paragraph."""
-    return [len(block.splitlines()) for block in re.split(r"\n[ \t\u3000]*\n", text.strip("\n")) if block.strip()]
+    return [
+        len(block.splitlines()) for block in re.split(r"\n[ \t\u3000]*\n", text.strip("\n")) if block.strip()
+    ]
 
 
 def _text_of(fmt: str, path: Path) -> str:
@@ -60,8 +64,10 @@ def _md_kept(before: Path, after: Path) -> None:
 
 def _html_kept(before: Path, after: Path) -> None:
     """The page's language is the target's now: the `lang` values are not compared."""
-    assert_html_structure_kept(_LANG.sub(r"\1x\2", _text_of("html", before), count=1),
-                               _LANG.sub(r"\1x\2", _text_of("html", after), count=1))
+    assert_html_structure_kept(
+        _LANG.sub(r"\1x\2", _text_of("html", before), count=1),
+        _LANG.sub(r"\1x\2", _text_of("html", after), count=1),
+    )
 
 
 def _paragraphs_kept(before: Path, after: Path) -> None:
@@ -72,7 +78,11 @@ _LANG = re.compile(r"""(<html\b[^>]*\blang=["']?)[^"'\s>]*(["']?)""", re.IGNOREC
 # What each format keeps besides parsing again: a document format without an entry must give as
 # many segments as its source (an entry's own check is stronger: Markdown may not locate an
 # escaped alt text again, and leaves it alone, which is fine).
-STRUCTURE: dict[str, Callable[[Path, Path], None]] = {"md": _md_kept, "html": _html_kept, "txt": _paragraphs_kept}
+STRUCTURE: dict[str, Callable[[Path, Path], None]] = {
+    "md": _md_kept,
+    "html": _html_kept,
+    "txt": _paragraphs_kept,
+}
 
 
 def _segments(fmt: str, path: Path, options: OptionSet) -> int:
@@ -83,8 +93,9 @@ def _segments(fmt: str, path: Path, options: OptionSet) -> int:
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
-def test_every_format_keeps_its_structure_whatever_the_model_answers(fmt: str, attack: str,
-                                                                     tmp_path: Path) -> None:
+def test_every_format_keeps_its_structure_whatever_the_model_answers(
+    fmt: str, attack: str, tmp_path: Path
+) -> None:
     chosen = samples_of(fmt)
     if not chosen:
         pytest.fail(f"format {fmt!r} has no sample")
@@ -127,7 +138,9 @@ def test_text_by_lines_keeps_its_lines(attack: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 def test_tables_keep_rows_columns_and_cells(attack: str, cell_format: str, tmp_path: Path) -> None:
     options = OptionSet([ParquetOptions(columns=COLUMNS, cell_format=cell_format, rows_per_batch=64)])
-    report, outputs = _translate([ROOT / "samples" / "catalog" / "products.parquet"], attack, tmp_path, options)
+    report, outputs = _translate(
+        [ROOT / "samples" / "catalog" / "products.parquet"], attack, tmp_path, options
+    )
     _reported(report, attack)
     [(src, out)] = outputs.items()
     before, after = pq.read_table(src), pq.read_table(out)
@@ -155,8 +168,13 @@ def test_tables_keep_rows_columns_and_cells(attack: str, cell_format: str, tmp_p
 def test_output_in_the_wrong_script_is_reported_not_written(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "samples" / "txt", docs)
-    report = run_pipeline([docs / "release-notes.txt"], Adversary("link"), to="ru", out_dir=tmp_path / "out",
-                          validators=(target_script,))
+    report = run_pipeline(
+        [docs / "release-notes.txt"],
+        Adversary("link"),
+        to="ru",
+        out_dir=tmp_path / "out",
+        validators=(target_script,),
+    )
     [file] = report.files
     judged = [p for p in file.problems if "wrong script" in p.problem]
     assert judged and file.untranslated >= len(judged)

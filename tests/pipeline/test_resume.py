@@ -1,4 +1,5 @@
 """A run killed with SIGKILL mid-way, then restarted: finishes, same output, no repeated work."""
+
 from __future__ import annotations
 
 import signal
@@ -18,8 +19,25 @@ COLUMNS = "title,body_html,option1_value"
 
 def _translate(src: Path, out: Path, cache: Path) -> subprocess.Popen:
     # A tiny token budget: hundreds of small engine batches, each committed to the memory.
-    return start_hymt("translate", str(src), "--to", "fr,de", "--engine", "pseudo", "--columns", COLUMNS,
-                      "--batch-tokens", "60", "--cache", str(cache), "-o", str(out), "-q", cwd=ROOT, stdout=None)
+    return start_hymt(
+        "translate",
+        str(src),
+        "--to",
+        "fr,de",
+        "--engine",
+        "pseudo",
+        "--columns",
+        COLUMNS,
+        "--batch-tokens",
+        "60",
+        "--cache",
+        str(cache),
+        "-o",
+        str(out),
+        "-q",
+        cwd=ROOT,
+        stdout=None,
+    )
 
 
 def _stored(cache: Path) -> int:
@@ -33,8 +51,7 @@ def _stored(cache: Path) -> int:
 def test_sigkill_mid_run_then_restart(tmp_path):
     src = write_catalog(tmp_path / "catalog.parquet", 10_000, row_group_rows=2500)
     reference = tmp_path / "reference"
-    run([src], "fr,de", engine_named("pseudo"), cache=None, out=reference,
-        columns=tuple(COLUMNS.split(",")))
+    run([src], "fr,de", engine_named("pseudo"), cache=None, out=reference, columns=tuple(COLUMNS.split(",")))
 
     cache, out = tmp_path / "tm.db", tmp_path / "out"
     proc = _translate(src, out, cache)
@@ -82,5 +99,6 @@ def test_sigkill_then_cli_restart_gives_identical_output(tmp_path):
     assert uninterrupted.wait(timeout=300) == 0
     for lang in ("fr", "de"):
         assert pq.read_table(out / lang / "catalog.parquet").equals(
-            pq.read_table(tmp_path / "clean" / lang / "catalog.parquet"))
+            pq.read_table(tmp_path / "clean" / lang / "catalog.parquet")
+        )
     assert _stored(cache) == _stored(tmp_path / "other.db") > before

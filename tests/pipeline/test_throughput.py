@@ -1,5 +1,6 @@
 """What makes hymt fast: batch tokenization, the engine started in the background, answers
 streamed back (documents written as they settle), GPU engine defaults."""
+
 from __future__ import annotations
 
 import threading
@@ -8,22 +9,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
 from pipelines import make_pipeline, run_pipeline, sources_of
 
-from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+from hymt_cli.engine.base import BatchLimits, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.formats.text import TextFormat
+from hymt_cli.model.prompts import build_prompt
 from hymt_cli.pipeline import Planner
 from hymt_cli.text.languages import language
-from hymt_cli.model.prompts import build_prompt
 
 MESSAGES = [
     "Translate the following segment into Chinese, without additional explanation.\n\nThe cat sat.",
     "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
     build_prompt("Hello <s1>world</s1> — naïve café", language("de"), chinese_source=False, formatted=True),
     "  leading and trailing spaces \n\n",
-    "x", "", "emoji 👩‍💻 and combining é and NBSP\u00a0here\r\nCRLF",
+    "x",
+    "",
+    "emoji 👩‍💻 and combining é and NBSP\u00a0here\r\nCRLF",
 ]
 
 
@@ -34,8 +36,9 @@ def test_batch_tokenization_gives_the_per_prompt_ids(tiny_tokenizer) -> None:
 
 def sources_in(tmp_path: Path, count: int = 4):
     for i in range(count):
-        (tmp_path / f"doc{i}.txt").write_text(f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n",
-                                              encoding="utf-8")
+        (tmp_path / f"doc{i}.txt").write_text(
+            f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n", encoding="utf-8"
+        )
     return sources_of([tmp_path])
 
 
@@ -52,7 +55,10 @@ def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, t
     assert report.unique_segments == len(requests)
     for request in requests:
         assert request.prompt_ids == tiny_tokenizer.prompt_ids(request.prompt)
-        assert request.prompt_tokens == len(request.prompt_ids) and request.max_tokens > request.source_tokens > 0
+        assert (
+            request.prompt_tokens == len(request.prompt_ids)
+            and request.max_tokens > request.source_tokens > 0
+        )
 
 
 class SlowStart:
@@ -135,7 +141,11 @@ def test_documents_are_written_as_their_answers_arrive(tmp_path: Path) -> None:
     out = tmp_path / "out"
     engine = Streaming(out)
     report = make_pipeline(engine, out_dir=out).run(found)
-    assert report.files_ok == 6 and report.untranslated == 0 and report.output_tokens == 3 * report.engine_requests
+    assert (
+        report.files_ok == 6
+        and report.untranslated == 0
+        and report.output_tokens == 3 * report.engine_requests
+    )
     assert engine.calls == 1  # the engine's own budget: the whole job in one call
     assert engine.files_seen[0] == 0 and engine.files_seen[-1] > 0  # written before the last answer
     for source in found:
@@ -157,28 +167,51 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
     from hymt_cli.engine.tuning import Tuning
     from hymt_cli.engine.vllm_engine import _llm_kwargs
 
-    tuning = Tuning(max_num_seqs=2048, max_num_batched_tokens=32768, cudagraph_capture_size=2048,
-                    gpu_memory_utilization=0.45, replicas_per_gpu=2)
+    tuning = Tuning(
+        max_num_seqs=2048,
+        max_num_batched_tokens=32768,
+        cudagraph_capture_size=2048,
+        gpu_memory_utilization=0.45,
+        replicas_per_gpu=2,
+    )
     plain = replace(tiny_engine_options, enforce_eager=False)
     cuda = _llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     graphs = cuda["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
-        0, "FULL_DECODE_ONLY", 2048)
+        0,
+        "FULL_DECODE_ONLY",
+        2048,
+    )
     assert cuda["enable_prefix_caching"] is True and cuda["gpu_memory_utilization"] == 0.45
     assert cuda["max_num_seqs"] == 2048 and cuda["max_num_batched_tokens"] == 32768
-    chosen = replace(tiny_engine_options, enforce_eager=True, max_num_seqs=64, quantization="fp8",
-                     tensor_parallel_size=2, gpu_memory_utilization=0.5, max_model_len=2048, dtype="bfloat16")
+    chosen = replace(
+        tiny_engine_options,
+        enforce_eager=True,
+        max_num_seqs=64,
+        quantization="fp8",
+        tensor_parallel_size=2,
+        gpu_memory_utilization=0.5,
+        max_model_len=2048,
+        dtype="bfloat16",
+    )
     kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
-    assert (kwargs["quantization"], kwargs["tensor_parallel_size"], kwargs["gpu_memory_utilization"],
-            kwargs["max_model_len"], kwargs["dtype"]) == ("fp8", 2, 0.5, 2048, "bfloat16")
+    assert (
+        kwargs["quantization"],
+        kwargs["tensor_parallel_size"],
+        kwargs["gpu_memory_utilization"],
+        kwargs["max_model_len"],
+        kwargs["dtype"],
+    ) == ("fp8", 2, 0.5, 2048, "bfloat16")
     cpu = _llm_kwargs(plain, Sampling(), on_cpu=True)
     assert "compilation_config" not in cpu and "max_num_seqs" not in cpu
 
 
 @pytest.mark.vllm
 def test_streamed_answers_match_generate(vllm_engine, tiny_tokenizer) -> None:
-    requests = [GenerationRequest(m, tiny_tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, [1, 16, 2, 8, 4])]
+    requests = [
+        GenerationRequest(m, tiny_tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, [1, 16, 2, 8, 4])
+    ]
     streamed = dict(vllm_engine.generate_stream(requests))
     assert sorted(streamed) == list(range(len(requests)))
     assert [streamed[i] for i in range(len(requests))] == vllm_engine.generate(requests)
@@ -223,9 +256,13 @@ def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_pat
         (docs / f"{name}.txt").write_text(f"Short {name}.\n\nAnother {name} line.\n", encoding="utf-8")
     engine = InOrder(tmp_path / "out" / "fr")
     run_pipeline([docs], engine, out_dir=tmp_path / "out", submit_bucket=bucket)
-    first_with_a = next((i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written))
+    first_with_a = next(
+        (i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written)
+    )
     if bucket is not None:
-        assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(engine.asked[:3])
+        assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(
+            engine.asked[:3]
+        )
         assert first_with_a <= 3 < len(engine.asked) - 1  # written long before the job ends
     else:
         assert engine.asked[-1].startswith("A very long") and first_with_a == len(engine.written)
@@ -238,4 +275,9 @@ def test_submission_order_sorts_within_buckets_only() -> None:
     assert submission_order(items, lambda x: x, bucket=3) == [1, 4, 5, 2, 8, 9, 3]
     assert submission_order(items, lambda x: x, bucket=None) == sorted(items)
     assert budget_batches([1, 4, 5, 2, 8, 9, 3], lambda x: x, token_budget=10, max_items=2) == [
-        [1, 4], [5, 2], [8], [9], [3]]
+        [1, 4],
+        [5, 2],
+        [8],
+        [9],
+        [3],
+    ]

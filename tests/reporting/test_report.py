@@ -1,4 +1,5 @@
 """The --report file is valid UTF-8 JSON for any file name, and keeps non-UTF-8 names losslessly."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ def _non_utf8_file(folder: Path, name: bytes, content: bytes) -> Path:
 def test_report_of_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
     doc = _non_utf8_file(tmp_path, b"caf\xff 100%.txt", b"Hello world.\n\nSecond paragraph.\n")
     report = tmp_path / "report.json"
-    result = hymt("translate", str(doc), "--to", "fr", "--engine", "identity", "--no-cache",
-                  "--report", str(report))
+    result = hymt(
+        "translate", str(doc), "--to", "fr", "--engine", "identity", "--no-cache", "--report", str(report)
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(report.read_bytes().decode("utf-8"))  # strict UTF-8, then strict JSON
     [file] = data["files"]
@@ -47,8 +49,9 @@ def test_valid_names_are_written_as_they_are() -> None:
 
 def test_every_string_of_the_report_is_unicode(tmp_path: Path) -> None:
     name = os.fsdecode(b"dir\xe9/f\xff.txt")
-    failed = FileReport(name, None, None, "failed", f"{name}: cannot read", problems=[
-        SegmentProblem(3, "odd \udc80 byte")])
+    failed = FileReport(
+        name, None, None, "failed", f"{name}: cannot read", problems=[SegmentProblem(3, "odd \udc80 byte")]
+    )
     report = RunReport("identity", None, files=[failed])
     path = tmp_path / "r.json"
     report.write(path)

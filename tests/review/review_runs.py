@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 
 from pipelines import make_pipeline, sources_of
 
-from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import ParquetOptions
 from hymt_cli.glossary import load_glossaries
+from hymt_cli.options import OptionSet
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.review import RecordSpool, write_page
 
@@ -121,7 +121,9 @@ def sample_run(
     from the memory; the review page written to `page`."""
     glossary_file = tmp_path / "terms.tsv"
     glossary_file.write_text(GLOSSARY, encoding="utf-8")
-    settings = OptionSet([ParquetOptions(columns=("title", "body_html"), cell_format="html", rows_per_batch=4)])
+    settings = OptionSet(
+        [ParquetOptions(columns=("title", "body_html"), cell_format="html", rows_per_batch=4)]
+    )
     sources = sources_of([ROOT / p for p in inputs], options=settings)
     memory = DictMemory({("fr", "Options", ""): "Options"})
     with RecordSpool() as spool:

@@ -7,13 +7,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from pipelines import run_pipeline
 from review_runs import STARTED, open_page
 
-from pipelines import run_pipeline
-
-from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.formats import TextOptions
+from hymt_cli.options import OptionSet
 from hymt_cli.review import RecordSpool, write_page
 
 pytestmark = pytest.mark.browser
@@ -53,8 +52,14 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, tmp_path: Path, a
     source.write_text("\n".join(LINES) + "\n", encoding="utf-8")
     page_file = tmp_path / "review.html"
     with RecordSpool() as spool:
-        report = run_pipeline([source], Hostile(), options=OptionSet([TextOptions(segment_by="line")]),
-                              out_dir=tmp_path / "out", engine_name="hostile", review=spool)
+        report = run_pipeline(
+            [source],
+            Hostile(),
+            options=OptionSet([TextOptions(segment_by="line")]),
+            out_dir=tmp_path / "out",
+            engine_name="hostile",
+            review=spool,
+        )
         write_page(page_file, report, spool, started=STARTED)
     assert report.files[0].untranslated == 1
     opened = open_page(browser, page_file)

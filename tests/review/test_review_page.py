@@ -166,13 +166,36 @@ def test_the_command_line_writes_the_page_with_the_report(tmp_path: Path) -> Non
     from clirun import ROOT, hymt
 
     page, report = tmp_path / "review.html", tmp_path / "report.json"
-    result = hymt("translate", str(ROOT / "samples" / "docs"), "--to", "de", "--engine", "pseudo", "--no-cache",
-                  "-o", str(tmp_path / "out"), "--review", str(page), "--report", str(report), text=True)
+    result = hymt(
+        "translate",
+        str(ROOT / "samples" / "docs"),
+        "--to",
+        "de",
+        "--engine",
+        "pseudo",
+        "--no-cache",
+        "-o",
+        str(tmp_path / "out"),
+        "--review",
+        str(page),
+        "--report",
+        str(report),
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in html
     for doc in (ROOT / "samples" / "docs").glob("*.md"):
         assert doc.name in html
-    unwritable = hymt("translate", str(ROOT / "samples" / "docs"), "--to", "de", "--engine", "pseudo",
-                      "--review", str(tmp_path / "out"), text=True)  # a folder: refused before anything runs
+    unwritable = hymt(
+        "translate",
+        str(ROOT / "samples" / "docs"),
+        "--to",
+        "de",
+        "--engine",
+        "pseudo",
+        "--review",
+        str(tmp_path / "out"),
+        text=True,
+    )  # a folder: refused before anything runs
     assert unwritable.returncode == 2 and "--review" in unwritable.stderr

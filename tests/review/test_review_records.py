@@ -11,15 +11,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 from engines import FaultEngine, Faulty
+from pipelines import run_pipeline
 from review_runs import DictMemory
 
-from pipelines import run_pipeline
-
-from hymt_cli.options import OptionSet
 from hymt_cli.engine.base import Generation, GenerationRequest
 from hymt_cli.engine.pseudo import PseudoEngine, pseudo_localize
 from hymt_cli.formats import ParquetOptions
 from hymt_cli.glossary import load_glossaries
+from hymt_cli.options import OptionSet
 from hymt_cli.reporting.report import FileReport, RunReport
 from hymt_cli.review import Flag, RecordSpool, Retry, SegmentRecord
 
@@ -39,8 +38,9 @@ def run(
     batch_requests: int | None = None,
     **kwargs,
 ) -> RunReport:
-    return run_pipeline(paths, engine, options=settings, to=targets, batch_requests=batch_requests, review=spool,
-                        **kwargs)
+    return run_pipeline(
+        paths, engine, options=settings, to=targets, batch_requests=batch_requests, review=spool, **kwargs
+    )
 
 
 def test_every_segment_has_its_status_flags_and_retry_reason(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """A setting is declared once, beside its owner: a format registered here with an option of its
 own gets its flag (in `hymt translate --help`), its config key, its HYMT_* variable, its line in
 `hymt config` and its Python keyword, and the format receives the value, whatever the layer."""
+
 from __future__ import annotations
 
 import contextlib
@@ -23,8 +24,14 @@ from hymt_cli.text.segments import Segment
 
 @dataclass(frozen=True, slots=True)
 class ShoutOptions(Options):
-    shout_marks: int = option(1, "--shout-marks", minimum=0, metavar="N", panel=Panel.FORMATS,
-                              help="shout: exclamation marks after each line.")
+    shout_marks: int = option(
+        1,
+        "--shout-marks",
+        minimum=0,
+        metavar="N",
+        panel=Panel.FORMATS,
+        help="shout: exclamation marks after each line.",
+    )
 
 
 class ShoutFormat(SplicingFormat):
@@ -59,15 +66,20 @@ class Shouted:
 
 @pytest.fixture
 def shout() -> Iterator[None]:
-    register(FormatSpec("shout", (".shout",), lambda options: ShoutFormat(options.of(ShoutOptions)), (ShoutOptions,)))
+    register(
+        FormatSpec(
+            "shout", (".shout",), lambda options: ShoutFormat(options.of(ShoutOptions)), (ShoutOptions,)
+        )
+    )
     try:
         yield
     finally:
         unregister("shout")
 
 
-def _hymt(*args: str, cwd: Path, env: dict[str, str] | None = None,
-          monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+def _hymt(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
     """hymt in this process (the format is registered here), from `cwd`."""
     monkeypatch.chdir(cwd)
     for key, value in (env or {}).items():
@@ -78,14 +90,21 @@ def _hymt(*args: str, cwd: Path, env: dict[str, str] | None = None,
     return code, out.getvalue(), err.getvalue()
 
 
-def test_one_declaration_gives_a_flag_a_key_a_variable_and_a_keyword(shout, tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_declaration_gives_a_flag_a_key_a_variable_and_a_keyword(
+    shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     [setting] = settings_of(ShoutOptions)
     assert setting in all_settings()
-    assert (setting.flag, setting.key, setting.env_name) == ("--shout-marks", "shout-marks", "HYMT_SHOUT_MARKS")
+    assert (setting.flag, setting.key, setting.env_name) == (
+        "--shout-marks",
+        "shout-marks",
+        "HYMT_SHOUT_MARKS",
+    )
     assert Settings.build(shout_marks=3).of(ShoutOptions).shout_marks == 3  # the Python keyword
 
-    code, out, err = _hymt("translate", "--help", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch)
+    code, out, err = _hymt(
+        "translate", "--help", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch
+    )
     assert code == 0 and "--shout-marks" in out and "exclamation marks" in out
 
     (tmp_path / "hymt.toml").write_text("shout-marks = 2\n")
@@ -98,20 +117,24 @@ def test_one_declaration_gives_a_flag_a_key_a_variable_and_a_keyword(shout, tmp_
     assert "shout-marks = 4" in out and "env HYMT_SHOUT_MARKS" in out
 
 
-def test_the_format_gets_the_value_from_every_layer(shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_format_gets_the_value_from_every_layer(
+    shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a.shout").write_text("Hello\nWorld\n", encoding="utf-8")
     (tmp_path / "hymt.toml").write_text('engine = "identity"\nno-cache = true\nshout-marks = 2\n')
     code, _, err = _hymt("translate", "a.shout", "--to", "fr", cwd=tmp_path, monkeypatch=monkeypatch)
     assert code == 0, err
     assert (tmp_path / "a.fr.shout").read_text(encoding="utf-8") == "Hello!!\nWorld!!\n"
-    code, _, err = _hymt("translate", "a.shout", "--to", "de", "--shout-marks", "0", cwd=tmp_path,
-                         monkeypatch=monkeypatch)
+    code, _, err = _hymt(
+        "translate", "a.shout", "--to", "de", "--shout-marks", "0", cwd=tmp_path, monkeypatch=monkeypatch
+    )
     assert code == 0, err
     assert (tmp_path / "a.de.shout").read_text(encoding="utf-8") == "Hello\nWorld\n"
 
 
-def test_a_bad_value_names_its_flag_wherever_it_comes_from(shout, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bad_value_names_its_flag_wherever_it_comes_from(
+    shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with pytest.raises(UsageError, match="--shout-marks must be at least 0, not -1"):
         Settings.build(shout_marks=-1)
     (tmp_path / "hymt.toml").write_text("shout-marks = -1\n")

@@ -31,21 +31,36 @@ QUOTE = '"'
 class DelimitedOptions(Options):
     """CSV/TSV options beside the table options (table_cells.TableOptions)."""
 
-    delimiter: str = option("", "--delimiter", metavar="CHAR", panel=Panel.FORMATS,
-                            default_text="a first line sep=; names it, tab for .tsv, else found among , ; tab |",
-                            help="csv, tsv: the field delimiter.")
-    escaping: Escaping = option("quotes", "--escaping", panel=Panel.FORMATS,
-                                help="csv, tsv: how a field holds a delimiter, a quote or a line break: quotes "
-                                     "(RFC 4180, Excel), backslash (PostgreSQL/MySQL text exports), none (IANA TSV).")
-    header: bool = option(True, "--header", off_flag="--no-header", panel=Panel.FORMATS,
-                          help="csv, tsv: the first line names the columns; without one, --columns names them "
-                               "by number (1 is the first).")
+    delimiter: str = option(
+        "",
+        "--delimiter",
+        metavar="CHAR",
+        panel=Panel.FORMATS,
+        default_text="a first line sep=; names it, tab for .tsv, else found among , ; tab |",
+        help="csv, tsv: the field delimiter.",
+    )
+    escaping: Escaping = option(
+        "quotes",
+        "--escaping",
+        panel=Panel.FORMATS,
+        help="csv, tsv: how a field holds a delimiter, a quote or a line break: quotes "
+        "(RFC 4180, Excel), backslash (PostgreSQL/MySQL text exports), none (IANA TSV).",
+    )
+    header: bool = option(
+        True,
+        "--header",
+        off_flag="--no-header",
+        panel=Panel.FORMATS,
+        help="csv, tsv: the first line names the columns; without one, --columns names them "
+        "by number (1 is the first).",
+    )
 
     def validate(self) -> None:
         if len(self.delimiter) > 1 or self.delimiter in (QUOTE, "\\", "\r", "\n"):
-            raise UsageError("--delimiter must be one character other than a quote, a backslash or a line break, "
-                             f"not {self.delimiter!r}")
-
+            raise UsageError(
+                "--delimiter must be one character other than a quote, a backslash or a line break, "
+                f"not {self.delimiter!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ no translated text can be moved into one.
 Doctype, entity spelling, attribute quoting and order, tag case and whitespace are kept
 because everything outside the translated spans is copied from the source.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

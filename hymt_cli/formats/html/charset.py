@@ -1,7 +1,8 @@
 """Bytes to text for HTML pages, as a browser decides (WHATWG Encoding and HTML standards).
 
 Order: a byte order mark; else the charset a `<meta>` declares in the first 1024 bytes
-(found by the standard's prescan, over the whole head); else UTF-8 (a page that is not valid UTF-8 and declares
+(found by the standard's prescan, over the whole head); else UTF-8 (a page that is not valid UTF-8 and
+declares
 nothing is an error that says so). Labels resolve through `webencodings`, the standard's
 label table: `iso-8859-1`, `latin1` and `ascii` mean windows-1252, `gb2312` means gbk,
 `x-sjis` and `windows-31j` mean Shift_JIS; a `utf-16` declaration in an ASCII-compatible
@@ -14,6 +15,7 @@ page whose bytes would not (a charset with two spellings of one character) is re
 the offset, as are bytes the charset cannot decode. NUL bytes are text; only data that is
 clearly not a page (an image, an archive ...) is refused as binary.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -25,10 +27,21 @@ from .meta_prescan import prescan
 from .whatwg_codecs import codec_name
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
-_BINARY = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"GIF87a", "a GIF image"), (b"GIF89a", "a GIF image"),
-           (b"\xff\xd8\xff", "a JPEG image"), (b"%PDF-", "a PDF document"), (b"PK\x03\x04", "a ZIP archive"),
-           (b"\x1f\x8b", "gzip data"), (b"\x7fELF", "an executable"), (b"\x00asm", "WebAssembly"),
-           (b"wOFF", "a font"), (b"wOF2", "a font"), (b"OggS", "Ogg media"), (b"\x1aE\xdf\xa3", "Matroska media"))
+_BINARY = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x1f\x8b", "gzip data"),
+    (b"\x7fELF", "an executable"),
+    (b"\x00asm", "WebAssembly"),
+    (b"wOFF", "a font"),
+    (b"wOF2", "a font"),
+    (b"OggS", "Ogg media"),
+    (b"\x1aE\xdf\xa3", "Matroska media"),
+)
 
 
 def python_codec(encoding: webencodings.Encoding) -> str:
@@ -53,15 +66,16 @@ def decode_html(data: bytes) -> Decoded:
     encoding = prescan(data)
     if encoding is not None:
         if encoding.name == "replacement":
-            raise DocumentDecodeError(f"the page declares a charset browsers refuse to decode "
-                                      f"({encoding.name})", None)
+            raise DocumentDecodeError(
+                f"the page declares a charset browsers refuse to decode ({encoding.name})", None
+            )
         return _decode(data, python_codec(encoding), f"declared charset {encoding.name}")
     try:
         return Decoded(data.decode("utf-8"), "utf-8", "xmlcharrefreplace")
     except UnicodeDecodeError as exc:
         raise DocumentDecodeError(
-            f"not valid UTF-8 and no charset declared (add <meta charset=...>): {exc.reason}",
-            exc.start) from None
+            f"not valid UTF-8 and no charset declared (add <meta charset=...>): {exc.reason}", exc.start
+        ) from None
 
 
 def _decode(data: bytes, codec: str, why: str) -> Decoded:
@@ -76,6 +90,9 @@ def _decode(data: bytes, codec: str, why: str) -> Decoded:
     again = decoded.encode(text)
     if again != data:
         at = next((i for i, (a, b) in enumerate(zip(again, data)) if a != b), min(len(again), len(data)))
-        raise DocumentDecodeError(f"{codec} ({why}) would not write these bytes back as they are "
-                                  f"(a character with two spellings in this charset)", at)
+        raise DocumentDecodeError(
+            f"{codec} ({why}) would not write these bytes back as they are "
+            f"(a character with two spellings in this charset)",
+            at,
+        )
     return decoded

@@ -1,4 +1,5 @@
 """Translated text written back as HTML: in element text and in attribute values."""
+
 from __future__ import annotations
 
 import html
@@ -7,11 +8,10 @@ from collections.abc import Callable
 
 Escape = Callable[[str], str]
 
-_ATTR = re.compile(
-    r"""([^\s/>"'=][^\s/>=]*)(?:\s*=\s*('[^']*'|"[^"]*"|(?!['"])[^\s>]+))?""")
+_ATTR = re.compile(r"""([^\s/>"'=][^\s/>=]*)(?:\s*=\s*('[^']*'|"[^"]*"|(?!['"])[^\s>]+))?""")
 _TAG_NAME = re.compile(r"<[^\s/>]+")
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
-_SIGNIFICANT = '<>&"\''
+_SIGNIFICANT = "<>&\"'"
 _REFERENCE_START = re.compile(r"&(?=[A-Za-z#])")
 _REFERENCE = re.compile(r"&#?[A-Za-z0-9]+;?")
 
@@ -43,8 +43,11 @@ def escape_markup(text: str, spelled: frozenset[str]) -> str:
     """Translated text as HTML: what the source spelled as a reference is spelled so again;
     `&` that would start a reference and `<` that would start a tag always are."""
     text = text.replace("&", "&amp;") if "&" in spelled else _REFERENCE_START.sub("&amp;", text)
-    text = text.replace("<", "&lt;") if "<" in spelled else \
-        _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+    text = (
+        text.replace("<", "&lt;")
+        if "<" in spelled
+        else _TAG_START.sub(lambda m: "&lt;" + m.group(0)[1:], text)
+    )
     if ">" in spelled:
         text = text.replace(">", "&gt;")
     if '"' in spelled:

@@ -2,6 +2,7 @@
 
 The stdlib parser reports every event in order; consecutive events are contiguous in the
 source, so each event's span runs from its position (`getpos()`) to the next event's."""
+
 from __future__ import annotations
 
 import re
@@ -80,7 +81,7 @@ class _Recorder(HTMLParser):
             end = self.rawdata.find(">", i + 3)
             if end < 0:
                 return -1
-            self.unknown_decl(self.rawdata[i + 3:end])
+            self.unknown_decl(self.rawdata[i + 3 : end])
             return end + 1
 
 
@@ -91,9 +92,9 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     out: list[str] = []
     pos = 0
     for a, b in spans:
-        body = _NOT_NEWLINE.sub("x", text[a + 2:b - 1]) + ">" if b - a >= 3 else ""
+        body = _NOT_NEWLINE.sub("x", text[a + 2 : b - 1]) + ">" if b - a >= 3 else ""
         out.append(text[pos:a])
-        out.append(("<?" + body)[:b - a])
+        out.append(("<?" + body)[: b - a])
         pos = b
     out.append(text[pos:])
     return "".join(out)

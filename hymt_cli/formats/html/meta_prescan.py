@@ -7,6 +7,7 @@ content="...; charset=...">` both count. Labels resolve through webencodings. Th
 stops the prescan after 1024 bytes and lets the parser change the encoding when it meets a
 later `<meta>` in the head: here the prescan reads the whole head (it stops at `<body`).
 """
+
 from __future__ import annotations
 
 import webencodings  # type: ignore[import-untyped]
@@ -23,12 +24,12 @@ def prescan(data: bytes) -> webencodings.Encoding | None:
             if end < 0:
                 return None
             pos = end + 3
-        elif data[pos:pos + 5].lower() == b"<meta" and data[pos + 5:pos + 6] in (*_SPACE_BYTES, b"/"):
+        elif data[pos : pos + 5].lower() == b"<meta" and data[pos + 5 : pos + 6] in (*_SPACE_BYTES, b"/"):
             encoding, pos = _meta(data, pos + 6)
             if encoding is not None:
                 return encoding
         elif _is_tag_start(data, pos):
-            if data[pos:pos + 5].lower() == b"<body":
+            if data[pos : pos + 5].lower() == b"<body":
                 return None
             pos = _skip_tag(data, pos)
         elif data.startswith((b"<!", b"</", b"<?"), pos):
@@ -45,10 +46,10 @@ _SPACE_BYTES = tuple(bytes([b]) for b in _SPACE)
 
 
 def _is_tag_start(data: bytes, pos: int) -> bool:
-    if data[pos:pos + 1] != b"<":
+    if data[pos : pos + 1] != b"<":
         return False
-    at = pos + 2 if data[pos + 1:pos + 2] == b"/" else pos + 1
-    return data[at:at + 1].isalpha()
+    at = pos + 2 if data[pos + 1 : pos + 2] == b"/" else pos + 1
+    return data[at : at + 1].isalpha()
 
 
 def _skip_tag(data: bytes, pos: int) -> int:
@@ -133,10 +134,10 @@ def _attribute_value(data: bytes, pos: int, name: bytes) -> tuple[bytes, bytes, 
     if pos >= n:
         return None
     if data[pos] in (0x22, 0x27):  # quoted
-        end = data.find(data[pos:pos + 1], pos + 1)
+        end = data.find(data[pos : pos + 1], pos + 1)
         if end < 0:
             return None
-        return name, data[pos + 1:end].lower(), end + 1
+        return name, data[pos + 1 : end].lower(), end + 1
     if data[pos] == 0x3E:
         return name, b"", pos
     start = pos
@@ -163,8 +164,8 @@ def _charset_in_content(value: bytes) -> bytes | None:
     if pos >= len(value):
         return None
     if value[pos] in (0x22, 0x27):
-        end = value.find(value[pos:pos + 1], pos + 1)
-        return value[pos + 1:end] if end >= 0 else None
+        end = value.find(value[pos : pos + 1], pos + 1)
+        return value[pos + 1 : end] if end >= 0 else None
     end = pos
     while end < len(value) and value[end] not in _SPACE and value[end] != 0x3B:
         end += 1

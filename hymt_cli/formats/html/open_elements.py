@@ -6,6 +6,7 @@ are kept up to date as elements open and close (each element is added and remove
 An element closed from the middle of the stack (an inline element with a block opened
 inside it) leaves a hole (None) that nothing reads again.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

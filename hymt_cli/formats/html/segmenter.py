@@ -6,6 +6,7 @@ inline elements inside it become `<sN>...</sN>` tags, void/opaque inline element
 segments too. Each event kind has its handler (`_HANDLERS`); an inline element kept whole
 (code, kbd, samp, `translate="no"`) is followed by `_Opaque` until its end tag.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,12 +16,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..spans import TEMPLATING, Located, Part, locate
-from .elements import (CLOSES, INLINE, META_NAMES, OPAQUE_BLOCK, OPAQUE_INLINE, RAW_TEXT, ROLES, TRANSLATABLE_ATTRS,
-                       VOID, is_inline, skips_subtree)
+from .elements import (
+    CLOSES,
+    INLINE,
+    META_NAMES,
+    OPAQUE_BLOCK,
+    OPAQUE_INLINE,
+    RAW_TEXT,
+    ROLES,
+    TRANSLATABLE_ATTRS,
+    VOID,
+    is_inline,
+    skips_subtree,
+)
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
 from .events import Event, parse_events
 from .open_elements import OpenElements
-
 
 # Templating in text (Jinja, Liquid, Hugo, Handlebars): kept as written, as a placeholder.
 TEMPLATE_TEXT = re.compile(TEMPLATING)
@@ -88,10 +99,17 @@ class Segmenter:
     def flush(self) -> None:
         """The run so far becomes a segment."""
         if self.run:
-            found = frozenset[str]().union(*(spelled(self.src[p.start:p.end])
-                                             for p in self.run if p.shown is not None))
-            located = locate(self.src, self.run, newline="\n", escape=text_escape(found), peel=False,
-                             blank_lines=self.blank_lines)
+            found = frozenset[str]().union(
+                *(spelled(self.src[p.start : p.end]) for p in self.run if p.shown is not None)
+            )
+            located = locate(
+                self.src,
+                self.run,
+                newline="\n",
+                escape=text_escape(found),
+                peel=False,
+                blank_lines=self.blank_lines,
+            )
             if located is not None:
                 self.out.append(dataclasses.replace(located, role=self.open.innermost_block(ROLES)))
         self.run = []
@@ -102,8 +120,14 @@ class Segmenter:
             return
         a, b = event.start + self.offset, event.end + self.offset
         names = {n.lower(): (v or "") for n, v in event.attrs}
-        meta_name = next((v for v in (names.get("name", "").lower(), names.get("property", "").lower())
-                          if v in META_NAMES), "")
+        meta_name = next(
+            (
+                v
+                for v in (names.get("name", "").lower(), names.get("property", "").lower())
+                if v in META_NAMES
+            ),
+            "",
+        )
         described = event.tag == "meta" and bool(meta_name)
         for name, vstart, vend, quote in attribute_spans(self.src, a, b):
             if event.tag == "html" and name == "lang":
@@ -112,8 +136,13 @@ class Segmenter:
             raw = self.src[vstart:vend]
             if wanted and raw and not _TEMPLATED.search(raw):
                 shown = html.unescape(raw)
-                located = locate(self.src, [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
-                                 newline=" ", escape=attribute_escape(quote, spelled(raw)), peel=False)
+                located = locate(
+                    self.src,
+                    [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
+                    newline=" ",
+                    escape=attribute_escape(quote, spelled(raw)),
+                    peel=False,
+                )
                 if located is not None:
                     role = f"meta {meta_name}" if described and name == "content" else f"attribute {name}"
                     self.out.append(dataclasses.replace(located, role=role))
@@ -256,8 +285,9 @@ _HANDLERS: dict[str, Callable[[Segmenter, Event, int, int], None]] = {
 }
 
 
-def find_html_segments(src: str, start: int = 0, end: int | None = None, *,
-                       blank_lines: bool = True) -> list[Located]:
+def find_html_segments(
+    src: str, start: int = 0, end: int | None = None, *, blank_lines: bool = True
+) -> list[Located]:
     """The translatable spans of the HTML in src[start:end] (offsets into src).
     `blank_lines=False`: translations never put a blank line in (a Markdown HTML block)."""
     return segment(src, start, len(src) if end is None else end, blank_lines).out

@@ -36,7 +36,10 @@ _PREFERRED = {"gbk": {"\u20ac": b"\x80"}}
 _TOKENS = {
     "big5": rb"[\x81-\xfe][\x40-\x7e\xa1-\xfe]|[\x00-\x7f]|[\s\S]",
     "euc-jp": rb"\x8e[\xa1-\xdf]|\x8f[\xa1-\xfe][\xa1-\xfe]|[\xa1-\xfe][\xa1-\xfe]|[\x00-\x7f]|[\s\S]",
-    "gb18030": rb"[\x81-\xfe][\x30-\x39][\x81-\xfe][\x30-\x39]|[\x81-\xfe][\x40-\x7e\x80-\xfe]|[\x00-\x80]|[\s\S]",
+    "gb18030": (
+        rb"[\x81-\xfe][\x30-\x39][\x81-\xfe][\x30-\x39]|[\x81-\xfe][\x40-\x7e\x80-\xfe]"
+        rb"|[\x00-\x80]|[\s\S]"
+    ),
 }
 # Big5 pairs that decode to two code points (a letter and a combining mark)
 _BIG5_PAIRS = re.compile("\u00ca[\u0304\u030c]|\u00ea[\u0304\u030c]|[\\s\\S]")

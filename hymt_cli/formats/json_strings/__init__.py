@@ -21,7 +21,7 @@ from ..base import Decoded, FormatError, decode_utf8
 from ..jsontext import JsonSyntaxError
 from ..layout import Layout, Marked, file_named_by_language, folder_per_language, stem_suffix
 from ..strings import Item, StringsFormat
-from .flavor import FLAVORS, Flavor, detect
+from .flavor import Flavor, detect
 from .walk import Walk, arb_descriptions
 
 # Chrome's _locales folders: `_` separators and its own names for some languages.
@@ -40,9 +40,13 @@ def webextension_locales(path: Path) -> Marked | None:
 
 @dataclass(frozen=True, slots=True)
 class JsonOptions(Options):
-    flavor: Flavor = option("auto", "--json-flavor", panel=Panel.FORMATS,
-                            help="json: what kind of string file (auto: from its content; i18next: {{x}} "
-                                 "placeholders, single braces literal).")
+    flavor: Flavor = option(
+        "auto",
+        "--json-flavor",
+        panel=Panel.FORMATS,
+        help="json: what kind of string file (auto: from its content; i18next: {{x}} "
+        "placeholders, single braces literal).",
+    )
 
 
 class JsonStringsFormat(StringsFormat):

@@ -105,7 +105,8 @@ class JsonLinesReader:
         missing = [name for name in self._fields if name not in seen]
         if missing and self._first is not None:
             raise FormatError(
-                f"no line has the field {missing[0]!r}; {column_listing('fields of the first line', _field_names(self._first))}"
+                f"no line has the field {missing[0]!r}; "
+                f"{column_listing('fields of the first line', _field_names(self._first))}"
             )
 
     def writer(self, target_language: str, out: BinaryIO) -> JsonLinesWriter:

@@ -24,6 +24,7 @@ Code blocks, HTML comments, math blocks, link reference definitions and front ma
 never reach the model. HTML blocks, also inside blockquotes and list items, are translated
 with the HTML format's rules (`html_blocks`).
 """
+
 from __future__ import annotations
 
 import re
@@ -107,8 +108,12 @@ _BLOCK_HANDLERS: dict[str, Callable[[_Document, int, Token], list[Located]]] = {
 
 
 # Blocks that hold other blocks, and the role their paragraphs get (Segment.role).
-_CONTAINERS = {"list_item_open": "list item", "blockquote_open": "blockquote", "admonition_open": "admonition",
-               "footnote_open": "footnote"}
+_CONTAINERS = {
+    "list_item_open": "list item",
+    "blockquote_open": "blockquote",
+    "admonition_open": "admonition",
+    "footnote_open": "footnote",
+}
 _CONTAINER_ENDS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
 
 

@@ -1,7 +1,10 @@
 """Block-level segments: each inline token located in the source lines, table cells, titles of
 reference definitions, and the nested segments (alt text, titles, inline footnotes) of each."""
+
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -9,8 +12,15 @@ from typing import Any
 from markdown_it.token import Token
 
 from ..spans import Located, Part, locate, with_role
-from .escapes import (Escape, escape_admonition_title, escape_table_cell, escape_text, guard_bang,
-                      guard_line_start, in_table)
+from .escapes import (
+    Escape,
+    escape_admonition_title,
+    escape_table_cell,
+    escape_text,
+    guard_bang,
+    guard_line_start,
+    in_table,
+)
 from .inline import Footnotes, InlineWalker
 from .source import Lines, Where, content_mapper, markdown_parser, reads_the_same, to_source
 
@@ -23,16 +33,23 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 CONTAINER_PREFIX = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+[ \t>]*)*\Z")
 
 
-def nested_segments(src: str, content: str, where: Where, walker: InlineWalker,
-                    table: bool = False) -> list[Located]:
+def nested_segments(
+    src: str, content: str, where: Where, walker: InlineWalker, table: bool = False
+) -> list[Located]:
     """Alt texts, link titles and inline footnotes found by the walker, as segments of their own."""
     out: list[Located] = []
     for parts, escape, role in walker.nested:
         source_parts = to_source(where, parts)
         if not reads_the_same(src, content, parts, source_parts):
             continue
-        located = locate(src, source_parts, newline=" ", escape=in_table(escape) if table else escape,
-                         peel=False, before_markup=guard_bang)
+        located = locate(
+            src,
+            source_parts,
+            newline=" ",
+            escape=in_table(escape) if table else escape,
+            peel=False,
+            before_markup=guard_bang,
+        )
         if located is not None:
             out.extend(with_role([located], role))
     return out
@@ -42,7 +59,7 @@ def _line_start(text: str, piece: str, parent: str, last: bool) -> int | None:
     """Where `piece` (one line of an inline token's content) starts in its source line `text`."""
     if parent == "admonition_title_open":
         q1, q2 = text.find('"'), text.rfind('"')
-        return q1 + 1 if q2 > q1 >= 0 and text[q1 + 1:q2] == piece else None
+        return q1 + 1 if q2 > q1 >= 0 and text[q1 + 1 : q2] == piece else None
     if not last:
         return len(text) - len(piece) if text.endswith(piece) else None
     e = len(text)
@@ -79,8 +96,15 @@ def line_offsets(src: str, lines: Lines, tok: Token, parent: str) -> list[int] |
     return offsets
 
 
-def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: bool = False,
-                    footnotes: Footnotes | None = None) -> list[Located]:
+def inline_segments(
+    src: str,
+    lines: Lines,
+    tok: Token,
+    parent: str,
+    *,
+    setext: bool = False,
+    footnotes: Footnotes | None = None,
+) -> list[Located]:
     """The segment of a paragraph, heading, admonition title ... and the segments nested in it."""
     offsets = line_offsets(src, lines, tok, parent)
     if offsets is None or tok.children is None:
@@ -89,8 +113,12 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
     parts = walker.parts(tok.children)
     if parts is None:
         return []
-    if len(parts) > 2 and parts[0].kind == "self" and parts[1].kind == "break" \
-            and _ALERT.fullmatch(tok.content, parts[0].start, parts[0].end):
+    if (
+        len(parts) > 2
+        and parts[0].kind == "self"
+        and parts[1].kind == "break"
+        and _ALERT.fullmatch(tok.content, parts[0].start, parts[0].end)
+    ):
         parts = parts[2:]  # `> [!NOTE]` on its own line: the alert marker stays outside
     where = content_mapper(tok.content, offsets)
     source_parts = to_source(where, parts)
@@ -101,15 +129,21 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
     if tab is not None:  # `=== "Title"`: only the title is text; the lines after it go on
         out.extend(_content_tab_title(src, offsets[0], tab))
         breaks = [i for i, part in enumerate(source_parts) if part.kind == "break"]
-        source_parts = source_parts[breaks[0] + 1:] if breaks else []
+        source_parts = source_parts[breaks[0] + 1 :] if breaks else []
     single_line = parent in ("heading_open", "admonition_title_open")
     # A paragraph's (or setext heading's) lines start at the block's left edge: translated
     # text there must not open a block.
     starts_line = parent == "paragraph_open" or setext
     escape: Escape = escape_admonition_title if parent == "admonition_title_open" else escape_text
-    located = locate(src, source_parts, newline=" " if single_line else None, escape=escape,
-                     line_start=guard_line_start if starts_line else None, blank_lines=False,
-                     before_markup=guard_bang)
+    located = locate(
+        src,
+        source_parts,
+        newline=" " if single_line else None,
+        escape=escape,
+        line_start=guard_line_start if starts_line else None,
+        blank_lines=False,
+        before_markup=guard_bang,
+    )
     if located is not None:
         out.append(located)
     return out
@@ -117,7 +151,7 @@ def inline_segments(src: str, lines: Lines, tok: Token, parent: str, *, setext: 
 
 def _content_tab_title(src: str, at: int, tab: re.Match[str]) -> list[Located]:
     title = Part(at + tab.start(1), at + tab.end(1), "text")
-    if src[title.start:title.end] != tab.group(1):
+    if src[title.start : title.end] != tab.group(1):
         return []
     located = locate(src, [title], newline=" ", escape=escape_admonition_title, peel=False)
     return [located] if located is not None else []
@@ -136,8 +170,9 @@ def _find_cell(text: str, content: str, cursor: int, empties: int) -> tuple[str,
     return None
 
 
-def table_row(src: str, lines: Lines, tokens: Sequence[Token], start: int,
-              footnotes: Footnotes | None = None) -> list[Located]:
+def table_row(
+    src: str, lines: Lines, tokens: Sequence[Token], start: int, footnotes: Footnotes | None = None
+) -> list[Located]:
     """Cells of one table row: each cell's content is found after the previous cell's."""
     span = tokens[start].map
     if span is None or span[0] >= len(lines):
@@ -162,22 +197,28 @@ def table_row(src: str, lines: Lines, tokens: Sequence[Token], start: int,
         content, at = found
         cursor, empties = at + len(content), 0
         # An escaped spelling is walked as such: re-parse it as inline to get matching children.
-        children = tok.children if content == tok.content else markdown_parser().parseInline(content)[0].children
+        children = (
+            tok.children if content == tok.content else markdown_parser().parseInline(content)[0].children
+        )
         role = "table header" if tokens[position - 1].type == "th_open" else "table cell"
-        out.extend(with_role(_cell_segments(src, content, children or [], lines.starts[row] + at, footnotes), role))
+        out.extend(
+            with_role(_cell_segments(src, content, children or [], lines.starts[row] + at, footnotes), role)
+        )
     return out
 
 
-def _cell_segments(src: str, content: str, children: Sequence[Token], at: int,
-                   footnotes: Footnotes | None) -> list[Located]:
+def _cell_segments(
+    src: str, content: str, children: Sequence[Token], at: int, footnotes: Footnotes | None
+) -> list[Located]:
     where = content_mapper(content, [at])
     walker = InlineWalker(content, footnotes)
     parts = walker.parts(children)
     if parts is None:
         return []
     out = nested_segments(src, content, where, walker, table=True)
-    located = locate(src, to_source(where, parts), newline=" ", escape=escape_table_cell,
-                     before_markup=guard_bang)
+    located = locate(
+        src, to_source(where, parts), newline=" ", escape=escape_table_cell, before_markup=guard_bang
+    )
     if located is not None:
         out.append(located)
     return out
@@ -194,8 +235,9 @@ def reference_titles(src: str, lines: Lines, references: Mapping[str, Mapping[st
         text = lines.text(src, span[0])
         walker = InlineWalker(text)
         if _definition_title(text, walker, label, ref["title"]):
-            start = lines.starts[span[0]]
-            out.extend(nested_segments(src, text, lambda c: start + c, walker))
+            out.extend(
+                nested_segments(src, text, functools.partial(operator.add, lines.starts[span[0]]), walker)
+            )
     return out
 
 
@@ -208,8 +250,11 @@ def _definition_title(text: str, walker: InlineWalker, label: str, title_value: 
     if open_at < 0 or not CONTAINER_PREFIX.match(text[:open_at]):
         return False
     close = walker.bracket_end(open_at)
-    if close is None or not text.startswith(":", close + 1) \
-            or normalizeReference(text[open_at + 1:close]) != label:
+    if (
+        close is None
+        or not text.startswith(":", close + 1)
+        or normalizeReference(text[open_at + 1 : close]) != label
+    ):
         return False
     pos = close + 2
     while pos < len(text) and text[pos] in " \t":
@@ -221,8 +266,7 @@ def _definition_title(text: str, walker: InlineWalker, label: str, title_value: 
     while pos < len(text) and text[pos] in " \t":
         pos += 1
     title = parseLinkTitle(text, pos, len(text))
-    if pos == start or not title.ok or text[title.pos:].strip() or title.str != title_value:
+    if pos == start or not title.ok or text[title.pos :].strip() or title.str != title_value:
         return False
     walker.title(pos, title.pos, title.str)
     return True
-

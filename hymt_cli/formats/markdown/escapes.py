@@ -5,6 +5,7 @@ escapes what would otherwise open a construct the source did not have in that co
 (prose, a table cell, image alt text, a link title, a YAML or TOML value) or start a block
 at the beginning of a line.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,13 +22,14 @@ _PROSE_SPECIAL = re.compile(r"[\\`*~\[\]$]|(?<![^\W_])_|_(?![^\W_])")
 _BRACKET = re.compile(r"(?<!\\)([\[\]])")
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=[ \t]|\Z)")
 _BLOCK_START = re.compile(
-    r"#{1,6}(?:[ \t]|\Z)"                  # ATX heading
-    r"|[>|]"                                  # block quote; table row
-    r"|[-+*](?:[ \t]|\Z)"                    # bullet list item
-    r"|(?:[-*_][ \t]*){3,}\Z|=+[ \t]*\Z"      # thematic break; setext underline
-    r"|`{3}|~{3}|\$\$|!!!|\?\?\?"             # fence; math block; admonition
-    r"|:?-+:?[ \t]*\|"                        # table delimiter row
-    r"|\[[^\]]*\]:")                          # reference or footnote definition
+    r"#{1,6}(?:[ \t]|\Z)"  # ATX heading
+    r"|[>|]"  # block quote; table row
+    r"|[-+*](?:[ \t]|\Z)"  # bullet list item
+    r"|(?:[-*_][ \t]*){3,}\Z|=+[ \t]*\Z"  # thematic break; setext underline
+    r"|`{3}|~{3}|\$\$|!!!|\?\?\?"  # fence; math block; admonition
+    r"|:?-+:?[ \t]*\|"  # table delimiter row
+    r"|\[[^\]]*\]:"
+)  # reference or footnote definition
 _YAML_PLAIN_UNSAFE = re.compile(r":(\s|\Z)|\s#|\A[\s\-?:,\[\]{}#&*!|>'\"%@`]|\s\Z")
 
 
@@ -62,7 +64,7 @@ def guard_line_start(text: str) -> str:
     text = text.lstrip(" \t")  # 4 spaces at a paragraph's start would open a code block
     ordered = _ORDERED_START.match(text)
     if ordered:
-        return ordered.group(1) + "\\" + text[ordered.end(1):]
+        return ordered.group(1) + "\\" + text[ordered.end(1) :]
     if _BLOCK_START.match(text):
         return "\\" + text
     return text

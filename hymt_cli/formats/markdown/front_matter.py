@@ -1,6 +1,7 @@
 """Front matter: the one-line `title` and `description` values of YAML (`---`) or TOML
 (`+++`) front matter are translated; every other key, and every value that is not a plain
 one-line string, is kept as written."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,8 +21,13 @@ _TOML_KEY = re.compile(r"""(title|description)[ \t]*=[ \t]*(?:"([^"\\]*)"|'([^']
 def _yaml_value(value: str, at: int) -> tuple[int, int, Escape] | None:
     """The translatable span of a YAML scalar written at `at`, and its escape; None when it
     is no plain, single- or double-quoted one-line string without escapes."""
-    if value[0] == '"' and len(value) >= 2 and value.endswith('"') and "\\" not in value \
-            and '"' not in value[1:-1]:
+    if (
+        value[0] == '"'
+        and len(value) >= 2
+        and value.endswith('"')
+        and "\\" not in value
+        and '"' not in value[1:-1]
+    ):
         return at + 1, at + len(value) - 1, yaml_double
     if value[0] == "'" and len(value) >= 2 and value.endswith("'") and "'" not in value[1:-1]:
         return at + 1, at + len(value) - 1, yaml_single
@@ -70,8 +76,13 @@ def toml_values(src: str, lines: Lines, end_row: int) -> list[Located]:
             continue
         group = 2 if match.group(2) is not None else 3
         start, end = lines.starts[row] + match.start(group), lines.starts[row] + match.end(group)
-        located = locate(src, [Part(start, end, "text")], newline=" ",
-                         escape=toml_basic if group == 2 else toml_literal, peel=False)
+        located = locate(
+            src,
+            [Part(start, end, "text")],
+            newline=" ",
+            escape=toml_basic if group == 2 else toml_literal,
+            peel=False,
+        )
         if located is not None:
             out.append(dataclasses.replace(located, role=f"key {match.group(1)}"))
     return out

@@ -3,6 +3,7 @@
 Inside a container (`> `, a list item) markdown-it strips each line's prefix from the
 block's content: the HTML is segmented in that content, and each segment is mapped back
 to the source, the line ends and prefixes inside it becoming line breaks."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -47,8 +48,14 @@ def _keep_block_start(src: str, segments: list[Located], start: int) -> list[Loc
         if located.start != start:
             out.append(located)
         elif located.parts[0].kind in ("self", "close"):
-            again = locate(src, located.parts[1:], newline=located.newline, escape=located.escape,
-                           peel=located.peel, blank_lines=located.blank_lines)
+            again = locate(
+                src,
+                located.parts[1:],
+                newline=located.newline,
+                escape=located.escape,
+                peel=located.peel,
+                blank_lines=located.blank_lines,
+            )
             if again is not None and again.start != start:
                 out.append(dataclasses.replace(again, role=located.role))
     return out
@@ -63,7 +70,7 @@ def _prefixed_lines(src: str, lines: Lines, content: str, first: int, last: int)
     offsets = []
     for row, piece in zip(range(first, last), pieces):
         text = lines.text(src, row)
-        if not text.endswith(piece) or not CONTAINER_PREFIX.match(text[:len(text) - len(piece)]):
+        if not text.endswith(piece) or not CONTAINER_PREFIX.match(text[: len(text) - len(piece)]):
             return None
         offsets.append(lines.ends[row] - len(piece))
     return content_mapper(content, offsets)

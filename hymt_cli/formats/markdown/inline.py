@@ -13,6 +13,7 @@ None: the block is then not translated. Templating, shortcodes and bare URLs are
 text as `self` parts. Image alt text, link titles and one-line inline footnotes are
 collected in `nested`, to become segments of their own.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,16 +27,16 @@ from ..html.elements import OPAQUE_INLINE, skips_subtree
 from ..html.escapes import attribute_spans
 from ..spans import TEMPLATING
 from .escapes import Escape, escape_alt_text, escape_inline_footnote, title_escape
-from .source import RawPart, RawKind
+from .source import RawKind, RawPart
 
 _PROTECTED_TEXT = re.compile(
-    TEMPLATING +                                   # Jinja / Liquid / Hugo templating
-    r"|:[a-z_+\-][a-z0-9_+\-]*:"                 # emoji shortcodes
-    r"|\{[#.:][^{}\n]*\}"                          # heading ids / attribute lists {#id .class}
-    r"|(?<!\S)\[[ xX]\](?=\s)"                      # task list boxes
-    r"|\[![A-Za-z]+\]"                             # GitHub alerts: > [!NOTE]
+    TEMPLATING  # Jinja / Liquid / Hugo templating
+    + r"|:[a-z_+\-][a-z0-9_+\-]*:"  # emoji shortcodes
+    r"|\{[#.:][^{}\n]*\}"  # heading ids / attribute lists {#id .class}
+    r"|(?<!\S)\[[ xX]\](?=\s)"  # task list boxes
+    r"|\[![A-Za-z]+\]"  # GitHub alerts: > [!NOTE]
     r"|(?:https?|ftp)://[^\s<>()\[\]]+|www\.[A-Za-z0-9-]+\.[^\s<>()\[\]]+"  # bare URLs
-    r"|<[a-z][a-z0-9+.-]*:[^\s<>]*>",             # autolink-looking text
+    r"|<[a-z][a-z0-9+.-]*:[^\s<>]*>",  # autolink-looking text
     re.DOTALL,
 )
 _HTML_OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?>\Z", re.DOTALL)
@@ -117,10 +118,15 @@ class InlineWalker:
     def title(self, start: int, end: int, value: str) -> None:
         """A link title at content[start:end], quotes included: translated when it is plain
         (no escapes or entities: then the raw text is the title) and on one line."""
-        raw = self.content[start + 1:end - 1]
+        raw = self.content[start + 1 : end - 1]
         if raw.strip() and raw == value and "\n" not in raw:
-            self.nested.append(Nested([RawPart(start + 1, end - 1, "text")], title_escape(self.content[start]),
-                                      "attribute title"))
+            self.nested.append(
+                Nested(
+                    [RawPart(start + 1, end - 1, "text")],
+                    title_escape(self.content[start]),
+                    "attribute title",
+                )
+            )
 
     def code_span_end(self, c: int, ticks: str) -> int | None:
         """End of the code span opened by `ticks` at c (a run of as many backticks closes it)."""
@@ -197,8 +203,13 @@ class InlineWalker:
         inner = InlineWalker(self.content[start:end]).parts(note.get("tokens") or [])
         if inner is None or any(p.kind == "break" for p in inner):
             return
-        self.nested.append(Nested([RawPart(p.start + start, p.end + start, p.kind, p.key) for p in inner],
-                                  escape_inline_footnote, "footnote"))
+        self.nested.append(
+            Nested(
+                [RawPart(p.start + start, p.end + start, p.kind, p.key) for p in inner],
+                escape_inline_footnote,
+                "footnote",
+            )
+        )
 
     def skip_to(self, token_type: str) -> None:
         """Move past the children up to the next one of `token_type` (consumed too)."""
@@ -301,7 +312,7 @@ def _link_close(w: InlineWalker, tok: Token) -> bool:
         # definition: a translation writes the full reference `[translated][foo]`.
         # (a label's line breaks as spaces: the content lacks the lines' container prefixes,
         # and labels match with their whitespace collapsed)
-        written = "][" + _LINE_BREAKS.sub(" ", w.content[start + 1:c]) + "]"
+        written = "][" + _LINE_BREAKS.sub(" ", w.content[start + 1 : c]) + "]"
     return w.take_to(end, "close", "link", written)
 
 
@@ -317,14 +328,18 @@ def _image(w: InlineWalker, tok: Token) -> bool:
     label_end = w.bracket_end(c + 1)
     if label_end is None:
         return False
-    alt = w.content[c + 2:label_end]
+    alt = w.content[c + 2 : label_end]
     end = w.link_tail(label_end + 1)
     # Plain alt text only: markup or escapes in it stay as written. The alt text of a
     # shortcut or collapsed reference (`![foo]`, `![foo][]`) is its label: kept.
-    if alt.strip() and "\n" not in alt and tok.children is not None \
-            and all(ch.type == "text" for ch in tok.children) \
-            and "".join(ch.content for ch in tok.children) == alt \
-            and not _is_label_reference(w.content, label_end + 1, end):
+    if (
+        alt.strip()
+        and "\n" not in alt
+        and tok.children is not None
+        and all(ch.type == "text" for ch in tok.children)
+        and "".join(ch.content for ch in tok.children) == alt
+        and not _is_label_reference(w.content, label_end + 1, end)
+    ):
         w.nested.append(Nested([RawPart(c + 2, label_end, "text")], escape_alt_text, "attribute alt"))
     return w.take_to(end, "self")
 

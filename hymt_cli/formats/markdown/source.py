@@ -5,6 +5,7 @@ offsets. `Lines` knows where every source line starts and ends, `content_mapper`
 offset into a token's content into an offset into the source, given where each content
 line starts there.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -45,8 +46,14 @@ def markdown_parser() -> MarkdownIt:
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
 
-    md = (MarkdownIt("commonmark").enable(["table", "strikethrough"])
-          .use(front_matter_plugin).use(footnote_plugin).use(admon_plugin).use(dollarmath_plugin))
+    md = (
+        MarkdownIt("commonmark")
+        .enable(["table", "strikethrough"])
+        .use(front_matter_plugin)
+        .use(footnote_plugin)
+        .use(admon_plugin)
+        .use(dollarmath_plugin)
+    )
     md.disable("text_join")  # keep escapes/entities as their own tokens (markup = source text)
     return md
 
@@ -68,7 +75,7 @@ class Lines:
         return len(self.starts)
 
     def text(self, src: str, i: int) -> str:
-        return src[self.starts[i]:self.ends[i]] if i < len(self.starts) else ""
+        return src[self.starts[i] : self.ends[i]] if i < len(self.starts) else ""
 
 
 def content_mapper(content: str, offsets: Sequence[int]) -> Where:
@@ -86,12 +93,18 @@ def content_mapper(content: str, offsets: Sequence[int]) -> Where:
 
 def to_source(where: Where, parts: Sequence[RawPart]) -> list[Part]:
     """Content parts as parts of the source; an entity shows its character to the model."""
-    return [Part(where(p.start), where(p.end), "text", "", p.key) if p.kind == "entity"
-            else Part(where(p.start), where(p.end), p.kind, p.key, written=p.written) for p in parts]
+    return [
+        Part(where(p.start), where(p.end), "text", "", p.key)
+        if p.kind == "entity"
+        else Part(where(p.start), where(p.end), p.kind, p.key, written=p.written)
+        for p in parts
+    ]
 
 
 def reads_the_same(src: str, content: str, parts: Sequence[RawPart], located: Sequence[Part]) -> bool:
     """Every part (but line breaks, which hold container prefixes) spells the same in the
     source as in the content: the map from content to source is right."""
-    return all(raw.kind == "break" or src[part.start:part.end] == content[raw.start:raw.end]
-               for raw, part in zip(parts, located))
+    return all(
+        raw.kind == "break" or src[part.start : part.end] == content[raw.start : raw.end]
+        for raw, part in zip(parts, located)
+    )

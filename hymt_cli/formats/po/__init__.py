@@ -19,6 +19,7 @@ shows the msgid), so the identity engine gives the source back with the header e
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -70,9 +71,14 @@ _DETECTED = (Convention.PRINTF, Convention.PYTHON_PERCENT, Convention.HTML, Conv
 
 @dataclass(frozen=True, slots=True)
 class PoOptions(Options):
-    fuzzy: bool = option(False, "--po-fuzzy", off_flag="--no-po-fuzzy", panel=Panel.FORMATS,
-                         help="po: flag every machine translation `#, fuzzy`, for a person to review "
-                              "(msgfmt leaves fuzzy entries out until the flag is removed).")
+    fuzzy: bool = option(
+        False,
+        "--po-fuzzy",
+        off_flag="--no-po-fuzzy",
+        panel=Panel.FORMATS,
+        help="po: flag every machine translation `#, fuzzy`, for a person to review "
+        "(msgfmt leaves fuzzy entries out until the flag is removed).",
+    )
 
 
 def conventions_of(flags: list[str], msgid: str) -> Conventions:
@@ -190,10 +196,10 @@ class _Scan:
                 self.table,
                 self.newline,
             )
-            write = lambda new: new
+            write = _as_written
         else:
             value = parse_value(entry.msgid.value, conventions)
-            write = lambda new: msgstr_lines("msgstr", new, self.newline)
+            write = functools.partial(msgstr_lines, "msgstr", newline=self.newline)
         if self.fuzzy and "fuzzy" not in entry.flags:
             start, write = self._flagged(entry, block_start, write)
         yield Entry(start, block_end, value, write, note=note, role=_role(entry))
@@ -225,3 +231,8 @@ def _without_fuzzy(line: str, newline: str) -> str:
 
 
 __all__ = ["FormatError", "PoFormat", "PoOptions"]
+
+
+def _as_written(text: str) -> str:
+    """A plural entry's msgstr lines come written by its value (PluralMessage)."""
+    return text

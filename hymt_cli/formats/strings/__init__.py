@@ -25,14 +25,23 @@ A value read in one place and written in another (a PO msgid into its msgstr) is
 span is where the translation goes (`write` escapes for it); one written differently per
 target (a PO file's `msgstr[n]` lines: as many as the target has forms) is one Entry whose value
 (any `values.Value`: po/messages.py's PluralMessage) renders the whole block for the language
-asked, from segments of its own per target and category. `Segment.targets` (segments.py) makes the pipeline plan a segment only for those
+asked, from segments of its own per target and category. `Segment.targets` (segments.py) makes the pipeline
+plan a segment only for those
 targets. `values.placeholders(text, conventions)` is the placeholder multiset a translation must
 keep (tests; checks).
 """
 
 from __future__ import annotations
 
-from .conventions import Convention, Conventions, active, escaper, icu_escape, literal_parts, looks_like_printf
+from .conventions import (
+    Convention,
+    Conventions,
+    active,
+    escaper,
+    icu_escape,
+    literal_parts,
+    looks_like_printf,
+)
 from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
 from .icu import IcuError, parse_message
 from .plurals import (

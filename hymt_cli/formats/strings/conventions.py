@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from enum import Enum
+from enum import StrEnum
 
 from ..spans import TEMPLATING, Part
 
 
-class Convention(str, Enum):
+class Convention(StrEnum):
     PRINTF = "printf"  # %s %1$s %d %5.2f %lu %@ %1$@ %#@var@ (C, Objective-C, Java, PHP, Android); %% literal
     PYTHON_PERCENT = "python-percent"  # %(name)s and %s (Python's % operator); %% literal
     PYTHON_BRACE = "python-brace"  # {name} {0} {} {0:>8} {a.b} (Python str.format, .NET); {{ }} literal
@@ -52,7 +52,10 @@ _PRINTF_BODY = (
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
 _PATTERNS: dict[Convention, str] = {
-    Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + "|%" + _PRINTF_BODY,
+    Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|"
+    + _PRINTF_INTTYPES
+    + "|%"
+    + _PRINTF_BODY,
     Convention.PYTHON_PERCENT: (
         r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
         r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
@@ -63,7 +66,10 @@ _PATTERNS: dict[Convention, str] = {
     ),
     Convention.I18NEXT: r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}|\$t\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)",
     Convention.TEMPLATE: TEMPLATING,
-    Convention.RUBY: r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}|%<[A-Za-z_]\w*>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
+    Convention.RUBY: (
+        r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}"
+        r"|%<[A-Za-z_]\w*>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]"
+    ),
     Convention.WEBEXT: r"(?P<webext_lit>\$\$)|\$[A-Za-z0-9_@]+\$|\$[1-9]\d*",
     Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
     Convention.STRFTIME: r"(?P<strftime_lit>%%)|%[-_0^#]?[aAbBcCdDeFgGhHIjklLmMnNpPrRsStTuUVwWxXyYzZ+]",
@@ -119,8 +125,13 @@ _VOID = frozenset(
 # Detecting a convention from a value's content (a format that does not declare it): stricter
 # than parsing, so that "100% sure" or "20%off" is not taken for a printf format.
 _DETECT: dict[Convention, str] = {
-    Convention.PRINTF: r"%%|%(?:\d+\$)?#@[A-Za-z_]\w*@|" + _PRINTF_INTTYPES + r"|%\d+\$" + _PRINTF_BODY[len(r"(?:\d+\$)?"):]
-    + "|%" + _PRINTF_BODY + r"(?![A-Za-z])",
+    Convention.PRINTF: r"%%|%(?:\d+\$)?#@[A-Za-z_]\w*@|"
+    + _PRINTF_INTTYPES
+    + r"|%\d+\$"
+    + _PRINTF_BODY[len(r"(?:\d+\$)?") :]
+    + "|%"
+    + _PRINTF_BODY
+    + r"(?![A-Za-z])",
     Convention.PYTHON_PERCENT: r"%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",
     Convention.PYTHON_BRACE: r"\{[A-Za-z0-9_]*(?:![rsa])?(?::[^{}\n]*)?\}",
     Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(",

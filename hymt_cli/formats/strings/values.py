@@ -110,8 +110,12 @@ class ParsedValue:
         """The same value as a form written only for `targets` (a new i18next plural key):
         its segments carry `note`; segments for other languages are dropped."""
         segments = tuple(
-            ValueSegment(s.text, f"{note}\n{s.note}" if s.note and note else note or s.note,
-                         targets if s.targets is None else s.targets & targets, s.label)
+            ValueSegment(
+                s.text,
+                f"{note}\n{s.note}" if s.note and note else note or s.note,
+                targets if s.targets is None else s.targets & targets,
+                s.label,
+            )
             for s in self.segments
         )
         return ParsedValue(self.text, segments, self._root)
@@ -160,7 +164,9 @@ def located_value(
     """A value whose parts the format found itself (offsets into `text`): XML content whose inline
     elements are tags and whose text runs went through `literal_parts`. One message; `escape`
     makes translated text literal in it (the conventions' escaper and the container's)."""
-    located = locate(text, list(parts), newline=newline, escape=escape, line_start=line_start) if parts else None
+    located = (
+        locate(text, list(parts), newline=newline, escape=escape, line_start=line_start) if parts else None
+    )
     if located is None:
         return ParsedValue(text, (), _Msg(0, len(text), None, -1))
     return ParsedValue(text, (ValueSegment(segment_text(text, located)),), _Msg(0, len(text), located, 0))

@@ -55,9 +55,14 @@ _NEEDS_TRANSLATION = {False: frozenset({"new", "needs-translation"}), True: froz
 
 @dataclass(frozen=True, slots=True)
 class XliffOptions(Options):
-    xliff_review: bool = option(False, "--xliff-review", off_flag="--no-xliff-review", panel=Panel.FORMATS,
-                           help="xliff: mark machine translations in XLIFF 1.2 needs-review-translation "
-                                "instead of translated (2.0 has no such state).")
+    xliff_review: bool = option(
+        False,
+        "--xliff-review",
+        off_flag="--no-xliff-review",
+        panel=Panel.FORMATS,
+        help="xliff: mark machine translations in XLIFF 1.2 needs-review-translation "
+        "instead of translated (2.0 has no such state).",
+    )
 
 
 def classify(event: XmlEvent) -> InlineKind:
