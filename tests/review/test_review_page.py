@@ -54,7 +54,7 @@ def test_the_page_holds_the_whole_run_and_asks_for_nothing(tmp_path: Path) -> No
     first = json.loads(blocks["hymt-first"])  # the first page, shown while the rest is read
     assert [r for output in first for r in output] == [r for output in segments for r in output][:100]
     assert len(first) == len(segments)
-    assert run["schema"] == "hymt.review/1" and run["started"] == "2026-05-01 09:30 UTC"
+    assert run["schema"] == "hymt.review/2" and run["started"] == "2026-05-01 09:30 UTC"
     assert [f["input"] for f in run["files"]] == [f.input for f in report.files]
     assert [len(s) for s in segments] == [f["counts"]["segments"] for f in run["files"]]
     assert run["totals"]["segments"] == sum(len(s) for s in segments) > 700
