@@ -9,9 +9,10 @@ text can end them (records.script_safe_json):
 
 - `hymt-run`: the run (`schema`, `started`, `engine`, `model`, `source`, `targets`, `status`,
   `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
-  `about` ({check id: what it checks}, for the QA checks among them), `totals` and `files` (per output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`,
-  `status`, `error`, `warning`, `counts`); counts are `segments`, `attention`, `statuses`,
-  `checks`, `errors`, `warnings` (spool.OutputCounts);
+  `about` ({check id: what it checks}, for the QA checks among them), `totals` and `files` (per
+  output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`, `status`, `error`, `warning`,
+  `counts`); counts are `segments`, `attention`, `statuses`, `checks` (segments a check fired
+  on: as a flag, or as a retry's reason), `errors`, `warnings` (flags) (spool.OutputCounts);
 - `hymt-segments` (class; one block or more, each of about 1 MiB): each block an array of per-output
   arrays of records (records.SegmentRecord); the blocks joined give one array per output, in the
   order of `files`;
@@ -31,8 +32,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..outputs.atomic import open_atomically
-from ..reporting.report import FileReport, RunReport
 from ..qa import BY_ID
+from ..reporting.report import FileReport, RunReport
 from ..text.languages import LANGUAGES
 from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
