@@ -62,17 +62,24 @@ def test_the_page_holds_the_whole_run_and_asks_for_nothing(tmp_path: Path) -> No
         "as-is": 2,
         "memory": 1,
         "repaired": 1,
-        "retried": 3,
-        "translated": 766,
-        "untranslated": 2,
+        "retried": 4,
+        "translated": 764,
+        "untranslated": 3,
     }
     assert run["checks"] == {
+        "brackets": "warning",
         "echo": "info",
         "empty": "error",
         "glossary": "warning",
+        "inconsistent": "warning",
         "loop": "error",
+        "number": "error",
+        "sku": "warning",
         "tags": "info",
     }
+    # What each QA check checks, for the page's tooltips (the other checks have none).
+    assert set(run["about"]) == {"brackets", "inconsistent", "number", "sku"}
+    assert run["about"]["sku"] == "SKU and model tokens (XR-2000, A4) kept"
     # Nothing outside the data refers to anything: no URL, no source, no link, no import.
     for code in (script, style, markup):
         assert not re.search(r"https?:|//[a-z]|\bsrc=|\bhref=|url\(|@import|fetch\(|XMLHttpRequest", code), (
