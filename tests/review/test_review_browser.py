@@ -101,9 +101,9 @@ def test_filters_by_status_check_file_and_text(browser, samples_page: Path, arti
     ]
     checks = ["brackets", "echo", "empty", "glossary", "inconsistent", "loop", "number", "sku", "tags"]
     assert page.locator("#checks .check").all_inner_texts() == checks
+    severities = ["warning", "info", "error", "warning", "warning", "error", "error", "warning", "info"]
     assert page.locator("#checks .dot").evaluate_all("dots => dots.map(d => d.className)") == [
-        "dot " + severity
-        for severity in ("warning", "info", "error", "warning", "warning", "error", "error", "warning", "info")
+        "dot " + severity for severity in severities
     ]
     page.click("#checks button[data-check=empty]")
     assert summary(opened) == "1–1 of 1 segment"
