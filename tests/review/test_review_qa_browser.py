@@ -147,7 +147,7 @@ def test_each_finding_is_on_its_segment_counted_and_filtered(browser, qa_page, a
     assert len(opened.requests) == 1  # the page itself
 
 
-def test_a_segment_shows_its_context_under_the_source(browser, tmp_path: Path) -> None:
+def test_a_segment_shows_its_context_under_the_source(browser, tmp_path: Path, artifacts: Path) -> None:
     from hymt_cli.engine.pseudo import PseudoEngine
 
     root = Path(__file__).resolve().parents[2]
@@ -174,4 +174,5 @@ def test_a_segment_shows_its_context_under_the_source(browser, tmp_path: Path) -
     )
     sizes = row.evaluate("r => ['.src', '.ctx'].map(s => getComputedStyle(r.querySelector(s)).fontSize)")
     assert float(sizes[1].removesuffix("px")) < float(sizes[0].removesuffix("px"))
+    page.screenshot(path=str(artifacts / "contexts.png"))
     assert opened.console == []

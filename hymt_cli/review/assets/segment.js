@@ -117,15 +117,16 @@ function row(record, position) {
   if (same) target.dataset.note = "as in the source";
   if (file.lang && !kept && !same) target.lang = file.lang;
   target.dir = file.dir === "rtl" && !kept && !same ? "rtl" : "auto";
-  node.append(gutter, source, target);
   if (record.context) {
     // What the model was told besides the text (a key and its comment, a title and a heading):
     // a quiet line under the source, as text.
     const context = el("div", "ctx");
     context.title = "told to the model with the text, never translated";
     context.append(el("span", "what", "context"), el("span", "said", record.context));
-    node.append(context);
-  }
+    const column = el("div", "src-col");
+    column.append(source, context);
+    node.append(gutter, column, target);
+  } else node.append(gutter, source, target);
   const notes = el("ul", "notes");
   const flags = record.flags || [];
   for (const flag of flags) notes.append(note(flag.severity, flag.severity, flag.check, flag.message));
