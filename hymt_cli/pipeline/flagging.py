@@ -123,7 +123,10 @@ class Flagger:
         """The run is done: report the inconsistent translations, in document order."""
         if self.suite.consistency is None:
             return
-        for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
+        # Document order; a segment's pieces share one, so their texts decide (the same run lists
+        # the same flags in the same order, whatever order the answers came in).
+        findings = self.suite.consistency.findings()
+        for item in sorted(findings, key=lambda i: (i.order, i.source, i.answer, i.message)):
             where = item.where
             assert isinstance(where, Where)
             record(where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
