@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
+from hymt_cli.engine.pseudo import pseudo_localize
 
 
 class Recording(BatchEngine):
@@ -291,6 +292,30 @@ QA_FAULTS: dict[str, Callable[[str], str]] = {
     "bracket": lambda t: t.replace(")", "", 1),  # a dropped closing bracket
 }
 
+# A product text every QA fault finds something in: a paragraph per fault.
+QA_PRODUCT = """\
+Warranty: 24 months on every model.
+
+Price: $1,299.00 including shipping.
+
+Manual and drivers at https://shop.example.com/xr2000/manual for download.
+
+Questions? Write to support@example.com with your order number.
+
+The XR-2000 replaces the older printer models.
+
+Works with any paper (plain or glossy).
+"""
+# segment id -> (check, severity) the fault of that segment must raise (QaFaultEngine, every fault)
+QA_EXPECTED: dict[int, tuple[str, str]] = {
+    0: ("number", "error"),
+    1: ("number", "error"),
+    2: ("url", "error"),
+    3: ("email", "error"),
+    4: ("sku", "warning"),
+    5: ("brackets", "warning"),
+}
+
 
 class QaFaultEngine(BatchEngine):
     """Answers like `inner` (pseudo-localization: every letter changed, numbers, URLs and codes
@@ -316,4 +341,21 @@ class QaFaultEngine(BatchEngine):
                 for fault in self.faults:
                     text = fault(text)
             out.append(Generation(text, answer.finish_reason, answer.output_tokens))
+        return out
+
+
+class Drifting(BatchEngine):
+    """Pseudo-localizes, and answers a text asked again (in a later window) another way."""
+
+    name = "drifting"
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        out = []
+        for r in requests:
+            times = self.seen[r.source_text] = self.seen.get(r.source_text, 0) + 1
+            text = pseudo_localize(r.source_text)
+            out.append(Generation(text if times == 1 else text.replace("⟦", "⟦ÁĹŢ "), "stop", 1))
         return out

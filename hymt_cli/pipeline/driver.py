@@ -26,7 +26,7 @@ from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.manifest import record
 from ..outputs.paths import OutputRules, PendingOutput
-from ..qa import QaSuite
+from ..qa import Flag, QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
 from ..review import RecordSpool
@@ -118,7 +118,7 @@ class Pipeline:
         self.glossary = glossary
         # Inline tags must survive in every format, a context never comes back; glossary terms when
         # there is a glossary; the QA checks when asked for.
-        self.flagger = Flagger(qa) if qa is not None else None
+        self.flagger = Flagger(qa, review) if qa is not None else None
         self.checks: tuple[Check, ...] = (
             (tags_kept, context_left_out)
             + tuple(validators)
@@ -381,6 +381,7 @@ class Pipeline:
     def _finish(self, window: Window, work: UnitWork) -> None:
         outcomes, unit, report = window.outcomes, work.unit, work.job.report
         translated: dict[int, str] = {}
+        warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
         for segment_id, pieces in work.pieces.items():
             keys = [p.key for p in pieces if p.key is not None]
             weight = unit.weight(segment_id)
@@ -399,7 +400,7 @@ class Pipeline:
                 for p in pieces
             )
             report.translated += weight
-            self._flag(work, segment_id, pieces, outcomes, kept_source=False)
+            warnings[segment_id] = self._flag(work, segment_id, pieces, outcomes, kept_source=False)
             if report.glossary is not None:
                 uses = [
                     (g, outcomes[k].translation or "")
@@ -411,25 +412,27 @@ class Pipeline:
             self.review.add(
                 report,
                 unit.index,
-                segment_records(unit, work.pieces, translated, outcomes, window.planner.planned),
+                segment_records(unit, work.pieces, translated, outcomes, window.planner.planned, warnings),
             )
         work.job.deliver(unit, translated)
 
     def _flag(
         self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *, kept_source: bool
-    ) -> None:
-        if self.flagger is not None:
-            order = (self._input_order[work.job.input], work.unit.index, segment_id)
-            self.flagger.segment(
-                work.job.report,
-                work.unit,
-                segment_id,
-                pieces,
-                outcomes,
-                work.job.lang.code,
-                order,
-                kept_source=kept_source,
-            )
+    ) -> tuple[Flag, ...]:
+        """The QA flags of a finished segment into its file's report; returns its warnings."""
+        if self.flagger is None:
+            return ()
+        order = (self._input_order[work.job.input], work.unit.index, segment_id)
+        return self.flagger.segment(
+            work.job.report,
+            work.unit,
+            segment_id,
+            pieces,
+            outcomes,
+            work.job.lang.code,
+            order,
+            kept_source=kept_source,
+        )
 
     @staticmethod
     def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:

@@ -1,7 +1,9 @@
 """QA in the pipeline: error checks reject an answer (through the outcomes' checks: retried once,
 then the segment keeps its source), warning checks flag the answer kept, and the run-wide
 consistency check reports the same source translated two ways. Every flag is recorded per
-segment in the file's report (bounded like its problems), and counted per check."""
+segment in the file's report (bounded like its problems), and counted per check; the review page
+gets them all (a segment's warnings with its records, the run-wide findings late, through the
+spool)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from ..checks.answers import Problem
 from ..formats import Unit
 from ..qa import Flag, QaSuite, excerpt
 from ..reporting.report import FileReport, QaFlag
+from ..review import Flag as ReviewFlag
+from ..review import RecordSpool
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 
@@ -20,10 +24,16 @@ MAX_FLAGS = 100  # per output file: the report must not grow with the input
 
 @dataclass(frozen=True, slots=True)
 class QaProblem(Problem):
-    """An answer an error-severity QA check rejected: the flags and the answer go to the report."""
+    """An answer an error-severity QA check rejected: the flags and the answer go to the report
+    and the review page (each flag under its own check; `check` names the first)."""
 
     flags: tuple[Flag, ...] = ()
     answer: str = ""
+
+    @classmethod
+    def of(cls, errors: tuple[Flag, ...], answer: str) -> QaProblem:
+        message = "; ".join(f.message for f in errors)
+        return cls(message, check=errors[0].check, flags=errors, answer=answer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +54,11 @@ class Where:
 
 @dataclass(eq=False)
 class Flagger:
+    """`review`: the review page's spool, which gets the run-wide findings once the run is done
+    (a segment's own flags reach its records when its unit finishes: `segment` returns them)."""
+
     suite: QaSuite
+    review: RecordSpool | None = None
     # Warnings per request, computed once however often its text recurs (a catalog's values).
     _warnings: dict[tuple[RequestKey, str], tuple[Flag, ...]] = field(default_factory=dict)
 
@@ -59,7 +73,7 @@ class Flagger:
             errors, noted[(request.key, output)] = suite.judge(request.core, output, request.lang.code)
             if not errors:
                 return None
-            return QaProblem("; ".join(f.message for f in errors), flags=errors, answer=output)
+            return QaProblem.of(errors, output)
 
         return (qa,)
 
@@ -77,10 +91,12 @@ class Flagger:
         order: tuple[int, ...],
         *,
         kept_source: bool,
-    ) -> None:
+    ) -> tuple[Flag, ...]:
         """Flag one finished segment: the QA errors that made it keep its source, or else the
-        warnings on its translation; and note its translations for the consistency check."""
+        warnings on its translation; and note its translations for the consistency check.
+        Returns the warnings (the errors are in the outcomes' problems), for the review page."""
         where = Where.of(report, unit, segment_id)
+        found: dict[Flag, None] = {}  # in order, once each (a segment's pieces may share a flag)
         for piece in pieces:
             if piece.key is None:
                 continue
@@ -98,16 +114,29 @@ class Flagger:
                 flags = self._warnings[cache_key] = self.suite.warnings(piece.core, translation, lang)
             for flag in flags:
                 record(where, flag, piece.core, translation)
+                found[flag] = None
             if self.suite.consistency is not None:
                 self.suite.consistency.add(lang, piece.core, translation, order, where, context=piece.key[2])
+        return tuple(found)
 
     def finish(self) -> None:
         """The run is done: report the inconsistent translations, in document order."""
         if self.suite.consistency is None:
             return
-        for item in sorted(self.suite.consistency.findings(), key=lambda i: i.order):
-            assert isinstance(item.where, Where)
-            record(item.where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
+        # Document order; a segment's pieces share one, so their texts decide (the same run lists
+        # the same flags in the same order, whatever order the answers came in).
+        findings = self.suite.consistency.findings()
+        for item in sorted(findings, key=lambda i: (i.order, i.source, i.answer, i.message)):
+            where = item.where
+            assert isinstance(where, Where)
+            record(where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
+            if self.review is not None:
+                self.review.flag_later(
+                    where.report,
+                    where.unit,
+                    where.segment,
+                    ReviewFlag("inconsistent", "warning", item.message),
+                )
 
 
 def record(where: Where, flag: Flag, source: str, answer: str) -> None:

@@ -1,5 +1,5 @@
 """A finished unit's segments as review records (review.records): what each segment became, and
-why, read from the outcomes of its requests."""
+why, read from the outcomes of its requests, with the QA warnings found on what was kept."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 
 from ..checks.answers import Problem
 from ..formats import Unit
+from ..qa import Flag as QaFlag
 from ..review import Flag, Retry, SegmentRecord, Status, worst
+from .flagging import QaProblem
 from .outcomes import Outcome, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 
@@ -18,30 +20,31 @@ def segment_records(
     translated: Mapping[int, str],
     outcomes: Outcomes,
     planned: Mapping[RequestKey, PlannedRequest],
+    qa_warnings: Mapping[int, Sequence[QaFlag]] | None = None,
 ) -> list[SegmentRecord]:
     """One record per segment of the unit, in segment order. `translated`: what the unit's
-    writer got (a segment missing there keeps its source)."""
+    writer got (a segment missing there keeps its source). `qa_warnings`: by segment id, the QA
+    warnings on the translation it kept (flagging.Flagger.segment)."""
     records = []
     for segment in unit.segments:
         keys = [p.key for p in pieces.get(segment.id, ()) if p.key is not None]
         statuses: list[Status] = []
         flags: dict[Flag, None] = {}  # in order, once each
-        retry: Retry | None = None
+        retry: dict[Retry, None] = {}
         terms: dict[tuple[str, str], None] = {}
         for key in keys:
             outcome = outcomes[key]
             statuses.append(_status(outcome))
             for flag in _flags(outcome):
                 flags[flag] = None
-            if (
-                retry is None
-                and (outcome.attempts > 1 or outcome.repaired)
-                and outcome.first_problem is not None
-            ):
-                retry = Retry(_check(outcome.first_problem), outcome.first_problem.message)
+            if (outcome.attempts > 1 or outcome.repaired) and outcome.first_problem is not None:
+                for reason in _reasons(outcome.first_problem):
+                    retry[reason] = None
             use = planned[key].glossary if key in planned else None
             for expected in use.expected if use is not None else ():
                 terms[(expected.source, expected.target)] = None
+        for warning in (qa_warnings or {}).get(segment.id, ()):
+            flags[Flag(warning.check, warning.severity, warning.message)] = None
         records.append(
             SegmentRecord(
                 unit.index,
@@ -51,10 +54,13 @@ def segment_records(
                 worst(statuses),
                 role=segment.role,
                 flags=tuple(flags),
-                retry=retry,
+                retry=tuple(retry),
                 terms=tuple(terms),
                 weight=unit.weight(segment.id),
                 label=unit.labels.get(segment.id, ""),
+                # What the model was told besides the text: its requests' context (all one; "" when
+                # the run told it nothing, or nothing was asked).
+                context=keys[0][2] if keys else "",
             )
         )
     return records
@@ -71,13 +77,16 @@ def _status(outcome: Outcome) -> Status:
 
 
 def _flags(outcome: Outcome) -> list[Flag]:
-    """Problems with what was written: the reason a request kept its source (an error), and a
-    soft problem of the answer that was kept (a warning)."""
+    """Problems with what was written: the reason a request kept its source (an error: each QA
+    check that rejected the answer, on its own), and a soft problem of the answer that was kept
+    (a warning)."""
     if outcome.translation is None:
         problem = outcome.problem
+        if isinstance(problem, QaProblem):
+            return [Flag(f.check, "error", f.message) for f in problem.flags]
         return [
             Flag(
-                _check(problem) if problem else "untranslated",
+                _check(problem) if problem else "output",
                 "error",
                 problem.message if problem else "not translated",
             )
@@ -85,6 +94,13 @@ def _flags(outcome: Outcome) -> list[Flag]:
     if outcome.accepted is not None:
         return [Flag(_check(outcome.accepted), "warning", outcome.accepted.message)]
     return []
+
+
+def _reasons(problem: Problem) -> list[Retry]:
+    """Why an answer was rejected, a reason per check (an answer may fail several QA checks)."""
+    if isinstance(problem, QaProblem):
+        return [Retry(f.check, f.message) for f in problem.flags]
+    return [Retry(_check(problem), problem.message)]
 
 
 def _check(problem: Problem) -> str:

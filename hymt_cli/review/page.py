@@ -9,9 +9,10 @@ text can end them (records.script_safe_json):
 
 - `hymt-run`: the run (`schema`, `started`, `engine`, `model`, `source`, `targets`, `status`,
   `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
-  `totals` and `files` (per output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`,
-  `status`, `error`, `warning`, `counts`); counts are `segments`, `attention`, `statuses`,
-  `checks`, `errors`, `warnings` (spool.OutputCounts);
+  `about` ({check id: what it checks}, for the QA checks among them), `totals` and `files` (per
+  output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`, `status`, `error`, `warning`,
+  `counts`); counts are `segments`, `attention`, `statuses`, `checks` (segments a check fired
+  on: as a flag, or as a retry's reason), `errors`, `warnings` (flags) (spool.OutputCounts);
 - `hymt-segments` (class; one block or more, each of about 1 MiB): each block an array of per-output
   arrays of records (records.SegmentRecord); the blocks joined give one array per output, in the
   order of `files`;
@@ -31,12 +32,13 @@ from importlib import resources
 from pathlib import Path
 
 from ..outputs.atomic import open_atomically
+from ..qa import BY_ID
 from ..reporting.report import FileReport, RunReport
 from ..text.languages import LANGUAGES
 from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
-SCHEMA = "hymt.review/1"
+SCHEMA = "hymt.review/2"  # 2: a record's `retry` is a list (a reason per check), `context`
 BLOCK_BYTES = 1 << 20  # records per JSON block, about
 FIRST_PAGE = 100  # segments a page shows (PAGE in assets/state.js): shown before the rest is read
 RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
@@ -154,6 +156,7 @@ def _run_json(report: RunReport, spool: RecordSpool, started: str, source: str |
         "status": report.status,
         "dry_run": report.dry_run,
         "checks": dict(sorted(spool.check_severity.items())),
+        "about": {c: BY_ID[c].description for c in sorted(spool.check_severity) if c in BY_ID},
         "totals": totals.to_json(),
         "files": files,
     }

@@ -303,7 +303,9 @@ class ReportSettings(Options):
         "--strict",
         off_flag="--no-strict",
         panel=Panel.REPORTING,
-        help="Exit 4 when a glossary term was missed or a segment stayed untranslated (CI gate).",
+        help="Exit 4 when a glossary term was missed or a segment stayed untranslated (CI gate). "
+        "A QA error keeps the source, so it fails the run; QA warnings do not (make a check an "
+        "error with --qa CHECK=error to gate on it).",
     )
     progress: ProgressMode = option(
         "auto",

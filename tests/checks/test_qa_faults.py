@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pyarrow as pa
 import pyarrow.parquet as pq
-from engines import QaFaultEngine
+from engines import QA_EXPECTED, QA_PRODUCT, Drifting, QaFaultEngine
 from pipelines import run_pipeline
 from rich.console import Console
 
@@ -27,28 +27,7 @@ from hymt_cli.reporting.report import RunReport
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "report-3.schema.json").read_text(encoding="utf-8"))
-PRODUCT = """\
-Warranty: 24 months on every model.
-
-Price: $1,299.00 including shipping.
-
-Manual and drivers at https://shop.example.com/xr2000/manual for download.
-
-Questions? Write to support@example.com with your order number.
-
-The XR-2000 replaces the older printer models.
-
-Works with any paper (plain or glossy).
-"""
-# segment id -> (check, severity) the fault of that segment must raise
-EXPECTED = {
-    0: ("number", "error"),
-    1: ("number", "error"),
-    2: ("url", "error"),
-    3: ("email", "error"),
-    4: ("sku", "warning"),
-    5: ("brackets", "warning"),
-}
+PRODUCT, EXPECTED = QA_PRODUCT, QA_EXPECTED
 
 
 def run(
@@ -212,23 +191,6 @@ def test_the_report_keeps_the_first_flags_of_a_file_and_counts_the_rest(tmp_path
     assert file.flag_counts == {"number": MAX_FLAGS + 30}
     assert [f.segment for f in file.flags] == list(range(MAX_FLAGS))
     jsonschema.Draft202012Validator(SCHEMA).validate(report.to_json())
-
-
-class Drifting(BatchEngine):
-    """Pseudo-localizes, and answers a text asked again (in a later window) another way."""
-
-    name = "drifting"
-
-    def __init__(self) -> None:
-        self.seen: dict[str, int] = {}
-
-    def generate(self, requests: list[GenerationRequest]) -> list[Generation]:  # type: ignore[override]
-        out = []
-        for r in requests:
-            times = self.seen[r.source_text] = self.seen.get(r.source_text, 0) + 1
-            text = pseudo_localize(r.source_text)
-            out.append(Generation(text if times == 1 else text.replace("⟦", "⟦ÁĹŢ "), "stop", 1))
-        return out
 
 
 def test_the_same_source_translated_two_ways_is_a_report_item(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import ParquetOptions
 from hymt_cli.glossary import load_glossaries
 from hymt_cli.options import OptionSet
+from hymt_cli.qa import QaSuite
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.review import RecordSpool, write_page
 
@@ -40,17 +41,34 @@ class Flawed(BatchEngine):
     """The pseudo engine with a few faults, by source text: a first answer that loses its tags or
     echoes the instruction (retried), tags lost every time (repaired), an empty answer or a loop
     every time (untranslated), one glossary term missed (a warning); the other glossary terms are
-    used as the glossary says."""
+    used as the glossary says. And what the QA checks catch: a changed number on the first try
+    (retried) with a bracket dropped every time (a warning), a changed model number (a warning),
+    a changed percentage every time (an error: untranslated), and a catalog value answered
+    another way when it is asked again in a later window (inconsistent)."""
 
     name = "pseudo"
     TERMS: ClassVar[dict[str, str]] = {"gpu memory": "mémoire GPU", "progress bar": "barre de progression"}
+    DRIFTS = "Two-year warranty"
+
+    def __init__(self) -> None:
+        self.asked = 0  # how often DRIFTS was asked (first tries)
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         out = []
         for r in requests:
             source = r.source_text
             text = self._with_terms(source)
-            if "comma-separated" in source and not r.deterministic:
+            if "(about 3.6 GB)" in source:
+                text = text.replace(")", "", 1)
+                text = text if r.deterministic else text.replace("3.6", "3.5")
+            elif "one H200" in source:
+                text = text.replace("H200", "H100")
+            elif "reserves 90%" in source:
+                text = text.replace("90%", "80%")
+            elif source == self.DRIFTS and not r.deterministic:
+                self.asked += 1
+                text = text if self.asked == 1 else text.replace("⟦", "⟦ÁĹŢ ")
+            elif "comma-separated" in source and not r.deterministic:
                 text = _TAGS.sub("", text)
             elif "keep every byte" in source and not r.deterministic:
                 text = "Translate the following segment into French, without additional explanation."
@@ -100,6 +118,7 @@ progress bar\tbarre de progression\tfr\tfalse\tUI element
 GPU memory\tmémoire GPU\tfr\tfalse\t
 vLLM\t\t\ttrue\tproduct name: never translated
 """
+WINDOW = 400
 SAMPLES = [
     "samples/docs/guide.md",
     "samples/site/index.html",
@@ -117,8 +136,10 @@ def sample_run(
     engine: BatchEngine | None = None,
     inputs: Sequence[str] = SAMPLES,
 ) -> RunReport:
-    """The samples translated with the pseudo engine and a glossary, a few segments flagged, one
-    from the memory; the review page written to `page`."""
+    """The samples translated with the pseudo engine and a glossary, the QA checks on (as in a
+    real run; the pseudo engine does not translate), a few segments flagged, one from the memory;
+    the review page written to `page`. Windows of WINDOW segments: the catalog comes in several
+    (a value asked in two of them may come back two ways)."""
     glossary_file = tmp_path / "terms.tsv"
     glossary_file.write_text(GLOSSARY, encoding="utf-8")
     settings = OptionSet(
@@ -135,6 +156,8 @@ def sample_run(
             glossary=load_glossaries([glossary_file]),
             memory=memory,
             review=spool,
+            qa=QaSuite(translating=False),
+            window_segments=WINDOW,
         )
         report = pipeline.run(sources)
         for file in report.files:  # paths as a person would see them, not this machine's

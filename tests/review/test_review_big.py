@@ -44,11 +44,11 @@ def big_page(path: Path) -> tuple[RunReport, int, int]:
                 records = []
                 for s in range(SEGMENTS // FILES // 2):
                     text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 40))).capitalize() + "."
-                    status, flags, retry = "translated", (), None
+                    status, flags, retry = "translated", (), ()
                     if s % 97 == 5:
                         status, flags = "untranslated", (Flag("empty", "error", "empty output"),)
                     elif s % 41 == 3:
-                        status, retry = "retried", Retry("tags", "inline tags broken: tag <s1> missing")
+                        status, retry = "retried", (Retry("tags", "inline tags broken: tag <s1> missing"),)
                     elif s % 53 == 7:
                         flags = (
                             Flag("glossary", "warning", "glossary: 1 term(s) missed: 'board' -> 'tableau'"),

@@ -1,8 +1,10 @@
-"""Hostile text in inputs, file names, answers and check messages: the page shows it literally,
-and nothing in it runs (proved in the browser: the handlers would set a global and the title)."""
+"""Hostile text in inputs, file names, answers, check messages and contexts: the page shows it
+literally, and nothing in it runs (proved in the browser: the handlers would set a global and the
+title)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -94,3 +96,34 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, tmp_path: Path, a
     page.screenshot(path=str(artifacts / "hostile.png"))
     assert opened.console == []
     assert len(opened.requests) == 1  # the page itself: no image, no frame, nothing
+
+
+def test_hostile_contexts_are_shown_as_text_and_never_run(browser, tmp_path: Path) -> None:
+    """A UI string's key and its description are told to the model and shown under the source:
+    from the input, so untrusted."""
+    strings = {
+        "greeting": "Hello there",
+        "@greeting": {"description": LINES[0]},
+        f'<svg onload="{PWN}">': "Save the note",
+        f'@<svg onload="{PWN}">': {"description": LINES[1] + "\n" + LINES[3]},
+    }
+    source = tmp_path / "app_en.arb"
+    source.write_text(json.dumps(strings, indent=2), encoding="utf-8")
+    page_file = tmp_path / "review.html"
+    with RecordSpool() as spool:
+        report = run_pipeline([source], Hostile(), out_dir=tmp_path / "out", review=spool)
+        write_page(page_file, report, spool, started=STARTED)
+    opened = open_page(browser, page_file)
+    page = opened.page
+    assert page.locator("#list .seg .ctx .said").all_inner_texts() == [
+        f"Key: greeting\n{LINES[0]}",
+        f'Key: <svg onload="{PWN}">\n{LINES[1]}\n{LINES[3]}',
+    ]
+    page.hover("#list .seg .ctx >> nth=0")
+    page.hover("#list .seg .ctx >> nth=1")
+    assert page.evaluate("window.__pwned") is None and page.title() == "hymt review: 2 segments"
+    assert (
+        page.evaluate("document.querySelectorAll('img, svg, iframe, a, style:not(head style)').length") == 0
+    )
+    assert page.evaluate("document.scripts.length") == 4
+    assert opened.console == [] and len(opened.requests) == 1

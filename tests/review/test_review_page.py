@@ -54,7 +54,7 @@ def test_the_page_holds_the_whole_run_and_asks_for_nothing(tmp_path: Path) -> No
     first = json.loads(blocks["hymt-first"])  # the first page, shown while the rest is read
     assert [r for output in first for r in output] == [r for output in segments for r in output][:100]
     assert len(first) == len(segments)
-    assert run["schema"] == "hymt.review/1" and run["started"] == "2026-05-01 09:30 UTC"
+    assert run["schema"] == "hymt.review/2" and run["started"] == "2026-05-01 09:30 UTC"
     assert [f["input"] for f in run["files"]] == [f.input for f in report.files]
     assert [len(s) for s in segments] == [f["counts"]["segments"] for f in run["files"]]
     assert run["totals"]["segments"] == sum(len(s) for s in segments) > 700
@@ -62,17 +62,24 @@ def test_the_page_holds_the_whole_run_and_asks_for_nothing(tmp_path: Path) -> No
         "as-is": 2,
         "memory": 1,
         "repaired": 1,
-        "retried": 3,
-        "translated": 766,
-        "untranslated": 2,
+        "retried": 4,
+        "translated": 764,
+        "untranslated": 3,
     }
     assert run["checks"] == {
+        "brackets": "warning",
         "echo": "info",
         "empty": "error",
         "glossary": "warning",
+        "inconsistent": "warning",
         "loop": "error",
+        "number": "error",
+        "sku": "warning",
         "tags": "info",
     }
+    # What each QA check checks, for the page's tooltips (the other checks have none).
+    assert set(run["about"]) == {"brackets", "inconsistent", "number", "sku"}
+    assert run["about"]["sku"] == "SKU and model tokens (XR-2000, A4) kept"
     # Nothing outside the data refers to anything: no URL, no source, no link, no import.
     for code in (script, style, markup):
         assert not re.search(r"https?:|//[a-z]|\bsrc=|\bhref=|url\(|@import|fetch\(|XMLHttpRequest", code), (

@@ -82,10 +82,9 @@ def test_every_segment_has_its_status_flags_and_retry_reason(tmp_path: Path) -> 
     assert by_source["Recall me."]["status"] == "memory"
     assert by_source["Recall me."]["translation"] == "Rappelle-moi."
     retried = by_source["Retry me."]
-    assert retried["status"] == "retried" and retried["retry"] == {
-        "check": "empty",
-        "message": "empty output",
-    }
+    assert retried["status"] == "retried" and retried["retry"] == [
+        {"check": "empty", "message": "empty output"}
+    ]
     assert "flags" not in retried
     failed = by_source["Fail me."]
     assert failed["status"] == "untranslated" and failed["translation"] == "Fail me."
@@ -135,7 +134,8 @@ def test_repaired_segments_and_markdown_roles(tmp_path: Path) -> None:
     }
     repaired = next(r for r in records if r["source"] == "Fix <s1>my</s1> tags.")
     assert repaired["status"] == "repaired" and repaired["translation"] == "«Fix» <s1>«my»</s1> «tags.»"
-    assert repaired["retry"]["check"] == "tags" and "missing" in repaired["retry"]["message"]
+    (reason,) = repaired["retry"]
+    assert reason["check"] == "tags" and "missing" in reason["message"]
 
 
 def test_table_records_carry_their_column_weight_and_label(tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_record_lines_cannot_end_a_script_element() -> None:
         "untranslated",
         role=hostile,
         flags=(Flag("loop", "error", hostile),),
-        retry=Retry("tags", hostile),
+        retry=(Retry("tags", hostile),),
         terms=((hostile, hostile),),
         label=hostile,
     )
@@ -247,5 +247,5 @@ def test_a_segment_split_into_pieces_takes_its_worst_piece(tmp_path: Path) -> No
     long, short = records
     assert long["status"] == "untranslated" and long["translation"] == long["source"] == " ".join(sentences)
     assert long["flags"] == [{"check": "empty", "severity": "error", "message": "empty output"}]
-    assert long["retry"] == {"check": "empty", "message": "empty output"}
+    assert long["retry"] == [{"check": "empty", "message": "empty output"}]
     assert short["status"] == "translated"

@@ -126,6 +126,7 @@ function checkList() {
     const severity = run.checks[id];
     const dot = el("span", "dot " + severity);
     dot.title = severity === "info" ? "caused retries only" : severity;
+    if (run.about[id]) button.title = id + ": " + run.about[id];
     button.append(dot, el("span", "name check", id), el("span", "count", number.format(c.checks[id] || 0)));
     box.append(button);
   }

@@ -70,7 +70,9 @@ function roleOf(role) {
 
 function note(kind, what, check, message) {
   const item = el("li", "note " + kind);
-  item.append(el("span", "what", what), el("span", "check", check), el("span", "msg", message));
+  const name = el("span", "check", check);
+  if (run.about[check]) name.title = run.about[check];
+  item.append(el("span", "what", what), name, el("span", "msg", message));
   return item;
 }
 
@@ -115,13 +117,24 @@ function row(record, position) {
   if (same) target.dataset.note = "as in the source";
   if (file.lang && !kept && !same) target.lang = file.lang;
   target.dir = file.dir === "rtl" && !kept && !same ? "rtl" : "auto";
-  node.append(gutter, source, target);
+  if (record.context) {
+    // What the model was told besides the text (a key and its comment, a title and a heading):
+    // a quiet line under the source, as text.
+    const context = el("div", "ctx");
+    context.title = "told to the model with the text, never translated";
+    context.append(el("span", "what", "context"), el("span", "said", record.context));
+    const column = el("div", "src-col");
+    column.append(source, context);
+    node.append(gutter, column, target);
+  } else node.append(gutter, source, target);
   const notes = el("ul", "notes");
-  for (const flag of record.flags || []) notes.append(note(flag.severity, flag.severity, flag.check, flag.message));
-  const retry = record.retry;
-  if (retry && !(record.flags || []).some((flag) => flag.check === retry.check && flag.message === retry.message)) {
-    notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", retry.check,
-      retry.message));
+  const flags = record.flags || [];
+  for (const flag of flags) notes.append(note(flag.severity, flag.severity, flag.check, flag.message));
+  for (const reason of record.retry || []) {
+    // A reason the last answer failed too is the flag above already.
+    if (flags.some((flag) => flag.check === reason.check && flag.message === reason.message)) continue;
+    notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", reason.check,
+      reason.message));
   }
   if (notes.childElementCount) node.append(notes);
   return node;

@@ -55,7 +55,7 @@ function needsLook(record) {
 }
 
 function hasCheck(record, check) {
-  if (record.retry && record.retry.check === check) return true;
+  if (record.retry && record.retry.some((reason) => reason.check === check)) return true;
   return Boolean(record.flags && record.flags.some((flag) => flag.check === check));
 }
 
