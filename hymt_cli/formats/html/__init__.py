@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 from ..base import Decoded
 from ..document import SplicingFormat
-from ..spans import SpliceIndex
+from ..splice_index import SpliceIndex
 from .charset import declared_charset, decode_html
 from .events import Event, parse_events
 from .segmenter import find_html_segments, segment

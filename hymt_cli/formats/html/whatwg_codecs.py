@@ -3,7 +3,7 @@
 Python's codecs follow other tables than the standard's indexes: big5hkscs refuses the euro
 sign 0xA3E1 and a few hundred other pairs browsers show, cp1250 ... cp1258 refuse the bytes the
 standard maps to C1 controls, euc_jp lacks the NEC and IBM rows of JIS X 0208, gb18030 maps 21
-pairs otherwise. whatwg_tables.py holds only those differences (generated from the standard's
+pairs otherwise. whatwg_differences.json holds only those differences (generated from the standard's
 index files by scripts/whatwg_encodings.py); each codec here is the Python codec with them
 applied. Registered as `hymt-<whatwg name>` (`codec_name`).
 

@@ -36,7 +36,8 @@ from markdown_it.token import Token
 
 from ..base import Decoded, decode_utf8
 from ..document import SplicingFormat
-from ..spans import Located, SpliceIndex, with_role
+from ..spans import Located, with_role
+from ..splice_index import SpliceIndex
 from .blocks import inline_segments, reference_titles, table_row
 from .front_matter import toml_end, toml_values, yaml_values
 from .html_blocks import html_block
