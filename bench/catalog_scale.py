@@ -77,8 +77,10 @@ def write_catalog(path: Path, rows: int) -> Path:
     return path
 
 
-def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str, object]:
-    """One `hymt translate` in a child process: wall time, its own peak RSS, its report."""
+def run(src: Path, engine: str, workdir: Path, rows_per_batch: int,
+        env: dict[str, str] | None = None) -> dict[str, object]:
+    """One `hymt translate` in a child process (`env` added to its environment): wall time,
+    its own peak RSS, its report."""
     cache = workdir / f"memory-{engine}-{src.stem}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
@@ -89,7 +91,7 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
                "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
                "-q", "--rows-per-batch", str(rows_per_batch), "--cache", str(cache)]
     t0 = time.monotonic()
-    child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.monotonic() - t0
     if os.waitstatus_to_exitcode(status) != 0:
@@ -105,8 +107,11 @@ def main() -> None:
     parser.add_argument("--engines", default="identity,pseudo")
     parser.add_argument("--rows-per-batch", type=int, default=8192)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="environment of the hymt process (allocator settings), repeatable")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    env = dict(item.split("=", 1) for item in args.env)
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
     print(f"{'engine':<9} {'rows':>10} {'seconds':>8} {'rows/s':>8} {'peak RSS MiB':>12} {'unique req':>10}")
@@ -115,8 +120,8 @@ def main() -> None:
         if not src.exists():
             write_catalog(src, rows)
         for engine in args.engines.split(","):
-            r = run(src, engine, args.workdir, args.rows_per_batch)
-            r.update(engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
+            r = run(src, engine, args.workdir, args.rows_per_batch, env)
+            r.update(engine=engine, rows=rows, env=env, rows_per_batch=args.rows_per_batch, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
             results.append(r)
             print(f"{engine:<9} {rows:>10,} {r['seconds']:>8} {r['rows_per_s']:>8,} {r['peak_rss_mib']:>12,} "
                   f"{r['unique']:>10,}", flush=True)

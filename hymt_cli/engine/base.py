@@ -141,7 +141,8 @@ class ServerOptions:
     `concurrency` counts prompts in flight, enough to keep the servers' batches full;
     `request_timeout` bounds one HTTP request, queueing on the server included; `tokenizer` is
     where the model's tokenizer loads from on this machine (None: it does not; the server
-    tokenizes).
+    tokenizes); `wait` is how long a server that refuses connections, rate-limits or fails
+    (429, 5xx) is waited for before the run gives up (server_wait.py), from its first request on.
     """
 
     base_url: str
@@ -150,6 +151,9 @@ class ServerOptions:
     concurrency: int = 2048
     request_timeout: float = 600.0
     tokenizer: str | None = None
+    # flag: --server-wait SECONDS, "how long to wait for a server that is starting, rate-limits
+    # (429) or fails (5xx) before giving up (0: fail at once)"; config key server_wait
+    wait: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)

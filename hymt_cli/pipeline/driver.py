@@ -54,6 +54,9 @@ class RunOptions:
     # Requests go to the engine in document order, length-sorted within runs of this many
     # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
     submit_bucket: int | None = SUBMIT_BUCKET
+    # The longest requests of a pass go to the engine first (batching.LONG_LEAD_FACTOR): the
+    # job's tail. False: plain document order (benchmarks compare the two).
+    long_first: bool = True
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
     # the output folder's manifest with every file written.
@@ -276,7 +279,8 @@ class Pipeline:
                                 memory=self.memory, batch_tokens=self.options.batch_tokens,
                                 batch_requests=self.options.batch_requests,
                                 on_final=lambda key: self._settled(window, key),
-                                submit_bucket=self.options.submit_bucket)
+                                submit_bucket=self.options.submit_bucket,
+                                long_first=self.options.long_first)
         dispatcher.translate([planner.planned[k] for k in left])
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
