@@ -57,6 +57,7 @@ def worker_hymt(spec: dict, result: dict) -> None:
 
     def factory():
         t0 = time.monotonic()
+        result["engine_start_requested_s"] = round(time.time() - spec["launched"], 2)
         engine = vllm_engine.start_vllm(options, Sampling(), ignore_eos=True, on_phase=on_phase)
         result["engine_init_s"] = round(time.monotonic() - t0, 2)
         result["engines"] = len(getattr(engine, "served", {})) or 1

@@ -38,7 +38,7 @@ if [ ! -f "$MODEL/config.json" ]; then
 fi
 [ -n "${COMPILE:-}" ] && wait "$COMPILE"
 echo "STEP make-model + bytecode: $((SECONDS - t)) s"
-timeout -k 5 "$BENCH_LIMIT" python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work \
+timeout -k 5 "$BENCH_LIMIT" python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work-$PRESET \
   --json "$OUTDIR/results-$PRESET.json" "$@" > /tmp/bench-$PRESET.log 2>&1
 rc=$?
 grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturing CUDA|FutureWarning|hasattr\(|wrapper = ' \
@@ -47,7 +47,7 @@ grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturin
 # traces, and vLLM's caches as a CI job would keep them (kernels and model inspection, not the
 # torch.compile cache of vLLM out of the box)
 xz -T0 -c /tmp/bench-$PRESET.log > "$OUTDIR/bench-$PRESET.log.xz"
-( cd /tmp/bench-work && tar -cJf "$OUTDIR/contenders-$PRESET.tar.xz" ./*.json ./trace-* 2>/dev/null )
+( cd /tmp/bench-work-$PRESET && tar -cJf "$OUTDIR/contenders-$PRESET.tar.xz" ./*.json ./trace-* 2>/dev/null )
 [ -d ~/.cache/vllm ] && tar -C ~/.cache/vllm -cJf "$OUTDIR/vllm-cache.tar.xz" --exclude torch_compile_cache . 2>/dev/null
 ls -la "$OUTDIR"
 exit $rc

@@ -63,6 +63,17 @@ class RunOptions:
     provenance: str = ""
 
 
+def smallest_units_first(requests: list[PlannedRequest], window: Window) -> list[PlannedRequest]:
+    """`requests` in the order of the units waiting for them, the units with the fewest requests
+    first (stable: documents of a size in their order). A file is written once its last
+    request is answered: small documents then come out early, and a catalog batch of
+    thousands of requests, whose end comes late anyway, does not hold them back."""
+    def size(request: PlannedRequest) -> int:
+        return min((w.pending for w in window.waiting.get(request.key, ())), default=0)
+
+    return sorted(requests, key=size)
+
+
 class NoProgress:
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None: ...
     def advanced(self, *, requests: int, output_tokens: int, prompt_tokens: int = 0) -> None: ...
@@ -88,6 +99,7 @@ class Window:
     outcomes: Outcomes
     works: list[UnitWork] = field(default_factory=list)
     waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
+    checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
     segments: int = 0
     new_jobs: int = 0
 
@@ -243,10 +255,19 @@ class Pipeline:
                 window.waiting[key].append(work)
             work.pending = len(keys)
             window.works.append(work)
-        if planner.asks and self.memory is None:
-            # Work for the model: load it while the other inputs are read (with a translation
-            # memory, once the memory has been asked: see `_translate`).
+        if planner.asks and not self.engine.started and self._needs_engine(window):
+            # Work for the model: load it while the other inputs are read (a cold start is tens
+            # of seconds; reading a large folder or catalog can be too).
             self.engine.start()
+
+    def _needs_engine(self, window: Window) -> bool:
+        """Whether the window's requests so far include one the translation memory lacks (a
+        fully remembered run starts no engine). Asked unit by unit until the engine starts."""
+        if self.memory is None:
+            return True
+        keys = [a.key for a in window.planner.unplanned()[window.checked:]]
+        window.checked += len(keys)
+        return any(t is None for t in self.memory.recall(keys)) if keys else False
 
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:
@@ -281,7 +302,7 @@ class Pipeline:
                                 on_final=lambda key: self._settled(window, key),
                                 submit_bucket=self.options.submit_bucket,
                                 long_first=self.options.long_first)
-        dispatcher.translate([planner.planned[k] for k in left])
+        dispatcher.translate(smallest_units_first([planner.planned[k] for k in left], window))
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
             raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")
