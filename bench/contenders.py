@@ -25,7 +25,8 @@ def load_table(job: dict) -> list[dict]:
 
 
 def job_spec(spec: dict, job: dict) -> dict:
-    return dict(spec, targets=job["targets"], columns=job.get("columns"), job=job["name"])
+    return dict(spec, targets=job["targets"], columns=job.get("columns"), job=job["name"],
+                docs_dir=job.get("docs_dir", spec["docs_dir"]))
 
 
 def hymt_options(spec: dict):

@@ -131,33 +131,45 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
     return result
 
 
-def build_jobs(args: argparse.Namespace, preset: dict, work: Path, base: dict) -> list[dict]:
-    """Write the documents once, plan one job per target set."""
-    docs = args.docs if args.docs is not None else preset["docs"]
+def write_documents(args: argparse.Namespace, preset: dict, folder: Path, sizes: dict) -> tuple[list | None, dict]:
+    """The job's documents under `folder`; `sizes` (docs, products, rows) over the arguments."""
+    docs = int(sizes.get("docs", args.docs if args.docs is not None else preset["docs"]))
     if args.job == "mixed":
         from mixed_job import DESCRIPTION_COLUMN, write_mixed_job
 
-        products = preset["products"] if args.products is None else args.products
-        write_mixed_job(work / "docs", docs=docs, products=products)
-        columns, size = [DESCRIPTION_COLUMN], dict(docs=docs, products=products)
-    else:
-        from catalog_gen import write_catalog
-        from workload import write_workload
+        products = int(sizes.get("products", preset["products"] if args.products is None else args.products))
+        write_mixed_job(folder, docs=docs, products=products)
+        return [DESCRIPTION_COLUMN], dict(docs=docs, products=products)
+    from catalog_gen import write_catalog
+    from workload import write_workload
 
-        rows = preset["rows"] if args.rows is None else args.rows
-        write_workload(work / "docs", docs)
-        if rows:
-            write_catalog(work / "docs" / "catalog.parquet", rows)
-        columns, size = None, dict(docs=docs, catalog_rows=rows)
+    rows = int(sizes.get("rows", preset["rows"] if args.rows is None else args.rows))
+    write_workload(folder, docs)
+    if rows:
+        write_catalog(folder / "catalog.parquet", rows)
+    return None, dict(docs=docs, catalog_rows=rows)
+
+
+def build_jobs(args: argparse.Namespace, preset: dict, work: Path, base: dict) -> list[dict]:
+    """Write the documents, plan one job per target set. A target set may carry its own
+    sizes: "de,fr,ja@docs=14,products=4200" (its documents in a folder of their own)."""
     jobs = []
-    for targets in (args.targets or preset["jobs"]).split("|"):
-        name = "to-" + targets.replace(",", "-")
-        planned = plan(dict(base, targets=targets, columns=columns, job=name))
+    for entry in (args.targets or preset["jobs"]).split("|"):
+        targets, _, sized = entry.partition("@")
+        sizes = dict(item.split("=", 1) for item in sized.split(",") if item)
+        name = "to-" + targets.replace(",", "-") + ("-" + "-".join(f"{k}{v}" for k, v in sizes.items()) if sizes else "")
+        folder = work / ("docs-" + name if sizes else "docs")
+        if sizes or not folder.with_name(folder.name + ".written.json").exists():
+            columns, size = write_documents(args, preset, folder, sizes)
+            folder.with_name(folder.name + ".written.json").write_text(json.dumps([columns, size]))
+        else:
+            columns, size = json.loads(folder.with_name(folder.name + ".written.json").read_text())
+        planned = plan(dict(base, targets=targets, columns=columns, job=name, docs_dir=str(folder)))
         table = planned.pop("table")
         path = work / f"table-{name}.pkl"
         with open(path, "wb") as f:
             pickle.dump(table, f)
-        job = dict(name=name, targets=targets, columns=columns, table=str(path))
+        job = dict(name=name, targets=targets, columns=columns, table=str(path), docs_dir=str(folder))
         jobs.append(job)
         print(f"job {name}: {json.dumps(dict(job=args.job, **size, targets=targets, **planned))}", flush=True)
         job["summary"] = dict(job=args.job, **size, targets=targets, **planned)
