@@ -9,6 +9,7 @@ answered nothing successfully for `ServerOptions.wait` seconds (a total deadline
 all requests in flight), with one line naming the server and its last failure. The first
 failure of a streak is announced on stderr, once, so that a waiting run does not look hung.
 """
+
 from __future__ import annotations
 
 import email.utils
@@ -54,8 +55,16 @@ class Patience:
     that request tries again, or raises EngineUnavailable once the server has answered nothing
     for `wait` seconds (or asks to come back only after that). `answered()` ends the streak."""
 
-    def __init__(self, url: str, wait: float, *, hint: str, backoff: float = BACKOFF_BASE,
-                 announce: Callable[[str], None] = _announce, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        url: str,
+        wait: float,
+        *,
+        hint: str,
+        backoff: float = BACKOFF_BASE,
+        announce: Callable[[str], None] = _announce,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.url = url
         self.wait = max(0.0, wait)
         self.hint = hint
@@ -79,12 +88,15 @@ class Patience:
         if left <= 0 or (after is not None and after > left):
             waited = f" for {now - self._since:.0f} s" if now > self._since else ""
             asked = f"; it asked for {after:.0f} s more" if after is not None and after > left > 0 else ""
-            raise EngineUnavailable(f"the server at {self.url} did not answer{waited} ({failure}{asked})",
-                                    hint=self.hint)
+            raise EngineUnavailable(
+                f"the server at {self.url} did not answer{waited} ({failure}{asked})", hint=self.hint
+            )
         if not self._announced:
             self._announced = True
-            self._announce(f"hymt: the server at {self.url} is not answering yet ({failure}); "
-                           f"trying again for up to {self.wait:.0f} s")
+            self._announce(
+                f"hymt: the server at {self.url} is not answering yet ({failure}); "
+                f"trying again for up to {self.wait:.0f} s"
+            )
         if after is not None:  # a little jitter: clients told the same time do not come back together
             return min(left, after + random.uniform(0, 0.1 * after + 0.05))
         delay: float = min(BACKOFF_CAP, self.backoff * 2.0 ** (attempt - 1))

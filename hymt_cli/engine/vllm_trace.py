@@ -7,6 +7,7 @@ appends one JSON line per step to `<folder>/steps-<pid>.jsonl`:
 waiting for the engine core, "proc": seconds processing its output}`. bench/run.py reads them
 (batch size over time, the job's tail). Nothing else in hymt reads or writes them.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,15 @@ class StepTrace:
             result = process_outputs(outputs, *args, **kwargs)
             if outputs:
                 done = sum(1 for o in outputs if getattr(o, "finish_reason", None) is not None)
-                self._add(dict(t=round(time.time(), 4), n=len(outputs), done=done, wait=round(last["wait"], 5),
-                               proc=round(time.perf_counter() - t0, 5)))
+                self._add(
+                    {
+                        "t": round(time.time(), 4),
+                        "n": len(outputs),
+                        "done": done,
+                        "wait": round(last["wait"], 5),
+                        "proc": round(time.perf_counter() - t0, 5),
+                    }
+                )
             return result
 
         core.get_output = traced_get_output

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..allocator import limit_malloc_arenas
 from ..engine.base import Engine
 from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
@@ -133,6 +134,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
+        limit_malloc_arenas()  # before the run's threads: a long catalog run stays flat (allocator.py)
         self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:

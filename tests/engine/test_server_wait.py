@@ -2,6 +2,7 @@
 listening yet, answers 503, rate-limits (429 with Retry-After) or drops the connection on the
 very first request of every endpoint (the model check, `/tokenize`, the first completion), and
 gives one line only once the server has answered nothing for `ServerOptions.wait` seconds."""
+
 from __future__ import annotations
 
 import json
@@ -11,28 +12,66 @@ from pathlib import Path
 import pytest
 from clirun import hymt
 from servers import FaultServer, free_port
-from test_openai_engine import decoder, docs, pseudo_out, same_tree  # noqa: F401 (fixtures)
+from test_openai_engine import decoder, run, same_tree, write_docs
 
 from hymt_cli.engine.base import Sampling, ServerOptions
 from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer, connect
+from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.engine.server_wait import Patience
 from hymt_cli.errors import EngineUnavailable
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_docs(tmp_path_factory.mktemp("wait") / "docs")
+
+
+@pytest.fixture(scope="module")
+def pseudo_out(docs: Path, tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What a healthy server writes: the fault server answers as the pseudo engine does."""
+    out = tmp_path_factory.mktemp("pseudo-out")
+    assert run(docs, out, PseudoEngine, tiny_tokenizer, name="pseudo").files_ok == 3
+    return out
+
 
 FIRST = {"models": ["503", "429"], "tokenize": ["500", "drop", "429"], "completions": ["503", "drop", "429"]}
 
 
-def test_a_fleet_that_starts_under_load_is_ridden_through(docs: Path, pseudo_out: Path, tiny_tokenizer,
-                                                          tmp_path: Path) -> None:
+def test_a_fleet_that_starts_under_load_is_ridden_through(
+    docs: Path, pseudo_out: Path, tiny_tokenizer, tmp_path: Path
+) -> None:
     """Nothing listens for the first second, then every endpoint fails its first requests: the
     run waits, honours Retry-After, and writes what a healthy server gives."""
-    server = FaultServer("hy-mt-served", decoder(tiny_tokenizer), root="/nowhere/hy-mt", first=FIRST,
-                         retry_after="1", listen_after=1.0,
-                         tokenize=lambda message: list(tiny_tokenizer.prompt_ids(message)))
+    server = FaultServer(
+        "hy-mt-served",
+        decoder(tiny_tokenizer),
+        root="/nowhere/hy-mt",
+        first=FIRST,
+        retry_after="1",
+        listen_after=1.0,
+        tokenize=lambda message: list(tiny_tokenizer.prompt_ids(message)),
+    )
     report = tmp_path / "report.json"
     try:
-        result = hymt("translate", str(docs), "--to", "de", "--engine", "openai", "--base-url", server.base_url,
-                      "--deterministic", "--max-model-len", "2048", "--no-cache", "-o", str(tmp_path / "out"),
-                      "--report", str(report), text=True)
+        result = hymt(
+            "translate",
+            str(docs),
+            "--to",
+            "de",
+            "--engine",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--deterministic",
+            "--max-model-len",
+            "2048",
+            "--no-cache",
+            "-o",
+            str(tmp_path / "out"),
+            "--report",
+            str(report),
+            text=True,
+        )
     finally:
         server.stop()
     assert result.returncode == 0, result.stderr
@@ -63,11 +102,18 @@ def test_a_server_that_stays_away_gives_one_line_after_the_wait(tiny_tokenizer) 
         connect(ServerOptions(nowhere, wait=1.5), backoff=0.05)
     assert 1.5 <= time.monotonic() - started < 6
 
-    busy = FaultServer("m", decoder(tiny_tokenizer), first={"completions": ["429"] * 50, "tokenize": ["503"] * 500},
-                       retry_after="1", tokenize=lambda message: [1, 2, 3])
+    busy = FaultServer(
+        "m",
+        decoder(tiny_tokenizer),
+        first={"completions": ["429"] * 50, "tokenize": ["503"] * 500},
+        retry_after="1",
+        tokenize=lambda message: [1, 2, 3],
+    )
     try:
         started = time.monotonic()
-        with pytest.raises(EngineUnavailable, match=r"did not answer for 2 s \(completions: HTTP 429; it asked for 1 s"):
+        with pytest.raises(
+            EngineUnavailable, match=r"did not answer for 2 s \(completions: HTTP 429; it asked for 1 s"
+        ):
             OpenAIEngine(ServerOptions(busy.base_url, wait=2.5), "m", Sampling())
         assert 2 <= time.monotonic() - started < 5  # no sleeping past the deadline
         with pytest.raises(EngineUnavailable, match=r"/tokenize: HTTP 503"):
@@ -88,8 +134,9 @@ def test_a_server_that_stays_away_gives_one_line_after_the_wait(tiny_tokenizer) 
 def test_the_deadline_belongs_to_the_streak_not_to_the_request() -> None:
     now = [0.0]
     lines: list[str] = []
-    patience = Patience("http://gpu:8000/v1", 10.0, hint="h", backoff=0.5, announce=lines.append,
-                        clock=lambda: now[0])
+    patience = Patience(
+        "http://gpu:8000/v1", 10.0, hint="h", backoff=0.5, announce=lines.append, clock=lambda: now[0]
+    )
     delays = []
     for attempt in range(1, 5):
         delays.append(patience.failed(attempt, "HTTP 503"))
@@ -101,7 +148,9 @@ def test_the_deadline_belongs_to_the_streak_not_to_the_request() -> None:
     now[0] += 100
     assert patience.failed(1, "HTTP 503") <= 0.5 and len(lines) == 2
     now[0] += 9.6
-    with pytest.raises(EngineUnavailable, match=r"did not answer for 10 s \(HTTP 503; it asked for 5 s more\)"):
+    with pytest.raises(
+        EngineUnavailable, match=r"did not answer for 10 s \(HTTP 503; it asked for 5 s more\)"
+    ):
         patience.failed(2, "HTTP 503", after=5.0)
     now[0] += 1
     with pytest.raises(EngineUnavailable, match=r"did not answer for 11 s \(HTTP 503\)$"):
