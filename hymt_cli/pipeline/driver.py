@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..allocator import limit_malloc_arenas
 from ..engine.base import Engine
 from ..formats import FormatError, Unit
 from ..glossary import Glossary, tally
@@ -134,7 +133,6 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        limit_malloc_arenas()  # before the run's threads: a long catalog run stays flat (allocator.py)
         self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
