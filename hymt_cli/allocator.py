@@ -10,9 +10,8 @@ Two arenas, as MALLOC_ARENA_MAX=2 sets, kept it flat (bench/catalog_scale.py).
 `limit_malloc_arenas()` asks glibc for that at run time (`mallopt(M_ARENA_MAX)`). It must run
 before any second thread allocates (glibc fixes its limit then: a call at the start of the
 pipeline, after the CLI's imports and threads, measured +30% from 250k to 2M rows), so
-`hymt_cli/__init__.py` calls it on import, in hymt's own process (not in engine processes). A
-MALLOC_ARENA_MAX the user set wins, and other C
-libraries are left as they are.
+`hymt_cli/__init__.py` calls it on import, in hymt's own process (not in engine processes).
+A MALLOC_ARENA_MAX the user set wins, and other C libraries are left as they are.
 """
 
 from __future__ import annotations
