@@ -9,6 +9,7 @@ memory), and prints rows/s and the child's peak RSS (from `wait4`, that child al
 
 Memory is bounded when the peak RSS stays flat as the rows double. Not a test: minutes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,12 +30,21 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 COLUMNS = ("name", "description", "material")
 REPEAT = 0.4  # share of cells that repeat an earlier value of their column
-_WORDS = ("soft warm light durable classic modern compact handmade organic recycled bright quiet "
-          "travel kitchen garden office outdoor winter summer city mountain ocean forest desk lamp "
-          "bag bottle chair table shirt jacket scarf mug candle pillow blanket shelf clock").split()
-SCHEMA = pa.schema([pa.field("sku", pa.string(), nullable=False), pa.field("name", pa.string()),
-                    pa.field("description", pa.string()), pa.field("material", pa.string()),
-                    pa.field("price", pa.float64())], metadata={b"generator": b"hymt bench/catalog_scale.py"})
+_WORDS = (
+    "soft warm light durable classic modern compact handmade organic recycled bright quiet "
+    "travel kitchen garden office outdoor winter summer city mountain ocean forest desk lamp "
+    "bag bottle chair table shirt jacket scarf mug candle pillow blanket shelf clock"
+).split()
+SCHEMA = pa.schema(
+    [
+        pa.field("sku", pa.string(), nullable=False),
+        pa.field("name", pa.string()),
+        pa.field("description", pa.string()),
+        pa.field("material", pa.string()),
+        pa.field("price", pa.float64()),
+    ],
+    metadata={b"generator": b"hymt bench/catalog_scale.py"},
+)
 
 
 def _text(rng: random.Random, words: int, serial: int) -> str:
@@ -77,8 +87,9 @@ def write_catalog(path: Path, rows: int) -> Path:
     return path
 
 
-def run(src: Path, engine: str, workdir: Path, rows_per_batch: int,
-        env: dict[str, str] | None = None) -> dict[str, object]:
+def run(
+    src: Path, engine: str, workdir: Path, rows_per_batch: int, env: dict[str, str] | None = None
+) -> dict[str, object]:
     """One `hymt translate` in a child process (`env` added to its environment): wall time,
     its own peak RSS, its report."""
     cache = workdir / f"memory-{engine}-{src.stem}.sqlite3"
@@ -87,9 +98,28 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int,
     report = workdir / f"report-{engine}-{src.stem}.json"
     out = workdir / f"out-{engine}-{src.stem}"
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "fr", "--engine", engine,
-               "--columns", ",".join(COLUMNS), "-o", str(out), "--report", str(report),
-               "-q", "--rows-per-batch", str(rows_per_batch), "--cache", str(cache)]
+    command = [
+        sys.executable,
+        "-m",
+        "hymt_cli",
+        "translate",
+        str(src),
+        "--to",
+        "fr",
+        "--engine",
+        engine,
+        "--columns",
+        ",".join(COLUMNS),
+        "-o",
+        str(out),
+        "--report",
+        str(report),
+        "-q",
+        "--rows-per-batch",
+        str(rows_per_batch),
+        "--cache",
+        str(cache),
+    ]
     t0 = time.monotonic()
     child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
     _, status, usage = os.wait4(child.pid, 0)
@@ -97,8 +127,13 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int,
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"hymt exited with {os.waitstatus_to_exitcode(status)}")
     data = json.loads(report.read_text())
-    return dict(seconds=round(seconds, 1), peak_rss_mib=round(usage.ru_maxrss / 1024),
-                segments=data["segments"], unique=data["unique_segments"], hits=data["cache_hits"])
+    return dict(
+        seconds=round(seconds, 1),
+        peak_rss_mib=round(usage.ru_maxrss / 1024),
+        segments=data["segments"],
+        unique=data["unique_segments"],
+        hits=data["cache_hits"],
+    )
 
 
 def main() -> None:
@@ -107,8 +142,13 @@ def main() -> None:
     parser.add_argument("--engines", default="identity,pseudo")
     parser.add_argument("--rows-per-batch", type=int, default=8192)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
-    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
-                        help="environment of the hymt process (allocator settings), repeatable")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="environment of the hymt process (allocator settings), repeatable",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)
@@ -121,10 +161,19 @@ def main() -> None:
             write_catalog(src, rows)
         for engine in args.engines.split(","):
             r = run(src, engine, args.workdir, args.rows_per_batch, env)
-            r.update(engine=engine, rows=rows, env=env, rows_per_batch=args.rows_per_batch, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
+            r.update(
+                engine=engine,
+                rows=rows,
+                env=env,
+                rows_per_batch=args.rows_per_batch,
+                rows_per_s=round(rows / float(r["seconds"])),
+            )  # type: ignore[arg-type]
             results.append(r)
-            print(f"{engine:<9} {rows:>10,} {r['seconds']:>8} {r['rows_per_s']:>8,} {r['peak_rss_mib']:>12,} "
-                  f"{r['unique']:>10,}", flush=True)
+            print(
+                f"{engine:<9} {rows:>10,} {r['seconds']:>8} {r['rows_per_s']:>8,} {r['peak_rss_mib']:>12,} "
+                f"{r['unique']:>10,}",
+                flush=True,
+            )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -1,5 +1,6 @@
 """What bench/run.py, bench/contenders.py and bench/served.py share: the job's plan (hymt's own
 prompts), the sources, the pipeline, the engine wrapper that fixes output lengths, figures."""
+
 from __future__ import annotations
 
 import json
@@ -26,17 +27,36 @@ def plan(spec: dict) -> dict:
     """hymt's own plan of the job (dry run): the prompts every contender gets."""
     t0 = time.monotonic()
     requests: list = []
-    pipeline = make_pipeline(spec, out_dir=Path(spec["work"]) / f"dry-{spec.get('job', 'job')}", engine_factory=None,
-                             dry_run=True, on_planned=requests.extend)
+    pipeline = make_pipeline(
+        spec,
+        out_dir=Path(spec["work"]) / f"dry-{spec.get('job', 'job')}",
+        engine_factory=None,
+        dry_run=True,
+        on_planned=requests.extend,
+    )
     report = pipeline.run(sources(spec))
-    table = [dict(ids=r.prompt_ids, out=fixed_output_tokens(r.source_tokens), answer=well_formed_answer(r))
-             for r in requests]
+    table = [
+        dict(ids=r.prompt_ids, out=fixed_output_tokens(r.source_tokens), answer=well_formed_answer(r))
+        for r in requests
+    ]
     outs = sorted(t["out"] for t in table)
-    return dict(table=table, segments=report.segments, unique=len(requests),
-                files=len({f.input for f in report.files}), plan_s=round(time.monotonic() - t0, 3),
-                prompt_tokens=sum(len(t["ids"]) for t in table), output_tokens=sum(outs),
-                output_tokens_p50_p90_p99_max=[outs[len(outs) // 2], outs[int(0.9 * len(outs))],
-                                               outs[int(0.99 * len(outs))], outs[-1]] if outs else [])
+    return dict(
+        table=table,
+        segments=report.segments,
+        unique=len(requests),
+        files=len({f.input for f in report.files}),
+        plan_s=round(time.monotonic() - t0, 3),
+        prompt_tokens=sum(len(t["ids"]) for t in table),
+        output_tokens=sum(outs),
+        output_tokens_p50_p90_p99_max=[
+            outs[len(outs) // 2],
+            outs[int(0.9 * len(outs))],
+            outs[int(0.99 * len(outs))],
+            outs[-1],
+        ]
+        if outs
+        else [],
+    )
 
 
 def well_formed_answer(request) -> str:
@@ -61,8 +81,17 @@ def sources(spec: dict):
     return found
 
 
-def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = False, progress=None,
-                  on_planned=None, submit_bucket="default", long_first: bool = True):
+def make_pipeline(
+    spec: dict,
+    *,
+    out_dir: Path,
+    engine_factory,
+    dry_run: bool = False,
+    progress=None,
+    on_planned=None,
+    submit_bucket="default",
+    long_first: bool = True,
+):
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.languages import parse_language_list
     from hymt_cli.pipeline import Pipeline, RunOptions
@@ -70,13 +99,25 @@ def make_pipeline(spec: dict, *, out_dir: Path, engine_factory, dry_run: bool = 
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
     spec["_tokenizer"] = tokenizer
-    options = RunOptions(targets=tuple(parse_language_list(spec["targets"])), out_dir=out_dir, dry_run=dry_run,
-                         long_first=long_first)
+    options = RunOptions(
+        targets=tuple(parse_language_list(spec["targets"])),
+        out_dir=out_dir,
+        dry_run=dry_run,
+        long_first=long_first,
+    )
     if submit_bucket != "default":
         options = replace(options, submit_bucket=submit_bucket)
     glossary = load_glossaries([REPO / g for g in GLOSSARIES])
-    return Pipeline(options, tokenizer, engine_factory, progress=progress, engine_name="vllm",
-                    model=spec["model"], glossary=glossary, on_planned=on_planned)
+    return Pipeline(
+        options,
+        tokenizer,
+        engine_factory,
+        progress=progress,
+        engine_name="vllm",
+        model=spec["model"],
+        glossary=glossary,
+        on_planned=on_planned,
+    )
 
 
 class BenchEngine:
@@ -99,8 +140,10 @@ class BenchEngine:
         from hymt_cli.engine.base import GenerationRequest
 
         rows = [self.by_ids[tuple(r.prompt_token_ids)] for r in requests]
-        return rows, [GenerationRequest(r.source_text, r.prompt_token_ids, row["out"], r.deterministic)
-                      for r, row in zip(requests, rows)]
+        return rows, [
+            GenerationRequest(r.source_text, r.prompt_token_ids, row["out"], r.deterministic)
+            for r, row in zip(requests, rows)
+        ]
 
     def _answer(self, row, generation):
         from hymt_cli.engine.base import Generation
@@ -146,15 +189,27 @@ class FileClock:
 
 def figures(wall: float, table, out_tokens: int, **extra) -> dict:
     prompt_tokens = sum(len(t["ids"]) for t in table)
-    return dict(wall_s=round(wall, 3), requests=len(table), prompt_tokens=prompt_tokens,
-                output_tokens=out_tokens, req_per_s=round(len(table) / wall, 2),
-                prompt_tok_per_s=round(prompt_tokens / wall), out_tok_per_s=round(out_tokens / wall), **extra)
+    return dict(
+        wall_s=round(wall, 3),
+        requests=len(table),
+        prompt_tokens=prompt_tokens,
+        output_tokens=out_tokens,
+        req_per_s=round(len(table) / wall, 2),
+        prompt_tok_per_s=round(prompt_tokens / wall),
+        out_tok_per_s=round(out_tokens / wall),
+        **extra,
+    )
 
 
 def gpu_memory_mib() -> int | None:
     try:
-        done = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                              capture_output=True, text=True, timeout=20, check=False)
+        done = subprocess.run(
+            ["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
         return int(done.stdout.split()[0])
     except (OSError, ValueError, IndexError, subprocess.SubprocessError):
         return None

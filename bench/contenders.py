@@ -2,6 +2,7 @@
 --worker SPEC`): hymt end to end, bare vLLM engines, transformers. A worker runs every job of
 the spec in turn on the engine(s) it started once, and saves what it measured after each pass.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,10 +14,19 @@ from pathlib import Path
 from common import BenchEngine, FileClock, figures, gpu_memory_mib, make_pipeline, save, sources
 
 # hymt's engine settings before the tuning rule (bench/RESULTS.md, calls 1-3)
-TODAY = dict(max_num_seqs=1024, max_num_batched_tokens=16384, enable_prefix_caching=True,
-             gpu_memory_utilization=0.9, compilation_config={"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"})
+TODAY = dict(
+    max_num_seqs=1024,
+    max_num_batched_tokens=16384,
+    enable_prefix_caching=True,
+    gpu_memory_utilization=0.9,
+    compilation_config={"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY"},
+)
 # hymt passes: how the pipeline orders its requests
-PASS_ORDER = {"warm": dict(), "doc": dict(long_first=False), "sorted": dict(submit_bucket=None, long_first=False)}
+PASS_ORDER = {
+    "warm": dict(),
+    "doc": dict(long_first=False),
+    "sorted": dict(submit_bucket=None, long_first=False),
+}
 
 
 def load_table(job: dict) -> list[dict]:
@@ -25,17 +35,27 @@ def load_table(job: dict) -> list[dict]:
 
 
 def job_spec(spec: dict, job: dict) -> dict:
-    return dict(spec, targets=job["targets"], columns=job.get("columns"), job=job["name"],
-                docs_dir=job.get("docs_dir", spec["docs_dir"]))
+    return dict(
+        spec,
+        targets=job["targets"],
+        columns=job.get("columns"),
+        job=job["name"],
+        docs_dir=job.get("docs_dir", spec["docs_dir"]),
+    )
 
 
 def hymt_options(spec: dict):
     """hymt's engine options for this bench (what a user gets, plus the bench's choices)."""
     from hymt_cli.engine.base import EngineOptions
 
-    return EngineOptions(model=spec["model"], dtype=spec["dtype"], enforce_eager=spec["preset"] == "tiny",
-                         quantization=spec.get("quantization"), replicas=spec.get("replicas"),
-                         extra=spec.get("engine_args") or {})
+    return EngineOptions(
+        model=spec["model"],
+        dtype=spec["dtype"],
+        enforce_eager=spec["preset"] == "tiny",
+        quantization=spec.get("quantization"),
+        replicas=spec.get("replicas"),
+        extra=spec.get("engine_args") or {},
+    )
 
 
 def worker_hymt(spec: dict, result: dict) -> None:
@@ -73,8 +93,12 @@ def worker_hymt(spec: dict, result: dict) -> None:
         first = jobs[0]
         clock = FileClock()
         t0, started = time.monotonic(), time.time()
-        pipeline = make_pipeline(job_spec(spec, first), out_dir=work / f"{spec['name']}-real", engine_factory=factory,
-                                 progress=clock)
+        pipeline = make_pipeline(
+            job_spec(spec, first),
+            out_dir=work / f"{spec['name']}-real",
+            engine_factory=factory,
+            progress=clock,
+        )
         report = pipeline.run(sources(job_spec(spec, first)))
         cold = time.monotonic() - t0
         assert report.files_failed == 0, f"{report.files_failed} file(s) failed"
@@ -83,16 +107,25 @@ def worker_hymt(spec: dict, result: dict) -> None:
         # Steady state of a real run: from the first engine being ready (planning was done
         # meanwhile, in the foreground, while it started) to the last document written.
         result[f"{first['name']}:real"] = figures(
-            clock.last - holder["ready"], table, report.output_tokens, files=clock.files,
-            engine_s=round(report.engine_seconds, 2), first_file_after_ready_s=round(clock.first - holder["ready"], 2))
+            clock.last - holder["ready"],
+            table,
+            report.output_tokens,
+            files=clock.files,
+            engine_s=round(report.engine_seconds, 2),
+            first_file_after_ready_s=round(clock.first - holder["ready"], 2),
+        )
         result["cold"] = dict(
-            job=first["name"], wall_s=round(cold, 2), launch_to_last_file_s=round(clock.last - spec["launched"], 2),
+            job=first["name"],
+            wall_s=round(cold, 2),
+            launch_to_last_file_s=round(clock.last - spec["launched"], 2),
             first_answer_from_launch_s=round(holder["bench"].first_answer - spec["launched"], 2),
             first_file_from_launch_s=round(clock.first - spec["launched"], 2),
             ready_from_launch_s=round(holder["ready"] - spec["launched"], 2),
             pipeline_start_from_launch_s=round(started - spec["launched"], 2),
-            first_file_after_ready_s=round(clock.first - holder["ready"], 2), files=clock.files,
-            out_tok_per_s_incl_start=round(report.output_tokens / cold))
+            first_file_after_ready_s=round(clock.first - holder["ready"], 2),
+            files=clock.files,
+            out_tok_per_s_incl_start=round(report.output_tokens / cold),
+        )
         print(f"hymt real run: {result[first['name'] + ':real']} cold: {result['cold']}", flush=True)
         save(spec, result)
     else:
@@ -109,21 +142,34 @@ def worker_hymt(spec: dict, result: dict) -> None:
             if name not in PASS_ORDER:
                 continue
             clock = FileClock()
-            pipeline = make_pipeline(job_spec(spec, job), out_dir=work / f"{spec['name']}-{job['name']}-{name}",
-                                     engine_factory=lambda t=table: BenchEngine(engine, t), progress=clock,
-                                     **PASS_ORDER[name])
+            pipeline = make_pipeline(
+                job_spec(spec, job),
+                out_dir=work / f"{spec['name']}-{job['name']}-{name}",
+                engine_factory=lambda t=table: BenchEngine(engine, t),
+                progress=clock,
+                **PASS_ORDER[name],
+            )
             t0, started = time.monotonic(), time.time()
             report = pipeline.run(sources(job_spec(spec, job)))
             wall = time.monotonic() - t0
             key = f"{job['name']}:{name}"
             windows[key] = (started, time.time())
             assert report.files_failed == 0, f"{report.files_failed} file(s) failed"
-            result[key] = figures(wall, table, report.output_tokens, files=clock.files,
-                                  engine_s=round(report.engine_seconds, 2),
-                                  first_file_s=round(clock.first - started, 2), engine_requests=report.engine_requests,
-                                  retried=report.retried, untranslated=report.untranslated,
-                                  segments=report.segments, unique_segments=report.unique_segments,
-                                  files_ok=report.files_ok, files_failed=report.files_failed)
+            result[key] = figures(
+                wall,
+                table,
+                report.output_tokens,
+                files=clock.files,
+                engine_s=round(report.engine_seconds, 2),
+                first_file_s=round(clock.first - started, 2),
+                engine_requests=report.engine_requests,
+                retried=report.retried,
+                untranslated=report.untranslated,
+                segments=report.segments,
+                unique_segments=report.unique_segments,
+                files_ok=report.files_ok,
+                files_failed=report.files_failed,
+            )
             print(f"{spec['name']} {key}: {result[key]}", flush=True)
             save(spec, result)
             assert report.engine_requests == len(table), (report.engine_requests, len(table))
@@ -179,8 +225,13 @@ def worker_vllm(spec: dict, result: dict) -> None:
         out_tokens = sum(p["output_tokens"] for p in parts)
         assert out_tokens == sum(t["out"] for t in table), "every request must generate its fixed length"
         result["gpu_mem_mib"] = max(p["gpu_mem_mib"] or 0 for p in parts) or None
-        result[job["name"]] = figures(wall, table, out_tokens, cached_tokens=sum(p["cached"] for p in parts),
-                                      each_s=[p["wall_s"] for p in parts])
+        result[job["name"]] = figures(
+            wall,
+            table,
+            out_tokens,
+            cached_tokens=sum(p["cached"] for p in parts),
+            each_s=[p["wall_s"] for p in parts],
+        )
         print(f"{spec['name']} {job['name']}: {result[job['name']]}", flush=True)
         save(spec, result)
     for process, _ in processes:
@@ -198,8 +249,10 @@ def vllm_params(table, *, greedy: bool = False):
     from vllm import SamplingParams
 
     sampling = dict(temperature=0.0) if greedy else dict(temperature=0.7, top_p=0.6, top_k=20)
-    return [SamplingParams(max_tokens=t["out"], ignore_eos=True, repetition_penalty=1.05, **sampling)
-            for t in table]
+    return [
+        SamplingParams(max_tokens=t["out"], ignore_eos=True, repetition_penalty=1.05, **sampling)
+        for t in table
+    ]
 
 
 def warm_up(llm, table, n: int = 256) -> None:
@@ -208,9 +261,16 @@ def warm_up(llm, table, n: int = 256) -> None:
     from vllm import SamplingParams
 
     rows = table[-n:]
-    llm.generate([{"prompt_token_ids": list(t["ids"])} for t in rows],
-                 [SamplingParams(max_tokens=8, ignore_eos=True, temperature=0.7, top_p=0.6, top_k=20,
-                                 repetition_penalty=1.05) for _ in rows], use_tqdm=False)
+    llm.generate(
+        [{"prompt_token_ids": list(t["ids"])} for t in rows],
+        [
+            SamplingParams(
+                max_tokens=8, ignore_eos=True, temperature=0.7, top_p=0.6, top_k=20, repetition_penalty=1.05
+            )
+            for _ in rows
+        ],
+        use_tqdm=False,
+    )
     llm.reset_prefix_cache()
 
 
@@ -228,14 +288,20 @@ def bare_replica(kwargs: dict, shares: list[list[dict]], ready, go, answers) -> 
         event.wait()
         llm.reset_prefix_cache()
         t0 = time.monotonic()
-        outputs = llm.generate([{"prompt_token_ids": list(t["ids"])} for t in table], vllm_params(table),
-                               use_tqdm=False)
+        outputs = llm.generate(
+            [{"prompt_token_ids": list(t["ids"])} for t in table], vllm_params(table), use_tqdm=False
+        )
         wall = time.monotonic() - t0
         if trace is not None:
             trace.flush()
-        answers.put(dict(output_tokens=sum(len(o.outputs[0].token_ids) for o in outputs), wall_s=round(wall, 2),
-                         cached=sum(getattr(o, "num_cached_tokens", 0) or 0 for o in outputs),
-                         gpu_mem_mib=gpu_memory_mib()))
+        answers.put(
+            dict(
+                output_tokens=sum(len(o.outputs[0].token_ids) for o in outputs),
+                wall_s=round(wall, 2),
+                cached=sum(getattr(o, "num_cached_tokens", 0) or 0 for o in outputs),
+                gpu_mem_mib=gpu_memory_mib(),
+            )
+        )
     llm.llm_engine.engine_core.shutdown()
 
 
@@ -247,8 +313,12 @@ def hymt_bare_kwargs(spec: dict) -> dict:
     options = hymt_options(spec)
     plan = plan_vllm(options)
     kwargs = _llm_kwargs(options, Sampling(), on_cpu=plan.tuning is None, tuning=plan.tuning)
-    kwargs = {k: v for k, v in kwargs.items() if v is not None and k not in ("model", "revision", "trust_remote_code",
-                                                                                "tensor_parallel_size", "seed")}
+    kwargs = {
+        k: v
+        for k, v in kwargs.items()
+        if v is not None
+        and k not in ("model", "revision", "trust_remote_code", "tensor_parallel_size", "seed")
+    }
     kwargs["_replicas"] = plan.engines
     return kwargs
 
@@ -262,11 +332,13 @@ def worker_hf(spec: dict, result: dict) -> None:
     tokenizer = AutoTokenizer.from_pretrained(spec["model"])
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     t0 = time.monotonic()
-    model = AutoModelForCausalLM.from_pretrained(spec["model"], dtype=getattr(torch, spec["dtype"])).to(device)
+    model = AutoModelForCausalLM.from_pretrained(spec["model"], dtype=getattr(torch, spec["dtype"])).to(
+        device
+    )
     model.eval()
     result["load_s"] = round(time.monotonic() - t0, 2)
     job = spec["jobs"][0]
-    rows = load_table(job)[:spec["hf_n"]]
+    rows = load_table(job)[: spec["hf_n"]]
     batch = 32
 
     def generate(chunk) -> int:
@@ -274,13 +346,22 @@ def worker_hf(spec: dict, result: dict) -> None:
         ids = torch.full((len(chunk), width), pad, dtype=torch.long)
         mask = torch.zeros((len(chunk), width), dtype=torch.long)
         for i, t in enumerate(chunk):
-            ids[i, width - len(t["ids"]):] = torch.tensor(t["ids"])
-            mask[i, width - len(t["ids"]):] = 1
+            ids[i, width - len(t["ids"]) :] = torch.tensor(t["ids"])
+            mask[i, width - len(t["ids"]) :] = 1
         new = max(t["out"] for t in chunk)
         with torch.inference_mode():
-            out = model.generate(input_ids=ids.to(device), attention_mask=mask.to(device), max_new_tokens=new,
-                                 min_new_tokens=new, do_sample=True, temperature=0.7, top_p=0.6, top_k=20,
-                                 repetition_penalty=1.05, pad_token_id=pad)
+            out = model.generate(
+                input_ids=ids.to(device),
+                attention_mask=mask.to(device),
+                max_new_tokens=new,
+                min_new_tokens=new,
+                do_sample=True,
+                temperature=0.7,
+                top_p=0.6,
+                top_k=20,
+                repetition_penalty=1.05,
+                pad_token_id=pad,
+            )
         return (out.shape[1] - width) * len(chunk)
 
     t0 = time.monotonic()
@@ -292,7 +373,7 @@ def worker_hf(spec: dict, result: dict) -> None:
     padded = 0
     t0 = time.monotonic()
     for i in range(0, len(rows), batch):
-        padded += generate(rows[i:i + batch])
+        padded += generate(rows[i : i + batch])
     if device == "cuda":
         torch.cuda.synchronize()
     wall = time.monotonic() - t0

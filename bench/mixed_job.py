@@ -16,6 +16,7 @@ Deterministic for a seed.
 
     python bench/mixed_job.py OUT_DIR --docs 60 --products 12500
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,20 +36,90 @@ MEDIAN_WORDS = 17
 SIGMA = 0.75
 MAX_WORDS = 300
 
-_ADJ = ("lightweight", "durable", "soft", "breathable", "water-resistant", "compact", "versatile", "sturdy",
-        "elegant", "minimalist", "ergonomic", "insulated", "non-slip", "adjustable", "handcrafted", "timeless",
-        "machine-washable", "eco-friendly", "foldable", "cozy", "premium", "reinforced", "quick-drying")
-_NOUN = ("backpack", "rain jacket", "water bottle", "desk lamp", "running shoe", "wool scarf", "notebook",
-         "coffee grinder", "yoga mat", "leather wallet", "travel mug", "duvet cover", "garden hose",
-         "camping chair", "phone case", "cutting board", "bluetooth speaker", "kids' raincoat", "planter")
-_MATERIAL = ("organic cotton", "recycled polyester", "full-grain leather", "brushed stainless steel", "bamboo",
-             "merino wool", "stoneware ceramic", "solid oak", "washed linen", "food-grade silicone", "aluminium")
-_USE = ("daily commutes", "weekend hikes", "long flights", "the home office", "rainy city days", "the gym",
-        "camping trips", "busy mornings", "dinner parties", "the first day of school", "open-plan offices")
-_BENEFIT = ("keeps its shape wash after wash", "stays comfortable all day long", "packs flat when you travel",
-            "cleans up with a damp cloth", "resists scratches and stains", "feels warm without the bulk",
-            "holds everything you need without weighing you down", "is built to last for years",
-            "adds a quiet touch of style to any room", "fits neatly in a drawer when not in use")
+_ADJ = (
+    "lightweight",
+    "durable",
+    "soft",
+    "breathable",
+    "water-resistant",
+    "compact",
+    "versatile",
+    "sturdy",
+    "elegant",
+    "minimalist",
+    "ergonomic",
+    "insulated",
+    "non-slip",
+    "adjustable",
+    "handcrafted",
+    "timeless",
+    "machine-washable",
+    "eco-friendly",
+    "foldable",
+    "cozy",
+    "premium",
+    "reinforced",
+    "quick-drying",
+)
+_NOUN = (
+    "backpack",
+    "rain jacket",
+    "water bottle",
+    "desk lamp",
+    "running shoe",
+    "wool scarf",
+    "notebook",
+    "coffee grinder",
+    "yoga mat",
+    "leather wallet",
+    "travel mug",
+    "duvet cover",
+    "garden hose",
+    "camping chair",
+    "phone case",
+    "cutting board",
+    "bluetooth speaker",
+    "kids' raincoat",
+    "planter",
+)
+_MATERIAL = (
+    "organic cotton",
+    "recycled polyester",
+    "full-grain leather",
+    "brushed stainless steel",
+    "bamboo",
+    "merino wool",
+    "stoneware ceramic",
+    "solid oak",
+    "washed linen",
+    "food-grade silicone",
+    "aluminium",
+)
+_USE = (
+    "daily commutes",
+    "weekend hikes",
+    "long flights",
+    "the home office",
+    "rainy city days",
+    "the gym",
+    "camping trips",
+    "busy mornings",
+    "dinner parties",
+    "the first day of school",
+    "open-plan offices",
+)
+_BENEFIT = (
+    "keeps its shape wash after wash",
+    "stays comfortable all day long",
+    "packs flat when you travel",
+    "cleans up with a damp cloth",
+    "resists scratches and stains",
+    "feels warm without the bulk",
+    "holds everything you need without weighing you down",
+    "is built to last for years",
+    "adds a quiet touch of style to any room",
+    "fits neatly in a drawer when not in use",
+)
 _SENTENCES = (
     "This {adj} {noun} is made from {material} and {benefit}.",
     "Designed for {use}, it {benefit}.",
@@ -64,21 +135,45 @@ _SENTENCES = (
     "Please note that natural {material} may vary slightly in colour and texture.",
 )
 _COLOURS = ("charcoal", "sand", "forest green", "navy", "terracotta", "off-white", "sky blue", "burgundy")
-_BULLETS = ("Machine washable at 30°C", "Ships in recyclable packaging", "Two-year warranty",
-            "Adjustable straps for a perfect fit", "Dishwasher safe", "Fits laptops up to 15 inches",
-            "Soft brushed interior", "Made in Portugal", "Vegan and cruelty-free", "Lightweight &amp; durable",
-            "BPA-free", "Free returns within 30 days", "Hand-finished by local artisans", "Keeps drinks cold for 24 hours",
-            "Reflective details for visibility at night", "Certified by OEKO-TEX®", "Includes a storage pouch")
+_BULLETS = (
+    "Machine washable at 30°C",
+    "Ships in recyclable packaging",
+    "Two-year warranty",
+    "Adjustable straps for a perfect fit",
+    "Dishwasher safe",
+    "Fits laptops up to 15 inches",
+    "Soft brushed interior",
+    "Made in Portugal",
+    "Vegan and cruelty-free",
+    "Lightweight &amp; durable",
+    "BPA-free",
+    "Free returns within 30 days",
+    "Hand-finished by local artisans",
+    "Keeps drinks cold for 24 hours",
+    "Reflective details for visibility at night",
+    "Certified by OEKO-TEX®",
+    "Includes a storage pouch",
+)
 
 
 def _sentence(rng: random.Random) -> str:
     template = rng.choice(_SENTENCES)
     adj, adj2 = rng.sample(_ADJ, 2)
     use, use2 = rng.sample(_USE, 2)
-    return template.format(adj=adj, adj2=adj2, noun=rng.choice(_NOUN), material=rng.choice(_MATERIAL),
-                           benefit=rng.choice(_BENEFIT), use=use, use2=use2, n=rng.randint(10, 90),
-                           m=rng.randint(5, 60), g=rng.randint(80, 2400), k=rng.randint(2, 9),
-                           colour=rng.choice(_COLOURS))
+    return template.format(
+        adj=adj,
+        adj2=adj2,
+        noun=rng.choice(_NOUN),
+        material=rng.choice(_MATERIAL),
+        benefit=rng.choice(_BENEFIT),
+        use=use,
+        use2=use2,
+        n=rng.randint(10, 90),
+        m=rng.randint(5, 60),
+        g=rng.randint(80, 2400),
+        k=rng.randint(2, 9),
+        colour=rng.choice(_COLOURS),
+    )
 
 
 def _paragraph(rng: random.Random) -> str:
@@ -108,9 +203,15 @@ def description(rng: random.Random, number: int) -> str:
     return body
 
 
-SCHEMA = pa.schema([pa.field("sku", pa.string(), nullable=False), pa.field("title", pa.string()),
-                    pa.field(DESCRIPTION_COLUMN, pa.string()), pa.field("price", pa.float64())],
-                   metadata={b"generator": b"hymt bench/mixed_job.py"})
+SCHEMA = pa.schema(
+    [
+        pa.field("sku", pa.string(), nullable=False),
+        pa.field("title", pa.string()),
+        pa.field(DESCRIPTION_COLUMN, pa.string()),
+        pa.field("price", pa.float64()),
+    ],
+    metadata={b"generator": b"hymt bench/mixed_job.py"},
+)
 
 
 def write_products(path: Path, products: int, *, seed: int = 0) -> Path:

@@ -38,6 +38,7 @@ With --trace every vLLM engine process records its steps: batch size over time p
 The last line reads `ratio hymt/vllm=<x> vllm/transformers=<y> hymt/vllm-oob=<z> gpus2/gpus1=<w>`
 (the first job, hymt's warm pass in its own order: steady state against steady state).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,13 +65,22 @@ PRESETS = {
     # catalog rows (generated job); jobs: target sets, "|" between jobs; targets: the first
     # job's (served.py); hf_n: requests for the naive baseline
     "tiny": dict(docs=4, products=60, rows=40, jobs="de|de,fr", targets="de,fr", hf_n=32, dtype="float32"),
-    "1.8b": dict(docs=40, products=12_500, rows=3000, jobs="de|de,fr,ja", targets="de,fr,ja", hf_n=160,
-                 dtype="bfloat16"),
+    "1.8b": dict(
+        docs=40,
+        products=12_500,
+        rows=3000,
+        jobs="de|de,fr,ja",
+        targets="de,fr,ja",
+        hf_n=160,
+        dtype="bfloat16",
+    ),
     "7b": dict(docs=20, products=3000, rows=1000, jobs="de", targets="de,fr,ja", hf_n=64, dtype="bfloat16"),
 }
 
 
-def work_and_model(args: argparse.Namespace, parser: argparse.ArgumentParser, prefix: str) -> tuple[Path, str]:
+def work_and_model(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, prefix: str
+) -> tuple[Path, str]:
     """The working folder (--work or a new temporary one) and the model: --model, or on the CPU
     preset a tiny random model built there."""
     work = args.work or Path(tempfile.mkdtemp(prefix=prefix))
@@ -98,15 +108,20 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
         env.update(VLLM_CACHE_ROOT=str(cache), TRITON_CACHE_DIR=str(cache / "triton"))
     if base.get("trace"):
         env["HYMT_VLLM_TRACE"] = str(work / f"trace-{name}")
-    spec = dict(base, name=name, kind=kind, result=str(work / f"{name}.json"), launched=time.time(), env=env,
-                **extra)
+    spec = dict(
+        base, name=name, kind=kind, result=str(work / f"{name}.json"), launched=time.time(), env=env, **extra
+    )
     spec_path = work / f"{name}.spec.json"
     spec_path.write_text(json.dumps(spec))
     t0 = time.monotonic()
     print(f"== {name} ({kind})", flush=True)
     # its own process group: at the time limit the worker goes with its engine processes
-    child = subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path)], stdout=sys.stdout,
-                             stderr=sys.stderr, start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--worker", str(spec_path)],
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        start_new_session=True,
+    )
     try:
         rc: int | str = child.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -123,7 +138,9 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
         from trace_summary import describe, profile
 
         folder = work / f"trace-{name}"
-        profiles = {key: profile(folder, start, end) for key, (start, end) in result.get("windows", {}).items()}
+        profiles = {
+            key: profile(folder, start, end) for key, (start, end) in result.get("windows", {}).items()
+        }
         result["trace"] = {key: {k: v for k, v in p.items()} for key, p in profiles.items()}
         for key, prof in profiles.items():
             print(describe(f"trace {name} {key}", prof), flush=True)
@@ -131,7 +148,9 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
     return result
 
 
-def write_documents(args: argparse.Namespace, preset: dict, folder: Path, sizes: dict) -> tuple[list | None, dict]:
+def write_documents(
+    args: argparse.Namespace, preset: dict, folder: Path, sizes: dict
+) -> tuple[list | None, dict]:
     """The job's documents under `folder`; `sizes` (docs, products, rows) over the arguments."""
     docs = int(sizes.get("docs", args.docs if args.docs is not None else preset["docs"]))
     if args.job == "mixed":
@@ -157,7 +176,11 @@ def build_jobs(args: argparse.Namespace, preset: dict, work: Path, base: dict) -
     for entry in (args.targets or preset["jobs"]).split("|"):
         targets, _, sized = entry.partition("@")
         sizes = dict(item.split("=", 1) for item in sized.split(",") if item)
-        name = "to-" + targets.replace(",", "-") + ("-" + "-".join(f"{k}{v}" for k, v in sizes.items()) if sizes else "")
+        name = (
+            "to-"
+            + targets.replace(",", "-")
+            + ("-" + "-".join(f"{k}{v}" for k, v in sizes.items()) if sizes else "")
+        )
         folder = work / ("docs-" + name if sizes else "docs")
         if sizes or not folder.with_name(folder.name + ".written.json").exists():
             columns, size = write_documents(args, preset, folder, sizes)
@@ -180,34 +203,67 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
-    parser.add_argument("--model", help="model folder (default for tiny: built here); GPU presets: "
-                                        "the output of make-random-hymt.py")
+    parser.add_argument(
+        "--model",
+        help="model folder (default for tiny: built here); GPU presets: the output of make-random-hymt.py",
+    )
     parser.add_argument("--job", choices=("mixed", "generated"), default="mixed")
     parser.add_argument("--docs", type=int, help="generated documents (default: per preset)")
-    parser.add_argument("--products", type=int, help="product descriptions of the mixed job (default: per preset)")
-    parser.add_argument("--rows", type=int, help="catalog rows of the generated job (default: per preset; 0: none)")
-    parser.add_argument("--targets", help='target sets, one job each, e.g. "de|de,fr,ja" (default: per preset)')
+    parser.add_argument(
+        "--products", type=int, help="product descriptions of the mixed job (default: per preset)"
+    )
+    parser.add_argument(
+        "--rows", type=int, help="catalog rows of the generated job (default: per preset; 0: none)"
+    )
+    parser.add_argument(
+        "--targets", help='target sets, one job each, e.g. "de|de,fr,ja" (default: per preset)'
+    )
     parser.add_argument("--hf-n", type=int, help="requests for the transformers baseline (0: skip)")
-    parser.add_argument("--contenders", default="hymt,vllm,vllm-oob,vllm-today,hymt-1,hf",
-                        help="in this order: hymt, hymt-1, vllm, vllm-oob, vllm-today, hf")
-    parser.add_argument("--variants", default="", help="more bare-vLLM set-ups as a JSON object "
-                        "{name: LLM keyword arguments, \"_replicas\": engines on the GPU, \"_hymt\": true to start "
-                        "from hymt's settings}, each in its own process, after the contenders")
-    parser.add_argument("--hymt-variants", default="", help="more hymt set-ups as JSON {name: {engine_args, "
-                        "replicas, together, passes}}, run after the contenders and before --variants")
-    parser.add_argument("--hymt-passes", default="real,warm,doc",
-                        help="hymt's passes: real (first job, engine started while planning), warm, doc, sorted")
+    parser.add_argument(
+        "--contenders",
+        default="hymt,vllm,vllm-oob,vllm-today,hymt-1,hf",
+        help="in this order: hymt, hymt-1, vllm, vllm-oob, vllm-today, hf",
+    )
+    parser.add_argument(
+        "--variants",
+        default="",
+        help="more bare-vLLM set-ups as a JSON object "
+        '{name: LLM keyword arguments, "_replicas": engines on the GPU, "_hymt": true to start '
+        "from hymt's settings}, each in its own process, after the contenders",
+    )
+    parser.add_argument(
+        "--hymt-variants",
+        default="",
+        help="more hymt set-ups as JSON {name: {engine_args, "
+        "replicas, together, passes}}, run after the contenders and before --variants",
+    )
+    parser.add_argument(
+        "--hymt-passes",
+        default="real,warm,doc",
+        help="hymt's passes: real (first job, engine started while planning), warm, doc, sorted",
+    )
     parser.add_argument("--hymt-args", default="", help="engine arguments for hymt as JSON (--engine-arg)")
     parser.add_argument("--quantization", help="hymt's --quantization (the bare contender follows)")
-    parser.add_argument("--load-format", help="vLLM's load_format for every contender (dummy: random weights "
-                        "made on the GPU, only config.json and the tokenizer are read)")
-    parser.add_argument("--fresh-cache", default="", help="contenders started with an empty vLLM/Triton cache")
-    parser.add_argument("--trace", action="store_true", help="record every engine step (batch size over time)")
+    parser.add_argument(
+        "--load-format",
+        help="vLLM's load_format for every contender (dummy: random weights "
+        "made on the GPU, only config.json and the tokenizer are read)",
+    )
+    parser.add_argument(
+        "--fresh-cache", default="", help="contenders started with an empty vLLM/Triton cache"
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="record every engine step (batch size over time)"
+    )
     parser.add_argument("--work", type=Path, help="working folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="write all results here")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per contender process")
-    parser.add_argument("--deadline", type=float, help="seconds from launch after which no contender runs "
-                        "(each is stopped there): for time-limited machines")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        help="seconds from launch after which no contender runs "
+        "(each is stopped there): for time-limited machines",
+    )
     args = parser.parse_args()
     if args.worker:
         worker_main(args.worker)
@@ -215,17 +271,33 @@ def main() -> int:
 
     preset = PRESETS[args.preset]
     work, model = work_and_model(args, parser, "hymt-bench-")
-    base = dict(preset=args.preset, model=model, work=str(work), docs_dir=str(work / "docs"), dtype=preset["dtype"],
-                hf_n=preset["hf_n"] if args.hf_n is None else args.hf_n, quantization=args.quantization,
-                engine_args={**({"load_format": args.load_format} if args.load_format else {}),
-                             **(json.loads(args.hymt_args) if args.hymt_args else {})}, trace=args.trace,
-                load_format=args.load_format,
-                fresh_cache=[c for c in args.fresh_cache.split(",") if c],
-                deadline=LAUNCHED + args.deadline if args.deadline else None)
+    base = dict(
+        preset=args.preset,
+        model=model,
+        work=str(work),
+        docs_dir=str(work / "docs"),
+        dtype=preset["dtype"],
+        hf_n=preset["hf_n"] if args.hf_n is None else args.hf_n,
+        quantization=args.quantization,
+        engine_args={
+            **({"load_format": args.load_format} if args.load_format else {}),
+            **(json.loads(args.hymt_args) if args.hymt_args else {}),
+        },
+        trace=args.trace,
+        load_format=args.load_format,
+        fresh_cache=[c for c in args.fresh_cache.split(",") if c],
+        deadline=LAUNCHED + args.deadline if args.deadline else None,
+    )
     jobs = build_jobs(args, preset, work, base)
     base["jobs"] = [{k: v for k, v in job.items() if k != "summary"} for job in jobs]
-    results: dict = dict(jobs={job["name"]: job["summary"] for job in jobs}, preset=args.preset, model=model,
-                         date=time.strftime("%Y-%m-%d %H:%M:%S %Z"), python=sys.version.split()[0], argv=sys.argv[1:])
+    results: dict = dict(
+        jobs={job["name"]: job["summary"] for job in jobs},
+        preset=args.preset,
+        model=model,
+        date=time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        python=sys.version.split()[0],
+        argv=sys.argv[1:],
+    )
     try:
         import vllm
 
@@ -237,8 +309,14 @@ def main() -> int:
         if name == "hymt":
             results[name] = run_worker(base, name, "hymt", args.timeout, passes=passes)
         elif name == "hymt-1":
-            results[name] = run_worker(base, name, "hymt", args.timeout, replicas=1,
-                                       passes=[p for p in passes if p in ("real", "warm")])
+            results[name] = run_worker(
+                base,
+                name,
+                "hymt",
+                args.timeout,
+                replicas=1,
+                passes=[p for p in passes if p in ("real", "warm")],
+            )
         elif name == "vllm":
             results[name] = run_worker(base, name, "vllm", args.timeout, llm_kwargs=hymt_bare_kwargs(base))
         elif name == "vllm-today":

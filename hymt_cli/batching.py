@@ -1,4 +1,5 @@
 """Length-bucketed batching and per-request output budgets."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -30,8 +31,13 @@ LONG_LEAD_FACTOR = 2.0
 LONG_LEAD_SHARE = 0.25
 
 
-def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: int | None,
-                     length: Callable[[T], int] | None = None) -> list[T]:
+def submission_order(
+    items: Sequence[T],
+    cost: Callable[[T], int],
+    *,
+    bucket: int | None,
+    length: Callable[[T], int] | None = None,
+) -> list[T]:
     """`items` in their own order (documents in order), each run of `bucket` items sorted by
     cost (shortest first); `bucket` None sorts them all (the first item of a late document
     may then come last). An engine working through the result finishes documents in order.
@@ -43,7 +49,7 @@ def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: in
         lengths = [length(item) for item in items]
         floor = LONG_LEAD_FACTOR * sum(lengths) / len(lengths)
         longest = sorted((i for i, n in enumerate(lengths) if n >= floor), key=lambda i: -lengths[i])
-        chosen = longest[:int(LONG_LEAD_SHARE * len(items))]
+        chosen = longest[: int(LONG_LEAD_SHARE * len(items))]
         lead = [items[i] for i in chosen]
         taken = set(chosen)
         items = [item for i, item in enumerate(items) if i not in taken]
@@ -51,12 +57,13 @@ def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: in
         return lead + sorted(items, key=cost)
     ordered: list[T] = lead
     for start in range(0, len(items), max(1, bucket)):
-        ordered.extend(sorted(items[start:start + max(1, bucket)], key=cost))
+        ordered.extend(sorted(items[start : start + max(1, bucket)], key=cost))
     return ordered
 
 
-def budget_batches(items: Sequence[T], cost: Callable[[T], int], *, token_budget: int,
-                   max_items: int) -> list[list[T]]:
+def budget_batches(
+    items: Sequence[T], cost: Callable[[T], int], *, token_budget: int, max_items: int
+) -> list[list[T]]:
     """Cut `items`, in their order, into batches of at most `token_budget` summed cost and
     `max_items` items; a single item over budget gets a batch of its own."""
     batches: list[list[T]] = []

@@ -2,6 +2,7 @@
 
 Prompts are tokenized once, here; engines receive token ids and never re-tokenize.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -45,16 +46,18 @@ class ChatTemplateTokenizer:
         self._tok = hf_tokenizer
 
     @classmethod
-    def load(cls, model: str, *, revision: str | None = None, trust_remote_code: bool = False
-             ) -> ChatTemplateTokenizer:
+    def load(
+        cls, model: str, *, revision: str | None = None, trust_remote_code: bool = False
+    ) -> ChatTemplateTokenizer:
         try:
             from transformers import AutoTokenizer
         except ImportError as exc:  # pragma: no cover - depends on the install
-            raise EngineUnavailable("transformers is not installed",
-                                    hint='pip install -e . (or ".[gpu]"; CPU only: bash scripts/setup-cpu.sh)') from exc
+            raise EngineUnavailable(
+                "transformers is not installed",
+                hint='pip install -e . (or ".[gpu]"; CPU only: bash scripts/setup-cpu.sh)',
+            ) from exc
         try:
-            tok = AutoTokenizer.from_pretrained(model, revision=revision,
-                                                trust_remote_code=trust_remote_code)
+            tok = AutoTokenizer.from_pretrained(model, revision=revision, trust_remote_code=trust_remote_code)
         except Exception as exc:
             raise EngineUnavailable(
                 f"cannot load the tokenizer of model {model!r}: {one_line(exc)}",
@@ -69,8 +72,9 @@ class ChatTemplateTokenizer:
         return self._tok
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
-        ids = self._tok.apply_chat_template([{"role": "user", "content": user_message}],
-                                            add_generation_prompt=True, tokenize=True)
+        ids = self._tok.apply_chat_template(
+            [{"role": "user", "content": user_message}], add_generation_prompt=True, tokenize=True
+        )
         if isinstance(ids, list):  # transformers 4: the ids of the one conversation
             return tuple(cast("list[int]", ids))
         return tuple(cast("BatchEncoding", ids)["input_ids"])  # transformers 5
@@ -85,8 +89,11 @@ class ChatTemplateTokenizer:
         """
         if not user_messages:
             return []
-        texts = self._tok.apply_chat_template([[{"role": "user", "content": m}] for m in user_messages],
-                                              add_generation_prompt=True, tokenize=False)
+        texts = self._tok.apply_chat_template(
+            [[{"role": "user", "content": m}] for m in user_messages],
+            add_generation_prompt=True,
+            tokenize=False,
+        )
         backend = getattr(self._tok, "backend_tokenizer", None)
         if backend is not None:  # the Rust tokenizer itself: transformers' per-prompt dicts cost a third more
             return [tuple(e.ids) for e in backend.encode_batch(list(texts), add_special_tokens=False)]

@@ -2,6 +2,7 @@
 aiohttp app that answers like one and injects faults (429 with Retry-After, 500s, answers slower
 than the client's timeout, dropped connections), on the first requests of each endpoint too, and
 can start listening late (a server still starting refuses connections)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -40,14 +41,39 @@ class VllmServer:
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.model = str(model)
         self.log = log
-        env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1",
-               "VLLM_LOGGING_LEVEL": "WARNING", "TOKENIZERS_PARALLELISM": "false"}
+        env = {
+            **os.environ,
+            "VLLM_CPU_KVCACHE_SPACE": "1",
+            "HF_HUB_OFFLINE": "1",
+            "VLLM_LOGGING_LEVEL": "WARNING",
+            "TOKENIZERS_PARALLELISM": "false",
+        }
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", self.model,
-                 "--dtype", "float32", "--max-model-len", "2048", "--enforce-eager", "--generation-config", "vllm",
-                 "--host", "127.0.0.1", "--port", str(self.port), *extra],
-                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "vllm.entrypoints.openai.api_server",
+                    "--model",
+                    self.model,
+                    "--dtype",
+                    "float32",
+                    "--max-model-len",
+                    "2048",
+                    "--enforce-eager",
+                    "--generation-config",
+                    "vllm",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    *extra,
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float = 600) -> None:
         deadline = time.monotonic() + timeout
@@ -113,10 +139,21 @@ class FaultServer:
     "completions": the client's probe included), before `plan` applies; `listen_after` seconds
     pass before the server listens at all (connections are refused until then)."""
 
-    def __init__(self, model: str, decode: Callable[[list[int]], str], *, plan: Callable[[int], str] = lambda n: "ok",
-                 takes_ids: bool = True, slow_s: float = 2.0, retry_after: str = "1", max_model_len: int = 2048,
-                 root: str | None = None, tokenize: Callable[[str], list[int]] | None = None,
-                 first: dict[str, Sequence[str]] | None = None, listen_after: float = 0.0) -> None:
+    def __init__(
+        self,
+        model: str,
+        decode: Callable[[list[int]], str],
+        *,
+        plan: Callable[[int], str] = lambda n: "ok",
+        takes_ids: bool = True,
+        slow_s: float = 2.0,
+        retry_after: str = "1",
+        max_model_len: int = 2048,
+        root: str | None = None,
+        tokenize: Callable[[str], list[int]] | None = None,
+        first: dict[str, Sequence[str]] | None = None,
+        listen_after: float = 0.0,
+    ) -> None:
         self.model, self.decode, self.plan = model, decode, plan
         self.takes_ids, self.slow_s, self.retry_after = takes_ids, slow_s, retry_after
         self.max_model_len, self.root, self.tokenize = max_model_len, root, tokenize
@@ -147,10 +184,15 @@ class FaultServer:
             else:
                 self.ledger.first_ok.setdefault(endpoint, now)
         if fault == "429":
-            return web.json_response({"error": {"message": "slow down", "code": 429}}, status=429,
-                                     headers={"Retry-After": self.retry_after})
+            return web.json_response(
+                {"error": {"message": "slow down", "code": 429}},
+                status=429,
+                headers={"Retry-After": self.retry_after},
+            )
         if fault in ("500", "503"):
-            return web.json_response({"error": {"message": "not ready", "code": int(fault)}}, status=int(fault))
+            return web.json_response(
+                {"error": {"message": "not ready", "code": int(fault)}}, status=int(fault)
+            )
         if fault == "drop":
             assert request.transport is not None
             request.transport.abort()
@@ -161,8 +203,19 @@ class FaultServer:
     async def models(self, request: web.Request) -> web.StreamResponse:
         if (fault := self._first_fault("models", request)) is not None:
             return fault
-        return web.json_response({"object": "list", "data": [
-            {"id": self.model, "object": "model", "root": self.root or self.model, "max_model_len": self.max_model_len}]})
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [
+                    {
+                        "id": self.model,
+                        "object": "model",
+                        "root": self.root or self.model,
+                        "max_model_len": self.max_model_len,
+                    }
+                ],
+            }
+        )
 
     async def tokenize_endpoint(self, request: web.Request) -> web.StreamResponse:
         if (fault := self._first_fault("tokenize", request)) is not None:
@@ -187,7 +240,9 @@ class FaultServer:
             n = self.ledger.requests
             self.ledger.bodies.append(body)
         if not self.takes_ids and any(isinstance(p, list) for p in prompts):
-            return web.json_response({"error": {"message": "prompt must be a string", "code": 400}}, status=400)
+            return web.json_response(
+                {"error": {"message": "prompt must be a string", "code": 400}}, status=400
+            )
         keys = [_key(p) for p in prompts]
         now = time.monotonic()
         with self._lock:
@@ -203,8 +258,11 @@ class FaultServer:
                     for key in keys:
                         self.ledger.rate_limited_at[key] = now
         if fault == "429":
-            return web.json_response({"error": {"message": "slow down", "code": 429}}, status=429,
-                                     headers={"Retry-After": self.retry_after})
+            return web.json_response(
+                {"error": {"message": "slow down", "code": 429}},
+                status=429,
+                headers={"Retry-After": self.retry_after},
+            )
         if fault == "500":
             return web.json_response({"error": {"message": "boom", "code": 500}}, status=500)
         if fault == "drop":
@@ -217,8 +275,14 @@ class FaultServer:
         for index, prompt in enumerate(prompts):
             text = prompt if isinstance(prompt, str) else self.decode(prompt)
             answer = pseudo_localize(_segment(text)) if n > 1 else "ok"
-            choices.append({"index": index, "text": answer, "finish_reason": "stop",
-                            "token_ids": list(range(len(answer.split()) + 1))})
+            choices.append(
+                {
+                    "index": index,
+                    "text": answer,
+                    "finish_reason": "stop",
+                    "token_ids": list(range(len(answer.split()) + 1)),
+                }
+            )
         transport = request.transport
         if transport is None or transport.is_closing():  # the client gave up (timeout): nobody gets it
             with self._lock:
@@ -227,8 +291,14 @@ class FaultServer:
         with self._lock:
             if n > 1:
                 self.ledger.delivered.update(keys)
-        return web.json_response({"object": "text_completion", "model": self.model, "choices": choices,
-                                  "usage": {"completion_tokens": sum(len(c["token_ids"]) for c in choices)}})
+        return web.json_response(
+            {
+                "object": "text_completion",
+                "model": self.model,
+                "choices": choices,
+                "usage": {"completion_tokens": sum(len(c["token_ids"]) for c in choices)},
+            }
+        )
 
     # -- serving -----------------------------------------------------------------------------
     def _serve(self) -> None:
@@ -277,17 +347,35 @@ class RayHead:
         env = {**os.environ, **self.CLIENT_ENV, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
-                [str(ray), "start", "--head", "--block", f"--port={self.port}", f"--num-cpus={cpus}",
-                 f"--ray-client-server-port={free_port()}", f"--dashboard-agent-listen-port={free_port()}",
-                 "--min-worker-port=0", "--max-worker-port=0", "--include-dashboard=false",
-                 "--disable-usage-stats", f"--temp-dir={temp_dir}", "--object-store-memory=300000000"],
-                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                [
+                    str(ray),
+                    "start",
+                    "--head",
+                    "--block",
+                    f"--port={self.port}",
+                    f"--num-cpus={cpus}",
+                    f"--ray-client-server-port={free_port()}",
+                    f"--dashboard-agent-listen-port={free_port()}",
+                    "--min-worker-port=0",
+                    "--max-worker-port=0",
+                    "--include-dashboard=false",
+                    "--disable-usage-stats",
+                    f"--temp-dir={temp_dir}",
+                    "--object-store-memory=300000000",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"ray start exited ({self.process.returncode}):\n{self.log.read_text()[-3000:]}")
+                raise RuntimeError(
+                    f"ray start exited ({self.process.returncode}):\n{self.log.read_text()[-3000:]}"
+                )
             if "will now block forever" in self.log.read_text(errors="replace"):
                 return
             time.sleep(0.5)

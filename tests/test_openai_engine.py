@@ -2,6 +2,7 @@
 (429 with Retry-After, 500s, answers slower than the timeout, dropped connections, refused
 prompts, servers that take no token ids, no local tokenizer) and vLLM's own OpenAI server on
 the CPU (`vllm` marker): the same prompts, the same answers as the offline engine."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,10 @@ from hymt_cli.prompts import TEMPLATE_VERSION
 from hymt_cli.report import RunReport
 from hymt_cli.tokenizer import ChatTemplateTokenizer
 
-WORDS = ("alpha beta gamma delta epsilon zeta theta iota kappa lambda omicron sigma tau upsilon omega "
-         "river stone cloud harbour lantern meadow orchard quarry signal timber").split()
+WORDS = (
+    "alpha beta gamma delta epsilon zeta theta iota kappa lambda omicron sigma tau upsilon omega "
+    "river stone cloud harbour lantern meadow orchard quarry signal timber"
+).split()
 
 
 def write_docs(folder: Path, files: int = 3, paragraphs: int = 30) -> Path:
@@ -36,18 +39,34 @@ def write_docs(folder: Path, files: int = 3, paragraphs: int = 30) -> Path:
         for p in range(paragraphs):
             n = 3 + (p * 7 + f) % 23
             seed = p if p % 4 else 0  # every fourth paragraph is shared by all files
-            paras.append(" ".join(WORDS[(seed * 5 + f * (p % 4 != 0) + i) % len(WORDS)] for i in range(n)) + ".")
+            paras.append(
+                " ".join(WORDS[(seed * 5 + f * (p % 4 != 0) + i) % len(WORDS)] for i in range(n)) + "."
+            )
         (folder / f"doc{f}.txt").write_text("\n\n".join(paras) + "\n", encoding="utf-8")
     return folder
 
 
-def run(docs: Path, out: Path, engine_factory, tokenizer, *, memory: PipelineMemory | None = None,
-        name: str = "openai") -> RunReport:
+def run(
+    docs: Path,
+    out: Path,
+    engine_factory,
+    tokenizer,
+    *,
+    memory: PipelineMemory | None = None,
+    name: str = "openai",
+) -> RunReport:
     sources, problems = discover([str(docs)], format_name=None, options=None)
     assert not problems
     options = RunOptions(targets=(language("de"),), out_dir=out, context_tokens=2048)
-    return Pipeline(options, tokenizer, engine_factory, engine_name=name, model="served",
-                    validators=(target_script,) if name == "openai" else (), memory=memory).run(sources)
+    return Pipeline(
+        options,
+        tokenizer,
+        engine_factory,
+        engine_name=name,
+        model="served",
+        validators=(target_script,) if name == "openai" else (),
+        memory=memory,
+    ).run(sources)
 
 
 def same_tree(a: Path, b: Path) -> None:
@@ -63,7 +82,9 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pseudo_out(docs: Path, tiny_tokenizer: ChatTemplateTokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pseudo_out(
+    docs: Path, tiny_tokenizer: ChatTemplateTokenizer, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """What the pseudo engine writes: the fault server answers each segment the same way."""
     out = tmp_path_factory.mktemp("pseudo-out")
     report = run(docs, out, PseudoEngine, tiny_tokenizer, name="pseudo")
@@ -75,13 +96,18 @@ def decoder(tokenizer: ChatTemplateTokenizer):
     return lambda ids: tokenizer.hf_tokenizer.decode(ids, skip_special_tokens=True)
 
 
-def served(server: FaultServer, *, timeout: float = 5.0, concurrency: int = 64, **kwargs: object) -> OpenAIEngine:
-    options = ServerOptions(server.base_url, model=server.model, concurrency=concurrency, request_timeout=timeout)
+def served(
+    server: FaultServer, *, timeout: float = 5.0, concurrency: int = 64, **kwargs: object
+) -> OpenAIEngine:
+    options = ServerOptions(
+        server.base_url, model=server.model, concurrency=concurrency, request_timeout=timeout
+    )
     return OpenAIEngine(options, server.model, Sampling.deterministic(), backoff=0.05, **kwargs)  # type: ignore[arg-type]
 
 
-def test_faults_lose_nothing_and_ask_nothing_twice(docs: Path, pseudo_out: Path, tiny_tokenizer, tiny_model_dir: Path,
-                                                   tmp_path: Path) -> None:
+def test_faults_lose_nothing_and_ask_nothing_twice(
+    docs: Path, pseudo_out: Path, tiny_tokenizer, tiny_model_dir: Path, tmp_path: Path
+) -> None:
     """429 (Retry-After 1 s), 500, answers slower than the 1 s timeout and dropped connections, in
     turn on the first requests: every segment arrives once, the documents are the pseudo engine's,
     and the report counts every prompt sent again."""
@@ -108,14 +134,18 @@ def test_faults_lose_nothing_and_ask_nothing_twice(docs: Path, pseudo_out: Path,
     assert ledger.retry_gaps and min(ledger.retry_gaps) >= 1.0  # Retry-After honoured
     bodies = [b for b in ledger.bodies[1:] if isinstance(b["prompt"][0], list)]
     assert bodies, "several prompts per request where the server returns token ids"
-    assert all(b["temperature"] == 0 and b["top_k"] == 0 and b["repetition_penalty"] == 1.05 for b in ledger.bodies)
+    assert all(
+        b["temperature"] == 0 and b["top_k"] == 0 and b["repetition_penalty"] == 1.05 for b in ledger.bodies
+    )
 
 
 def test_answers_stream_in_as_they_arrive(tiny_tokenizer) -> None:
     """A slow request does not hold back the others: they reach the pipeline first."""
     server = FaultServer("m", decoder(tiny_tokenizer), plan=lambda n: "slow" if n == 2 else "ok", slow_s=1.5)
-    requests = [GenerationRequest(f"word{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nword{i}"), 8 + i)
-                for i in range(12)]
+    requests = [
+        GenerationRequest(f"word{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nword{i}"), 8 + i)
+        for i in range(12)
+    ]
     try:
         with served(server, timeout=30, concurrency=4, prompts_per_request=1) as engine:
             order = [index for index, _ in engine.generate_stream(requests)]
@@ -137,8 +167,9 @@ def test_a_refused_prompt_costs_only_itself(docs: Path, tiny_tokenizer, tmp_path
             body = await request.json()
             prompts = body["prompt"] if isinstance(body["prompt"][0], list) else [body["prompt"]]
             if any(refused in self.decode(p) for p in prompts):
-                return web.json_response({"error": {"message": "prompt refused by policy", "code": 400}},
-                                         status=400)
+                return web.json_response(
+                    {"error": {"message": "prompt refused by policy", "code": 400}}, status=400
+                )
             return await super().completions(request)
 
     server = Refusing("m", decoder(tiny_tokenizer))  # the body is read twice: aiohttp keeps it
@@ -154,8 +185,9 @@ def test_a_refused_prompt_costs_only_itself(docs: Path, tiny_tokenizer, tmp_path
             assert (refused in line) != line.startswith("⟦"), line  # refused: the source; else pseudo
 
 
-def test_text_prompts_when_the_server_takes_no_token_ids(docs: Path, pseudo_out: Path, tiny_tokenizer,
-                                                         tiny_model_dir: Path, tmp_path: Path) -> None:
+def test_text_prompts_when_the_server_takes_no_token_ids(
+    docs: Path, pseudo_out: Path, tiny_tokenizer, tiny_model_dir: Path, tmp_path: Path
+) -> None:
     """The server refuses token ids (HTTP 400): the same prompts go as the rendered chat template."""
     model = str(tiny_model_dir)
     server = FaultServer(model, decoder(tiny_tokenizer), takes_ids=False)
@@ -170,27 +202,37 @@ def test_text_prompts_when_the_server_takes_no_token_ids(docs: Path, pseudo_out:
     assert len(texts) == report.unique_segments and all(isinstance(t, str) for t in texts)
     hf = tiny_tokenizer.hf_tokenizer
     for text in texts:  # exactly the chat template's rendering of the prompt
-        assert text == hf.decode(list(tiny_tokenizer.prompt_ids(_user_message(hf, text))), skip_special_tokens=False)
+        assert text == hf.decode(
+            list(tiny_tokenizer.prompt_ids(_user_message(hf, text))), skip_special_tokens=False
+        )
     assert report.engine_requests == report.unique_segments
 
 
 def _user_message(hf, rendered: str) -> str:
     """The user message inside a rendered prompt (round trip through the chat template)."""
-    start = hf.apply_chat_template([{"role": "user", "content": "\x00"}], add_generation_prompt=True, tokenize=False)
+    start = hf.apply_chat_template(
+        [{"role": "user", "content": "\x00"}], add_generation_prompt=True, tokenize=False
+    )
     head, tail = start.split("\x00")
     assert rendered.startswith(head) and rendered.endswith(tail)
-    return rendered[len(head):len(rendered) - len(tail)]
+    return rendered[len(head) : len(rendered) - len(tail)]
 
 
-def test_a_server_gone_for_good_fails_the_run_and_the_rerun_resumes(docs: Path, pseudo_out: Path, tiny_tokenizer,
-                                                                     tiny_model_dir: Path, tmp_path: Path) -> None:
+def test_a_server_gone_for_good_fails_the_run_and_the_rerun_resumes(
+    docs: Path, pseudo_out: Path, tiny_tokenizer, tiny_model_dir: Path, tmp_path: Path
+) -> None:
     """After a few answers the server only says 503: the run fails (EngineUnavailable, exit 3);
     what came back is in the memory; the rerun asks only for the rest."""
     model = str(tiny_model_dir)
     down = FaultServer(model, decoder(tiny_tokenizer), plan=lambda n: "ok" if n <= 6 else "500")
     cache = tmp_path / "tm.sqlite3"
-    context = build_context(engine="openai", model=model, revision=None, sampling=Sampling.deterministic(),
-                            template_version=TEMPLATE_VERSION)
+    context = build_context(
+        engine="openai",
+        model=model,
+        revision=None,
+        sampling=Sampling.deterministic(),
+        template_version=TEMPLATE_VERSION,
+    )
 
     def memory() -> PipelineMemory:
         return PipelineMemory(TranslationMemory.open(cache), context, None)
@@ -198,8 +240,13 @@ def test_a_server_gone_for_good_fails_the_run_and_the_rerun_resumes(docs: Path, 
     first = memory()
     try:
         with pytest.raises(EngineUnavailable, match="failed 3 times in a row"):
-            run(docs, tmp_path / "out", lambda: served(down, concurrency=1, prompts_per_request=1, max_attempts=3),
-                tiny_tokenizer, memory=first)
+            run(
+                docs,
+                tmp_path / "out",
+                lambda: served(down, concurrency=1, prompts_per_request=1, max_attempts=3),
+                tiny_tokenizer,
+                memory=first,
+            )
     finally:
         first.close()
         down.stop()
@@ -227,8 +274,19 @@ def test_another_model_exits_3_fast(tmp_path: Path, tiny_tokenizer) -> None:
     started = time.monotonic()
     server = FaultServer("served-name", decoder(tiny_tokenizer))
     try:
-        other = hymt("translate", str(doc), "--to", "de", "--engine", "openai", "--base-url", server.base_url,
-                     "--model", "another", text=True)
+        other = hymt(
+            "translate",
+            str(doc),
+            "--to",
+            "de",
+            "--engine",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "another",
+            text=True,
+        )
     finally:
         server.stop()
     assert other.returncode == 3 and "serves served-name, not 'another'" in other.stderr
@@ -238,17 +296,38 @@ def test_another_model_exits_3_fast(tmp_path: Path, tiny_tokenizer) -> None:
     assert usage.returncode == 2 and "--engine openai needs --base-url" in usage.stderr
 
 
-def test_the_server_tokenizes_when_the_model_is_not_here(docs: Path, pseudo_out: Path, tiny_tokenizer,
-                                                         tmp_path: Path) -> None:
+def test_the_server_tokenizes_when_the_model_is_not_here(
+    docs: Path, pseudo_out: Path, tiny_tokenizer, tmp_path: Path
+) -> None:
     """The served model's tokenizer is nowhere on this machine: the CLI tokenizes through the
     server's /tokenize (same chat template), and the run is the same."""
-    server = FaultServer("hy-mt-served", decoder(tiny_tokenizer), root="/nowhere/hy-mt",
-                         tokenize=lambda message: list(tiny_tokenizer.prompt_ids(message)))
+    server = FaultServer(
+        "hy-mt-served",
+        decoder(tiny_tokenizer),
+        root="/nowhere/hy-mt",
+        tokenize=lambda message: list(tiny_tokenizer.prompt_ids(message)),
+    )
     report = tmp_path / "report.json"
     try:
-        result = hymt("translate", str(docs), "--to", "de", "--engine", "openai", "--base-url", server.base_url,
-                      "--deterministic", "--max-model-len", "2048", "--no-cache", "-o", str(tmp_path / "out"),
-                      "--report", str(report), text=True)
+        result = hymt(
+            "translate",
+            str(docs),
+            "--to",
+            "de",
+            "--engine",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--deterministic",
+            "--max-model-len",
+            "2048",
+            "--no-cache",
+            "-o",
+            str(tmp_path / "out"),
+            "--report",
+            str(report),
+            text=True,
+        )
     finally:
         server.stop()
     assert result.returncode == 0, result.stderr
@@ -260,22 +339,58 @@ def test_the_server_tokenizes_when_the_model_is_not_here(docs: Path, pseudo_out:
 
 # -- vLLM's own server (CPU) ------------------------------------------------------------------
 @pytest.mark.vllm
-def test_served_translation_equals_the_offline_engine(vllm_server, answering_model_dir: Path, tmp_path: Path) -> None:
+def test_served_translation_equals_the_offline_engine(
+    vllm_server, answering_model_dir: Path, tmp_path: Path
+) -> None:
     """`hymt translate` through `vllm serve` writes byte for byte what the offline vLLM engine
     writes for the same greedy requests: same prompts (token ids), same sampling, same answers."""
     source = (Path(__file__).resolve().parents[1] / "samples" / "txt" / "release-notes.txt").read_bytes()
-    common = ("translate", "-", "--format", "txt", "--to", "de", "--deterministic", "--max-model-len", "2048",
-              "--no-cache")
-    offline = hymt(*common, "--model", str(answering_model_dir), "--enforce-eager",
-                   "--report", str(tmp_path / "offline.json"), stdin=source, timeout=600)
+    common = (
+        "translate",
+        "-",
+        "--format",
+        "txt",
+        "--to",
+        "de",
+        "--deterministic",
+        "--max-model-len",
+        "2048",
+        "--no-cache",
+    )
+    offline = hymt(
+        *common,
+        "--model",
+        str(answering_model_dir),
+        "--enforce-eager",
+        "--report",
+        str(tmp_path / "offline.json"),
+        stdin=source,
+        timeout=600,
+    )
     assert offline.returncode == 0, offline.stderr.decode()[-2000:]
-    served_run = hymt(*common, "--engine", "openai", "--base-url", vllm_server.base_url,
-                      "--report", str(tmp_path / "served.json"), stdin=source, timeout=600)
+    served_run = hymt(
+        *common,
+        "--engine",
+        "openai",
+        "--base-url",
+        vllm_server.base_url,
+        "--report",
+        str(tmp_path / "served.json"),
+        stdin=source,
+        timeout=600,
+    )
     assert served_run.returncode == 0, served_run.stderr.decode()[-2000:]
     assert served_run.stdout == offline.stdout and served_run.stdout != source
     a, b = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("offline", "served"))
     assert b["engine"] == "openai" and b["model"] == str(answering_model_dir)
-    for key in ("segments", "unique_segments", "engine_requests", "prompt_tokens", "output_tokens", "untranslated"):
+    for key in (
+        "segments",
+        "unique_segments",
+        "engine_requests",
+        "prompt_tokens",
+        "output_tokens",
+        "untranslated",
+    ):
         assert a[key] == b[key], key
     assert b["engine_retries"] == 0 and b["untranslated"] == 0
 
@@ -283,9 +398,11 @@ def test_served_translation_equals_the_offline_engine(vllm_server, answering_mod
 @pytest.mark.vllm
 def test_vllm_tokenize_gives_the_local_ids(vllm_server, tiny_tokenizer) -> None:
     """The server's /tokenize (fallback without a local tokenizer) == the local chat template."""
-    messages = ["Translate the following segment into German, without additional explanation.\n\nHello world.",
-                "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
-                "text with <s1>tags</s1> and  spaces\tand tabs"]
+    messages = [
+        "Translate the following segment into German, without additional explanation.\n\nHello world.",
+        "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
+        "text with <s1>tags</s1> and  spaces\tand tabs",
+    ]
     remote = ServerTokenizer(ServerOptions(vllm_server.base_url), vllm_server.model)
     assert remote.prompt_ids_batch(messages) == tiny_tokenizer.prompt_ids_batch(messages)
     assert remote.count("Hello world") == tiny_tokenizer.count("Hello world")
@@ -295,16 +412,20 @@ def test_vllm_tokenize_gives_the_local_ids(vllm_server, tiny_tokenizer) -> None:
 def test_vllm_server_answers_several_prompts_per_request(vllm_server, tiny_tokenizer) -> None:
     """Requests of several prompts (grouped by max_tokens) come back whole, in their own order,
     with each answer's own token count."""
-    requests = [GenerationRequest(f"w{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nword number {i}"), 4 + i % 3)
-                for i in range(30)]
+    requests = [
+        GenerationRequest(f"w{i}", tiny_tokenizer.prompt_ids(f"Translate\n\nword number {i}"), 4 + i % 3)
+        for i in range(30)
+    ]
     options = ServerOptions(vllm_server.base_url, concurrency=8)
     with OpenAIEngine(options, vllm_server.model, Sampling.deterministic()) as engine:
         grouped = engine.generate(requests)
     with OpenAIEngine(options, vllm_server.model, Sampling.deterministic(), prompts_per_request=1) as engine:
         single = engine.generate(requests)
     assert grouped == single and len(grouped) == 30
-    assert all(isinstance(g, Generation) and g.finish_reason in ("stop", "length") and g.output_tokens >= 1
-               for g in grouped)
+    assert all(
+        isinstance(g, Generation) and g.finish_reason in ("stop", "length") and g.output_tokens >= 1
+        for g in grouped
+    )
 
 
 @pytest.mark.vllm
@@ -325,15 +446,24 @@ def test_serve_args_give_vllm_serve_the_offline_engines_settings(answering_model
     from hymt_cli.engine.base import EngineOptions
     from hymt_cli.engine.vllm_engine import _llm_kwargs
 
-    line = hymt("serve-args", "--model", str(answering_model_dir), "--port", "8123", "--engine-arg",
-                "max_num_seqs=2048", text=True)
+    line = hymt(
+        "serve-args",
+        "--model",
+        str(answering_model_dir),
+        "--port",
+        "8123",
+        "--engine-arg",
+        "max_num_seqs=2048",
+        text=True,
+    )
     assert line.returncode == 0, line.stderr
     argv = shlex.split(line.stdout)
     assert argv[:3] == ["vllm", "serve", str(answering_model_dir)]
     args = make_arg_parser(FlexibleArgumentParser()).parse_args(["--model", argv[2], *argv[3:]])
     served = AsyncEngineArgs.from_cli_args(args)
-    offline = _llm_kwargs(EngineOptions(model=str(answering_model_dir), extra={"max_num_seqs": 2048}), Sampling(),
-                          on_cpu=False)
+    offline = _llm_kwargs(
+        EngineOptions(model=str(answering_model_dir), extra={"max_num_seqs": 2048}), Sampling(), on_cpu=False
+    )
     for key, value in offline.items():
         got = getattr(served, key)
         if key == "compilation_config":

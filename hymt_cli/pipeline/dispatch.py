@@ -4,6 +4,7 @@ may fix, then tag repair for what still breaks its tags.
 Answers are handed on as they arrive (`on_final`), so documents are written while the engine
 keeps generating, and committed to the memory in chunks, so a killed run resumes.
 """
+
 from __future__ import annotations
 
 import time
@@ -43,11 +44,21 @@ class Memory(Protocol):
 
 
 class Dispatcher:
-    def __init__(self, engine: Callable[[], Engine], outcomes: Outcomes, planner: Planner, *,
-                 report: RunReport, progress: ProgressSink, memory: Memory | None,
-                 batch_tokens: int | None, batch_requests: int | None,
-                 on_final: Callable[[RequestKey], None], submit_bucket: int | None = SUBMIT_BUCKET,
-                 long_first: bool = True) -> None:
+    def __init__(
+        self,
+        engine: Callable[[], Engine],
+        outcomes: Outcomes,
+        planner: Planner,
+        *,
+        report: RunReport,
+        progress: ProgressSink,
+        memory: Memory | None,
+        batch_tokens: int | None,
+        batch_requests: int | None,
+        on_final: Callable[[RequestKey], None],
+        submit_bucket: int | None = SUBMIT_BUCKET,
+        long_first: bool = True,
+    ) -> None:
         """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length.
         `long_first`: the longest requests lead (batching.LONG_LEAD_FACTOR)."""
         self._engine = engine
@@ -79,13 +90,21 @@ class Dispatcher:
             return r.prompt_tokens + r.max_tokens
 
         batches = budget_batches(
-            submission_order(requests, cost, bucket=self.submit_bucket,
-                             length=(lambda r: r.max_tokens) if self.long_first else None), cost,
+            submission_order(
+                requests,
+                cost,
+                bucket=self.submit_bucket,
+                length=(lambda r: r.max_tokens) if self.long_first else None,
+            ),
+            cost,
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
-            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS)
+            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
+        )
         for batch in batches:
             started, retries = time.monotonic(), engine.retries
-            asked = [GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch]
+            asked = [
+                GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch
+            ]
             self.report.engine_requests += len(batch)
             done = 0
             answered: list[PlannedRequest] = []
@@ -115,8 +134,11 @@ class Dispatcher:
         never cuts a commit in half (deferred)."""
         if self.memory is None or not answered:
             return
-        accepted = [(r.lang.code, r.core, outcome.translation) for r in answered
-                    if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None]
+        accepted = [
+            (r.lang.code, r.core, outcome.translation)
+            for r in answered
+            if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None
+        ]
         with deferred():
             self.memory.remember(accepted)
 
@@ -129,8 +151,12 @@ class Dispatcher:
         if not broken:
             return
         repairs = [Repair.plan(r, self._run_planner(r)) for r in broken]
-        fresh = {key: self.planner.planned[key] for rep in repairs for key in rep.run_keys()
-                 if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None}
+        fresh = {
+            key: self.planner.planned[key]
+            for rep in repairs
+            for key in rep.run_keys()
+            if self.outcomes[key].attempts == 0 and self.outcomes[key].translation is None
+        }
         if fresh:
             self._run_pass(engine, list(fresh.values()), deterministic=True)
         for rep in repairs:
@@ -158,7 +184,8 @@ class _Counter:
 
     def flush(self) -> None:
         if self._enabled and self._requests:
-            self._progress.advanced(requests=self._requests, output_tokens=self._output_tokens,
-                                    prompt_tokens=self._prompt_tokens)
+            self._progress.advanced(
+                requests=self._requests, output_tokens=self._output_tokens, prompt_tokens=self._prompt_tokens
+            )
         self._requests = self._prompt_tokens = self._output_tokens = 0
         self._last = time.monotonic()

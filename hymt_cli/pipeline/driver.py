@@ -8,6 +8,7 @@ Units are read and translated a window at a time (`RunOptions.window_segments`):
 folder of documents usually fits in one window (one engine job, length-sorted across the
 documents); a table streams through window after window, so memory stays bounded.
 """
+
 from __future__ import annotations
 
 import json
@@ -68,6 +69,7 @@ def smallest_units_first(requests: list[PlannedRequest], window: Window) -> list
     first (stable: documents of a size in their order). A file is written once its last
     request is answered: small documents then come out early, and a catalog batch of
     thousands of requests, whose end comes late anyway, does not hold them back."""
+
     def size(request: PlannedRequest) -> int:
         return min((w.pending for w in window.waiting.get(request.key, ())), default=0)
 
@@ -105,26 +107,36 @@ class Window:
 
 
 class Pipeline:
-    def __init__(self, options: RunOptions, tokenizer: PromptTokenizer,
-                 engine_factory: Callable[[], Engine], *, progress: ProgressSink | None = None,
-                 write_stdout: Callable[[bytes], None] | None = None,
-                 engine_name: str = "", model: str | None = None,
-                 validators: Sequence[Check] = (), glossary: Glossary | None = None,
-                 memory: Memory | None = None,
-                 on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: RunOptions,
+        tokenizer: PromptTokenizer,
+        engine_factory: Callable[[], Engine],
+        *,
+        progress: ProgressSink | None = None,
+        write_stdout: Callable[[bytes], None] | None = None,
+        engine_name: str = "",
+        model: str | None = None,
+        validators: Sequence[Check] = (),
+        glossary: Glossary | None = None,
+        memory: Memory | None = None,
+        on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
+    ) -> None:
         """`on_planned` sees every window's planned requests (benchmarks and tests read the plan)."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
         # Inline tags must survive in every format; glossary terms when there is a glossary.
-        self.checks: tuple[Check, ...] = ((tags_kept,) + tuple(validators)
-                                          + ((glossary_terms_used,) if glossary is not None else ()))
+        self.checks: tuple[Check, ...] = (
+            (tags_kept,) + tuple(validators) + ((glossary_terms_used,) if glossary is not None else ())
+        )
         self.memory = memory
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress: ProgressSink = progress or NoProgress()
         self.write_stdout = write_stdout
-        self.report = RunReport(engine=engine_name, model=model, dry_run=options.dry_run,
-                                estimated_tokens=not tokenizer.exact)
+        self.report = RunReport(
+            engine=engine_name, model=model, dry_run=options.dry_run, estimated_tokens=not tokenizer.exact
+        )
         self._queue: deque[SourceFile] = deque()
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
@@ -158,8 +170,15 @@ class Pipeline:
     # -- reading and planning -----------------------------------------------------------------
     def _fill(self) -> Window | None:
         """Read units until the window is full or the inputs are done; None when nothing is left."""
-        window = Window(Planner(self.tokenizer, context_tokens=self.options.context_tokens,
-                                source=self.options.source, glossary=self.glossary), Outcomes(self.checks))
+        window = Window(
+            Planner(
+                self.tokenizer,
+                context_tokens=self.options.context_tokens,
+                source=self.options.source,
+                glossary=self.glossary,
+            ),
+            Outcomes(self.checks),
+        )
         while window.segments < self.options.window_segments:
             current = self._next_input(window)
             if current is None:
@@ -195,8 +214,12 @@ class Pipeline:
 
     def _job(self, opened: OpenInput, lang: Language) -> Job:
         claim = self._rules.claim(opened.source, lang)
-        report = FileReport(opened.source.display, str(claim.path) if claim.path else "<stdout>", lang.code,
-                            format=opened.source.format.name)
+        report = FileReport(
+            opened.source.display,
+            str(claim.path) if claim.path else "<stdout>",
+            lang.code,
+            format=opened.source.format.name,
+        )
         if claim.refusal is not None:
             report.status, report.error = "failed", claim.refusal
         elif claim.protected is not None:
@@ -206,8 +229,14 @@ class Pipeline:
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
-        job = Job(opened, lang, claim.path, report, self.write_stdout,
-                  live=claim.refusal is None and claim.protected is None)
+        job = Job(
+            opened,
+            lang,
+            claim.path,
+            report,
+            self.write_stdout,
+            live=claim.refusal is None and claim.protected is None,
+        )
         job.on_committed = lambda: self._committed(job)
         return job
 
@@ -216,8 +245,10 @@ class Pipeline:
             try:
                 record(job.output, job.input.source.path, self.options.provenance)
             except OSError as exc:
-                job.report.warning = (f"{job.output}: written, but not recorded in its folder's manifest "
-                                      f"({exc.strerror or exc}): the next run will not replace it")
+                job.report.warning = (
+                    f"{job.output}: written, but not recorded in its folder's manifest "
+                    f"({exc.strerror or exc}): the next run will not replace it"
+                )
         self.progress.file_done(job.report.output)
 
     def _exhausted(self, current: OpenInput) -> None:
@@ -233,8 +264,11 @@ class Pipeline:
         if current.read == 0:  # failed before any unit: one report for the input, not per language
             for job in current.jobs:
                 self.report.files.remove(job.report)
-            self.report.files.append(FileReport(current.source.display, None, None, "failed", message,
-                                                format=current.source.format.name))
+            self.report.files.append(
+                FileReport(
+                    current.source.display, None, None, "failed", message, format=current.source.format.name
+                )
+            )
             current.jobs = []
         current.fail(message)
 
@@ -247,8 +281,9 @@ class Pipeline:
                 continue
             work = UnitWork(job, unit, {})
             for segment in translatable:
-                work.pieces[segment.id] = planner.pieces_for(segment.text, job.lang,
-                                                             (current.source.display, segment.id))
+                work.pieces[segment.id] = planner.pieces_for(
+                    segment.text, job.lang, (current.source.display, segment.id)
+                )
                 job.report.segments += unit.weight(segment.id)
             keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
             for key in keys:
@@ -265,7 +300,7 @@ class Pipeline:
         fully remembered run starts no engine). Asked unit by unit until the engine starts."""
         if self.memory is None:
             return True
-        keys = [a.key for a in window.planner.unplanned()[window.checked:]]
+        keys = [a.key for a in window.planner.unplanned()[window.checked :]]
         window.checked += len(keys)
         return any(t is None for t in self.memory.recall(keys)) if keys else False
 
@@ -289,19 +324,29 @@ class Pipeline:
             self._on_planned(requests)
         if self.options.dry_run:
             return
-        self.progress.planned(files=window.new_jobs, requests=len(left),
-                              prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left))
+        self.progress.planned(
+            files=window.new_jobs,
+            requests=len(left),
+            prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left),
+        )
         for work in window.works:  # units with nothing to translate are done already
             if work.pending == 0:
                 self._finish(window, work)
         for key in recalled:
             self._settled(window, key)
-        dispatcher = Dispatcher(self.engine.get, outcomes, planner, report=report, progress=self.progress,
-                                memory=self.memory, batch_tokens=self.options.batch_tokens,
-                                batch_requests=self.options.batch_requests,
-                                on_final=lambda key: self._settled(window, key),
-                                submit_bucket=self.options.submit_bucket,
-                                long_first=self.options.long_first)
+        dispatcher = Dispatcher(
+            self.engine.get,
+            outcomes,
+            planner,
+            report=report,
+            progress=self.progress,
+            memory=self.memory,
+            batch_tokens=self.options.batch_tokens,
+            batch_requests=self.options.batch_requests,
+            on_final=lambda key: self._settled(window, key),
+            submit_bucket=self.options.submit_bucket,
+            long_first=self.options.long_first,
+        )
         dispatcher.translate(smallest_units_first([planner.planned[k] for k in left], window))
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
@@ -343,11 +388,15 @@ class Pipeline:
                 continue
             translated[segment_id] = "".join(
                 p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
-                for p in pieces)
+                for p in pieces
+            )
             report.translated += weight
             if report.glossary is not None:
-                uses = [(g, outcomes[k].translation or "") for k in keys
-                        if (g := window.planner.planned[k].glossary) is not None]
+                uses = [
+                    (g, outcomes[k].translation or "")
+                    for k in keys
+                    if (g := window.planner.planned[k].glossary) is not None
+                ]
                 tally(report.glossary, segment_id, work.job.lang.code, uses)
         work.job.deliver(unit, translated)
 
@@ -357,15 +406,24 @@ class Pipeline:
             report.problems_omitted += 1
             return
         label = unit.labels.get(segment_id)
-        report.problems.append(SegmentProblem(-1, f"{label}: {message}") if label is not None
-                               else SegmentProblem(segment_id, message))
+        report.problems.append(
+            SegmentProblem(-1, f"{label}: {message}")
+            if label is not None
+            else SegmentProblem(segment_id, message)
+        )
 
     def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
         assert self._prompts is not None
         for r in requests:
-            line = {"file": r.first_use[0], "segment": r.first_use[1], "lang": r.lang.code,
-                    "prompt": r.prompt, "tokens": r.prompt_tokens, "max_tokens": r.max_tokens,
-                    "uses": planner.uses[r.key]}
+            line = {
+                "file": r.first_use[0],
+                "segment": r.first_use[1],
+                "lang": r.lang.code,
+                "prompt": r.prompt,
+                "tokens": r.prompt_tokens,
+                "max_tokens": r.max_tokens,
+                "uses": planner.uses[r.key],
+            }
             self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
 
     def _discard_all(self) -> None:

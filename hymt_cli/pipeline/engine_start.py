@@ -5,6 +5,7 @@ What must happen on the main thread happens before the pipeline runs, never in a
 Ray is initialised there (`RayCluster.connect` in translate.py; a `ray.init()` from a thread
 that then ends loses its GCS connection after a minute), and a `RayEngine` built here only
 starts actors on the connected cluster."""
+
 from __future__ import annotations
 
 import threading
@@ -17,8 +18,9 @@ class EngineStart:
     def __init__(self, factory: Callable[[], Engine]) -> None:
         self._engine: Engine | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._build, args=(factory,), name="hymt-engine-start",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._build, args=(factory,), name="hymt-engine-start", daemon=True
+        )
         self._thread.start()
 
     def _build(self, factory: Callable[[], Engine]) -> None:
