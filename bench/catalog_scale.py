@@ -105,8 +105,11 @@ def write_catalog(path: Path, rows: int) -> Path:
     return path
 
 
-def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str, object]:
-    """One `hymt translate` in a child process: wall time, its own peak RSS, its report."""
+def run(
+    src: Path, engine: str, workdir: Path, rows_per_batch: int, env: dict[str, str] | None = None
+) -> dict[str, object]:
+    """One `hymt translate` in a child process (`env` added to its environment): wall time,
+    its own peak RSS, its report."""
     cache = workdir / f"memory-{engine}-{src.name}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
@@ -136,7 +139,7 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
         str(cache),
     ]
     t0 = time.monotonic()
-    child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.monotonic() - t0
     if os.waitstatus_to_exitcode(status) != 0:
@@ -158,8 +161,16 @@ def main() -> None:
     parser.add_argument("--format", default="parquet", help="parquet, csv, jsonl (comma-separated)")
     parser.add_argument("--rows-per-batch", type=int, default=8192)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="environment of the hymt process (allocator settings), repeatable",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    env = dict(item.split("=", 1) for item in args.env)
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
     print(
@@ -174,7 +185,7 @@ def main() -> None:
                 write_catalog(src, rows)
             size = src.stat().st_size / 1e6
             for engine in args.engines.split(","):
-                r = run(src, engine, args.workdir, args.rows_per_batch)
+                r = run(src, engine, args.workdir, args.rows_per_batch, env)
                 r.update(format=fmt, engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
                 results.append(r)
                 print(

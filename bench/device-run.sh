@@ -1,31 +1,53 @@
 #!/usr/bin/env bash
 # One GPU-machine call: vLLM 0.26 from the carried archive, hymt's missing wheels, the random
 # HY-MT model, then bench/run.py with the arguments given. Run from the tree's root:
-#     VL=../.vl WHL=../.whl bash bench/device-run.sh --preset 1.8b --contenders hymt,vllm-oob,hf
+#     VL=../.vl WHL=.whl bash bench/device-run.sh --contenders hymt,vllm-oob --trace
 # VL: the folder with install-vllm.sh, make-random-hymt.py and the archive (../shared/gpu/README.md);
-# WHL: wheels of hymt's dependencies the machine lacks (pyahocorasick, mdit-py-plugins);
-# PRESET (1.8b | 7b); results and logs go to $OUT (or /tmp/bench-out).
+# WHL: wheels of hymt's dependencies the machine lacks (pyahocorasick, mdit-py-plugins, webencodings,
+# platformdirs); PRESET (1.8b | 7b); MODEL_CFG: a .tar.xz of model folders without weights
+# (config and tokenizer: vLLM's load_format=dummy), unpacked under /tmp; BENCH_LIMIT: seconds
+# for bench/run.py (then this script still packs what it has). Results, logs, step traces and
+# vLLM's kernel caches go to $OUT (or /tmp/bench-out).
+#
+# vLLM's .py files are compiled to bytecode at install time, as `pip install` does (the archive
+# carries none): in the background, while the model is built, so a fresh machine's first import
+# is what a pip-installed vLLM's would be.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 VLLM_LOGGING_LEVEL=${VLLM_LOGGING_LEVEL:-INFO}
-VL=${VL:-.vl}; WHL=${WHL:-.whl}; PRESET=${PRESET:-1.8b}
+VL=${VL:-.vl}; WHL=${WHL:-.whl}; PRESET=${PRESET:-1.8b}; BENCH_LIMIT=${BENCH_LIMIT:-540}
 OUTDIR=${OUT:-/tmp/bench-out}; mkdir -p "$OUTDIR"
-MODEL=/tmp/hymt-$PRESET-random
+MODEL=${MODEL:-/tmp/hymt-$PRESET-random}
 nvidia-smi --query-gpu=name,memory.used,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+echo "cores: $(nproc), cache: $(du -sh ~/.cache/vllm 2>/dev/null | cut -f1)"
 t=$SECONDS
 X=$(bash "$VL/install-vllm.sh") || { echo "vLLM install failed"; exit 1; }
 eval "$X"
+SITE=${VLLM_SITE:-/tmp/vllm-site}
+if [ ! -f "$SITE/.compiled" ]; then
+  ( python3 -m compileall -q -j 8 "$SITE" > /dev/null 2>&1; touch "$SITE/.compiled" ) &
+  COMPILE=$!
+fi
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$WHL"/*.whl \
   || { echo "wheel install failed"; exit 1; }
 export PYTHONPATH=/tmp/site:$PYTHONPATH
+if [ -n "${MODEL_CFG:-}" ]; then tar -C /tmp -xJf "$MODEL_CFG"; fi
 echo "STEP install: $((SECONDS - t)) s"
 t=$SECONDS
 if [ ! -f "$MODEL/config.json" ]; then
   python3 "$VL/make-random-hymt.py" --preset "$PRESET" --out "$MODEL" 2>&1 | grep -v '^Writing\|Loading' | tee "$OUTDIR/make-$PRESET.log"
 fi
-echo "STEP make-model: $((SECONDS - t)) s"
-python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work --json "$OUTDIR/results.json" "$@" \
-  > "$OUTDIR/bench.log" 2>&1
+[ -n "${COMPILE:-}" ] && wait "$COMPILE"
+echo "STEP make-model + bytecode: $((SECONDS - t)) s"
+timeout -k 5 "$BENCH_LIMIT" python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work-$PRESET \
+  --json "$OUTDIR/results-$PRESET.json" "$@" > /tmp/bench-$PRESET.log 2>&1
 rc=$?
-grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturing CUDA' "$OUTDIR/bench.log" | tail -45
-
+grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturing CUDA|FutureWarning|hasattr\(|wrapper = ' \
+  /tmp/bench-$PRESET.log | tail -60
+# what came back: the log, every contender's own JSON (also those cut by a deadline), the step
+# traces, and vLLM's caches as a CI job would keep them (kernels and model inspection, not the
+# torch.compile cache of vLLM out of the box)
+xz -T0 -c /tmp/bench-$PRESET.log > "$OUTDIR/bench-$PRESET.log.xz"
+( cd /tmp/bench-work-$PRESET && tar -cJf "$OUTDIR/contenders-$PRESET.tar.xz" ./*.json ./trace-* 2>/dev/null )
+[ -d ~/.cache/vllm ] && tar -C ~/.cache/vllm -cJf "$OUTDIR/vllm-cache.tar.xz" --exclude torch_compile_cache . 2>/dev/null
+ls -la "$OUTDIR"
 exit $rc

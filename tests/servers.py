@@ -1,6 +1,7 @@
 """Real HTTP servers for the served engine's tests: vLLM's OpenAI server on the CPU, and a small
 aiohttp app that answers like one and injects faults (429 with Retry-After, 500s, answers slower
-than the client's timeout, dropped connections)."""
+than the client's timeout, dropped connections), on the first requests of each endpoint too, and
+can start listening late (a server still starting refuses connections)."""
 
 from __future__ import annotations
 
@@ -101,7 +102,8 @@ class VllmServer:
 
 
 # -- the fault-injecting server ---------------------------------------------------------------
-FAULTS = ("ok", "429", "500", "slow", "drop")
+FAULTS = ("ok", "429", "500", "503", "slow", "drop")
+ENDPOINTS = ("models", "tokenize", "completions")
 
 
 @dataclass
@@ -117,6 +119,9 @@ class Ledger:
     rate_limited_at: dict[str, float] = field(default_factory=dict)
     retry_gaps: list[float] = field(default_factory=list)
     bodies: list[dict[str, Any]] = field(default_factory=list)
+    calls: Counter[str] = field(default_factory=Counter)  # requests per endpoint
+    first_faults: list[tuple[str, str, float]] = field(default_factory=list)  # (endpoint, fault, when)
+    first_ok: dict[str, float] = field(default_factory=dict)  # endpoint: when it first answered
 
 
 def _key(prompt: object) -> str:
@@ -128,7 +133,11 @@ class FaultServer:
     output for the segment in it, and injects the fault `plan(n)` names for its n-th request.
 
     `decode` turns a prompt's token ids into text (the tiny model's tokenizer); `takes_ids=False`
-    refuses token-id prompts (HTTP 400) like servers that only take text."""
+    refuses token-id prompts (HTTP 400) like servers that only take text.
+
+    `first` injects faults on the first requests of an endpoint ("models", "tokenize",
+    "completions": the client's probe included), before `plan` applies; `listen_after` seconds
+    pass before the server listens at all (connections are refused until then)."""
 
     def __init__(
         self,
@@ -142,10 +151,15 @@ class FaultServer:
         max_model_len: int = 2048,
         root: str | None = None,
         tokenize: Callable[[str], list[int]] | None = None,
+        first: dict[str, Sequence[str]] | None = None,
+        listen_after: float = 0.0,
     ) -> None:
         self.model, self.decode, self.plan = model, decode, plan
         self.takes_ids, self.slow_s, self.retry_after = takes_ids, slow_s, retry_after
         self.max_model_len, self.root, self.tokenize = max_model_len, root, tokenize
+        self.first = {k: list(v) for k, v in (first or {}).items()}
+        self.listen_after = listen_after
+        self.started = time.monotonic()
         self.ledger = Ledger()
         self._lock = threading.Lock()
         self.port = free_port()
@@ -154,11 +168,41 @@ class FaultServer:
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
-        if not self._ready.wait(30):
+        if not listen_after and not self._ready.wait(30):
             raise RuntimeError("fault server did not start")
 
+    def _first_fault(self, endpoint: str, request: web.Request) -> web.StreamResponse | None:
+        """The fault planned for this request of `endpoint` by `first`, as a response (None: none)."""
+        with self._lock:
+            self.ledger.calls[endpoint] += 1
+            n = self.ledger.calls[endpoint]
+            faults = self.first.get(endpoint, [])
+            fault = faults[n - 1] if n <= len(faults) else "ok"
+            now = time.monotonic()
+            if fault != "ok":
+                self.ledger.first_faults.append((endpoint, fault, now))
+            else:
+                self.ledger.first_ok.setdefault(endpoint, now)
+        if fault == "429":
+            return web.json_response(
+                {"error": {"message": "slow down", "code": 429}},
+                status=429,
+                headers={"Retry-After": self.retry_after},
+            )
+        if fault in ("500", "503"):
+            return web.json_response(
+                {"error": {"message": "not ready", "code": int(fault)}}, status=int(fault)
+            )
+        if fault == "drop":
+            assert request.transport is not None
+            request.transport.abort()
+            return web.Response(status=500)
+        return None
+
     # -- handlers ----------------------------------------------------------------------------
-    async def models(self, request: web.Request) -> web.Response:
+    async def models(self, request: web.Request) -> web.StreamResponse:
+        if (fault := self._first_fault("models", request)) is not None:
+            return fault
         return web.json_response(
             {
                 "object": "list",
@@ -173,7 +217,9 @@ class FaultServer:
             }
         )
 
-    async def tokenize_endpoint(self, request: web.Request) -> web.Response:
+    async def tokenize_endpoint(self, request: web.Request) -> web.StreamResponse:
+        if (fault := self._first_fault("tokenize", request)) is not None:
+            return fault
         body = await request.json()
         assert self.tokenize is not None
         if "messages" in body:
@@ -183,6 +229,8 @@ class FaultServer:
         return web.json_response({"tokens": tokens, "count": len(tokens)})
 
     async def completions(self, request: web.Request) -> web.StreamResponse:
+        if (early := self._first_fault("completions", request)) is not None:
+            return early
         body = await request.json()
         prompts = body["prompt"]
         if not (isinstance(prompts, list) and prompts and isinstance(prompts[0], (list, str))):
@@ -262,6 +310,8 @@ class FaultServer:
             app.router.add_post("/tokenize", self.tokenize_endpoint)
         self._runner = web.AppRunner(app, handle_signals=False)
         self._loop.run_until_complete(self._runner.setup())
+        if self.listen_after:
+            time.sleep(self.listen_after)  # a server still starting: connections are refused
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         self._loop.run_until_complete(site.start())
         self._ready.set()

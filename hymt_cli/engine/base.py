@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -147,7 +147,10 @@ class ServerOptions:
     `concurrency` counts prompts in flight, enough to keep the servers' batches full;
     `request_timeout` bounds one HTTP request, queueing on the server included; `tokenizer` is
     where the model's tokenizer loads from on this machine (None: it does not; the server
-    tokenizes).
+    tokenizes); `wait` is how long a server that refuses connections, rate-limits or fails
+    (429, 5xx) is waited for before the run gives up (server_wait.py), from its first request on;
+    `announce` hears, once per streak of failures, that the server is being waited for (the run
+    tells it as a notice; None: nobody is told).
     """
 
     base_url: str
@@ -156,6 +159,8 @@ class ServerOptions:
     concurrency: int = 2048
     request_timeout: float = 600.0
     tokenizer: str | None = None
+    wait: float = 300.0
+    announce: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

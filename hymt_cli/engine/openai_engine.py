@@ -9,10 +9,12 @@ engine reads it ("stop", anything else is a cut answer).
 An asyncio loop in a thread of its own keeps up to `concurrency` prompts in flight (the
 server's batch stays full), several prompts per HTTP request where the server takes them
 (vLLM does: one request of many prompts costs the server far less than as many requests), and
-hands every answer to the pipeline as it arrives. Connection errors, timeouts, 429 (after its
-`Retry-After`) and 5xx are retried with exponential backoff and jitter; an answer received is
-never asked again. A server that stays away makes the run fail with exit 3: the answers
-received are in the translation memory, so the same command resumes.
+hands every answer to the pipeline as it arrives. Refused connections, timeouts, 429 (after its
+`Retry-After`) and 5xx are retried with exponential backoff and jitter, on every request from
+the model check on (a fleet still starting, or overloaded, is waited for: server_wait.py); an
+answer received is never asked again. A server that answers nothing for `ServerOptions.wait`
+seconds makes the run fail with exit 3: the answers received are in the translation memory,
+so the same command resumes.
 
 When the model's tokenizer is not available on this machine, prompts are tokenized by the
 server itself (vLLM's `/tokenize`, with the same chat template): see `ServerTokenizer`.
@@ -21,9 +23,8 @@ server itself (vLLM's `/tokenize`, with the same chat template): see `ServerToke
 from __future__ import annotations
 
 import asyncio
-import email.utils
+import itertools
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
@@ -34,6 +35,7 @@ import httpx
 
 from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServedModel, ServerOptions
+from .server_wait import BACKOFF_BASE, Patience, retry_after, retryable
 
 # Whole jobs per engine call, as vLLM on a GPU: the client keeps the servers' batches full and
 # the pipeline gets answers as they arrive.
@@ -43,13 +45,8 @@ BATCH_REQUESTS = 65536
 # bench/served.py): 8 per request reached 1.065 of the offline engine's throughput, 1 per
 # request 0.375 (HTTP requests, not the GPU, were the limit).
 PROMPTS_PER_REQUEST = 8
-MAX_ATTEMPTS = 8  # per request: the first try and 7 retries (~1.5 min of backoff in all)
-BACKOFF_BASE = 0.5  # seconds, doubled per retry, up to BACKOFF_CAP
-BACKOFF_CAP = 30.0
-RETRY_AFTER_CAP = 300.0
 CONNECT_TIMEOUT = 10.0
 TOKENIZE_CONCURRENCY = 32
-_RETRY_STATUS = frozenset({408, 425, 429})
 SERVER_HINT = (
     "start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
     "or check --base-url, e.g. http://HOST:8000/v1"
@@ -59,17 +56,29 @@ Answer = tuple[int, Generation]
 T = TypeVar("T")
 
 
-def connect(server: ServerOptions) -> ServedModel:
-    """Ask the server which model it serves, quickly: EngineUnavailable (exit 3) with a hint when
-    it cannot be reached, refuses the key, is no OpenAI-compatible API, or serves another model."""
+def connect(server: ServerOptions, *, backoff: float = BACKOFF_BASE) -> ServedModel:
+    """Ask the server which model it serves: EngineUnavailable (exit 3) with a hint when it refuses
+    the key, is no OpenAI-compatible API or serves another model, at once; when it cannot be
+    reached or fails (429, 5xx), once `server.wait` seconds have passed (server_wait.py)."""
     url = server.base_url.rstrip("/")
-    try:
-        with httpx.Client(headers=_headers(server), timeout=CONNECT_TIMEOUT) as client:
-            response = client.get(f"{url}/models")
-    except httpx.HTTPError as exc:
-        raise EngineUnavailable(
-            f"cannot reach the server at {url}: {one_line(exc)}", hint=SERVER_HINT
-        ) from exc
+    patience = Patience(url, server.wait, hint=SERVER_HINT, backoff=backoff, announce=server.announce)
+    with httpx.Client(headers=_headers(server), timeout=CONNECT_TIMEOUT) as client:
+        for attempt in itertools.count(1):
+            try:
+                response = client.get(f"{url}/models")
+            except httpx.HTTPError as exc:
+                time.sleep(patience.failed(attempt, f"cannot reach it: {one_line(exc)}"))
+                continue
+            if retryable(response.status_code):
+                time.sleep(
+                    patience.failed(
+                        attempt,
+                        f"HTTP {response.status_code}",
+                        retry_after(response.headers.get("retry-after")),
+                    )
+                )
+                continue
+            break
     if response.status_code in (401, 403):
         raise EngineUnavailable(
             f"the server at {url} refused the API key (HTTP {response.status_code})",
@@ -142,20 +151,28 @@ class OpenAIEngine:
         *,
         extra: dict[str, object] | None = None,
         prompts_per_request: int = PROMPTS_PER_REQUEST,
-        max_attempts: int = MAX_ATTEMPTS,
+        max_attempts: int | None = None,
         backoff: float = BACKOFF_BASE,
     ) -> None:
         """`model` is the served model's name; `extra` (`--engine-arg`) goes into every request's
         body (e.g. `ignore_eos=true` for benchmarks, `priority=1`). Checks the server with one
-        tiny request (EngineUnavailable when it refuses it)."""
+        tiny request (EngineUnavailable when it refuses it, or when it fails for `server.wait`
+        seconds). `max_attempts` caps the tries of one request too (None: only the wait)."""
         self.retries = 0
         self._server = server
         self._url = server.base_url.rstrip("/")
         self._model = model
         self._sampling = sampling
         self._extra = dict(extra or {})
-        self._max_attempts = max(1, max_attempts)
-        self._backoff = backoff
+        self._max_attempts = max(1, max_attempts) if max_attempts is not None else None
+        self._patience = Patience(
+            self._url,
+            server.wait,
+            backoff=backoff,
+            announce=server.announce,
+            hint="the answers received so far are in the translation memory: run the same command "
+            "again to resume",
+        )
         self._detokenize: Callable[[Sequence[int]], str] | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hymt-openai", daemon=True)
@@ -237,10 +254,10 @@ class OpenAIEngine:
 
     async def _complete(self, requests: Sequence[GenerationRequest], group: list[int]) -> list[Answer]:
         """One HTTP request for the prompts of `group` (same max_tokens and decoding), retried
-        until it is answered or the server is given up."""
+        until it is answered or the server is given up (server_wait.py)."""
         body = self._body([requests[i] for i in group])
-        for attempt in range(1, self._max_attempts + 1):
-            wait: float | None = None
+        for attempt in itertools.count(1):
+            after: float | None = None
             try:
                 async with asyncio.timeout(self._server.request_timeout):
                     response = await self._client.post(f"{self._url}/completions", json=body)
@@ -251,29 +268,26 @@ class OpenAIEngine:
             else:
                 status = response.status_code
                 if status == 200:
+                    self._patience.answered()
                     return self._answers(group, response.json())
                 failure = f"HTTP {status}"
-                if status in _RETRY_STATUS or status >= 500:
-                    wait = _retry_after(response.headers.get("retry-after"))
+                if retryable(status):
+                    after = retry_after(response.headers.get("retry-after"))
                 elif len(group) > 1:  # one prompt the server refuses must not cost its neighbours
+                    self._patience.answered()
                     return [answer for i in group for answer in await self._complete(requests, [i])]
                 else:
+                    self._patience.answered()  # the server is there: it refused this prompt
                     return [(group[0], Generation("", f"error: HTTP {status}: {_message(response)}", 0))]
-            if attempt == self._max_attempts:
+            if self._max_attempts is not None and attempt >= self._max_attempts:
                 raise EngineUnavailable(
                     f"the server at {self._url} failed {attempt} times in a row ({failure})",
-                    hint="the answers received so far are in the translation memory: run the same command "
-                    "again to resume",
+                    hint=self._patience.hint,
                 )
+            delay = self._patience.failed(attempt, failure, after)
             self.retries += len(group)
-            await asyncio.sleep(wait if wait is not None else self._delay(attempt))
+            await asyncio.sleep(delay)
         raise AssertionError("unreachable")
-
-    def _delay(self, attempt: int) -> float:
-        """Exponential backoff with jitter (half fixed, half random), so that clients that failed
-        together do not come back together."""
-        delay: float = min(BACKOFF_CAP, self._backoff * 2.0 ** (attempt - 1))
-        return delay / 2 + random.uniform(0, delay / 2)
 
     def _body(self, requests: Sequence[GenerationRequest]) -> dict[str, Any]:
         first = requests[0]
@@ -317,7 +331,8 @@ class OpenAIEngine:
 
     async def _first_request(self) -> _Probe:
         """One tiny request with the real fields: token ids taken? token ids returned? A server
-        that refuses the ids but takes text gets the rendered prompt from now on."""
+        that refuses the ids but takes text gets the rendered prompt from now on. A server not
+        ready, overloaded or failing is waited for, as for every request (server_wait.py)."""
         body = {
             "model": self._model,
             "max_tokens": 1,
@@ -326,17 +341,29 @@ class OpenAIEngine:
             "return_token_ids": True,
         }
         failure = ""
+        timeout = max(CONNECT_TIMEOUT, min(60.0, self._server.request_timeout))
         for prompt in ([0], "hello"):
-            try:
-                async with asyncio.timeout(max(CONNECT_TIMEOUT, min(60.0, self._server.request_timeout))):
-                    response = await self._client.post(
-                        f"{self._url}/completions", json={**body, "prompt": prompt}
+            for attempt in itertools.count(1):
+                try:
+                    async with asyncio.timeout(timeout):
+                        response = await self._client.post(
+                            f"{self._url}/completions", json={**body, "prompt": prompt}
+                        )
+                except (TimeoutError, httpx.TransportError) as exc:
+                    reason = one_line(exc) if str(exc) else f"no answer within {timeout:g} s"
+                    await asyncio.sleep(self._patience.failed(attempt, f"completions: {reason}"))
+                    continue
+                if retryable(response.status_code):
+                    await asyncio.sleep(
+                        self._patience.failed(
+                            attempt,
+                            f"completions: HTTP {response.status_code}",
+                            retry_after(response.headers.get("retry-after")),
+                        )
                     )
-            except (TimeoutError, httpx.TransportError) as exc:
-                raise EngineUnavailable(
-                    f"the server at {self._url} does not answer completions: {one_line(exc)}",
-                    hint=SERVER_HINT,
-                ) from exc
+                    continue
+                break
+            self._patience.answered()
             if response.status_code == 200:
                 if isinstance(prompt, str):
                     self._detokenize = _detokenizer(self._server.tokenizer or self._model)
@@ -405,21 +432,6 @@ def _groups(requests: Sequence[GenerationRequest], size: int) -> Iterator[list[i
     yield from open_groups.values()
 
 
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (seconds or an HTTP date), a little jitter added."""
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            seconds = email.utils.parsedate_to_datetime(value).timestamp() - time.time()
-        except (TypeError, ValueError):
-            return None
-    seconds = min(RETRY_AFTER_CAP, max(0.0, seconds))
-    return seconds + random.uniform(0, 0.1 * seconds + 0.05)
-
-
 def _message(response: httpx.Response) -> str:
     """The server's own error message, one line."""
     try:
@@ -467,6 +479,9 @@ class ServerTokenizer:
         self._url = _root_url(server.base_url) + "/tokenize"
         self._headers = _headers(server)
         self._model = model
+        self._patience = Patience(
+            _root_url(server.base_url), server.wait, hint=SERVER_HINT, announce=server.announce
+        )
         try:
             self.count("hymt")
         except EngineUnavailable as exc:
@@ -505,12 +520,29 @@ class ServerTokenizer:
 
             async def one(body: dict[str, Any]) -> tuple[int, ...]:
                 async with gate:
+                    for attempt in itertools.count(1):  # a server not ready or overloaded is waited for
+                        try:
+                            response = await client.post(self._url, json=body)
+                        except httpx.TransportError as exc:
+                            await asyncio.sleep(self._patience.failed(attempt, f"/tokenize: {one_line(exc)}"))
+                            continue
+                        if retryable(response.status_code):
+                            await asyncio.sleep(
+                                self._patience.failed(
+                                    attempt,
+                                    f"/tokenize: HTTP {response.status_code}",
+                                    retry_after(response.headers.get("retry-after")),
+                                )
+                            )
+                            continue
+                        break
                     try:
-                        response = await client.post(self._url, json=body)
                         response.raise_for_status()
-                        return tuple(int(t) for t in response.json()["tokens"])
+                        tokens = tuple(int(t) for t in response.json()["tokens"])
                     except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
                         raise EngineUnavailable(f"{self._url}: {one_line(exc)}", hint=SERVER_HINT) from exc
+                    self._patience.answered()
+                    return tokens
 
             return list(await asyncio.gather(*(one(b) for b in bodies)))
 

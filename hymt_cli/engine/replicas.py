@@ -5,11 +5,10 @@ The pipeline sees one engine. Each replica process sets its own environment (on 
 machine `CUDA_VISIBLE_DEVICES`) before it builds its engine, and is fed requests while it
 works: the parent keeps `in_flight` requests queued or running in every replica that is ready
 (no more than an equal share of what is left, so a small job is shared too, and the last
-requests are spread evenly) and hands out the next ones, in order, to whichever replica
-answers: a faster replica takes more, and all of them run out of work together. Replicas sharing a GPU start
-one after
-another (each sizes its KV cache from the memory it finds free); the first one ready starts
-working while the others start.
+requests are spread evenly), dealt round-robin a few at a time, and hands out the next ones,
+in order, to whichever replica answers: a faster replica takes more, and all of them run out
+of work together. A replica may wait for another one to be ready before it starts (those
+sharing a GPU: see tuning.py); the first one ready starts working while the others start.
 
 Why processes with their own CUDA_VISIBLE_DEVICES, not vLLM's data parallelism (vLLM 0.26):
 `LLM(data_parallel_size>1)` is refused in one process; the offline multi-process recipe
@@ -40,6 +39,7 @@ from .base import BatchLimits, Engine, Generation, GenerationRequest
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
 _SEND_CHUNK = 512  # requests per message to a replica
+_DEAL = 32  # requests handed to one replica before the next one gets its turn
 
 
 @runtime_checkable
@@ -185,10 +185,7 @@ class ReplicaEngine:
         left = len(requests)
         try:
             while left:
-                working = [r for r in self._replicas if r.ready and not r.dead]
-                fair = -(-left // max(1, len(working)))  # a small job is still shared
-                for replica in working:
-                    self._top_up(replica, min(replica.in_flight, fair), requests, base, todo, resend)
+                self._deal(requests, base, todo, resend, left)
                 if all(r.dead for r in self._replicas):
                     raise RuntimeError(f"every engine replica stopped: {'; '.join(self.failures)}")
                 for replica, answers in self._pump():
@@ -209,29 +206,43 @@ class ReplicaEngine:
                     self._send(replica, ("abort", None))
                 replica.tags.clear()
 
-    def _top_up(
+    def _deal(
         self,
-        replica: _Replica,
-        target: int,
         requests: Sequence[GenerationRequest],
         base: int,
         todo: Iterator[int],
         resend: deque[int],
+        left: int,
     ) -> None:
-        room = target - len(replica.tags)
-        batch: list[tuple[int, GenerationRequest]] = []
-        while room > 0:
-            index = resend.popleft() if resend else next(todo, None)
-            if index is None:
-                break
-            batch.append((base + index, requests[index]))
-            room -= 1
-        for start in range(0, len(batch), _SEND_CHUNK):
-            chunk = batch[start : start + _SEND_CHUNK]
-            if not self._send(replica, ("add", chunk)):
-                resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
-                return
-            replica.tags.update(t for t, _ in chunk)
+        """Top every working replica up to its `in_flight` (no more than an equal share of what
+        is left: a small job is still shared), dealing the next requests round-robin, _DEAL at
+        a time: neighbours in the order (the longest requests lead it) go to different
+        replicas, so no replica gets all the long ones."""
+        working = [r for r in self._replicas if r.ready and not r.dead]
+        fair = -(-left // max(1, len(working)))
+        room = {id(r): min(r.in_flight, fair) - len(r.tags) for r in working}
+        batches: dict[int, list[tuple[int, GenerationRequest]]] = {id(r): [] for r in working}
+        exhausted = False
+        while not exhausted and any(n > 0 for n in room.values()):
+            for replica in working:
+                take = min(_DEAL, room[id(replica)])
+                for _ in range(take):
+                    index = resend.popleft() if resend else next(todo, None)
+                    if index is None:
+                        exhausted = True
+                        break
+                    batches[id(replica)].append((base + index, requests[index]))
+                    room[id(replica)] -= 1
+                if exhausted:
+                    break
+        for replica in working:
+            batch = batches[id(replica)]
+            for start in range(0, len(batch), _SEND_CHUNK):
+                chunk = batch[start : start + _SEND_CHUNK]
+                if not self._send(replica, ("add", chunk)):
+                    resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
+                    break
+                replica.tags.update(t for t, _ in chunk)
 
     def _send(self, replica: _Replica, message: tuple[str, object]) -> bool:
         try:

@@ -43,6 +43,15 @@ class ServedOptions(Options):
         panel=Panel.MODEL,
         help="--engine openai: seconds one HTTP request may take (then it is sent again).",
     )
+    server_wait: float = option(
+        300.0,
+        "--server-wait",
+        metavar="SECONDS",
+        minimum=0.0,
+        panel=Panel.MODEL,
+        help="--engine openai: how long to wait for a server that is starting, rate-limits (429) or "
+        "fails (5xx) before giving up (0: fail at once).",
+    )
 
     def validate(self) -> None:
         if self.base_url is not None and not self.base_url.startswith(("http://", "https://")):
@@ -64,4 +73,5 @@ class ServedOptions(Options):
             api_key=key,
             concurrency=self.concurrency,
             request_timeout=self.request_timeout,
+            wait=self.server_wait,
         )

@@ -10,13 +10,15 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
 - Small models (at most SMALL_MODEL_PARAMS active parameters, e.g. HY-MT 1.8B) are bound by
   the host: bigger steps and more engine processes help. They get `max_num_seqs` 2048,
   32k batched tokens, full CUDA graphs for decode steps up to 2048 sequences, and
-  REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the card).
+  REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the card),
+  started one after another: the first one works while the next one starts (a cold start is
+  not slowed by two engines starting at once, and the next start finds the kernel caches warm).
 - Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
   to 1024, one engine per GPU.
 - Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for
   activations and graphs, and a KV cache for `max_num_seqs` requests of KV_TOKENS_PER_SEQ
   tokens; if it does not, fewer replicas, then fewer sequences. Engines sharing a GPU get
-  the rest of their share as KV cache, sized here, and start at the same time.
+  the rest of their share as KV cache, sized here.
 - Always: prefix caching on (the instruction prefix is shared per language), no
   torch.compile (start in ~half the time, same speed on these shapes).
 - FP8 (weights and KV cache) only where it was measured to win: nowhere yet (FP8_* below).
@@ -152,15 +154,10 @@ class Tuning:
     quantization: str | None = None
     kv_cache_dtype: str | None = None
     # Engines sharing a GPU get their KV cache size from the rule (their share, less weights
-    # and ACTIVATION_RESERVE) instead of vLLM's profiling of the free memory: they can then
-    # start at the same time (profiling while another engine allocates would mis-measure).
+    # and ACTIVATION_RESERVE) instead of vLLM's profiling of the free memory, which would
+    # mis-measure while the first engine works.
     kv_cache_bytes: int | None = None
     why: str = ""
-
-    @property
-    def starts_together(self) -> bool:
-        """Engines sharing a GPU may start at once (else one after another)."""
-        return self.replicas_per_gpu == 1 or self.kv_cache_bytes is not None
 
     def llm_kwargs(self) -> dict[str, object]:
         """The `vllm.LLM` keyword arguments this tuning sets."""
@@ -253,12 +250,13 @@ def decode_graphs(largest: int) -> dict[str, object]:
 
 
 def capture_sizes(largest: int) -> list[int]:
-    """vLLM's batch sizes up to 512 (1, 2, 4, then every 8, every 16 from 256), then every 32
-    to 1024 and every 64 beyond: a padded step wastes at most ~6% of its rows, and a start
-    captures 83 graphs for 2048 sequences instead of vLLM's 147 (8-14 s of start-up measured
-    for those on an H200)."""
-    sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, 512, 16)) + list(range(512, 1024, 32))
-    sizes += list(range(1024, max(largest, 1024) + 1, 64))
+    """Batch sizes to capture, 1.2-1.5x apart: 1, 2, 4, 8, 16, 24, 32, 48, 64 ... 512, then
+    every 128 to 1024 and every 256 beyond, `largest` last (27 graphs for 2048 sequences, where
+    vLLM would capture 147). A step pads up to the next size: small steps are bound by reading
+    the weights and large ones by the host, so the padded rows cost little, while every graph
+    costs start-up time (8-14 s measured for 147 on an H200, each engine, on every start)."""
+    sizes = [1, 2, 4, 8, 16, 24, 32, 48, 64, 80, 96, 128, 160, 192, 256, 320, 384, 448, 512]
+    sizes += list(range(640, 1024 + 1, 128)) + list(range(1280, max(largest, 1280) + 1, 256))
     kept = [n for n in sizes if n < largest]
     return kept + [largest]
 

@@ -15,13 +15,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import EngineUnavailable, one_line
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
 from .replicas import ReplicaEngine, ReplicaSlot
 from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
+from .vllm_trace import StepTrace
 
 if TYPE_CHECKING:
     from vllm import LLM, SamplingParams
@@ -35,12 +36,17 @@ LlmArgs = dict[str, Any]
 DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 # Per engine call on a GPU: whole jobs at once; the engine feeds vLLM from them as it works
 # (IN_FLIGHT_SEQS x max_num_seqs requests queued or running), so that its scheduler always
-# has work queued and the pipeline gets answers back as they finish.
+# has work queued and the pipeline gets answers back as they finish. No more than that: a
+# request queued in one engine cannot go to another that has room (replicas.py).
 CUDA_BATCH_TOKENS = 8 << 20
 CUDA_BATCH_REQUESTS = 65536
-IN_FLIGHT_SEQS = 2
+IN_FLIGHT_SEQS = 1.25
 WARM_UP_TOKENS = 8
 WARM_UP_REQUESTS = 256  # on a GPU; as bench/run.py's warm-up, after which no kernel was compiled
+# Engines sharing a GPU start one after another, the first one working meanwhile (tuning.py);
+# False starts them at once (benchmarks compare the two).
+STAGGER_REPLICAS = True
+_T = TypeVar("_T")
 
 
 class VllmEngine:
@@ -77,6 +83,7 @@ class VllmEngine:
         self._ids = itertools.count()
         self._tags: dict[str, int] = {}
         self._llm: LLM | None = None
+        self._trace: StepTrace | None = None
         _route_vllm_logs_to_stderr(verbose)
         keep_kernel_caches()
         check_local_model(options.model)
@@ -93,6 +100,7 @@ class VllmEngine:
         kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
         if not on_cpu:
             self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
+        _inspect_model_in_process()
         phase("loading the model, sizing the KV cache, capturing CUDA graphs")
         try:
             with _stdout_to_stderr():
@@ -101,7 +109,8 @@ class VllmEngine:
             raise EngineUnavailable(
                 f"vLLM could not load model {options.model!r}: {one_line(exc)}", hint=MODEL_HINT
             ) from exc
-        self.in_flight = IN_FLIGHT_SEQS * int(llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
+        self.in_flight = int(IN_FLIGHT_SEQS * llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
+        self._trace = StepTrace.attach(llm)
         phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
         self._warm_up(2 if on_cpu else WARM_UP_REQUESTS)
         phase("ready")
@@ -130,6 +139,8 @@ class VllmEngine:
                 self._top_up(todo)
         finally:
             self.abort()
+            if self._trace is not None:
+                self._trace.flush()
 
     # -- the feed: requests in while the engine works (replica workers use it directly) -----
     @property
@@ -205,6 +216,8 @@ class VllmEngine:
         self._tags = {}
         if llm is None:
             return
+        if self._trace is not None:
+            self._trace.flush()
         engine_core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
         if engine_core is not None:
             engine_core.shutdown()
@@ -255,10 +268,10 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
     for group in groups:
         devices = ",".join(g.device for g in group)
         for r in range(tuning.replicas_per_gpu):
-            # engines sharing a GPU start together when the rule sized their KV caches, else
-            # one after another (each sizes its KV cache from the memory it finds free)
+            # engines sharing a GPU start one after another, the first working meanwhile
+            # (tuning.py); engines on other GPUs start at once
             label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
-            after = len(slots) - 1 if r and not tuning.starts_together else None
+            after = len(slots) - 1 if r and STAGGER_REPLICAS else None
             slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
     return VllmPlan(tuning, tuple(slots))
 
@@ -337,6 +350,26 @@ def keep_kernel_caches() -> None:
 
 def _no_phase(name: str) -> None:
     pass
+
+
+def _inspect_model_in_process() -> None:
+    """Let vLLM inspect the model's class in this process instead of a new Python process.
+
+    Unless its cache (VLLM_CACHE_ROOT/modelinfos) already knows the class, vLLM imports it in a
+    child process, to keep CUDA out of the process that calls `vllm.LLM`: a second import of
+    vLLM and torch, 18-29 s on a fresh machine (../shared/gpu/README.md). This process never
+    uses the GPU (vLLM's engine core, another process, does), so the inspection runs here; the
+    result goes to the same cache. A vLLM without that private helper keeps its own way."""
+    try:
+        from vllm.model_executor.models import registry
+    except ImportError:
+        return
+    if callable(getattr(registry, "_run_in_subprocess", None)):
+        registry._run_in_subprocess = _call
+
+
+def _call(fn: Callable[[], _T]) -> _T:
+    return fn()
 
 
 def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:

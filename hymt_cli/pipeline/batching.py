@@ -22,13 +22,40 @@ def max_source_tokens(context_tokens: int, overhead_tokens: int) -> int:
     return max(16, (context_tokens - overhead_tokens - 32) // 4)
 
 
-def submission_order(items: Sequence[T], cost: Callable[[T], int], *, bucket: int | None) -> list[T]:
+# The longest requests of a pass go first: on a GPU the engine runs thousands of requests at
+# once, a request needs one engine step per output token, and a long one started late runs on
+# after everything else has finished, at a small batch (the tail of the job). Those at least
+# LONG_LEAD_FACTOR x the pass's mean length lead, longest first, at most LONG_LEAD_SHARE of the
+# pass (the first documents must not wait for a long queue).
+LONG_LEAD_FACTOR = 2.0
+LONG_LEAD_SHARE = 0.25
+
+
+def submission_order(
+    items: Sequence[T],
+    cost: Callable[[T], int],
+    *,
+    bucket: int | None,
+    length: Callable[[T], int] | None = None,
+) -> list[T]:
     """`items` in their own order (documents in order), each run of `bucket` items sorted by
     cost (shortest first); `bucket` None sorts them all (the first item of a late document
-    may then come last). An engine working through the result finishes documents in order."""
+    may then come last). An engine working through the result finishes documents in order.
+
+    `length` (an item's expected output tokens): the longest items lead, see LONG_LEAD_FACTOR."""
+    items = list(items)
+    lead: list[T] = []
+    if length is not None and len(items) > 1:
+        lengths = [length(item) for item in items]
+        floor = LONG_LEAD_FACTOR * sum(lengths) / len(lengths)
+        longest = sorted((i for i, n in enumerate(lengths) if n >= floor), key=lambda i: -lengths[i])
+        chosen = longest[: int(LONG_LEAD_SHARE * len(items))]
+        lead = [items[i] for i in chosen]
+        taken = set(chosen)
+        items = [item for i, item in enumerate(items) if i not in taken]
     if bucket is None:
-        return sorted(items, key=cost)
-    ordered: list[T] = []
+        return lead + sorted(items, key=cost)
+    ordered: list[T] = lead
     for start in range(0, len(items), max(1, bucket)):
         ordered.extend(sorted(items[start : start + max(1, bucket)], key=cost))
     return ordered

@@ -52,8 +52,10 @@ class Dispatcher:
         batch_requests: int | None,
         on_final: Callable[[RequestKey], None],
         submit_bucket: int | None = SUBMIT_BUCKET,
+        long_first: bool = True,
     ) -> None:
-        """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length."""
+        """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length.
+        `long_first`: the longest requests lead (batching.LONG_LEAD_FACTOR)."""
         self._engine = engine
         self.outcomes = outcomes
         self.planner = planner
@@ -64,6 +66,7 @@ class Dispatcher:
         self.batch_requests = batch_requests
         self.on_final = on_final
         self.submit_bucket = submit_bucket
+        self.long_first = long_first
 
     def dispatch(self, requests: list[PlannedRequest]) -> None:
         """Engine pass, then one deterministic second try for outputs that failed a check."""
@@ -82,7 +85,12 @@ class Dispatcher:
             return r.prompt_tokens + r.max_tokens
 
         batches = budget_batches(
-            submission_order(requests, cost, bucket=self.submit_bucket),
+            submission_order(
+                requests,
+                cost,
+                bucket=self.submit_bucket,
+                length=(lambda r: r.max_tokens) if self.long_first else None,
+            ),
             cost,
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,

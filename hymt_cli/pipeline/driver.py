@@ -61,6 +61,9 @@ class RunOptions:
     # Requests go to the engine in document order, length-sorted within runs of this many
     # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
     submit_bucket: int | None = SUBMIT_BUCKET
+    # The longest requests of a pass go to the engine first (batching.LONG_LEAD_FACTOR): the
+    # job's tail. False: plain document order (benchmarks compare the two).
+    long_first: bool = True
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
     # formats that give them by default (FormatSpec.context_by_default).
@@ -68,6 +71,18 @@ class RunOptions:
     # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
     # the output folder's manifest with every file written.
     provenance: str = ""
+
+
+def smallest_units_first(requests: list[PlannedRequest], window: Window) -> list[PlannedRequest]:
+    """`requests` in the order of the units waiting for them, the units with the fewest requests
+    first (stable: documents of a size in their order). A file is written once its last
+    request is answered: small documents then come out early, and a catalog batch of
+    thousands of requests, whose end comes late anyway, does not hold them back."""
+
+    def size(request: PlannedRequest) -> int:
+        return min((w.pending for w in window.waiting.get(request.key, ())), default=0)
+
+    return sorted(requests, key=size)
 
 
 @dataclass(eq=False)
@@ -88,6 +103,7 @@ class Window:
     outcomes: Outcomes
     works: list[UnitWork] = field(default_factory=list)
     waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
+    checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
     segments: int = 0
     new_jobs: int = 0
 
@@ -302,15 +318,24 @@ class Pipeline:
                 window.waiting[key].append(work)
             work.pending = len(keys)
             window.works.append(work)
-        if planner.asks and self.memory is None:
-            # Work for the model: load it while the other inputs are read (with a translation
-            # memory, once the memory has been asked: see `_translate`).
+        if planner.asks and not self.engine.started and self._needs_engine(window):
+            # Work for the model: load it while the other inputs are read (a cold start is tens
+            # of seconds; reading a large folder or catalog can be too).
             self.engine.start()
 
     def _with_context(self, current: OpenInput) -> bool:
         mode = self.options.context
         spec = FORMATS.get(current.source.format.name)
         return mode == "on" or (mode == "auto" and spec is not None and spec.context_by_default)
+
+    def _needs_engine(self, window: Window) -> bool:
+        """Whether the window's requests so far include one the translation memory lacks (a
+        fully remembered run starts no engine). Asked unit by unit until the engine starts."""
+        if self.memory is None:
+            return True
+        keys = [a.key for a in window.planner.unplanned()[window.checked :]]
+        window.checked += len(keys)
+        return any(t is None for t in self.memory.recall(keys)) if keys else False
 
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:
@@ -353,8 +378,9 @@ class Pipeline:
             batch_requests=self.options.batch_requests,
             on_final=lambda key: self._settled(window, key),
             submit_bucket=self.options.submit_bucket,
+            long_first=self.options.long_first,
         )
-        dispatcher.dispatch([planner.planned[k] for k in left])
+        dispatcher.dispatch(smallest_units_first([planner.planned[k] for k in left], window))
         unfinished = [w for w in window.works if w.pending]
         if unfinished:
             raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")

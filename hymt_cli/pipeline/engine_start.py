@@ -54,6 +54,10 @@ class EngineHolder:
         self._start: EngineStart | None = None
         self._engine: Engine | None = None
 
+    @property
+    def started(self) -> bool:
+        return self._start is not None or self._engine is not None
+
     def start(self) -> None:
         if self._enabled and self._start is None and self._engine is None:
             self._start = EngineStart(self._factory)

@@ -39,9 +39,11 @@ from .tokenizers import choose_tokenizer
 DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
 
 
-def connect_served(config: RunConfig) -> tuple[RunConfig, ServedModel | None]:
+def connect_served(
+    config: RunConfig, announce: Callable[[str], None] | None = None
+) -> tuple[RunConfig, ServedModel | None]:
     """Ask a served engine's server for its model before anything is read (a dry run that names
-    its model plans without the server)."""
+    its model plans without the server). `announce` hears that a server is being waited for."""
     engine, spec = config.engine, config.engine.runs
     if (
         spec.connect is None
@@ -49,8 +51,9 @@ def connect_served(config: RunConfig) -> tuple[RunConfig, ServedModel | None]:
         or (config.settings.reporting.dry_run and config.settings.model.model is not None)
     ):
         return config, None
-    served = spec.connect(engine.server)
-    return config.with_engine(engine.served_by(served.name, engine.server)), served
+    server = replace(engine.server, announce=announce) if announce is not None else engine.server
+    served = spec.connect(server)
+    return config.with_engine(engine.served_by(served.name, server)), served
 
 
 def provenance(config: RunConfig, context: MemoryContext) -> str:
@@ -313,7 +316,7 @@ class Session:
 def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras = Extras()) -> RunReport:
     """Translate what `config` names; the report. Domain errors (UsageError, EngineUnavailable...)
     when the run cannot start; `Interrupted` (with `.report`) when a signal stopped it."""
-    config, served = connect_served(config)
+    config, served = connect_served(config, lambda line: progress.notice("note", line))
     if not config.settings.reporting.verbose:
         for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
             os.environ.setdefault(variable, "error")

@@ -55,9 +55,9 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
         small.cudagraph_capture_size,
     ) == (2, 2048, 32768, 2048)
     assert 0.43 <= small.gpu_memory_utilization <= 0.45
-    # the rest of an engine's share (weights and activations off) is its KV cache: both start at once
+    # the rest of an engine's share (weights and activations off) is its KV cache
     share = small.gpu_memory_utilization * H200.total_bytes
-    assert small.starts_together and 50 * GIB < small.kv_cache_bytes < share - 3.3 * GIB
+    assert 50 * GIB < small.kv_cache_bytes < share - 3.3 * GIB
     kwargs = small.llm_kwargs()
     assert kwargs["kv_cache_memory_bytes"] == small.kv_cache_bytes
     assert kwargs["enable_prefix_caching"] is True
@@ -68,8 +68,9 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
         2048,
     )
     sizes = graphs["cudagraph_capture_sizes"]
-    assert sizes == sorted(set(sizes)) and sizes[0] == 1 and sizes[-1] == 2048 and len(sizes) < 90
-    assert all(b - a <= max(8, a // 16) for a, b in zip(sizes, sizes[1:]))  # padding stays under ~6%
+    # few graphs (each costs start-up time); a padded step wastes at most a third of its rows
+    assert sizes == sorted(set(sizes)) and sizes[0] == 1 and sizes[-1] == 2048 and len(sizes) <= 30
+    assert all(b - a <= max(8, a // 2) for a, b in zip(sizes, sizes[1:]))
     large = tune(ModelShape.from_config(HYMT_7B), H200)
     assert (large.replicas_per_gpu, large.max_num_seqs) == (1, 1024) and large.gpu_memory_utilization >= 0.88
     assert large.kv_cache_bytes is None and "kv_cache_memory_bytes" not in large.llm_kwargs()  # vLLM profiles
@@ -135,13 +136,14 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     monkeypatch.setattr(vllm_engine, "visible_gpus", lambda: [replace(H200, device=str(i)) for i in range(2)])
     options = EngineOptions(model=str(tmp_path))
     plan = vllm_engine.plan_vllm(options)
+    # engines sharing a GPU start one after another (the first works meanwhile), GPUs at once
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"], s.after) for s in plan.slots] == [
         ("GPU 0 #1", "0", None),
-        ("GPU 0 #2", "0", None),
+        ("GPU 0 #2", "0", 0),
         ("GPU 1 #1", "1", None),
-        ("GPU 1 #2", "1", None),
+        ("GPU 1 #2", "1", 2),
     ]
-    (tmp_path / "config.json").write_text("{}")  # no shape: vLLM sizes each KV cache, one after another
+    (tmp_path / "config.json").write_text("{}")  # no shape: the same
     assert [s.after for s in vllm_engine.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
     one = vllm_engine.plan_vllm(replace(options, gpus=("1",), replicas=1))
