@@ -61,11 +61,11 @@ def hymt_options(spec: dict):
 def worker_hymt(spec: dict, result: dict) -> None:
     """hymt as a user runs it: the real run of the first job (engine started in the background
     while planning), then warm passes of every job on the same engine, in the orders asked."""
-    from hymt_cli.engine import vllm_engine
+    from hymt_cli.engine import vllm_plan
     from hymt_cli.engine.base import Sampling
 
     if spec.get("together"):  # replicas sharing a GPU start at once (the rule before issue 20)
-        vllm_engine.STAGGER_REPLICAS = False
+        vllm_plan.STAGGER_REPLICAS = False
     options = hymt_options(spec)
     holder: dict = {}
     phases: list = result.setdefault("phases", [])
@@ -79,7 +79,7 @@ def worker_hymt(spec: dict, result: dict) -> None:
     def factory():
         t0 = time.monotonic()
         result["engine_start_requested_s"] = round(time.time() - spec["launched"], 2)
-        engine = vllm_engine.start_vllm(options, Sampling(), ignore_eos=True, on_phase=on_phase)
+        engine = vllm_plan.start_vllm(options, Sampling(), ignore_eos=True, on_phase=on_phase)
         result["engine_init_s"] = round(time.monotonic() - t0, 2)
         result["engines"] = len(getattr(engine, "served", {})) or 1
         holder["engine"] = engine
@@ -308,11 +308,12 @@ def bare_replica(kwargs: dict, shares: list[list[dict]], ready, go, answers) -> 
 def hymt_bare_kwargs(spec: dict) -> dict:
     """The `vllm.LLM` arguments hymt's engines get here, and how many engines (tuning rule)."""
     from hymt_cli.engine.base import Sampling
-    from hymt_cli.engine.vllm_engine import _llm_kwargs, plan_vllm
+    from hymt_cli.engine.vllm_arguments import llm_kwargs
+    from hymt_cli.engine.vllm_plan import plan_vllm
 
     options = hymt_options(spec)
     plan = plan_vllm(options)
-    kwargs = _llm_kwargs(options, Sampling(), on_cpu=plan.tuning is None, tuning=plan.tuning)
+    kwargs = llm_kwargs(options, Sampling(), on_cpu=plan.tuning is None, tuning=plan.tuning)
     kwargs = {
         k: v
         for k, v in kwargs.items()

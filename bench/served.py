@@ -120,7 +120,7 @@ def free_port() -> int:
 
 def start_server(spec: dict, port: int, log: Path) -> subprocess.Popen[bytes]:
     from hymt_cli.engine.base import Sampling
-    from hymt_cli.engine.vllm_engine import serve_command
+    from hymt_cli.engine.vllm_arguments import serve_command
 
     flags = serve_command(
         options_for(spec), Sampling(), on_cpu=spec["preset"] == "tiny", host="127.0.0.1", port=port

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 def child(model: str, dtype: str) -> None:
     sys.path.insert(0, str(REPO))
     from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
-    from hymt_cli.engine.vllm_engine import start_vllm
+    from hymt_cli.engine.vllm_plan import start_vllm
 
     phases: list[tuple[float, str]] = []
     engine = start_vllm(

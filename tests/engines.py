@@ -359,3 +359,40 @@ class Drifting(BatchEngine):
             text = pseudo_localize(r.source_text)
             out.append(Generation(text if times == 1 else text.replace("⟦", "⟦ÁĹŢ "), "stop", 1))
         return out
+
+
+# What string files make dangerous in an answer (quotes, escapes, placeholders of every
+# convention, markup, syntax of the file format), on top of ATTACKS.
+def _first_tag(text: str) -> str | None:
+    match = re.search(r"</?s\d+/?>", text)
+    return match.group(0) if match else None
+
+
+STRING_ATTACKS: dict[str, Callable[[str], str]] = {
+    "quotes": lambda t: t + " \"double\" 'single' `back` “curly” it's '' ''' \"\"\"",
+    "backslashes": lambda t: t + r" \ \\ \n \t \u0041 \" C:\path\to \'",
+    "percent": lambda t: t + " 100% %s %d %1$s %(name)s %{name} %<name>s %% %Y-%m-%d %",
+    "braces": lambda t: t + " {x} {0} {{y}} {{- z}} {n, plural, one {a} other {b}} '{' } { {{ }}",
+    "dollars": lambda t: t + " $1 $NAME$ $$ $t(other.key) ${var} $",
+    "angles": lambda t: t + " <b>bold</b> <script>x()</script> &amp; & < > <br/> &nbsp;",
+    "newlines": lambda t: t + "\nsecond line\r\nthird\n\n  fourth\u2028fifth",
+    "cdata": lambda t: t + " ]]> <![CDATA[x]]> --> <!-- c",
+    "yaml_syntax": lambda t: "- " + t + ": x # y &a *b !c | > @ ` ---",
+    "toml_syntax": lambda t: t + " \"\"\" ''' = [x] # c",
+    "broken_icu": lambda t: (
+        t.replace(tag, "{count, plural, one {", 1) if (tag := _first_tag(t)) else t + " {x, select,"
+    ),
+    "only_tags": lambda t: "".join(re.findall(r"</?s\d+/?>", t)),
+}
+
+
+class StringAttack(BatchEngine):
+    """Answers every request with one of STRING_ATTACKS applied to its source."""
+
+    name = "string-attack"
+
+    def __init__(self, attack: Callable[[str], str]) -> None:
+        self.attack = attack
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]

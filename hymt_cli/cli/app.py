@@ -191,7 +191,7 @@ def serve_args(**values: Any) -> None:
         import shlex
 
         from ..engine import Sampling
-        from ..engine.vllm_engine import serve_command
+        from ..engine.vllm_arguments import serve_command
         from ..run.config import engine_options
         from ..settings import Settings
 

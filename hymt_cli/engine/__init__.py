@@ -99,7 +99,7 @@ class EngineSpec:
 
 
 def _vllm(setup: EngineSetup) -> Engine:
-    from .vllm_engine import start_vllm  # one engine, or replicas over the GPUs (tuning.py)
+    from .vllm_plan import start_vllm  # one engine, or replicas over the GPUs (tuning.py)
 
     return start_vllm(setup.options, setup.sampling, verbose=setup.verbose, on_phase=setup.on_phase)
 
@@ -119,13 +119,13 @@ def _openai(setup: EngineSetup) -> Engine:
 
 
 def _connect(server: ServerOptions) -> ServedModel:
-    from .openai_engine import connect
+    from .served_model import connect
 
     return connect(server)
 
 
 def _server_tokenizer(server: ServerOptions, model: str) -> PromptTokenizer:
-    from .openai_engine import ServerTokenizer
+    from .server_tokenizer import ServerTokenizer
 
     return ServerTokenizer(server, model)
 

@@ -17,7 +17,8 @@ seconds makes the run fail with exit 3: the answers received are in the translat
 so the same command resumes.
 
 When the model's tokenizer is not available on this machine, prompts are tokenized by the
-server itself (vLLM's `/tokenize`, with the same chat template): see `ServerTokenizer`.
+server itself (vLLM's `/tokenize`, with the same chat template): see server_tokenizer.py; the
+model check before the first prompt is served_model.py.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import asyncio
 import itertools
 import queue
 import threading
-import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -34,7 +34,8 @@ from typing import Any, TypeVar
 import httpx
 
 from ..errors import EngineUnavailable, one_line
-from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServedModel, ServerOptions
+from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServerOptions
+from .served_model import CONNECT_TIMEOUT, SERVER_HINT, auth_headers
 from .server_wait import BACKOFF_BASE, Patience, retry_after, retryable
 
 # Whole jobs per engine call, as vLLM on a GPU: the client keeps the servers' batches full and
@@ -45,88 +46,9 @@ BATCH_REQUESTS = 65536
 # bench/served.py): 8 per request reached 1.065 of the offline engine's throughput, 1 per
 # request 0.375 (HTTP requests, not the GPU, were the limit).
 PROMPTS_PER_REQUEST = 8
-CONNECT_TIMEOUT = 10.0
-TOKENIZE_CONCURRENCY = 32
-SERVER_HINT = (
-    "start the server (`hymt serve-args --model MODEL` prints the `vllm serve` command) "
-    "or check --base-url, e.g. http://HOST:8000/v1"
-)
 
 Answer = tuple[int, Generation]
 T = TypeVar("T")
-
-
-def connect(server: ServerOptions, *, backoff: float = BACKOFF_BASE) -> ServedModel:
-    """Ask the server which model it serves: EngineUnavailable (exit 3) with a hint when it refuses
-    the key, is no OpenAI-compatible API or serves another model, at once; when it cannot be
-    reached or fails (429, 5xx), once `server.wait` seconds have passed (server_wait.py)."""
-    url = server.base_url.rstrip("/")
-    patience = Patience(url, server.wait, hint=SERVER_HINT, backoff=backoff, announce=server.announce)
-    with httpx.Client(headers=_headers(server), timeout=CONNECT_TIMEOUT) as client:
-        for attempt in itertools.count(1):
-            try:
-                response = client.get(f"{url}/models")
-            except httpx.HTTPError as exc:
-                time.sleep(patience.failed(attempt, f"cannot reach it: {one_line(exc)}"))
-                continue
-            if retryable(response.status_code):
-                time.sleep(
-                    patience.failed(
-                        attempt,
-                        f"HTTP {response.status_code}",
-                        retry_after(response.headers.get("retry-after")),
-                    )
-                )
-                continue
-            break
-    if response.status_code in (401, 403):
-        raise EngineUnavailable(
-            f"the server at {url} refused the API key (HTTP {response.status_code})",
-            hint="--api-key-env VAR names the environment variable that holds the key",
-        )
-    try:
-        response.raise_for_status()
-        listed = [m for m in response.json()["data"] if isinstance(m.get("id"), str)]
-    except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise EngineUnavailable(
-            f"{url}/models is not an OpenAI-compatible model list ({one_line(exc)})",
-            hint="the base URL usually ends in /v1, e.g. http://HOST:8000/v1",
-        ) from exc
-    if not listed:
-        raise EngineUnavailable(f"the server at {url} serves no model", hint=SERVER_HINT)
-    chosen = _choose(listed, server.model, url)
-    root = chosen.get("root")
-    max_len = chosen.get("max_model_len")
-    return ServedModel(
-        name=chosen["id"],
-        root=root if isinstance(root, str) else None,
-        max_model_len=max_len if isinstance(max_len, int) else None,
-    )
-
-
-def _choose(listed: list[dict[str, Any]], wanted: str | None, url: str) -> dict[str, Any]:
-    names = ", ".join(m["id"] for m in listed)
-    if wanted is None:
-        if len(listed) == 1:
-            return listed[0]
-        raise EngineUnavailable(
-            f"the server at {url} serves several models ({names})", hint="choose one with --model NAME"
-        )
-    for model in listed:  # its served name, else the path or hub id it was loaded from
-        if wanted == model["id"]:
-            return model
-    for model in listed:
-        if wanted == model.get("root"):
-            return model
-    raise EngineUnavailable(
-        f"the server at {url} serves {names}, not {wanted!r}",
-        hint=f"--model {listed[0]['id']} (or leave --model out), or point --base-url "
-        "at a server of that model",
-    )
-
-
-def _headers(server: ServerOptions) -> dict[str, str]:
-    return {"Authorization": f"Bearer {server.api_key}"} if server.api_key else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +103,7 @@ class OpenAIEngine:
             max_connections=server.concurrency, max_keepalive_connections=server.concurrency
         )
         timeout = httpx.Timeout(CONNECT_TIMEOUT, read=None, write=60.0, pool=None)
-        self._client: httpx.AsyncClient = self._call(_open_client(_headers(server), limits, timeout))
+        self._client: httpx.AsyncClient = self._call(_open_client(auth_headers(server), limits, timeout))
         try:
             self._probe: _Probe = self._call(self._first_request())
         except BaseException:
@@ -465,89 +387,3 @@ def _detokenizer(model: str) -> Callable[[Sequence[int]], str]:
         return str(tokenizer.decode(list(ids), skip_special_tokens=False))
 
     return detokenize
-
-
-class ServerTokenizer:
-    """Prompt tokenization by the server (vLLM's `/tokenize`), for when the model's tokenizer is
-    not on this machine: the server applies the model's own chat template, so the ids are the
-    ones a local tokenizer would give (one HTTP request per prompt, `TOKENIZE_CONCURRENCY` at a
-    time)."""
-
-    exact = True
-
-    def __init__(self, server: ServerOptions, model: str) -> None:
-        self._url = _root_url(server.base_url) + "/tokenize"
-        self._headers = _headers(server)
-        self._model = model
-        self._patience = Patience(
-            _root_url(server.base_url), server.wait, hint=SERVER_HINT, announce=server.announce
-        )
-        try:
-            self.count("hymt")
-        except EngineUnavailable as exc:
-            raise EngineUnavailable(
-                f"the tokenizer of {model!r} is not on this machine, and the server "
-                f"cannot tokenize for hymt ({exc.message})",
-                hint="download the model's tokenizer (hf download MODEL) and pass its "
-                "folder as --model, or serve it with vLLM (it has /tokenize)",
-            ) from exc
-
-    def prompt_ids(self, user_message: str) -> tuple[int, ...]:
-        return self.prompt_ids_batch([user_message])[0]
-
-    def prompt_ids_batch(self, user_messages: Sequence[str]) -> list[tuple[int, ...]]:
-        bodies = [
-            {
-                "model": self._model,
-                "messages": [{"role": "user", "content": m}],
-                "add_generation_prompt": True,
-                "add_special_tokens": False,
-            }
-            for m in user_messages
-        ]
-        return asyncio.run(self._tokenize(bodies)) if bodies else []
-
-    def prompt_count(self, user_message: str) -> int:
-        return len(self.prompt_ids(user_message))
-
-    def count(self, text: str) -> int:
-        body = {"model": self._model, "prompt": text, "add_special_tokens": False}
-        return len(asyncio.run(self._tokenize([body]))[0])
-
-    async def _tokenize(self, bodies: list[dict[str, Any]]) -> list[tuple[int, ...]]:
-        gate = asyncio.Semaphore(TOKENIZE_CONCURRENCY)
-        async with httpx.AsyncClient(headers=self._headers, timeout=60.0) as client:
-
-            async def one(body: dict[str, Any]) -> tuple[int, ...]:
-                async with gate:
-                    for attempt in itertools.count(1):  # a server not ready or overloaded is waited for
-                        try:
-                            response = await client.post(self._url, json=body)
-                        except httpx.TransportError as exc:
-                            await asyncio.sleep(self._patience.failed(attempt, f"/tokenize: {one_line(exc)}"))
-                            continue
-                        if retryable(response.status_code):
-                            await asyncio.sleep(
-                                self._patience.failed(
-                                    attempt,
-                                    f"/tokenize: HTTP {response.status_code}",
-                                    retry_after(response.headers.get("retry-after")),
-                                )
-                            )
-                            continue
-                        break
-                    try:
-                        response.raise_for_status()
-                        tokens = tuple(int(t) for t in response.json()["tokens"])
-                    except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
-                        raise EngineUnavailable(f"{self._url}: {one_line(exc)}", hint=SERVER_HINT) from exc
-                    self._patience.answered()
-                    return tokens
-
-            return list(await asyncio.gather(*(one(b) for b in bodies)))
-
-
-def _root_url(base_url: str) -> str:
-    """The server's root: vLLM's /tokenize sits beside /v1, not under it."""
-    url = base_url.rstrip("/")
-    return url[:-3] if url.endswith("/v1") else url

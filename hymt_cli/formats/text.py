@@ -76,9 +76,9 @@ class TextFormat(SplicingFormat):
         return decode_utf8(data)
 
     def parse(self, text: str) -> TextDocument:
-        return TextDocument(text, self._spans(text))
+        return TextDocument(text, self.spans_of(text))
 
-    def _spans(self, src: str) -> list[_Span]:
+    def spans_of(self, src: str) -> list[_Span]:
         lines = [_content_span(src, a, b) for a, b in _lines(src)]
         if self.segment_by == "line":
             return [span for span in lines if span is not None]

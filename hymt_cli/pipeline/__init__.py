@@ -2,7 +2,8 @@
 engine, repair and jobs each in their own module."""
 
 from .checks import target_script
-from .driver import Pipeline, RunOptions
+from .driver import Pipeline
 from .planning import PlannedRequest, Planner
+from .run_options import RunOptions
 
 __all__ = ["Pipeline", "Planner", "PlannedRequest", "RunOptions", "target_script"]

@@ -13,99 +13,33 @@ from __future__ import annotations
 
 import json
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
 
 from ..engine.base import Engine
 from ..formats import FORMATS, FormatError, Unit
-from ..glossary import Glossary, tally
+from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.manifest import record
 from ..outputs.paths import OutputRules, PendingOutput
-from ..qa import Flag, QaSuite
+from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
-from ..reporting.report import FileReport, GlossaryStats, RunReport, SegmentProblem
+from ..reporting.report import FileReport, GlossaryStats, RunReport
 from ..review import RecordSpool
 from ..signals import deferred
 from ..text.languages import Language
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
-from .dispatch import SUBMIT_BUCKET, Dispatcher, Memory
+from .dispatch import Dispatcher, Memory
 from .engine_start import EngineHolder
 from .flagging import Flagger
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
-from .planning import Piece, PlannedRequest, Planner, RequestKey
-from .review_records import segment_records
-
-MAX_PROBLEMS = 100  # per output file: the report must not grow with the input
-
-
-@dataclass(frozen=True, slots=True)
-class RunOptions:
-    targets: tuple[Language, ...]
-    source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
-    out_dir: Path | None = None
-    context_tokens: int = 8192
-    # Per engine call. None: the engine's own limits (vLLM on a GPU takes whole jobs), else
-    # the dispatcher's defaults.
-    batch_tokens: int | None = None
-    batch_requests: int | None = None
-    dry_run: bool = False
-    prompts_out: Path | None = None
-    window_segments: int = 65_536  # segments planned and translated together (bounds memory)
-    # Requests go to the engine in document order, length-sorted within runs of this many
-    # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
-    submit_bucket: int | None = SUBMIT_BUCKET
-    # The longest requests of a pass go to the engine first (batching.LONG_LEAD_FACTOR): the
-    # job's tail. False: plain document order (benchmarks compare the two).
-    long_first: bool = True
-    overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
-    # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
-    # formats that give them by default (FormatSpec.context_by_default).
-    context: Literal["auto", "on", "off"] = "auto"
-    # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
-    # the output folder's manifest with every file written.
-    provenance: str = ""
-
-
-def smallest_units_first(requests: list[PlannedRequest], window: Window) -> list[PlannedRequest]:
-    """`requests` in the order of the units waiting for them, the units with the fewest requests
-    first (stable: documents of a size in their order). A file is written once its last
-    request is answered: small documents then come out early, and a catalog batch of
-    thousands of requests, whose end comes late anyway, does not hold them back."""
-
-    def size(request: PlannedRequest) -> int:
-        return min((w.pending for w in window.waiting.get(request.key, ())), default=0)
-
-    return sorted(requests, key=size)
-
-
-@dataclass(eq=False)
-class UnitWork:
-    """One unit into one language: its pieces, and how many requests it still waits for."""
-
-    job: Job
-    unit: Unit
-    pieces: dict[int, list[Piece]]
-    pending: int = 0
-
-
-@dataclass(eq=False)
-class Window:
-    """Units planned together: one planner (dedupe across them), one set of outcomes."""
-
-    planner: Planner
-    outcomes: Outcomes
-    works: list[UnitWork] = field(default_factory=list)
-    waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
-    checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
-    segments: int = 0
-    new_jobs: int = 0
+from .planning import PlannedRequest, Planner, RequestKey
+from .run_options import RunOptions
+from .unit_results import finish_unit
+from .window import UnitWork, Window, smallest_units_first
 
 
 class Pipeline:
@@ -405,72 +339,7 @@ class Pipeline:
                 self._finish(window, work)
 
     def _finish(self, window: Window, work: UnitWork) -> None:
-        outcomes, unit, report = window.outcomes, work.unit, work.job.report
-        translated: dict[int, str] = {}
-        warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
-        for segment_id, pieces in work.pieces.items():
-            keys = [p.key for p in pieces if p.key is not None]
-            weight = unit.weight(segment_id)
-            if any(outcomes[k].attempts > 1 for k in keys):
-                report.retried += weight
-            if any(outcomes[k].repaired for k in keys):
-                report.repaired += weight
-            failed = [outcomes[k].problem for k in keys if outcomes[k].translation is None]
-            if failed:
-                report.untranslated += weight
-                self._problem(report, unit, segment_id, failed[0].message if failed[0] else "not translated")
-                self._flag(work, segment_id, pieces, outcomes, kept_source=True)
-                continue
-            translated[segment_id] = "".join(
-                p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
-                for p in pieces
-            )
-            report.translated += weight
-            warnings[segment_id] = self._flag(work, segment_id, pieces, outcomes, kept_source=False)
-            if report.glossary is not None:
-                uses = [
-                    (g, outcomes[k].translation or "")
-                    for k in keys
-                    if (g := window.planner.planned[k].glossary) is not None
-                ]
-                tally(report.glossary, segment_id, work.job.lang.code, uses)
-        if self.review is not None:
-            self.review.add(
-                report,
-                unit.index,
-                segment_records(unit, work.pieces, translated, outcomes, window.planner.planned, warnings),
-            )
-        work.job.deliver(unit, translated)
-
-    def _flag(
-        self, work: UnitWork, segment_id: int, pieces: list[Piece], outcomes: Outcomes, *, kept_source: bool
-    ) -> tuple[Flag, ...]:
-        """The QA flags of a finished segment into its file's report; returns its warnings."""
-        if self.flagger is None:
-            return ()
-        order = (self._input_order[work.job.input], work.unit.index, segment_id)
-        return self.flagger.segment(
-            work.job.report,
-            work.unit,
-            segment_id,
-            pieces,
-            outcomes,
-            work.job.lang.code,
-            order,
-            kept_source=kept_source,
-        )
-
-    @staticmethod
-    def _problem(report: FileReport, unit: Unit, segment_id: int, message: str) -> None:
-        if len(report.problems) >= MAX_PROBLEMS:
-            report.problems_omitted += 1
-            return
-        label = unit.labels.get(segment_id)
-        report.problems.append(
-            SegmentProblem(-1, f"{label}: {message}")
-            if label is not None
-            else SegmentProblem(segment_id, message)
-        )
+        finish_unit(window, work, self._input_order[work.job.input], flagger=self.flagger, review=self.review)
 
     def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
         assert self._prompts is not None

@@ -71,6 +71,9 @@ class GlossaryStats:
     misses: list[GlossaryMiss] = field(default_factory=list)
 
 
+MAX_PROBLEMS = 100  # per output file
+
+
 @dataclass(slots=True)
 class FileReport:
     input: str
@@ -89,11 +92,21 @@ class FileReport:
     repaired: int = 0  # tags kept by translating inline runs separately
     untranslated: int = 0
     problems: list[SegmentProblem] = field(default_factory=list)
-    problems_omitted: int = 0  # beyond the first 100 problems of a file
+    problems_omitted: int = 0  # beyond the first MAX_PROBLEMS problems of a file
     glossary: GlossaryStats | None = None  # None: no glossary in this run
     flags: list[QaFlag] = field(default_factory=list)  # QA flags, the first 100 of the file
     flags_omitted: int = 0
     flag_counts: dict[str, int] = field(default_factory=dict)  # every flag (omitted ones too) per check
+
+    def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
+        """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report
+        must not grow with the input). A labelled segment (a key, a cell) is named by its label."""
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.problems_omitted += 1
+        elif label is not None:
+            self.problems.append(SegmentProblem(-1, f"{label}: {message}"))
+        else:
+            self.problems.append(SegmentProblem(segment_id, message))
 
 
 @dataclass(slots=True)

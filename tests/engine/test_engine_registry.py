@@ -36,14 +36,14 @@ def test_engine_args_are_json_where_they_parse() -> None:
 
 
 def test_engine_args_override_hymt_defaults_for_vllm(tiny_engine_options) -> None:
-    from hymt_cli.engine.vllm_engine import _llm_kwargs
+    from hymt_cli.engine.vllm_arguments import llm_kwargs
 
     options = replace(
         tiny_engine_options,
         enforce_eager=False,
         extra={"max_num_seqs": 7, "compilation_config": {"mode": 3}, "swap_space": 1},
     )
-    kwargs = _llm_kwargs(options, Sampling(), on_cpu=False)
+    kwargs = llm_kwargs(options, Sampling(), on_cpu=False)
     assert (
         kwargs["max_num_seqs"] == 7
         and kwargs["compilation_config"] == {"mode": 3}
@@ -56,7 +56,7 @@ def test_engine_args_reach_transformers_from_pretrained(tiny_engine_options) -> 
     options = replace(tiny_engine_options, extra={"attn_implementation": "eager"})
     engine = ENGINES["transformers"].build(EngineSetup(options, Sampling.deterministic()))
     try:
-        assert engine._model.config._attn_implementation == "eager"  # type: ignore[attr-defined]
+        assert engine.model.config._attn_implementation == "eager"  # type: ignore[attr-defined]
     finally:
         engine.close()
 

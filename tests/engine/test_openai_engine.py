@@ -11,68 +11,17 @@ from pathlib import Path
 
 import pytest
 from clirun import hymt
-from pipelines import make_pipeline, sources_of
+from served_runs import decoder, run, same_tree, write_docs
 from servers import FaultServer
 
 from hymt_cli.engine.base import Generation, GenerationRequest, Sampling, ServerOptions
-from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer
+from hymt_cli.engine.openai_engine import OpenAIEngine
 from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.engine.server_tokenizer import ServerTokenizer
 from hymt_cli.errors import EngineUnavailable
 from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.model.tokenizer import ChatTemplateTokenizer
-from hymt_cli.pipeline import target_script
-from hymt_cli.reporting.report import RunReport
-
-WORDS = (
-    "alpha beta gamma delta epsilon zeta theta iota kappa lambda omicron sigma tau upsilon omega "
-    "river stone cloud harbour lantern meadow orchard quarry signal timber"
-).split()
-
-
-def write_docs(folder: Path, files: int = 3, paragraphs: int = 30) -> Path:
-    """Plain paragraphs of varied length, some repeated across files (dedupe)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for f in range(files):
-        paras = []
-        for p in range(paragraphs):
-            n = 3 + (p * 7 + f) % 23
-            seed = p if p % 4 else 0  # every fourth paragraph is shared by all files
-            paras.append(
-                " ".join(WORDS[(seed * 5 + f * (p % 4 != 0) + i) % len(WORDS)] for i in range(n)) + "."
-            )
-        (folder / f"doc{f}.txt").write_text("\n\n".join(paras) + "\n", encoding="utf-8")
-    return folder
-
-
-def run(
-    docs: Path,
-    out: Path,
-    engine_factory,
-    tokenizer,
-    *,
-    memory: PipelineMemory | None = None,
-    name: str = "openai",
-) -> RunReport:
-    sources = sources_of([docs])
-    return make_pipeline(
-        engine_factory,
-        to="de",
-        tokenizer=tokenizer,
-        out_dir=out,
-        context_tokens=2048,
-        engine_name=name,
-        model="served",
-        validators=(target_script,) if name == "openai" else (),
-        memory=memory,
-    ).run(sources)
-
-
-def same_tree(a: Path, b: Path) -> None:
-    files_a = sorted(p.relative_to(a) for p in a.rglob("*.txt"))
-    assert files_a == sorted(p.relative_to(b) for p in b.rglob("*.txt")) and files_a
-    for rel in files_a:
-        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
 
 
 @pytest.fixture(scope="module")
@@ -89,10 +38,6 @@ def pseudo_out(
     report = run(docs, out, PseudoEngine, tiny_tokenizer, name="pseudo")
     assert report.files_ok == 3 and report.untranslated == 0
     return out
-
-
-def decoder(tokenizer: ChatTemplateTokenizer):
-    return lambda ids: tokenizer.hf_tokenizer.decode(ids, skip_special_tokens=True)
 
 
 def served(
@@ -461,7 +406,7 @@ def test_serve_args_give_vllm_serve_the_offline_engines_settings(answering_model
         from vllm.entrypoints.openai.cli_args import make_arg_parser  # type: ignore[no-redef]
 
     from hymt_cli.engine.base import EngineOptions
-    from hymt_cli.engine.vllm_engine import _llm_kwargs
+    from hymt_cli.engine.vllm_arguments import llm_kwargs
 
     line = hymt(
         "serve-args",
@@ -478,7 +423,7 @@ def test_serve_args_give_vllm_serve_the_offline_engines_settings(answering_model
     assert argv[:3] == ["vllm", "serve", str(answering_model_dir)]
     args = make_arg_parser(FlexibleArgumentParser()).parse_args(["--model", argv[2], *argv[3:]])
     served = AsyncEngineArgs.from_cli_args(args)
-    offline = _llm_kwargs(
+    offline = llm_kwargs(
         EngineOptions(model=str(answering_model_dir), extra={"max_num_seqs": 2048}), Sampling(), on_cpu=False
     )
     for key, value in offline.items():

@@ -109,7 +109,7 @@ def test_two_vllm_cpu_engines_share_a_run(
     pytest.importorskip("vllm")
     from dataclasses import replace
 
-    from hymt_cli.engine.vllm_engine import start_vllm
+    from hymt_cli.engine.vllm_plan import start_vllm
 
     (tmp_path / "in").mkdir()
     sources = _documents(tmp_path / "in", 3)

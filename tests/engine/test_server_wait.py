@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 from clirun import hymt
+from served_runs import decoder, run, same_tree, write_docs
 from servers import FaultServer, free_port
-from test_openai_engine import decoder, run, same_tree, write_docs
 
 from hymt_cli.engine.base import Sampling, ServerOptions
-from hymt_cli.engine.openai_engine import OpenAIEngine, ServerTokenizer, connect
+from hymt_cli.engine.openai_engine import OpenAIEngine
 from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.engine.served_model import connect
+from hymt_cli.engine.server_tokenizer import ServerTokenizer
 from hymt_cli.engine.server_wait import Patience
 from hymt_cli.errors import EngineUnavailable
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from hymt_cli.engine import vllm_engine
+from hymt_cli.engine import vllm_arguments, vllm_plan
 from hymt_cli.engine.base import EngineOptions, Sampling
-from hymt_cli.engine.tuning import GIB, Gpu, ModelShape, _visible, tune
+from hymt_cli.engine.tuning import GIB, Gpu, ModelShape, tune, visible_of
 from hymt_cli.errors import EngineUnavailable
 
 HYMT_18B = dict(
@@ -97,10 +97,10 @@ def test_the_user_decides_over_the_rule() -> None:
 def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions) -> None:
     tuning = tune(ModelShape.from_config(HYMT_18B), H200)
     plain = replace(tiny_engine_options, enforce_eager=False)
-    kwargs = vllm_engine._llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
+    kwargs = vllm_arguments.llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     assert (kwargs["max_num_seqs"], kwargs["gpu_memory_utilization"]) == (2048, tuning.gpu_memory_utilization)
     chosen = replace(plain, max_num_seqs=512, extra={"max_num_batched_tokens": 4096, "kv_cache_dtype": "fp8"})
-    kwargs = vllm_engine._llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
+    kwargs = vllm_arguments.llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert (kwargs["max_num_seqs"], kwargs["max_num_batched_tokens"], kwargs["kv_cache_dtype"]) == (
         512,
         4096,
@@ -109,33 +109,33 @@ def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions
     graphs = kwargs["compilation_config"]  # graphs follow the batch
     assert graphs["max_cudagraph_capture_size"] == graphs["cudagraph_capture_sizes"][-1] == 512
     own = replace(plain, extra={"compilation_config": {"mode": 3}})
-    assert vllm_engine._llm_kwargs(own, Sampling(), on_cpu=False, tuning=tuning)["compilation_config"] == {
+    assert vllm_arguments.llm_kwargs(own, Sampling(), on_cpu=False, tuning=tuning)["compilation_config"] == {
         "mode": 3
     }
-    eager = vllm_engine._llm_kwargs(
+    eager = vllm_arguments.llm_kwargs(
         replace(plain, enforce_eager=True, quantization="awq"),
         Sampling(),
         on_cpu=False,
         tuning=replace(tuning, quantization="fp8"),
     )
     assert "compilation_config" not in eager and eager["quantization"] == "awq"
-    cpu = vllm_engine._llm_kwargs(plain, Sampling(), on_cpu=True, tuning=None)
+    cpu = vllm_arguments.llm_kwargs(plain, Sampling(), on_cpu=True, tuning=None)
     assert "max_num_seqs" not in cpu and "compilation_config" not in cpu
 
 
 def test_cuda_visible_devices_names_the_gpus() -> None:
     gpus = [Gpu(str(i), "H200", 1, 1, uuid=f"GPU-{i}aaaa") for i in range(4)]
-    assert [g.device for g in _visible(gpus, None)] == ["0", "1", "2", "3"]
-    assert [(g.device, g.uuid) for g in _visible(gpus, "2,0")] == [("2", "GPU-2aaaa"), ("0", "GPU-0aaaa")]
-    assert [g.device for g in _visible(gpus, "GPU-3a,7,1")] == ["GPU-3a"]  # CUDA stops at a bad entry
-    assert _visible(gpus, "") == []
+    assert [g.device for g in visible_of(gpus, None)] == ["0", "1", "2", "3"]
+    assert [(g.device, g.uuid) for g in visible_of(gpus, "2,0")] == [("2", "GPU-2aaaa"), ("0", "GPU-0aaaa")]
+    assert [g.device for g in visible_of(gpus, "GPU-3a,7,1")] == ["GPU-3a"]  # CUDA stops at a bad entry
+    assert visible_of(gpus, "") == []
 
 
 def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
-    monkeypatch.setattr(vllm_engine, "visible_gpus", lambda: [replace(H200, device=str(i)) for i in range(2)])
+    monkeypatch.setattr(vllm_plan, "visible_gpus", lambda: [replace(H200, device=str(i)) for i in range(2)])
     options = EngineOptions(model=str(tmp_path))
-    plan = vllm_engine.plan_vllm(options)
+    plan = vllm_plan.plan_vllm(options)
     # engines sharing a GPU start one after another (the first works meanwhile), GPUs at once
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"], s.after) for s in plan.slots] == [
         ("GPU 0 #1", "0", None),
@@ -144,22 +144,22 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
         ("GPU 1 #2", "1", 2),
     ]
     (tmp_path / "config.json").write_text("{}")  # no shape: the same
-    assert [s.after for s in vllm_engine.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
+    assert [s.after for s in vllm_plan.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
-    one = vllm_engine.plan_vllm(replace(options, gpus=("1",), replicas=1))
+    one = vllm_plan.plan_vllm(replace(options, gpus=("1",), replicas=1))
     assert one.slots == () and one.devices == "1" and one.tuning is not None
-    assert [s.label for s in vllm_engine.plan_vllm(replace(options, replicas=1)).slots] == ["GPU 0", "GPU 1"]
-    pairs = vllm_engine.plan_vllm(replace(options, tensor_parallel_size=2)).slots
+    assert [s.label for s in vllm_plan.plan_vllm(replace(options, replicas=1)).slots] == ["GPU 0", "GPU 1"]
+    pairs = vllm_plan.plan_vllm(replace(options, tensor_parallel_size=2)).slots
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"]) for s in pairs] == []  # one engine over both GPUs
     with pytest.raises(EngineUnavailable, match="no GPU 5"):
-        vllm_engine.plan_vllm(replace(options, gpus=("5",)))
+        vllm_plan.plan_vllm(replace(options, gpus=("5",)))
 
 
 def test_a_cpu_machine_runs_the_replicas_it_is_asked_for(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    monkeypatch.setattr(vllm_engine, "visible_gpus", lambda: [])
+    monkeypatch.setattr(vllm_plan, "visible_gpus", lambda: [])
     options = EngineOptions(model=str(tmp_path))
-    assert vllm_engine.plan_vllm(options) == vllm_engine.VllmPlan(None)
-    plan = vllm_engine.plan_vllm(replace(options, replicas=2))
+    assert vllm_plan.plan_vllm(options) == vllm_plan.VllmPlan(None)
+    plan = vllm_plan.plan_vllm(replace(options, replicas=2))
     assert plan.tuning is None and [(s.label, s.after) for s in plan.slots] == [
         ("engine 1", None),
         ("engine 2", None),

@@ -71,14 +71,14 @@ def test_each_request_keeps_its_own_max_tokens(vllm_engine, tiny_tokenizer) -> N
 def test_finish_reasons_map_to_stop_or_length() -> None:
     from types import SimpleNamespace
 
-    from hymt_cli.engine.vllm_engine import _generation
+    from hymt_cli.engine.vllm_engine import generation_of
 
     def completion(reason: str | None) -> SimpleNamespace:
         return SimpleNamespace(text="t", finish_reason=reason, token_ids=[5, 6, 1])
 
-    assert _generation(completion("stop")) == Generation("t", "stop", 3)
+    assert generation_of(completion("stop")) == Generation("t", "stop", 3)
     for incomplete in ("length", "abort", "error", None):
-        assert _generation(completion(incomplete)).finish_reason == "length"
+        assert generation_of(completion(incomplete)).finish_reason == "length"
 
 
 @pytest.mark.vllm
@@ -104,7 +104,7 @@ def test_agrees_with_the_transformers_engine(vllm_engine, tiny_tokenizer, tiny_e
 
 
 def test_sampling_params_follow_sampling() -> None:
-    from hymt_cli.engine.vllm_engine import sampling_params
+    from hymt_cli.engine.vllm_arguments import sampling_params
 
     params = sampling_params(Sampling(seed=7), 12)
     assert (
@@ -122,15 +122,15 @@ def test_sampling_params_follow_sampling() -> None:
 def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
     from dataclasses import replace
 
-    from hymt_cli.engine.vllm_engine import _llm_kwargs
+    from hymt_cli.engine.vllm_arguments import llm_kwargs
 
-    cpu = _llm_kwargs(tiny_engine_options, Sampling(seed=7), on_cpu=True)
+    cpu = llm_kwargs(tiny_engine_options, Sampling(seed=7), on_cpu=True)
     assert cpu["seed"] == 7 and cpu["max_model_len"] == 8192
     assert "gpu_memory_utilization" not in cpu and cpu["kv_cache_memory_bytes"] >= 512 << 20
-    cuda = _llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
+    cuda = llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
     assert "kv_cache_memory_bytes" not in cuda  # the tuning (tuning.py) sizes GPU memory
     chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024, max_num_seqs=4)
-    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=True)
+    kwargs = llm_kwargs(chosen, Sampling(), on_cpu=True)
     assert kwargs["gpu_memory_utilization"] == 0.2 and "kv_cache_memory_bytes" not in kwargs
     assert kwargs["max_model_len"] == 1024 and kwargs["max_num_seqs"] == 4
 
@@ -186,7 +186,8 @@ def test_a_deterministic_request_is_greedy_whatever_the_run_sampling(tiny_engine
     also under the run's (random) HY-MT sampling."""
     pytest.importorskip("vllm")
     from hymt_cli.engine.base import GenerationRequest, Sampling
-    from hymt_cli.engine.vllm_engine import VllmEngine, sampling_params
+    from hymt_cli.engine.vllm_arguments import sampling_params
+    from hymt_cli.engine.vllm_engine import VllmEngine
 
     params = VllmEngine._params.__get__(
         type("E", (), {"_sampling": Sampling(temperature=1.5), "_ignore_eos": False})()

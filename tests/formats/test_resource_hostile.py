@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engines import ATTACKS, UNUSABLE, Adversary, FaultEngine
+from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, FaultEngine, StringAttack
 from resource_checks import (
     SAMPLES,
     local,
@@ -27,7 +27,6 @@ from resource_checks import (
     translate,
     xml_tree,
 )
-from test_string_hostile import STRING_ATTACKS, _Attack
 
 from hymt_cli.engine.base import Engine
 from hymt_cli.formats import format_for_path
@@ -40,7 +39,7 @@ ALL = {**ATTACKS, **STRING_ATTACKS}
 
 
 def _engine(attack: str) -> Engine:
-    return Adversary(attack) if attack in ATTACKS else _Attack(STRING_ATTACKS[attack])
+    return Adversary(attack) if attack in ATTACKS else StringAttack(STRING_ATTACKS[attack])
 
 
 def _reported(report: RunReport, attack: str) -> None:

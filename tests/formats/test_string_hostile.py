@@ -7,57 +7,25 @@ every answer that could not be used is reported, and an unusable one is never wr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engines import ATTACKS, UNUSABLE, Adversary, FaultEngine
+from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, FaultEngine, StringAttack
 from pipelines import translate_files
 from strings_helpers import FORMAT_OF, markup, read_pairs, sample_files
 
-from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
+from hymt_cli.engine.base import Engine
 from hymt_cli.reporting.report import RunReport
 
-
-def _first_tag(text: str) -> str | None:
-    match = re.search(r"</?s\d+/?>", text)
-    return match.group(0) if match else None
-
-
-STRING_ATTACKS: dict[str, Callable[[str], str]] = {
-    "quotes": lambda t: t + " \"double\" 'single' `back` “curly” it's '' ''' \"\"\"",
-    "backslashes": lambda t: t + r" \ \\ \n \t \u0041 \" C:\path\to \'",
-    "percent": lambda t: t + " 100% %s %d %1$s %(name)s %{name} %<name>s %% %Y-%m-%d %",
-    "braces": lambda t: t + " {x} {0} {{y}} {{- z}} {n, plural, one {a} other {b}} '{' } { {{ }}",
-    "dollars": lambda t: t + " $1 $NAME$ $$ $t(other.key) ${var} $",
-    "angles": lambda t: t + " <b>bold</b> <script>x()</script> &amp; & < > <br/> &nbsp;",
-    "newlines": lambda t: t + "\nsecond line\r\nthird\n\n  fourth\u2028fifth",
-    "cdata": lambda t: t + " ]]> <![CDATA[x]]> --> <!-- c",
-    "yaml_syntax": lambda t: "- " + t + ": x # y &a *b !c | > @ ` ---",
-    "toml_syntax": lambda t: t + " \"\"\" ''' = [x] # c",
-    "broken_icu": lambda t: (
-        t.replace(tag, "{count, plural, one {", 1) if (tag := _first_tag(t)) else t + " {x, select,"
-    ),
-    "only_tags": lambda t: "".join(re.findall(r"</?s\d+/?>", t)),
-}
 ALL = {**ATTACKS, **STRING_ATTACKS}
 FILES = sample_files()
-
-
-class _Attack(BatchEngine):
-    name = "string-attack"
-
-    def __init__(self, attack: Callable[[str], str]) -> None:
-        self.attack = attack
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]
 
 
 def _engine(attack: str) -> Callable[[], Engine]:
     if attack in ATTACKS:
         return lambda: Adversary(attack)
-    return lambda: _Attack(STRING_ATTACKS[attack])
+    return lambda: StringAttack(STRING_ATTACKS[attack])
 
 
 def _translate(

@@ -68,7 +68,7 @@ def test_pseudo_changes_every_paragraph_and_nothing_else(src: str) -> None:
     segments = PARAGRAPH.segments(src)
     out = PARAGRAPH.reassemble(src, {s.id: pseudo_localize(s.text) for s in segments})
     # Outside the segments nothing moved: removing every translation gives back the gaps.
-    spans = PARAGRAPH._spans(src)
+    spans = PARAGRAPH.spans_of(src)
     gaps_src = [
         src[(spans[i - 1].end if i else 0) : (spans[i].start if i < len(spans) else len(src))]
         for i in range(len(spans) + 1)

@@ -165,7 +165,7 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
     from dataclasses import replace
 
     from hymt_cli.engine.tuning import Tuning
-    from hymt_cli.engine.vllm_engine import _llm_kwargs
+    from hymt_cli.engine.vllm_arguments import llm_kwargs
 
     tuning = Tuning(
         max_num_seqs=2048,
@@ -175,7 +175,7 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
         replicas_per_gpu=2,
     )
     plain = replace(tiny_engine_options, enforce_eager=False)
-    cuda = _llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
+    cuda = llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     graphs = cuda["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
         0,
@@ -194,7 +194,7 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
         max_model_len=2048,
         dtype="bfloat16",
     )
-    kwargs = _llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
+    kwargs = llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
     assert (
         kwargs["quantization"],
@@ -203,7 +203,7 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
         kwargs["max_model_len"],
         kwargs["dtype"],
     ) == ("fp8", 2, 0.5, 2048, "bfloat16")
-    cpu = _llm_kwargs(plain, Sampling(), on_cpu=True)
+    cpu = llm_kwargs(plain, Sampling(), on_cpu=True)
     assert "compilation_config" not in cpu and "max_num_seqs" not in cpu
 
 

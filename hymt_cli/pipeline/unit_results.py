@@ -1,0 +1,89 @@
+"""A unit whose requests are all settled: its translated segments assembled from their pieces,
+counted and flagged, its records spooled for the review page, the unit handed to its job."""
+
+from __future__ import annotations
+
+from ..glossary import tally
+from ..qa import Flag
+from ..review import RecordSpool
+from .flagging import Flagger
+from .outcomes import Outcomes
+from .planning import Piece
+from .review_records import segment_records
+from .window import UnitWork, Window
+
+
+def finish_unit(
+    window: Window, work: UnitWork, input_order: int, *, flagger: Flagger | None, review: RecordSpool | None
+) -> None:
+    """Count the unit's segments into its file's report, flag them (QA), hand their records to
+    the review spool and the translated unit to its job (`input_order`: the input's place in
+    the run, for the order of QA findings)."""
+    outcomes, unit, report = window.outcomes, work.unit, work.job.report
+    translated: dict[int, str] = {}
+    warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
+    for segment_id, pieces in work.pieces.items():
+        keys = [p.key for p in pieces if p.key is not None]
+        weight = unit.weight(segment_id)
+        if any(outcomes[k].attempts > 1 for k in keys):
+            report.retried += weight
+        if any(outcomes[k].repaired for k in keys):
+            report.repaired += weight
+        failed = [outcomes[k].problem for k in keys if outcomes[k].translation is None]
+        if failed:
+            report.untranslated += weight
+            report.add_problem(
+                segment_id,
+                failed[0].message if failed[0] else "not translated",
+                unit.labels.get(segment_id),
+            )
+            _flag(flagger, work, input_order, segment_id, pieces, outcomes, kept_source=True)
+            continue
+        translated[segment_id] = "".join(
+            p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
+            for p in pieces
+        )
+        report.translated += weight
+        warnings[segment_id] = _flag(
+            flagger, work, input_order, segment_id, pieces, outcomes, kept_source=False
+        )
+        if report.glossary is not None:
+            uses = [
+                (g, outcomes[k].translation or "")
+                for k in keys
+                if (g := window.planner.planned[k].glossary) is not None
+            ]
+            tally(report.glossary, segment_id, work.job.lang.code, uses)
+    if review is not None:
+        review.add(
+            report,
+            unit.index,
+            segment_records(unit, work.pieces, translated, outcomes, window.planner.planned, warnings),
+        )
+    work.job.deliver(unit, translated)
+
+
+def _flag(
+    flagger: Flagger | None,
+    work: UnitWork,
+    input_order: int,
+    segment_id: int,
+    pieces: list[Piece],
+    outcomes: Outcomes,
+    *,
+    kept_source: bool,
+) -> tuple[Flag, ...]:
+    """The QA flags of a finished segment into its file's report; returns its warnings."""
+    if flagger is None:
+        return ()
+    order = (input_order, work.unit.index, segment_id)
+    return flagger.segment(
+        work.job.report,
+        work.unit,
+        segment_id,
+        pieces,
+        outcomes,
+        work.job.lang.code,
+        order,
+        kept_source=kept_source,
+    )

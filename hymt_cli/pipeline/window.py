@@ -1,0 +1,46 @@
+"""A window: the units planned and translated together, and the order their requests go in."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..formats import Unit
+from .jobs import Job
+from .outcomes import Outcomes
+from .planning import Piece, PlannedRequest, Planner, RequestKey
+
+
+def smallest_units_first(requests: list[PlannedRequest], window: Window) -> list[PlannedRequest]:
+    """`requests` in the order of the units waiting for them, the units with the fewest requests
+    first (stable: documents of a size in their order). A file is written once its last
+    request is answered: small documents then come out early, and a catalog batch of
+    thousands of requests, whose end comes late anyway, does not hold them back."""
+
+    def size(request: PlannedRequest) -> int:
+        return min((w.pending for w in window.waiting.get(request.key, ())), default=0)
+
+    return sorted(requests, key=size)
+
+
+@dataclass(eq=False)
+class UnitWork:
+    """One unit into one language: its pieces, and how many requests it still waits for."""
+
+    job: Job
+    unit: Unit
+    pieces: dict[int, list[Piece]]
+    pending: int = 0
+
+
+@dataclass(eq=False)
+class Window:
+    """Units planned together: one planner (dedupe across them), one set of outcomes."""
+
+    planner: Planner
+    outcomes: Outcomes
+    works: list[UnitWork] = field(default_factory=list)
+    waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
+    checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
+    segments: int = 0
+    new_jobs: int = 0
