@@ -36,7 +36,7 @@ import httpx
 from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Generation, GenerationRequest, Sampling, ServerOptions
 from .served_model import CONNECT_TIMEOUT, SERVER_HINT, auth_headers
-from .server_wait import BACKOFF_BASE, Patience, retry_after, retryable
+from .server_wait import BACKOFF_BASE, Patience, post_patiently, retry_after, retryable
 
 # Whole jobs per engine call, as vLLM on a GPU: the client keeps the servers' batches full and
 # the pipeline gets answers as they arrive.
@@ -265,26 +265,14 @@ class OpenAIEngine:
         failure = ""
         timeout = max(CONNECT_TIMEOUT, min(60.0, self._server.request_timeout))
         for prompt in ([0], "hello"):
-            for attempt in itertools.count(1):
-                try:
-                    async with asyncio.timeout(timeout):
-                        response = await self._client.post(
-                            f"{self._url}/completions", json={**body, "prompt": prompt}
-                        )
-                except (TimeoutError, httpx.TransportError) as exc:
-                    reason = one_line(exc) if str(exc) else f"no answer within {timeout:g} s"
-                    await asyncio.sleep(self._patience.failed(attempt, f"completions: {reason}"))
-                    continue
-                if retryable(response.status_code):
-                    await asyncio.sleep(
-                        self._patience.failed(
-                            attempt,
-                            f"completions: HTTP {response.status_code}",
-                            retry_after(response.headers.get("retry-after")),
-                        )
-                    )
-                    continue
-                break
+            response = await post_patiently(
+                self._client,
+                f"{self._url}/completions",
+                {**body, "prompt": prompt},
+                self._patience,
+                "completions",
+                timeout,
+            )
             self._patience.answered()
             if response.status_code == 200:
                 if isinstance(prompt, str):

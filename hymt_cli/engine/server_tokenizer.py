@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ import httpx
 from ..errors import EngineUnavailable, one_line
 from .base import ServerOptions
 from .served_model import SERVER_HINT, auth_headers, root_url
-from .server_wait import Patience, retry_after, retryable
+from .server_wait import Patience, post_patiently
 
 TOKENIZE_CONCURRENCY = 32
 
@@ -70,22 +69,8 @@ class ServerTokenizer:
 
             async def one(body: dict[str, Any]) -> tuple[int, ...]:
                 async with gate:
-                    for attempt in itertools.count(1):  # a server not ready or overloaded is waited for
-                        try:
-                            response = await client.post(self._url, json=body)
-                        except httpx.TransportError as exc:
-                            await asyncio.sleep(self._patience.failed(attempt, f"/tokenize: {one_line(exc)}"))
-                            continue
-                        if retryable(response.status_code):
-                            await asyncio.sleep(
-                                self._patience.failed(
-                                    attempt,
-                                    f"/tokenize: HTTP {response.status_code}",
-                                    retry_after(response.headers.get("retry-after")),
-                                )
-                            )
-                            continue
-                        break
+                    # a server not ready or overloaded is waited for
+                    response = await post_patiently(client, self._url, body, self._patience, "/tokenize")
                     try:
                         response.raise_for_status()
                         tokens = tuple(int(t) for t in response.json()["tokens"])

@@ -13,12 +13,17 @@ waiting run does not look hung.
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
+import itertools
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
-from ..errors import EngineUnavailable
+import httpx
+
+from ..errors import EngineUnavailable, one_line
 
 BACKOFF_BASE = 0.5  # seconds, doubled per retry of one request, up to BACKOFF_CAP
 BACKOFF_CAP = 30.0
@@ -102,3 +107,29 @@ class Patience:
         delay: float = min(BACKOFF_CAP, self.backoff * 2.0 ** (attempt - 1))
         delay = delay / 2 + random.uniform(0, delay / 2)  # clients that failed together come back apart
         return min(delay, max(0.0, left))
+
+
+async def post_patiently(
+    client: httpx.AsyncClient,
+    url: str,
+    body: dict[str, Any],
+    patience: Patience,
+    label: str,
+    timeout: float | None = None,
+) -> httpx.Response:
+    """POST `body` until the server answers with something else than a refused or dropped
+    connection, no answer within `timeout`, 429 or 5xx; those wait (`patience`, which gives up
+    with EngineUnavailable). `label` names the endpoint in the failures."""
+    for attempt in itertools.count(1):
+        try:
+            async with asyncio.timeout(timeout):
+                response = await client.post(url, json=body)
+        except (TimeoutError, httpx.TransportError) as exc:
+            reason = one_line(exc) if str(exc) else f"no answer within {timeout or 0:g} s"
+            await asyncio.sleep(patience.failed(attempt, f"{label}: {reason}"))
+            continue
+        if not retryable(response.status_code):
+            return response
+        after = retry_after(response.headers.get("retry-after"))
+        await asyncio.sleep(patience.failed(attempt, f"{label}: HTTP {response.status_code}", after))
+    raise AssertionError("unreachable")
