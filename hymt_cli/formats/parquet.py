@@ -220,10 +220,11 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    rendered = [
-        cell.value if (text := rendered_cell(cell, translated)) is None else text for cell in column.cells
-    ]
+    texts = [rendered_cell(cell, translated) for cell in column.cells]
     array = column.array
+    if all(text is None for text in texts):  # nothing changed: the column as it was (its dictionary too)
+        return array
+    rendered = [cell.value if text is None else text for cell, text in zip(column.cells, texts)]
     if column.rows is not None:  # one value may read otherwise in each row's context
         if pa.types.is_dictionary(array.type):
             return pa.DictionaryArray.from_arrays(
