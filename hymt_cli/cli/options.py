@@ -27,9 +27,7 @@ def parameter(setting: Setting) -> inspect.Parameter:
     declared = setting.declared
     kind: Any = setting.base
     help_text = declared.help
-    shown = declared.default_text or (
-        setting.default if setting.default not in (None, False, (), "") else None
-    )
+    shown = declared.default_text or _default_text(setting)
     if shown is not None:
         help_text += f" [default: {shown}]"
     if declared.argument:
@@ -57,6 +55,14 @@ def parameter(setting: Setting) -> inspect.Parameter:
         default=None,
         annotation=Annotated[annotation | None, info],
     )
+
+
+def _default_text(setting: Setting) -> object:
+    """What the help says the default is: the value, or for an on/off pair the flag that is on."""
+    default = setting.default
+    if isinstance(default, bool):
+        return setting.flag if default else None
+    return default if default not in (None, (), "") else None
 
 
 def _metavar(setting: Setting) -> str:

@@ -14,7 +14,7 @@ element's source content; its parts, offsets into that text:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -73,6 +73,17 @@ def matching_end(events: Sequence[XmlEvent], i: int) -> int:
             if depth == 0:
                 return j
     raise ValueError("element not closed")  # never: expat checked the document
+
+
+def children(events: Sequence[XmlEvent], first: int, last: int) -> Iterator[tuple[int, int]]:
+    """(start, end) event indices of the direct child elements of events[first]."""
+    i = first + 1
+    while i < last:
+        if events[i].kind == "start":
+            j = matching_end(events, i)
+            yield i, j
+            i = j
+        i += 1
 
 
 def content(

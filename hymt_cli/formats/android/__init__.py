@@ -43,6 +43,7 @@ from ..xmlvalues import (
     InlineKind,
     as_is,
     chain,
+    children,
     content,
     escape_cdata,
     escape_text,
@@ -120,16 +121,6 @@ class _Scan:
             return False
         return event.name in _RESOURCES or (event.name == "item" and event.attrs.get("type") == "string")
 
-    def _children(self, first: int, last: int) -> Iterator[tuple[int, int]]:
-        events = self.events
-        i = first + 1
-        while i < last:
-            if events[i].kind == "start":
-                j = matching_end(events, i)
-                yield i, j
-                i = j
-            i += 1
-
     def _resource(self, first: int, last: int, note: str) -> Iterator[Item]:
         event = self.events[first]
         name = event.attrs.get("name", "")
@@ -139,7 +130,7 @@ class _Scan:
             if entry is not None:
                 yield entry
         elif event.name == "string-array":
-            items = [(i, j) for i, j in self._children(first, last) if self.events[i].name == "item"]
+            items = [(i, j) for i, j in children(self.events, first, last) if self.events[i].name == "item"]
             for n, (i, j) in enumerate(items):
                 entry = self._entry(i, j, f"{name}[{n}]", note, printf)
                 if entry is not None:
@@ -180,7 +171,7 @@ class _Scan:
         events, text = self.events, self.text
         items = [
             (i, j)
-            for i, j in self._children(first, last)
+            for i, j in children(self.events, first, last)
             if events[i].name == "item" and events[i].attrs.get("quantity")
         ]
         present = {events[i].attrs["quantity"] for i, _ in items}

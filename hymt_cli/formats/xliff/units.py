@@ -8,12 +8,12 @@ trgLang>` > `<file>` > `<group>`* > `<unit>` > `<notes>`, `<segment state>` > `<
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..base import FormatError
 from ..xmlscan import XmlEvent
-from ..xmlvalues import matching_end
+from ..xmlvalues import children, matching_end
 
 
 def local(name: str) -> str:
@@ -53,17 +53,6 @@ def _text(events: Sequence[XmlEvent], first: int, last: int) -> str:
     return "".join(e.data for e in events[first + 1 : last] if e.kind == "text").strip()
 
 
-def _children(events: Sequence[XmlEvent], first: int, last: int) -> Iterator[tuple[int, int]]:
-    """(start, end) event indices of the direct child elements of events[first]."""
-    i = first + 1
-    while i < last:
-        if events[i].kind == "start":
-            j = matching_end(events, i)
-            yield i, j
-            i = j
-        i += 1
-
-
 class Walk:
     """Every unit of the document and the scopes that declare its languages."""
 
@@ -86,7 +75,7 @@ class Walk:
 
     def _walk(self, first: int, last: int, *, translate: bool) -> None:
         events = self.events
-        for i, j in _children(events, first, last):
+        for i, j in children(events, first, last):
             event = events[i]
             name = local(event.name)
             here = translate and event.attrs.get("translate", "yes") != "no"
@@ -110,7 +99,7 @@ class Walk:
             -1,
             scope=self.scopes[-1].event if self.scopes else 0,
         )
-        for i, j in _children(events, first, last):
+        for i, j in children(events, first, last):
             name = local(events[i].name)
             if name == "source" and unit.source < 0:
                 unit.source, unit.source_end, unit.anchor = i, j, j
@@ -129,11 +118,11 @@ class Walk:
         attrs = events[first].attrs
         key = attrs.get("name") or attrs.get("id", "")
         notes: list[str] = []
-        segments = [(i, j) for i, j in _children(events, first, last) if local(events[i].name) == "segment"]
-        for i, j in _children(events, first, last):
+        segments = [(i, j) for i, j in children(events, first, last) if local(events[i].name) == "segment"]
+        for i, j in children(events, first, last):
             if local(events[i].name) == "notes":
                 notes.extend(
-                    _text(events, a, b) for a, b in _children(events, i, j) if local(events[a].name) == "note"
+                    _text(events, a, b) for a, b in children(events, i, j) if local(events[a].name) == "note"
                 )
         for i, j in segments:
             seg_key = (
@@ -150,7 +139,7 @@ class Walk:
                 notes=list(notes),
                 scope=self.root,
             )
-            for a, b in _children(events, i, j):
+            for a, b in children(events, i, j):
                 name = local(events[a].name)
                 if name == "source" and unit.source < 0:
                     unit.source, unit.source_end, unit.anchor = a, b, b
