@@ -9,7 +9,9 @@ memory), and prints rows/s and the child's peak RSS (from `wait4`, that child al
     PYTHONPATH=. python bench/catalog_scale.py --format csv,jsonl --rows 250000,500000,1000000
 
 `--format` writes the same catalog as CSV (the csv module's dialect) or JSON Lines (one object
-a row) instead of Parquet. Memory is bounded when the peak RSS stays flat as the rows double.
+a row) instead of Parquet. `--context-columns name` tells each cell its row's name (HY-MT's
+context prompt): a cell per (value, context) pair. Memory is bounded when the peak RSS stays
+flat as the rows double.
 Not a test: minutes.
 """
 
@@ -105,7 +107,7 @@ def write_catalog(path: Path, rows: int) -> Path:
     return path
 
 
-def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str, object]:
+def run(src: Path, engine: str, workdir: Path, rows_per_batch: int, context: str = "") -> dict[str, object]:
     """One `hymt translate` in a child process: wall time, its own peak RSS, its report."""
     cache = workdir / f"memory-{engine}-{src.name}.sqlite3"
     for suffix in ("", "-wal", "-shm"):
@@ -134,7 +136,7 @@ def run(src: Path, engine: str, workdir: Path, rows_per_batch: int) -> dict[str,
         str(rows_per_batch),
         "--cache",
         str(cache),
-    ]
+    ] + (["--context-columns", context] if context else [])
     t0 = time.monotonic()
     child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     _, status, usage = os.wait4(child.pid, 0)
@@ -158,6 +160,7 @@ def main() -> None:
     parser.add_argument("--format", default="parquet", help="parquet, csv, jsonl (comma-separated)")
     parser.add_argument("--rows-per-batch", type=int, default=8192)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "hymt-catalog-scale")
+    parser.add_argument("--context-columns", default="", help="e.g. name (none: no context)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -174,7 +177,7 @@ def main() -> None:
                 write_catalog(src, rows)
             size = src.stat().st_size / 1e6
             for engine in args.engines.split(","):
-                r = run(src, engine, args.workdir, args.rows_per_batch)
+                r = run(src, engine, args.workdir, args.rows_per_batch, args.context_columns)
                 r.update(format=fmt, engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
                 results.append(r)
                 print(

@@ -5,7 +5,8 @@ The columns are `--context-columns`; with `--context on` and none named, a colum
 (any case) where the table has one; with `--context off`, none (the option is ignored, its
 columns are not even looked for). A cell is never told its own value: a context column that is
 also translated gets the other context columns only. Empty and null values are left out; a
-value is one line (its white space collapsed) of at most MAX_CONTEXT_CHARS.
+value is one line (its white space collapsed, HY-MT's `<sN>` tags left out) of at most
+MAX_CONTEXT_CHARS.
 
 Every table format (parquet.py, delimited/, jsonlines/) resolves its columns here and asks a
 `RowContext` for the context of each row's cells.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..options import Options
+from ..text.tags import TAG
 from .base import FormatError
 from .document_context import MAX_CONTEXT_CHARS
 
@@ -87,8 +89,9 @@ def title_column(names: Sequence[str]) -> str | None:
 
 
 def context_line(name: str, value: str) -> str:
-    """`name: value` on one line, cut at MAX_CONTEXT_CHARS; "" for a value with nothing in it."""
-    flat = " ".join(value.split())
+    """`name: value` on one line, cut at MAX_CONTEXT_CHARS; "" for a value with nothing in it.
+    HY-MT's own tags (`<s1>`) are markup of the prompt, never context: left out."""
+    flat = " ".join((TAG.sub("", value) if "<" in value else value).split())
     return f"{name}: {flat[:MAX_CONTEXT_CHARS]}" if flat else ""
 
 

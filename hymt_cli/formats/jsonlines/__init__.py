@@ -183,7 +183,8 @@ class JsonLinesReader:
         members = []
         for found in batch:
             if found.found:
-                texts = context.texts([found.told.get(name) for name in context.names])
+                told = found.told or {}
+                texts = context.texts([told.get(name) for name in context.names])
                 for item in found.found:
                     k = column_of[item.name]
                     cell = pairs[k].cell(item.value, texts[variant[k]])

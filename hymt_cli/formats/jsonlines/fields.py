@@ -45,7 +45,7 @@ class LineFields:
     members: list[Member] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)  # selected and context fields present (null included)
     style: JsonStyle = field(default_factory=JsonStyle)
-    told: dict[str, list[str]] = field(default_factory=dict)  # a context field's strings
+    told: dict[str, list[str]] | None = None  # a context field's strings (None: none read)
 
 
 _KINDS = {"number": "a number", "true": "a boolean", "false": "a boolean", "{": "an object"}
@@ -94,6 +94,8 @@ def line_fields(
             if kind == "string":
                 value = decode_string(text[token.start + 1 : token.end - 1])
                 if name in context and value:
+                    if out.told is None:
+                        out.told = {}
                     out.told.setdefault(name, []).append(value)
                 if name not in wanted:
                     continue
