@@ -9,7 +9,9 @@ memory), and prints rows/s and the child's peak RSS (from `wait4`, that child al
     PYTHONPATH=. python bench/catalog_scale.py --format csv,jsonl --rows 250000,500000,1000000
 
 `--format` writes the same catalog as CSV (the csv module's dialect) or JSON Lines (one object
-a row) instead of Parquet. Memory is bounded when the peak RSS stays flat as the rows double.
+a row) instead of Parquet. `--context-columns name` tells each cell its row's name (HY-MT's
+context prompt): a cell per (value, context) pair. Memory is bounded when the peak RSS stays
+flat as the rows double.
 Not a test: minutes.
 """
 
@@ -106,7 +108,12 @@ def write_catalog(path: Path, rows: int) -> Path:
 
 
 def run(
-    src: Path, engine: str, workdir: Path, rows_per_batch: int, env: dict[str, str] | None = None
+    src: Path,
+    engine: str,
+    workdir: Path,
+    rows_per_batch: int,
+    env: dict[str, str] | None = None,
+    context: str = "",
 ) -> dict[str, object]:
     """One `hymt translate` in a child process (`env` added to its environment): wall time,
     its own peak RSS, its report."""
@@ -137,7 +144,7 @@ def run(
         str(rows_per_batch),
         "--cache",
         str(cache),
-    ]
+    ] + (["--context-columns", context] if context else [])
     t0 = time.monotonic()
     child = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
     _, status, usage = os.wait4(child.pid, 0)
@@ -168,6 +175,7 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="environment of the hymt process (allocator settings), repeatable",
     )
+    parser.add_argument("--context-columns", default="", help="e.g. name (none: no context)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)
@@ -185,7 +193,7 @@ def main() -> None:
                 write_catalog(src, rows)
             size = src.stat().st_size / 1e6
             for engine in args.engines.split(","):
-                r = run(src, engine, args.workdir, args.rows_per_batch, env)
+                r = run(src, engine, args.workdir, args.rows_per_batch, env, args.context_columns)
                 r.update(format=fmt, engine=engine, rows=rows, rows_per_s=round(rows / float(r["seconds"])))  # type: ignore[arg-type]
                 results.append(r)
                 print(

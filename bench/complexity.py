@@ -12,10 +12,11 @@ and their ratio side by side. Linear code gives t(2N)/t(N) close to 2; anything 
 Each timing is the best of `--repeat` runs (default 3) in CPU time of this process (other
 processes on the machine disturb it less than wall time), after a warm-up of the parser.
 
-Tables (CSV, TSV, JSON Lines) are read and written a batch at a time through the format's
-reader and writer (every selected cell translated); for them the peak of memory allocated
-while reading and writing (tracemalloc) is printed at N and 2N too: bounded memory keeps it
-flat as the rows double.
+Tables (CSV, TSV, JSON Lines, Parquet) are read and written a batch at a time through the
+format's reader and writer (every selected cell translated); for them the peak of memory
+allocated while reading and writing (tracemalloc) is printed at N and 2N too: bounded memory
+keeps it flat as the rows double. The `context` cases tell each cell its row's title
+(`--context-columns`): a cell per (value, context) pair, each row its own.
 
     python bench/complexity.py --only tables:   # the table cases only
 """
@@ -210,6 +211,7 @@ class TableCase:
     n: int  # rows; the case is also run at 2n
     make: Callable[[int], bytes]
     columns: tuple[str, ...]
+    context_columns: tuple[str, ...] = ()
 
 
 _WORDS = "soft warm light durable classic modern compact handmade organic recycled bright quiet".split()
@@ -253,6 +255,24 @@ def _jsonl(n: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def _parquet(n: int) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [_row(i) for i in range(n)]
+    table = pa.table(
+        {
+            "sku": [r[0] for r in rows],
+            "title": [r[1] for r in rows],
+            "description": [r[2] for r in rows],
+            "price": [i % 977 + 0.99 for i in range(n)],
+        }
+    )
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
 TABLE_CASES = [
     TableCase("tables: csv, one line a row", "csv", 100_000, _csv, ("title", "description")),
     TableCase(
@@ -278,6 +298,26 @@ TABLE_CASES = [
     ),
     TableCase(
         "tables: jsonl, nested field and array", "jsonl", 50_000, _jsonl, ("title", "seo.description", "tags")
+    ),
+    TableCase("tables: parquet, two string columns", "parquet", 100_000, _parquet, ("title", "description")),
+    TableCase(
+        "tables: csv, context column title", "csv", 100_000, _csv, ("title", "description"), ("title",)
+    ),
+    TableCase(
+        "tables: jsonl, context field title",
+        "jsonl",
+        50_000,
+        _jsonl,
+        ("title", "seo.description", "tags"),
+        ("title",),
+    ),
+    TableCase(
+        "tables: parquet, context column title",
+        "parquet",
+        100_000,
+        _parquet,
+        ("title", "description"),
+        ("title",),
     ),
 ]
 
@@ -308,7 +348,8 @@ class _Sink(io.RawIOBase):
 
 
 def _run_table(case: TableCase, data: bytes) -> int:
-    settings = OptionSet([TableOptions(columns=case.columns), DelimitedOptions()])
+    table = TableOptions(columns=case.columns, context_columns=case.context_columns)
+    settings = OptionSet([table, DelimitedOptions()])
     reader = format_named(case.fmt, settings).open(_Source(data))
     sink = _Sink()
     writer = None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hymt_cli.engine import Engine
+from hymt_cli.formats import RunContext
 from hymt_cli.inputs.discovery import discover
 from hymt_cli.inputs.sources import SourceFile
 from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
@@ -63,6 +64,7 @@ def run_pipeline(
     format_name: str | None = None,
     **given: Any,
 ) -> RunReport:
+    options = _told_context(options, given)
     return make_pipeline(engine, **given).run(sources_of(paths, options=options, format_name=format_name))
 
 
@@ -77,10 +79,17 @@ def translate_files(
 ) -> tuple[RunReport, dict[Path, Path]]:
     """Run into `out_dir` (`<lang>/...`, or where the file's layout puts it); the report and each
     input's output path."""
-    sources = sources_of(paths, options=options)
+    sources = sources_of(paths, options=_told_context(options, given))
     report = make_pipeline(engine, to=lang, out_dir=out_dir, **given).run(sources)
     language = parse_language_list(lang)[0]
     return report, {s.path: output_path(s, language, out_dir) for s in sources if s.path is not None}
+
+
+def _told_context(options: OptionSet | None, given: dict[str, Any]) -> OptionSet | None:
+    """The formats see the run's `context` too, as a run gives it to them (run/config.py)."""
+    if "context" not in given:
+        return options
+    return (options or OptionSet()).with_records(RunContext(given["context"]))
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:

@@ -50,6 +50,7 @@ from .registry import (
     unregister,
     walk_refusal,
 )
+from .row_context import ContextMode, RunContext
 from .strings import StringsFormat
 from .table_cells import TableOptions
 from .text import TextFormat, TextOptions
@@ -91,21 +92,27 @@ register(
 )
 register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat(), cell=True))
 register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat(), cell=True))
-_table(ParquetFormat.name, ParquetFormat.suffixes, lambda o: ParquetFormat(o.of(TableOptions), _cells(o)))
+_table(
+    ParquetFormat.name,
+    ParquetFormat.suffixes,
+    lambda o: ParquetFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+)
 _table(
     CsvFormat.name,
     CsvFormat.suffixes,
-    lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)),
+    lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
     DelimitedOptions,
 )
 _table(
     TsvFormat.name,
     TsvFormat.suffixes,
-    lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o)),
+    lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
     DelimitedOptions,
 )
 _table(
-    JsonLinesFormat.name, JsonLinesFormat.suffixes, lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o))
+    JsonLinesFormat.name,
+    JsonLinesFormat.suffixes,
+    lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
 )
 
 
@@ -188,5 +195,7 @@ __all__ = [
     "PoOptions",
     "XliffOptions",
     "TableOptions",
+    "ContextMode",
+    "RunContext",
     "DelimitedOptions",
 ]

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import first_line
 from .base import DocumentFormat, FormatError, InputSource, Unit
+from .row_context import NO_CONTEXT, ContextColumns, ContextMode, RowContext
 from .table_cells import (
     CellPlanner,
+    ContextCells,
     TableCell,
     TableOptions,
     added_columns,
@@ -45,18 +47,25 @@ class ParquetFormat:
     name = "parquet"
     suffixes = (".parquet",)
 
-    def __init__(self, options: ParquetOptions, cell_format: DocumentFormat) -> None:
+    def __init__(
+        self, options: ParquetOptions, cell_format: DocumentFormat, context: ContextMode = "auto"
+    ) -> None:
         self.options = options
         self.cell_format = cell_format
+        self.context = ContextColumns.of(options.context_columns, context)
 
     def open(self, source: InputSource) -> ParquetReader:
-        return ParquetReader(self.options, self.cell_format, source)
+        return ParquetReader(self.options, self.cell_format, source, self.context)
 
 
 @dataclass(frozen=True, slots=True)
 class _Column:
+    """A selected column of a batch: its array, its cells and, where its rows were told a
+    context, each row's cell (null: a null value; None: the cells are the column's unique values)."""
+
     array: pa.Array
     cells: tuple[TableCell, ...]
+    rows: pa.Array | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +77,28 @@ class RowBatch:
 
 
 class ParquetReader:
-    def __init__(self, options: ParquetOptions, cell_format: DocumentFormat, source: InputSource) -> None:
+    def __init__(
+        self,
+        options: ParquetOptions,
+        cell_format: DocumentFormat,
+        source: InputSource,
+        context: ContextColumns = NO_CONTEXT,
+    ) -> None:
         self.options = options
         self.cell_format = cell_format
         self._source = source
+        self._context = context
         self._file: pq.ParquetFile | None = None
         self._columns: list[str] = []
+        self._row_context: RowContext | None = None
 
     def units(self) -> Iterator[Unit]:
         parquet_file = self._open()
-        self._columns = _check_columns(parquet_file.schema_arrow, self.options.columns)
+        schema = parquet_file.schema_arrow
+        self._columns = _check_columns(schema, self.options.columns)
+        if self._context.wanted:
+            names = _check_context_columns(schema, self._context)
+            self._row_context = RowContext(names, self._columns) if names else None
         for index, batch in enumerate(self._batches(parquet_file)):
             yield self._unit(index, batch)
 
@@ -114,7 +135,7 @@ class ParquetReader:
                 return
             except (pa.ArrowException, ValueError, OSError) as exc:
                 raise FormatError(f"corrupt parquet data ({_first_line(exc)})") from None
-            for name in self._columns:  # strings must be UTF-8: Arrow does not check on read
+            for name in self._checked():  # strings must be UTF-8: Arrow does not check on read
                 try:
                     batch.column(name).validate(full=True)
                 except pa.ArrowException as exc:
@@ -125,12 +146,38 @@ class ParquetReader:
             first_row += batch.num_rows
             yield batch
 
+    def _checked(self) -> list[str]:
+        """The columns read as text: the selected ones and the context columns."""
+        context = self._row_context.names if self._row_context is not None else ()
+        return list(dict.fromkeys([*self._columns, *context]))
+
     def _unit(self, index: int, batch: pa.RecordBatch) -> Unit:
+        if self._row_context is not None:
+            return self._unit_in_context(index, batch, self._row_context)
         planner = CellPlanner(self.cell_format)
         columns: dict[str, _Column] = {}
         for name in self._columns:
             array = batch.column(name)
             columns[name] = _Column(array, planner.add(name, _unique_values(array)))
+        return planner.unit(index, RowBatch(batch, columns))
+
+    def _unit_in_context(self, index: int, batch: pa.RecordBatch, context: RowContext) -> Unit:
+        """Cells of (value, its row's context) pairs, and each row's cell."""
+        import pyarrow as pa
+
+        told = [batch.column(name).to_pylist() for name in context.names]
+        texts = [context.texts(values) for values in zip(*told)] if told else []
+        planner = CellPlanner(self.cell_format)
+        columns: dict[str, _Column] = {}
+        for k, name in enumerate(self._columns):
+            array = batch.column(name)
+            variant = context.variant[k]
+            pairs = ContextCells()
+            rows = [
+                None if value is None else pairs.cell(value, row_texts[variant])
+                for value, row_texts in zip(array.to_pylist(), texts)
+            ]
+            columns[name] = _Column(array, pairs.plan(planner, name), pa.array(rows, pa.int32()))
         return planner.unit(index, RowBatch(batch, columns))
 
 
@@ -173,10 +220,19 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    rendered = [
-        cell.value if (text := rendered_cell(cell, translated)) is None else text for cell in column.cells
-    ]
+    texts = [rendered_cell(cell, translated) for cell in column.cells]
     array = column.array
+    if all(text is None for text in texts):  # nothing changed: the column as it was (its dictionary too)
+        return array
+    rendered = [cell.value if text is None else text for cell, text in zip(column.cells, texts)]
+    if column.rows is not None:  # one value may read otherwise in each row's context
+        if pa.types.is_dictionary(array.type):
+            return pa.DictionaryArray.from_arrays(
+                column.rows.cast(array.type.index_type),
+                pa.array(rendered, type=array.type.value_type),
+                ordered=array.type.ordered,
+            )
+        return pc.take(pa.array(rendered, type=array.type), column.rows)
     if pa.types.is_dictionary(array.type):
         return pa.DictionaryArray.from_arrays(array.indices, pa.array(rendered, type=array.type.value_type))
     uniques = pa.array([cell.value for cell in column.cells], type=array.type)
@@ -218,6 +274,22 @@ def _check_columns(schema: pa.Schema, wanted: Sequence[str]) -> list[str]:
         if not _string_type(field.type):
             raise FormatError(f"column {name!r} is {field.type}, not a string column; {listing}")
     return columns
+
+
+def _check_context_columns(schema: pa.Schema, context: ContextColumns) -> tuple[str, ...]:
+    listing = column_listing("string columns", [f.name for f in schema if _string_type(f.type)])
+    for name in context.named:
+        if len(schema.get_all_field_indices(name)) > 1:
+            raise FormatError(f"context column {name!r} appears more than once; {listing}")
+
+    def not_text(name: str) -> str | None:
+        index = schema.get_field_index(name)
+        if index < 0:
+            return "a name of several columns"  # (only a title column is looked for among all)
+        kind = schema.field(index).type
+        return None if _string_type(kind) else str(kind)
+
+    return context.resolve(schema.names, listing, not_text)
 
 
 def _with_added_columns(schema: pa.Schema, columns: Sequence[str], lang: str) -> pa.Schema:

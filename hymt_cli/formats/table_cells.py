@@ -13,11 +13,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Literal
 
 from ..options import Options, Panel, option
 from ..text.segments import Segment
 from .base import DocumentFormat, FormatError, ParsedDocument, Unit
+from .row_context import needs_context
 from .text import fit_line_breaks
 
 
@@ -34,6 +36,17 @@ class TableOptions(Options):
         help="tables: the columns to translate, comma-separated (Parquet, CSV, TSV: column names; JSON "
         "Lines: "
         "field names, a.b for a field inside an object).",
+    )
+    context_columns: tuple[str, ...] = option(
+        (),
+        "--context-columns",
+        metavar="NAMES",
+        comma_list=True,
+        panel=Panel.FORMATS,
+        help="tables: columns that tell the model which row a cell belongs to, comma-separated; each "
+        "translated cell of a row is told their values ('title: Red mug', one line each; never "
+        "translated) with HY-MT's context prompt. Without it, --context on uses a column called title. "
+        "--context off ignores it.",
     )
     add_columns: bool = option(
         False,
@@ -74,24 +87,30 @@ class CellPlanner:
         self.weights: dict[int, int] = {}
         self.labels = CellLabels()
 
-    def add(self, column: str, values: Iterable[tuple[str, int]]) -> tuple[TableCell, ...]:
-        """Plan (value, rows holding it) pairs of `column`; return their cells in that order."""
+    def add(
+        self, column: str, values: Iterable[tuple[str, int]], contexts: Iterable[str] | None = None
+    ) -> tuple[TableCell, ...]:
+        """Plan (value, rows holding it) pairs of `column`, each told its context (row_context)
+        where `contexts` gives them; return their cells in that order."""
         cells = []
         role = f"column {column}"
         segments, weights, labels = self.segments, self.weights, self.labels
-        for value, count in values:
+        for (value, count), context in zip(values, repeat("") if contexts is None else contexts):
             parts = self._split(value)
             start = len(segments)
             labels.add(start, column, value)
             if parts is None:
-                segments.append(Segment(start, value, role=role))
+                segments.append(Segment(start, value, context, role))
                 weights[start] = count
                 cells.append(TableCell(value, (start,), None))
                 continue
             for offset, part in enumerate(parts.segments):  # a markup cell: and where it sits there
                 segments.append(
                     Segment(
-                        start + offset, part.text, role=f"{role} \u00b7 {part.role}" if part.role else role
+                        start + offset,
+                        part.text,
+                        context,
+                        f"{role} \u00b7 {part.role}" if part.role else role,
                     )
                 )
                 weights[start + offset] = count
@@ -108,6 +127,35 @@ class CellPlanner:
         if self._format.name == "txt" and "\n" not in value and "\r" not in value:
             return None
         return self._format.parse(value)
+
+
+class ContextCells:
+    """A column's distinct (value, context) pairs in a batch, in order of first occurrence, and
+    how many rows hold each: the cells of a column whose rows are told a context (row_context).
+    A value without a letter never goes to the model: it is one cell whatever the context."""
+
+    __slots__ = ("_cells", "_counts")
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[str, str], int] = {}
+        self._counts: list[int] = []
+
+    def cell(self, value: str, context: str) -> int:
+        """The cell of `value` in a row whose context (for this column) is `context`."""
+        key = (value, context if needs_context(value) else "")
+        cell = self._cells.get(key)
+        if cell is None:
+            cell = self._cells[key] = len(self._counts)
+            self._counts.append(1)
+        else:
+            self._counts[cell] += 1
+        return cell
+
+    def plan(self, planner: CellPlanner, column: str) -> tuple[TableCell, ...]:
+        pairs = self._cells
+        return planner.add(
+            column, ((value, n) for (value, _), n in zip(pairs, self._counts)), (c for _, c in pairs)
+        )
 
 
 class CellLabels(Mapping[int, str]):

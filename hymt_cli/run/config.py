@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from ..engine import ENGINES, EngineOptions, EngineSetup, EngineSpec, Sampling, ServedOptions, ServerOptions
 from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
+from ..formats import RunContext
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet
 from ..settings import Settings
@@ -96,7 +97,8 @@ class RunConfig:
         out = settings.output.out
         rules = DiscoveryRules(
             run_inputs.format,
-            settings.records,
+            # (a table picks its rows' context columns by the run's --context)
+            settings.records.with_records(RunContext(settings.memory.context)),
             suffix,
             run_inputs.follow_symlinks,
             tuple(out / lang.code for lang in targets) if out is not None else (),

@@ -11,14 +11,13 @@ from typing import Literal
 
 from ..engine import ENGINES
 from ..errors import UsageError
-from ..formats import FORMATS
+from ..formats import FORMATS, ContextMode
 from ..options import Options, Panel, option
 from ..qa import QaOptions
 
 DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
 Dtype = Literal["auto", "bfloat16", "float16", "float32", "half", "float"]
 ProgressMode = Literal["auto", "bar", "plain", "json", "none"]
-ContextMode = Literal["auto", "on", "off"]
 
 
 def _choices(names: object) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import DocumentFormat, InputSource
+from ..row_context import ContextColumns, ContextMode
 from ..table_cells import TableOptions
 from .dialect import DelimitedOptions, Dialect
 from .reader import DelimitedReader
@@ -20,14 +21,27 @@ class DelimitedFormat:
     suffixes: ClassVar[tuple[str, ...]]
     default_delimiter: ClassVar[str]  # "": found from the file's first lines
 
-    def __init__(self, table: TableOptions, options: DelimitedOptions, cell_format: DocumentFormat) -> None:
+    def __init__(
+        self,
+        table: TableOptions,
+        options: DelimitedOptions,
+        cell_format: DocumentFormat,
+        context: ContextMode = "auto",
+    ) -> None:
         self.table = table
         self.options = options
         self.cell_format = cell_format
+        self.context = ContextColumns.of(table.context_columns, context)
 
     def open(self, source: InputSource) -> DelimitedReader:
         return DelimitedReader(
-            self.name, self.table, self.options, self.default_delimiter, self.cell_format, source
+            self.name,
+            self.table,
+            self.options,
+            self.default_delimiter,
+            self.cell_format,
+            source,
+            self.context,
         )
 
 

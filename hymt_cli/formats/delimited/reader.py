@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..row_context import NO_CONTEXT, ContextColumns, RowContext
 from ..table_cells import (
     CellPlanner,
+    ContextCells,
     TableCell,
     TableOptions,
     added_columns,
@@ -30,6 +32,7 @@ from .dialect import DelimitedOptions, Dialect
 from .fields import field_value, is_quoted, render_field
 from .scanner import SEPARATOR_HINT, RecordScanner, Scanned, Span, sniff_delimiter
 
+_Cells = tuple[tuple[TableCell, ...], ...]  # per selected column, its cells in the batch
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
 SNIFF_CHARS = 1 << 16
 
@@ -61,6 +64,8 @@ class Header:
     quoted: list[bool]
     selected: list[str]
     indexes: list[int]  # of the selected columns, in selection order
+    context: tuple[str, ...] = ()  # the context columns (row_context)
+    context_indexes: tuple[int, ...] = ()
 
 
 class DelimitedReader:
@@ -72,6 +77,7 @@ class DelimitedReader:
         default_delimiter: str,
         cell_format: DocumentFormat,
         source: InputSource,
+        context: ContextColumns = NO_CONTEXT,
     ) -> None:
         self._name = format_name
         self._table = table
@@ -79,6 +85,7 @@ class DelimitedReader:
         self._default_delimiter = default_delimiter
         self._cell_format = cell_format
         self._source = source
+        self._context = context
         self._stream: TextStream | None = None
         self._dialect: Dialect | None = None
         self._header: Header | None = None
@@ -106,8 +113,9 @@ class DelimitedReader:
             return
         header, header_end, first_row = read
         self._header = header
-        wanted = sorted(set(header.indexes))
+        wanted = sorted({*header.indexes, *header.context_indexes})
         picks = [wanted.index(index) for index in header.indexes]  # selection order from file order
+        context_picks = [wanted.index(index) for index in header.context_indexes]
         rows: list[Scanned] = []
         if first_row is not None:  # no header: the first record is a row
             rows.append(
@@ -132,7 +140,7 @@ class DelimitedReader:
                     continue
             if got is None and index > 0 and scanner.position == 0:
                 return  # the last batch ended at the end of the file
-            yield self._unit(index, scanner, rows, picks, header_end if index == 0 else None)
+            yield self._unit(index, scanner, rows, (picks, context_picks), header_end if index == 0 else None)
             index += 1
             rows = []
             if got is None:
@@ -170,7 +178,8 @@ class DelimitedReader:
             names = [str(i) for i in range(1, len(raws) + 1)]
             listing = f"without a header, columns are numbered: 1 to {len(raws)}"
         selected = selected_columns(self._name, self._table.columns, names, listing)
-        for name in selected:
+        context = self._context.resolve(names, listing) if self._context.wanted else ()
+        for name in dict.fromkeys([*selected, *context]):
             if names.count(name) > 1:
                 raise FormatError(f"line {line}: column {name!r} appears more than once in the header")
         header = Header(
@@ -178,6 +187,8 @@ class DelimitedReader:
             [is_quoted(raw, self._dialect) for raw in raws],
             selected,
             [names.index(name) for name in selected],
+            context,
+            tuple(names.index(name) for name in context),
         )
         if self._options.header:
             return header, record.end, None
@@ -188,17 +199,34 @@ class DelimitedReader:
         index: int,
         scanner: RecordScanner,
         records: Sequence[Scanned],
-        picks: Sequence[int],
+        picks: tuple[Sequence[int], Sequence[int]],
         header_end: int | None,
     ) -> Unit:
+        """The batch's unit: `picks` are where the selected and the context fields stand among
+        the fields each record has spans for."""
         assert self._dialect is not None and self._header is not None
         text = scanner.text(0, scanner.position)
         scanner.release()
+        selected, context_picks = picks
+        planner = CellPlanner(self._cell_format)
+        if context_picks:
+            context = RowContext(self._header.context, self._header.selected)
+            rows, cells = self._cells_in_context(planner, text, records, selected, context_picks, context)
+        else:
+            rows, cells = self._cells(planner, text, records, selected)
+        return planner.unit(index, RecordBatch(text, rows, header_end, cells))
+
+    def _cells(
+        self, planner: CellPlanner, text: str, records: Sequence[Scanned], picks: Sequence[int]
+    ) -> tuple[list[Row], _Cells]:
+        """Rows and cells: a cell per distinct value of a column."""
+        assert self._header is not None
         dialect = self._dialect
+        assert dialect is not None
         lookups: list[dict[str, int]] = [{} for _ in picks]
         counts: list[list[int]] = [[] for _ in picks]
         rows = []
-        in_order = list(picks) == sorted(picks) and len(set(picks)) == len(picks)
+        in_order = list(picks) == list(range(len(picks)))
         for record in records:
             spans = tuple(record.spans) if in_order else tuple([record.spans[p] for p in picks])
             cells = []
@@ -216,12 +244,39 @@ class DelimitedReader:
                     counts[k][cell] += 1
                 cells.append(cell)
             rows.append(Row(record.end, spans, tuple(cells)))
-        planner = CellPlanner(self._cell_format)
-        columns = tuple(
+        cells_of = tuple(
             planner.add(name, zip(lookup, count))
             for name, lookup, count in zip(self._header.selected, lookups, counts)
         )
-        return planner.unit(index, RecordBatch(text, rows, header_end, columns))
+        return rows, cells_of
+
+    def _cells_in_context(
+        self,
+        planner: CellPlanner,
+        text: str,
+        records: Sequence[Scanned],
+        picks: Sequence[int],
+        context_picks: Sequence[int],
+        context: RowContext,
+    ) -> tuple[list[Row], _Cells]:
+        """Rows and cells: a cell per distinct (value, its row's context) pair of a column."""
+        assert self._header is not None
+        dialect = self._dialect
+        assert dialect is not None
+        columns = [ContextCells() for _ in picks]
+        variant = context.variant
+        rows = []
+        for record in records:
+            spans = tuple([record.spans[p] for p in picks])
+            texts = context.texts(
+                [field_value(text[a:b], dialect) for a, b in (record.spans[p] for p in context_picks)]
+            )
+            cells = []
+            for k, (a, b) in enumerate(spans):
+                value = field_value(text[a:b], dialect)
+                cells.append(columns[k].cell(value, texts[variant[k]]) if value else -1)
+            rows.append(Row(record.end, spans, tuple(cells)))
+        return rows, tuple(pairs.plan(planner, name) for pairs, name in zip(columns, self._header.selected))
 
 
 class DelimitedWriter:

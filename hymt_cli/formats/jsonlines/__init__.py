@@ -18,7 +18,16 @@ from typing import BinaryIO, ClassVar
 
 from ..base import DocumentFormat, FormatError, InputSource, Unit
 from ..jsontext import JsonStyle, encode_string
-from ..table_cells import CellPlanner, TableCell, TableOptions, added_column, column_listing, rendered_cell
+from ..row_context import NO_CONTEXT, ContextColumns, ContextMode, RowContext, title_column
+from ..table_cells import (
+    CellPlanner,
+    ContextCells,
+    TableCell,
+    TableOptions,
+    added_column,
+    column_listing,
+    rendered_cell,
+)
 from ..text_stream import LineReader, TextStream
 from .fields import LineFields, Member, line_fields
 
@@ -49,22 +58,36 @@ class JsonLinesFormat:
     name: ClassVar[str] = "jsonl"
     suffixes: ClassVar[tuple[str, ...]] = (".jsonl", ".ndjson")
 
-    def __init__(self, table: TableOptions, cell_format: DocumentFormat) -> None:
+    def __init__(
+        self, table: TableOptions, cell_format: DocumentFormat, context: ContextMode = "auto"
+    ) -> None:
         self.table = table
         self.cell_format = cell_format
+        self.context = ContextColumns.of(table.context_columns, context)
 
     def open(self, source: InputSource) -> JsonLinesReader:
-        return JsonLinesReader(self.table, self.cell_format, source)
+        return JsonLinesReader(self.table, self.cell_format, source, self.context)
 
 
 class JsonLinesReader:
-    def __init__(self, table: TableOptions, cell_format: DocumentFormat, source: InputSource) -> None:
+    def __init__(
+        self,
+        table: TableOptions,
+        cell_format: DocumentFormat,
+        source: InputSource,
+        context: ContextColumns = NO_CONTEXT,
+    ) -> None:
         self._table = table
         self._cell_format = cell_format
         self._source = source
         self._stream: TextStream | None = None
         self._fields = list(dict.fromkeys(table.columns))
         self._first: str | None = None  # the first line that is not blank (for error messages)
+        self._context = context
+        # The context fields (row_context): those named, or the first line's title field.
+        self._row_context: RowContext | None = (
+            RowContext(context.named, self._fields) if context.named else None
+        )
 
     def units(self) -> Iterator[Unit]:
         if not self._fields:
@@ -88,8 +111,10 @@ class JsonLinesReader:
                 if text[start:end].strip(" \t\r\ufeff"):
                     if self._first is None:
                         self._first = text[start:end]
+                        self._title_context(self._first)
+                    told = self._row_context.names if self._row_context is not None else ()
                     try:
-                        found = line_fields(text, start, end, wanted, self._table.add_columns)
+                        found = line_fields(text, start, end, wanted, self._table.add_columns, told)
                     except FormatError as exc:
                         raise FormatError(f"line {lines.line}, {exc}") from None
                     seen |= found.seen
@@ -102,12 +127,22 @@ class JsonLinesReader:
                 batch = []
             if span is None:
                 break
+        if self._first is None:
+            return
+        listing = column_listing("fields of the first line", _field_names(self._first))
         missing = [name for name in self._fields if name not in seen]
-        if missing and self._first is not None:
-            raise FormatError(
-                f"no line has the field {missing[0]!r}; "
-                f"{column_listing('fields of the first line', _field_names(self._first))}"
-            )
+        if missing:
+            raise FormatError(f"no line has the field {missing[0]!r}; {listing}")
+        missing = [name for name in self._context.named if name not in seen]
+        if missing:
+            raise FormatError(f"no line has the context field {missing[0]!r} (--context-columns); {listing}")
+
+    def _title_context(self, first_line: str) -> None:
+        """With --context on and no --context-columns: the first line's title field, where it
+        holds text."""
+        if self._context.title:
+            title = title_column(_text_fields(first_line))
+            self._row_context = RowContext((title,), self._fields) if title is not None else None
 
     def writer(self, target_language: str, out: BinaryIO) -> JsonLinesWriter:
         assert self._stream is not None
@@ -116,6 +151,8 @@ class JsonLinesReader:
     def _unit(self, index: int, lines: LineReader, batch: list[LineFields]) -> Unit:
         text = lines.text[: lines.position]
         lines.release()
+        if self._row_context is not None:
+            return self._unit_in_context(index, text, batch, self._row_context)
         column_of = {name: k for k, name in enumerate(self._fields)}
         lookups: list[dict[str, int]] = [{} for _ in self._fields]
         counts: list[list[int]] = [[] for _ in self._fields]
@@ -135,6 +172,26 @@ class JsonLinesReader:
             planner.add(name, zip(lookup, count))
             for name, lookup, count in zip(self._fields, lookups, counts)
         )
+        return planner.unit(index, LineBatch(text, occurrences, members, columns))
+
+    def _unit_in_context(self, index: int, text: str, batch: list[LineFields], context: RowContext) -> Unit:
+        """A cell per distinct (value, its line's context) pair of a field."""
+        column_of = {name: k for k, name in enumerate(self._fields)}
+        pairs = [ContextCells() for _ in self._fields]
+        variant = context.variant
+        occurrences = []
+        members = []
+        for found in batch:
+            if found.found:
+                told = found.told or {}
+                texts = context.texts([told.get(name) for name in context.names])
+                for item in found.found:
+                    k = column_of[item.name]
+                    cell = pairs[k].cell(item.value, texts[variant[k]])
+                    occurrences.append(Occurrence(item.start, item.end, k, cell, found.style))
+            members += [(member, found.style) for member in found.members]
+        planner = CellPlanner(self._cell_format)
+        columns = tuple(cells.plan(planner, name) for cells, name in zip(pairs, self._fields))
         return planner.unit(index, LineBatch(text, occurrences, members, columns))
 
 
@@ -199,6 +256,21 @@ def _spliced(
         pos = occurrence.end
     pieces.append(text[pos:end])
     return "".join(pieces), i
+
+
+def _text_fields(line: str) -> list[str]:
+    """The top-level fields of a JSON object that hold a string (or strings)."""
+    try:
+        value = json.loads(line.lstrip("\ufeff"))
+    except ValueError:
+        return []
+    if not isinstance(value, dict):
+        return []
+    return [
+        key
+        for key, item in value.items()
+        if isinstance(item, str) or (isinstance(item, list) and all(isinstance(x, str) for x in item))
+    ]
 
 
 def _field_names(line: str) -> list[str]:
