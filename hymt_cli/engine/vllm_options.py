@@ -3,10 +3,11 @@ dtype and context length are run-wide: settings/run.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import UsageError
 from ..options import Options, Panel, option
+from .base import EngineOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,19 @@ class VllmOptions(Options):
     def validate(self) -> None:
         if self.gpus is not None and not self.gpu_list():
             raise UsageError("--gpus needs at least one GPU, e.g. --gpus 0,1")
+
+    def applied_to(self, options: EngineOptions) -> EngineOptions:
+        """The run's engine options (model, dtype, context length...) with vLLM's own set: an
+        option declared above reaches the engine here and nowhere else."""
+        return replace(
+            options,
+            gpus=self.gpu_list(),
+            replicas=self.replicas,
+            gpu_memory_utilization=self.gpu_memory_utilization,
+            tensor_parallel_size=self.tensor_parallel_size,
+            quantization=self.quantization,
+            enforce_eager=self.enforce_eager,
+        )
 
     def gpu_list(self) -> tuple[str, ...] | None:
         """The GPUs named by --gpus; None: every visible GPU."""

@@ -130,22 +130,17 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
 
 
 def engine_options(settings: Settings) -> EngineOptions:
-    """What an engine loads and how (the run-wide model settings and vLLM's own options)."""
-    model, vllm = settings.model, settings.of(VllmOptions)
-    return EngineOptions(
+    """What an engine loads and how: the run-wide model settings, then vLLM's own options."""
+    model = settings.model
+    loading = EngineOptions(
         model=model.model_name,
         revision=model.revision,
-        gpus=vllm.gpu_list(),
-        replicas=vllm.replicas,
         trust_remote_code=model.trust_remote_code,
         dtype=model.dtype,
         max_model_len=model.max_model_len,
-        gpu_memory_utilization=vllm.gpu_memory_utilization,
-        tensor_parallel_size=vllm.tensor_parallel_size,
-        quantization=vllm.quantization,
-        enforce_eager=vllm.enforce_eager,
         extra=model.engine_arguments(),
     )
+    return settings.of(VllmOptions).applied_to(loading)
 
 
 def _engine_choice(settings: Settings) -> EngineChoice:

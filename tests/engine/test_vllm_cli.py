@@ -87,7 +87,8 @@ def test_progress_json_events_and_the_log_path_with_v(answering_model_dir: Path,
     events, other = [], []
     for line in result.stderr.splitlines():
         (events if line.startswith("{") else other).append(line)
-    assert other[0].startswith("hymt: engine log: ") and Path(other[0].split(": ", 2)[2]).is_file()
+    logs = [line for line in other if line.startswith("hymt: engine log: ")]
+    assert len(logs) == 1 and Path(logs[0].split(": ", 2)[2]).is_file()
     assert all(line.startswith(("hymt: engine log", "warning: ")) for line in other), other
     decoded = [json.loads(line) for line in events]
     names = [e["event"] for e in decoded if e["event"] != "progress"]
