@@ -114,8 +114,8 @@ def ray_cluster(ray_head):
 
     from hymt_cli.engine.ray_engine import RayCluster
 
-    saved = {k: os.environ.get(k) for k in ray_head.CLIENT_ENV}
-    os.environ.update(ray_head.CLIENT_ENV)
+    saved = {k: os.environ.get(k) for k in ray_head.client_env}
+    os.environ.update(ray_head.client_env)
     _enable_token_auth()  # RAY_AUTH_MODE=token, and Ray's config (read at import) told so
     cluster = RayCluster.connect(ray_head.address)
     try:

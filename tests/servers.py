@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -334,17 +335,17 @@ def _segment(prompt_text: str) -> str:
 
 class RayHead:
     """A local Ray cluster of one node (`ray start --head --block`, fractional CPUs for the
-    tests) on free ports, with token authentication as Ray sets it up; its clients need
-    RAY_AUTH_MODE=token (`CLIENT_ENV`)."""
-
-    CLIENT_ENV = {"RAY_AUTH_MODE": "token"}
+    tests) on free ports, with token authentication: a token of its own, given to the head and
+    its clients in the environment (`client_env`), since Ray no longer makes one where none is
+    (a fresh machine has no ~/.ray/auth_token)."""
 
     def __init__(self, temp_dir: Path, *, cpus: int = 2) -> None:
+        self.client_env = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.log = temp_dir / "ray-head.log"
         ray = Path(sys.executable).parent / "ray"
-        env = {**os.environ, **self.CLIENT_ENV, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+        env = {**os.environ, **self.client_env, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
                 [

@@ -149,9 +149,10 @@ def _ray(setup: EngineSetup) -> Engine:
     assert isinstance(cluster, RayCluster), "prepare() connects before the engine is built"
     gpus = float(setup.options.tensor_parallel_size) if inner.needs_model else 0.0
     options = replace(setup.declared.of(RayOptions), gpus_per_worker=gpus)
-    return RayEngine(
-        cluster, inner.build, replace(setup, inner=None, prepared=None), options, name=inner.name
-    )
+    # what goes to the workers is pickled: never the run's progress callback (a lock, and a
+    # display on this machine) nor the cluster connection
+    remote = replace(setup, inner=None, prepared=None, on_phase=None)
+    return RayEngine(cluster, inner.build, remote, options, name=inner.name)
 
 
 def _connect_ray(setup: EngineSetup) -> Prepared:

@@ -18,6 +18,7 @@ import pytest
 from catalog_gen import write_catalog
 from clirun import ROOT, hymt, start_hymt
 from pipelines import make_pipeline, sources_of
+from servers import RayHead
 
 from hymt_cli.engine import ENGINES, EngineOptions, EngineSetup, GenerationRequest, Sampling
 from hymt_cli.engine.base import Engine, Generation
@@ -42,7 +43,7 @@ def on_ray(cluster: RayCluster, name: str, *, workers: int = 2, chunk: int = 64)
         cluster,
         ENGINES[name].build,
         SETUP,
-        RayOptions(workers=workers, cpus_per_worker=0.25, chunk_requests=chunk),
+        RayOptions(address="", workers=workers, cpus_per_worker=0.25, chunk_requests=chunk),
         name=name,
     )
 
@@ -116,7 +117,7 @@ def test_a_worker_dying_mid_chunk_costs_only_that_chunk(ray_cluster: RayCluster,
         ray_cluster,
         build_dying,
         setup,
-        RayOptions(workers=2, cpus_per_worker=0.25, chunk_requests=20),
+        RayOptions(address="", workers=2, cpus_per_worker=0.25, chunk_requests=20),
         name="dying",
     )
     try:
@@ -142,7 +143,7 @@ def _stored(cache: Path) -> int:
         return 0
 
 
-def _translate(src: Path, out: Path, cache: Path, address: str, report: Path) -> subprocess.Popen[bytes]:
+def _translate(src: Path, out: Path, cache: Path, head: RayHead, report: Path) -> subprocess.Popen[bytes]:
     # a small token budget: many engine calls, each committed to the memory as it comes back
     return start_hymt(
         "translate",
@@ -161,21 +162,21 @@ def _translate(src: Path, out: Path, cache: Path, address: str, report: Path) ->
         str(out),
         "-q",
         "--ray",
-        address,
+        head.address,
         "--ray-workers",
         "2",
         "--report",
         str(report),
         cwd=ROOT,
         stdout=None,
-        env={"RAY_AUTH_MODE": "token"},
+        env=head.client_env,
     )
 
 
 def test_cli_ray_killed_driver_then_rerun_repeats_no_engine_work(ray_head, tmp_path: Path) -> None:
     src = write_catalog(tmp_path / "catalog.parquet", 6000, row_group_rows=2000)
     cache, out = tmp_path / "tm.db", tmp_path / "out"
-    proc = _translate(src, out, cache, ray_head.address, tmp_path / "killed.json")
+    proc = _translate(src, out, cache, ray_head, tmp_path / "killed.json")
     deadline = time.monotonic() + 240
     while _stored(cache) < 300 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -185,7 +186,7 @@ def test_cli_ray_killed_driver_then_rerun_repeats_no_engine_work(ray_head, tmp_p
     committed = _stored(cache)
     assert committed >= 300 and not list(out.rglob("catalog.parquet"))
 
-    again = _translate(src, out, cache, ray_head.address, tmp_path / "rerun.json")
+    again = _translate(src, out, cache, ray_head, tmp_path / "rerun.json")
     assert again.wait(timeout=400) == 0, again.stderr.read().decode() if again.stderr else ""
     report = json.loads((tmp_path / "rerun.json").read_text())
     assert report["cache_hits"] == committed  # everything the killed run got back...
@@ -250,7 +251,7 @@ def test_vllm_in_a_ray_worker_answers_like_the_local_engine(
         ray_cluster,
         ENGINES["vllm"].build,
         setup,
-        RayOptions(workers=1, cpus_per_worker=0.5, chunk_requests=8),
+        RayOptions(address="", workers=1, cpus_per_worker=0.5, chunk_requests=8),
         name="vllm",
     )
     try:
