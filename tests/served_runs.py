@@ -3,8 +3,10 @@ one pipeline run into German, and the comparisons the served and the offline eng
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
+from clirun import hymt
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.memory import PipelineMemory
@@ -65,3 +67,27 @@ def same_tree(a: Path, b: Path) -> None:
 
 def decoder(tokenizer: ChatTemplateTokenizer):
     return lambda ids: tokenizer.hf_tokenizer.decode(ids, skip_special_tokens=True)
+
+
+def served_cli(docs: Path, base_url: str, out: Path, report: Path) -> subprocess.CompletedProcess[str]:
+    """`hymt translate DOCS --to de --engine openai` against the server at `base_url`, greedy, no
+    memory, the report written to `report` (text output)."""
+    return hymt(
+        "translate",
+        str(docs),
+        "--to",
+        "de",
+        "--engine",
+        "openai",
+        "--base-url",
+        base_url,
+        "--deterministic",
+        "--max-model-len",
+        "2048",
+        "--no-cache",
+        "-o",
+        str(out),
+        "--report",
+        str(report),
+        text=True,
+    )

@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirun import hymt
-from served_runs import decoder, run, same_tree, write_docs
+from served_runs import decoder, run, same_tree, served_cli, write_docs
 from servers import FaultServer, free_port
 
 from hymt_cli.engine.base import Sampling, ServerOptions
@@ -55,25 +54,7 @@ def test_a_fleet_that_starts_under_load_is_ridden_through(
     )
     report = tmp_path / "report.json"
     try:
-        result = hymt(
-            "translate",
-            str(docs),
-            "--to",
-            "de",
-            "--engine",
-            "openai",
-            "--base-url",
-            server.base_url,
-            "--deterministic",
-            "--max-model-len",
-            "2048",
-            "--no-cache",
-            "-o",
-            str(tmp_path / "out"),
-            "--report",
-            str(report),
-            text=True,
-        )
+        result = served_cli(docs, server.base_url, tmp_path / "out", report)
     finally:
         server.stop()
     assert result.returncode == 0, result.stderr
