@@ -269,7 +269,9 @@ class Pipeline:
             return True
         keys = [a.key for a in window.planner.unplanned()[window.checked :]]
         window.checked += len(keys)
-        return any(t is None for t in self.memory.recall(keys)) if keys else False
+        found = self.memory.recall(keys) if keys else []
+        window.looked_up.update(zip(keys, found, strict=True))  # `_recall` does not ask again
+        return any(t is None for t in found)
 
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:
@@ -323,8 +325,13 @@ class Pipeline:
         """Settle what the translation memory knows; return those keys."""
         if self.memory is None or not keys:
             return set()
+        answers = window.looked_up
+        asked = [k for k in keys if k not in answers]
+        if asked:
+            answers.update(zip(asked, self.memory.recall(asked), strict=True))
         found = set()
-        for key, translation in zip(keys, self.memory.recall(keys), strict=True):
+        for key in keys:
+            translation = answers[key]
             if translation is not None:
                 window.outcomes.recalled(key, translation)
                 found.add(key)

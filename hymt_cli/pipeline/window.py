@@ -42,5 +42,6 @@ class Window:
     works: list[UnitWork] = field(default_factory=list)
     waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
     checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
+    looked_up: dict[RequestKey, str | None] = field(default_factory=dict)  # what they found (None: not)
     segments: int = 0
     new_jobs: int = 0

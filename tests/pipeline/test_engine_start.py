@@ -24,6 +24,16 @@ class Reads(ProgressEvents):
         self.opened += name == "reading"
 
 
+class CountingMemory(PipelineMemory):
+    """Keeps every key the pipeline looks up."""
+
+    asked: list[tuple[str, str, str]]
+
+    def recall(self, keys):  # type: ignore[no-untyped-def]
+        self.asked.extend(keys)
+        return super().recall(keys)
+
+
 def translate(folder: Path, cache: Path, out: Path) -> tuple[list[int], Reads]:
     context = build_context(
         engine="identity",
@@ -33,7 +43,8 @@ def translate(folder: Path, cache: Path, out: Path) -> tuple[list[int], Reads]:
         template_version=TEMPLATE_VERSION,
         model_free=True,
     )
-    memory = PipelineMemory(TranslationMemory.open(cache), context, None)
+    memory = CountingMemory(TranslationMemory.open(cache), context, None)
+    memory.asked = []
     reads, started = Reads(), []
 
     def factory() -> IdentityEngine:
@@ -44,6 +55,8 @@ def translate(folder: Path, cache: Path, out: Path) -> tuple[list[int], Reads]:
         run_pipeline([folder], factory, out_dir=out, progress=reads, memory=memory)
     finally:
         memory.close()
+    # the lookups that decide when the engine starts are not made again when the window is translated
+    assert memory.asked and len(memory.asked) == len(set(memory.asked))
     return started, reads
 
 
