@@ -220,6 +220,7 @@ class ProgressTracker(ProgressEvents):
     def engine_phase(self, name: str) -> None:
         with self._lock:
             self.state.engine_phase = name
+            self._emit("engine_phase", phase=name)
 
     def notice(self, kind: NoticeKind, message: str) -> None:
         if self._on_notice is not None:
