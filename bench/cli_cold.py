@@ -32,10 +32,10 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=120, help="seconds before the run is stopped")
     parser.add_argument("--files", type=int, default=3, help="stop after this many files are written")
     parser.add_argument("--json", type=Path)
-    parser.add_argument("extra", nargs="*", help="more `hymt translate` arguments (after --)")
-    args = parser.parse_args()
+    args, extra = parser.parse_known_args()  # the rest: more `hymt translate` arguments (after --)
+    extra = [a for a in extra if a != "--"]
     command = [sys.executable, "-m", "hymt_cli", "translate", args.inputs, "--to", args.to]
-    command += ["--model", args.model, "-o", str(args.out), "--progress", "json", "--no-cache", *args.extra]
+    command += ["--model", args.model, "-o", str(args.out), "--progress", "json", "--no-cache", *extra]
     env = dict(os.environ, PYTHONPATH=f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     launched = time.time()
     child = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)

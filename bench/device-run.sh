@@ -6,8 +6,10 @@
 # WHL: wheels of hymt's dependencies the machine lacks (pyahocorasick, mdit-py-plugins, webencodings,
 # platformdirs); PRESET (1.8b | 7b); MODEL_CFG: a .tar.xz of model folders without weights
 # (config and tokenizer: vLLM's load_format=dummy), unpacked under /tmp; BENCH_LIMIT: seconds
-# for bench/run.py (then this script still packs what it has). Results, logs, step traces and
-# vLLM's kernel caches go to $OUT (or /tmp/bench-out).
+# for bench/run.py (then this script still packs what it has); PRE_BENCH: a command run once
+# everything is installed, before bench/run.py (e.g. bench/cli_cold.py: the only run that
+# finds a fresh machine's disk caches cold). Results, logs, step traces and vLLM's kernel
+# caches go to $OUT (or /tmp/bench-out).
 #
 # vLLM's .py files are compiled to bytecode at install time, as `pip install` does (the archive
 # carries none): in the background, while the model is built, so a fresh machine's first import
@@ -38,6 +40,11 @@ if [ ! -f "$MODEL/config.json" ]; then
 fi
 [ -n "${COMPILE:-}" ] && wait "$COMPILE"
 echo "STEP make-model + bytecode: $((SECONDS - t)) s"
+if [ -n "${PRE_BENCH:-}" ]; then
+  t=$SECONDS
+  bash -c "$PRE_BENCH" 2>&1 | tail -40
+  echo "STEP pre-bench: $((SECONDS - t)) s"
+fi
 timeout -k 5 "$BENCH_LIMIT" python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work-$PRESET \
   --json "$OUTDIR/results-$PRESET.json" "$@" > /tmp/bench-$PRESET.log 2>&1
 rc=$?
