@@ -92,7 +92,6 @@ def make_pipeline(
     on_planned=None,
     submit_bucket="default",
     long_first: bool = True,
-    send_ahead="default",
 ):
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.model.tokenizer import ChatTemplateTokenizer
@@ -109,8 +108,6 @@ def make_pipeline(
     )
     if submit_bucket != "default":
         options = replace(options, submit_bucket=submit_bucket)
-    if send_ahead != "default":
-        options = replace(options, send_ahead=send_ahead)
     glossary = load_glossaries([REPO / g for g in GLOSSARIES])
     return Pipeline(
         options,
@@ -168,34 +165,8 @@ class BenchEngine:
         self.requests += len(requests)
         return [self._answer(row, g) for row, g in zip(rows, self.inner.generate(fixed))]
 
-    def open_stream(self):
-        from hymt_cli.engine.base import open_stream
-
-        inner = open_stream(self.inner)
-        return None if inner is None else _BenchStream(self, inner)
-
     def close(self) -> None:  # the worker closes the real engine at its end
         pass
-
-
-class _BenchStream:
-    """The inner engine's request stream, with the bench's fixed output lengths."""
-
-    def __init__(self, bench: BenchEngine, inner) -> None:
-        self.bench, self.inner, self.rows = bench, inner, []
-
-    def add(self, requests, lead: int = 0) -> None:
-        rows, fixed = self.bench._fixed(requests)
-        self.rows.extend(rows)
-        self.bench.requests += len(requests)
-        self.inner.add(fixed, lead)
-
-    def answers(self):
-        for index, generation in self.inner.answers():
-            yield index, self.bench._answer(self.rows[index], generation)
-
-    def stop(self) -> None:
-        self.inner.stop()
 
 
 class FileClock:

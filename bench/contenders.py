@@ -26,7 +26,6 @@ PASS_ORDER = {
     "warm": dict(),
     "doc": dict(long_first=False),
     "sorted": dict(submit_bucket=None, long_first=False),
-    "whole": dict(send_ahead=None),  # the window planned before its first request (before issue 20's call 4)
 }
 
 

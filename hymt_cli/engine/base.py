@@ -93,33 +93,6 @@ class Engine(Protocol):
         ...
 
 
-class RequestStream(Protocol):
-    """A pass whose requests are added while the engine works (`open_stream`): the pipeline
-    sends the first requests of a window while it still reads and plans the rest."""
-
-    def add(self, requests: Sequence[GenerationRequest], lead: int = 0) -> None:
-        """Queue `requests` (indexed after those added before); the first `lead` of them go ahead
-        of every request added earlier that no engine has taken yet (the longest lead a pass)."""
-        ...
-
-    def answers(self) -> Iterator[tuple[int, Generation]]:
-        """(index, Generation) for every request added, each as soon as it is done; ends once
-        all are answered. Nothing may be added once this is called."""
-        ...
-
-    def stop(self) -> None:
-        """End the stream early (requests not answered yet are dropped); safe to call twice."""
-        ...
-
-
-def open_stream(engine: Engine) -> RequestStream | None:
-    """A request stream of `engine`, if it takes requests while it works (`open_stream()`);
-    None for the engines that answer one call at a time."""
-    opener = getattr(engine, "open_stream", None)
-    stream: RequestStream | None = opener() if callable(opener) else None
-    return stream
-
-
 class BatchEngine:
     """Base of engines that answer a whole batch at once: their stream is the batch, in order."""
 

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -35,9 +36,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest
-from .replica_calls import ReplicaCall, ReplicaStream
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
+_SEND_CHUNK = 512  # requests per message to a replica
+_DEAL = 32  # requests handed to one replica before the next one gets its turn
 
 
 @runtime_checkable
@@ -93,7 +95,7 @@ Build = Callable[..., Engine]
 
 
 @dataclass(eq=False)
-class Replica:
+class _Replica:
     slot: ReplicaSlot
     process: Any  # multiprocessing's SpawnProcess
     conn: Connection
@@ -134,7 +136,7 @@ class ReplicaEngine:
         context = multiprocessing.get_context("spawn")  # CUDA and vLLM need fresh processes
         # kept for the replicas' lifetime: a child unpickles its events only once it runs
         self._started = started = [context.Event() for _ in slots]
-        self._replicas: list[Replica] = []
+        self._replicas: list[_Replica] = []
         for i, slot in enumerate(slots):
             parent_end, child_end = context.Pipe()
             wait_for = started[slot.after] if slot.after is not None else None
@@ -146,12 +148,12 @@ class ReplicaEngine:
             )
             process.start()
             child_end.close()
-            self._replicas.append(Replica(slot, process, parent_end))
+            self._replicas.append(_Replica(slot, process, parent_end))
         try:
             while not any(r.ready for r in self._replicas):
                 if all(r.dead for r in self._replicas):
                     raise EngineUnavailable(f"no engine replica could start: {self.failures[0]}")
-                self.pump()
+                self._pump()
         except BaseException:
             self.close()
             raise
@@ -160,7 +162,7 @@ class ReplicaEngine:
         """Wait until every replica is ready or has failed; the number ready. (The engine
         works as soon as one is: this is for tests and benchmarks.)"""
         while any(not (r.ready or r.dead) for r in self._replicas):
-            self.pump()  # answers now can only be those of an abandoned call: dropped
+            self._pump()  # answers now can only be those of an abandoned call: dropped
         return sum(r.ready and not r.dead for r in self._replicas)
 
     @property
@@ -177,27 +179,72 @@ class ReplicaEngine:
         their order; a replica that stops has its unanswered requests sent to the others."""
         if not requests:
             return
-        call = ReplicaCall(self)
-        call.add(requests)
+        base = next(self._calls) << 32
+        todo = iter(range(len(requests)))
+        resend: deque[int] = deque()
+        left = len(requests)
         try:
-            while call.left:
-                yield from call.turn()
+            while left:
+                self._deal(requests, base, todo, resend, left)
+                if all(r.dead for r in self._replicas):
+                    raise RuntimeError(f"every engine replica stopped: {'; '.join(self.failures)}")
+                for replica, answers in self._pump():
+                    for tag, generation in answers:
+                        if tag >> 32 != base >> 32 or tag not in replica.tags:
+                            continue  # an answer to an earlier, abandoned call
+                        replica.tags.discard(tag)
+                        replica.served += 1
+                        left -= 1
+                        yield tag - base, generation
+                for replica in self._replicas:
+                    if replica.dead and replica.tags:  # stopped: its work goes to the others
+                        resend.extend(sorted(t - base for t in replica.tags))
+                        replica.tags.clear()
         finally:
-            call.abort()
+            for replica in self._replicas:
+                if replica.tags and not replica.dead:
+                    self._send(replica, ("abort", None))
+                replica.tags.clear()
 
-    def open_stream(self) -> ReplicaStream:
-        """A pass whose requests are added while the replicas work (base.RequestStream)."""
-        return ReplicaStream(ReplicaCall(self))
+    def _deal(
+        self,
+        requests: Sequence[GenerationRequest],
+        base: int,
+        todo: Iterator[int],
+        resend: deque[int],
+        left: int,
+    ) -> None:
+        """Top every working replica up to its `in_flight` (no more than an equal share of what
+        is left: a small job is still shared), dealing the next requests round-robin, _DEAL at
+        a time: neighbours in the order (the longest requests lead it) go to different
+        replicas, so no replica gets all the long ones."""
+        working = [r for r in self._replicas if r.ready and not r.dead]
+        fair = -(-left // max(1, len(working)))
+        room = {id(r): min(r.in_flight, fair) - len(r.tags) for r in working}
+        batches: dict[int, list[tuple[int, GenerationRequest]]] = {id(r): [] for r in working}
+        exhausted = False
+        while not exhausted and any(n > 0 for n in room.values()):
+            for replica in working:
+                take = min(_DEAL, room[id(replica)])
+                for _ in range(take):
+                    index = resend.popleft() if resend else next(todo, None)
+                    if index is None:
+                        exhausted = True
+                        break
+                    batches[id(replica)].append((base + index, requests[index]))
+                    room[id(replica)] -= 1
+                if exhausted:
+                    break
+        for replica in working:
+            batch = batches[id(replica)]
+            for start in range(0, len(batch), _SEND_CHUNK):
+                chunk = batch[start : start + _SEND_CHUNK]
+                if not self._send(replica, ("add", chunk)):
+                    resend.extendleft(reversed([t - base for t, _ in batch[start:]]))
+                    break
+                replica.tags.update(t for t, _ in chunk)
 
-    def next_call(self) -> int:
-        """A new call's tag base: answers to an abandoned call are told apart by it."""
-        return next(self._calls) << 32
-
-    @property
-    def replicas(self) -> list[Replica]:
-        return self._replicas
-
-    def send(self, replica: Replica, message: tuple[str, object]) -> bool:
+    def _send(self, replica: _Replica, message: tuple[str, object]) -> bool:
         try:
             replica.conn.send(message)
             return True
@@ -205,15 +252,14 @@ class ReplicaEngine:
             self._stopped(replica, "its process stopped")
             return False
 
-    def pump(self, timeout: float | None = None) -> list[tuple[Replica, list[tuple[int, Generation]]]]:
-        """Wait for any replica to say something (at most `timeout` seconds); handle start-up
-        news, return answers."""
+    def _pump(self) -> list[tuple[_Replica, list[tuple[int, Generation]]]]:
+        """Wait for any replica to say something; handle start-up news, return answers."""
         alive = [r for r in self._replicas if not r.dead]
         if not alive:
             return []
         objects: list[Any] = [r.conn for r in alive] + [r.process.sentinel for r in alive]
-        readable = wait(objects, timeout)
-        answers: list[tuple[Replica, list[tuple[int, Generation]]]] = []
+        readable = wait(objects)
+        answers: list[tuple[_Replica, list[tuple[int, Generation]]]] = []
         for replica in alive:
             if replica.conn not in readable and replica.process.sentinel not in readable:
                 continue
@@ -237,12 +283,12 @@ class ReplicaEngine:
                 self._stopped(replica, f"its process stopped (exit code {replica.process.exitcode})")
         return answers
 
-    def _phase(self, replica: Replica, name: str) -> None:
+    def _phase(self, replica: _Replica, name: str) -> None:
         replica.last_phase = name
         if self._on_phase is not None:
             self._on_phase(name if len(self._replicas) == 1 else f"{replica.slot.label}: {name}")
 
-    def _stopped(self, replica: Replica, why: str) -> None:
+    def _stopped(self, replica: _Replica, why: str) -> None:
         if not replica.dead:
             replica.dead = True
             self.failures.append(f"{replica.slot.label}: {why}")
@@ -252,7 +298,7 @@ class ReplicaEngine:
         """Stop every replica (each closes its engine); safe to call twice."""
         for replica in self._replicas:
             if not replica.dead:
-                self.send(replica, ("close", None))
+                self._send(replica, ("close", None))
         for replica in self._replicas:
             replica.process.join(timeout=60)
             if replica.process.is_alive():

@@ -43,18 +43,6 @@ def submission_order(
     may then come last). An engine working through the result finishes documents in order.
 
     `length` (an item's expected output tokens): the longest items lead, see LONG_LEAD_FACTOR."""
-    lead, rest = lead_and_rest(items, cost, bucket=bucket, length=length)
-    return lead + rest
-
-
-def lead_and_rest(
-    items: Sequence[T],
-    cost: Callable[[T], int],
-    *,
-    bucket: int | None,
-    length: Callable[[T], int] | None = None,
-) -> tuple[list[T], list[T]]:
-    """`submission_order` in two parts: the items that lead (longest first), and the rest."""
     items = list(items)
     lead: list[T] = []
     if length is not None and len(items) > 1:
@@ -66,11 +54,11 @@ def lead_and_rest(
         taken = set(chosen)
         items = [item for i, item in enumerate(items) if i not in taken]
     if bucket is None:
-        return lead, sorted(items, key=cost)
-    rest: list[T] = []
+        return lead + sorted(items, key=cost)
+    ordered: list[T] = lead
     for start in range(0, len(items), max(1, bucket)):
-        rest.extend(sorted(items[start : start + max(1, bucket)], key=cost))
-    return lead, rest
+        ordered.extend(sorted(items[start : start + max(1, bucket)], key=cost))
+    return ordered
 
 
 def budget_batches(

@@ -11,6 +11,7 @@ documents); a table streams through window after window, so memory stays bounded
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -21,11 +22,12 @@ from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.manifest import record
-from ..outputs.paths import OutputRules
+from ..outputs.paths import OutputRules, PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport
 from ..review import RecordSpool
+from ..signals import deferred
 from ..text.languages import Language
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
@@ -35,7 +37,6 @@ from .flagging import Flagger
 from .jobs import Job, OpenInput
 from .outcomes import Check, Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
-from .prompts_file import PromptsFile
 from .run_options import RunOptions
 from .unit_results import finish_unit
 from .window import UnitWork, Window, smallest_units_first
@@ -89,9 +90,8 @@ class Pipeline:
         self._current: OpenInput | None = None
         self._inputs: list[OpenInput] = []
         self._input_order: dict[OpenInput, int] = {}
-        self._prompts: PromptsFile | None = None
+        self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
-        self._dispatcher = self._new_dispatcher(None)  # one per window (`_fill`)
         self.review = review
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
@@ -99,7 +99,8 @@ class Pipeline:
         self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
-            self._prompts = PromptsFile(self.options.prompts_out)
+            with deferred():
+                self._prompts = PendingOutput(self.options.prompts_out, None)
         failed = True
         try:
             while (window := self._fill()) is not None:
@@ -110,7 +111,6 @@ class Pipeline:
                 self.flagger.finish()
             failed = False
         finally:
-            self._dispatcher.stop()
             self.engine.close(failed=failed)
             if failed:
                 self._discard_all()
@@ -132,7 +132,6 @@ class Pipeline:
             ),
             Outcomes(self.checks),
         )
-        self._dispatcher = self._new_dispatcher(window)
         while window.segments < self.options.window_segments:
             current = self._next_input(window)
             if current is None:
@@ -257,20 +256,6 @@ class Pipeline:
             # Work for the model: load it while the other inputs are read (a cold start is tens
             # of seconds; reading a large folder or catalog can be too).
             self.engine.start()
-        self._send_ahead(window)
-
-    def _send_ahead(self, window: Window) -> None:
-        """Once the engine is ready and a part of the window is planned, send that part, while
-        the rest is read (an engine that takes requests while it works: Dispatcher.send_ahead)."""
-        planner, least = window.planner, self.options.send_ahead
-        if least is None or len(planner.asks) - len(planner.planned) < least:
-            return
-        engine = self.engine.ready()
-        if engine is None or not self._dispatcher.can_send_ahead(engine):
-            return
-        part = self._plan_part(window)
-        self.progress.planned(files=0, requests=len(part), prompt_tokens=sum(r.prompt_tokens for r in part))
-        self._dispatcher.send_ahead(smallest_units_first(part, window))
 
     def _with_context(self, current: OpenInput) -> bool:
         mode = self.options.context
@@ -290,52 +275,39 @@ class Pipeline:
 
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:
-        self.progress.phase("planning")
-        part = self._plan_part(window)
-        if self.options.dry_run:
-            return
-        self.progress.planned(
-            files=window.new_jobs, requests=len(part), prompt_tokens=sum(r.prompt_tokens for r in part)
-        )
-        for work in window.works:  # units with nothing to translate are done already
-            if work.pending == 0:
-                self._finish(window, work)
-        for key in window.recalled:
-            self._settled(window, key)
-        self._dispatcher.dispatch(smallest_units_first(part, window))
-        unfinished = [w for w in window.works if w.pending]
-        if unfinished:
-            raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")
-
-    def _plan_part(self, window: Window) -> list[PlannedRequest]:
-        """Plan the window's asks not planned yet: settle what the memory knows, tokenize the
-        rest (while the engine starts) and count them; the requests for the engine."""
-        planner = window.planner
+        planner, outcomes = window.planner, window.outcomes
         asks = planner.unplanned()
         recalled = self._recall(window, [a.key for a in asks])  # by text: the engine can start first
-        window.recalled |= recalled
         left = [a.key for a in asks if a.key not in recalled]
         if left:
             self.engine.start()
+        self.progress.phase("planning")
         requests = planner.finish()  # tokenized while the engine starts
         report = self.report
         report.unique_segments += len(requests)
         report.prompt_tokens += sum(r.prompt_tokens for r in requests)
         report.cache_hit_tokens += sum(r.prompt_tokens for r in requests if r.key in recalled)
         if self._prompts is not None:
-            self._prompts.write(planner, requests)
+            self._write_prompts(planner, requests)
         if self._on_planned is not None:
             self._on_planned(requests)
-        return [planner.planned[k] for k in left]
-
-    def _new_dispatcher(self, window: Window | None) -> Dispatcher:
-        if window is None:  # before the first window: nothing to dispatch
-            window = Window(Planner(self.tokenizer, context_tokens=0, source=None), Outcomes(()))
-        return Dispatcher(
+        if self.options.dry_run:
+            return
+        self.progress.planned(
+            files=window.new_jobs,
+            requests=len(left),
+            prompt_tokens=sum(planner.planned[k].prompt_tokens for k in left),
+        )
+        for work in window.works:  # units with nothing to translate are done already
+            if work.pending == 0:
+                self._finish(window, work)
+        for key in recalled:
+            self._settled(window, key)
+        dispatcher = Dispatcher(
             self.engine.get,
-            window.outcomes,
-            window.planner,
-            report=self.report,
+            outcomes,
+            planner,
+            report=report,
             progress=self.progress,
             memory=self.memory,
             batch_tokens=self.options.batch_tokens,
@@ -344,6 +316,10 @@ class Pipeline:
             submit_bucket=self.options.submit_bucket,
             long_first=self.options.long_first,
         )
+        dispatcher.dispatch(smallest_units_first([planner.planned[k] for k in left], window))
+        unfinished = [w for w in window.works if w.pending]
+        if unfinished:
+            raise RuntimeError(f"{len(unfinished)} unit(s) never got all their answers")
 
     def _recall(self, window: Window, keys: list[RequestKey]) -> set[RequestKey]:
         """Settle what the translation memory knows; return those keys."""
@@ -371,6 +347,20 @@ class Pipeline:
 
     def _finish(self, window: Window, work: UnitWork) -> None:
         finish_unit(window, work, self._input_order[work.job.input], flagger=self.flagger, review=self.review)
+
+    def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:
+        assert self._prompts is not None
+        for r in requests:
+            line = {
+                "file": r.first_use[0],
+                "segment": r.first_use[1],
+                "lang": r.lang.code,
+                "prompt": r.prompt,
+                "tokens": r.prompt_tokens,
+                "max_tokens": r.max_tokens,
+                "uses": planner.uses[r.key],
+            }
+            self._prompts.handle.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
 
     def _discard_all(self) -> None:
         """The run stopped early (a signal, an error): remove every temp file; an output not

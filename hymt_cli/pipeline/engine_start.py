@@ -29,9 +29,6 @@ class EngineStart:
         except BaseException as exc:  # handed to the thread that asks for the engine
             self._error = exc
 
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
     def result(self) -> Engine:
         """The engine, once built; the factory's exception if it failed."""
         self._thread.join()
@@ -64,13 +61,6 @@ class EngineHolder:
     def start(self) -> None:
         if self._enabled and self._start is None and self._engine is None:
             self._start = EngineStart(self._factory)
-
-    def ready(self) -> Engine | None:
-        """The engine if it is built (None while it starts, or before), without waiting; a start
-        that failed raises here too."""
-        if self._engine is None and self._start is not None and self._start.done():
-            self.get()
-        return self._engine
 
     def get(self) -> Engine:
         if self._engine is None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..text.languages import Language
-from .dispatch import SEND_AHEAD, SUBMIT_BUCKET
+from .dispatch import SUBMIT_BUCKET
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +29,6 @@ class RunOptions:
     # The longest requests of a pass go to the engine first (batching.LONG_LEAD_FACTOR): the
     # job's tail. False: plain document order (benchmarks compare the two).
     long_first: bool = True
-    # An engine that takes requests while it works gets the first pass of a window in parts of
-    # at least this many requests, the first while the rest is still read and planned
-    # (Dispatcher.send_ahead); None: the whole window at once.
-    send_ahead: int | None = SEND_AHEAD
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
     # formats that give them by default (FormatSpec.context_by_default).

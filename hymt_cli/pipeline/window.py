@@ -43,6 +43,5 @@ class Window:
     waiting: defaultdict[RequestKey, list[UnitWork]] = field(default_factory=lambda: defaultdict(list))
     checked: int = 0  # asks looked up in the memory before the engine started (`_needs_engine`)
     looked_up: dict[RequestKey, str | None] = field(default_factory=dict)  # what they found (None: not)
-    recalled: set[RequestKey] = field(default_factory=set)  # settled by the memory
     segments: int = 0
     new_jobs: int = 0

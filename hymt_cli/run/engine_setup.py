@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..engine import Engine, Prepared
-from ..engine.base import BatchLimits, Generation, GenerationRequest, RequestStream, open_stream
+from ..engine.base import BatchLimits, Generation, GenerationRequest
 from ..reporting.progress import ProgressEvents
 from .config import EngineChoice
 from .engine_log import EngineLog, new_log_path
@@ -108,9 +108,6 @@ class _Lent:
 
     def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
         return self._engine.generate_stream(requests)
-
-    def open_stream(self) -> RequestStream | None:
-        return open_stream(self._engine)
 
     def close(self) -> None:
         pass

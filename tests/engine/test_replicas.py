@@ -12,7 +12,6 @@ from engines import identity_replica
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
-from hymt_cli.engine.replica_calls import ReplicaCall
 from hymt_cli.engine.replicas import ReplicaEngine, ReplicaSlot
 from hymt_cli.errors import EngineUnavailable
 
@@ -37,46 +36,6 @@ def test_two_replicas_share_the_requests_and_answer_each_once() -> None:
         served = engine.served
     assert sum(served.values()) == 3005 and all(n > 0 for n in served.values()), served
     assert "replica 1: building" in phases and phases.count("replica 2: ready") == 1
-
-
-def test_the_leading_requests_of_a_later_part_go_ahead_of_those_not_dealt_yet() -> None:
-    """A call fed in parts: requests added with `lead` overtake the earlier ones still waiting
-    (the longest requests of a part lead), never those already dealt. One replica answering in
-    the order it was dealt to: the answers show the dealing order."""
-    with ReplicaEngine(identity_replica, slots(1, HYMT_TEST_TRICKLE="8")) as engine:
-        call = ReplicaCall(engine)
-        first, second = asks(1000), asks(100)
-        call.add(first)
-        order = [i for i, _ in call.turn()]  # 256 dealt (the replica's in-flight), a few answered
-        call.add(second, lead=10)
-        while call.left:
-            order.extend(i for i, _ in call.turn())
-        call.abort()
-    assert sorted(order) == list(range(1100))
-    position = {index: n for n, index in enumerate(order)}
-    assert all(position[i] < position[255] for i in range(255))  # the first 256 were dealt already
-    assert max(position[i] for i in range(1000, 1010)) < min(position[i] for i in range(300, 1000))
-    assert min(position[i] for i in range(1010, 1100)) > position[999]  # the rest of the part: after
-
-
-def test_a_stream_takes_requests_while_the_replicas_work() -> None:
-    with ReplicaEngine(identity_replica, slots(2)) as engine:
-        assert engine.wait_started() == 2
-        stream = engine.open_stream()
-        parts = [asks(700), asks(1), asks(1300)]
-        for part in parts:
-            stream.add(part, lead=len(part) // 10)
-        everything = [r for part in parts for r in part]
-        answers = dict(stream.answers())
-        assert sorted(answers) == list(range(len(everything)))
-        assert all(answers[i].text == r.source_text for i, r in enumerate(everything))
-        with pytest.raises(RuntimeError, match="being read"):
-            stream.add(asks(1))
-        stopped = engine.open_stream()
-        stopped.add(asks(3000))
-        stopped.stop()  # the run ends early: the replicas drop that call's requests
-        assert len(engine.generate(asks(20))) == 20  # and keep working
-        assert all(n > 0 for n in engine.served.values()), engine.served
 
 
 def test_replicas_of_one_device_start_one_after_another(tmp_path: Path) -> None:
@@ -158,9 +117,7 @@ def test_two_vllm_cpu_engines_share_a_run(
     engine = start_vllm(replace(tiny_engine_options, replicas=2), Sampling.deterministic())
     try:
         assert isinstance(engine, ReplicaEngine) and engine.wait_started() == 2
-        # parts of 16 requests go to the engines while the rest is planned (Dispatcher.send_ahead)
-        pipeline = make_pipeline(engine, tokenizer=tiny_tokenizer, out_dir=tmp_path / "out", send_ahead=16)
-        report = pipeline.run(sources)
+        report = make_pipeline(engine, tokenizer=tiny_tokenizer, out_dir=tmp_path / "out").run(sources)
         assert report.files_ok == 3 and report.engine_requests >= report.unique_segments > 40
         assert len(engine.served) == 2 and all(n > 0 for n in engine.served.values()), engine.served
     finally:
