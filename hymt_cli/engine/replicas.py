@@ -27,6 +27,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,11 +36,13 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EngineUnavailable, one_line
-from .base import BatchLimits, Engine, Generation, GenerationRequest
+from .base import BatchLimits, Engine, Generation, GenerationRequest, StartGate
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
 _SEND_CHUNK = 512  # requests per message to a replica
 _DEAL = 32  # requests handed to one replica before the next one gets its turn
+_GATE_POLL = 0.2  # seconds between looks at an early start's gate
+_STOP_WAIT = 10.0  # seconds a stopped replica gets to end its engine's processes
 
 
 @runtime_checkable
@@ -123,9 +126,11 @@ class ReplicaEngine:
         name: str = "replicas",
         limits: BatchLimits = _WHOLE_JOBS,
         on_phase: Callable[[str], None] | None = None,
+        gate: StartGate | None = None,
     ) -> None:
         """Start every replica; return once one of them is ready (EngineUnavailable if none
-        can start). `on_phase` hears the replicas' start-up phases, labelled."""
+        can start). `on_phase` hears the replicas' start-up phases, labelled. A `gate` that the
+        run abandons meanwhile stops them all (EngineUnavailable) within a fraction of a second."""
         if not slots:
             raise ValueError("no replica to start")
         self.name = name
@@ -153,7 +158,10 @@ class ReplicaEngine:
             while not any(r.ready for r in self._replicas):
                 if all(r.dead for r in self._replicas):
                     raise EngineUnavailable(f"no engine replica could start: {self.failures[0]}")
-                self._pump()
+                if gate is not None and gate.abandoned:
+                    self._stop_now()
+                    raise EngineUnavailable("the engine was not needed: its start was abandoned")
+                self._pump(_GATE_POLL if gate is not None else None)
         except BaseException:
             self.close()
             raise
@@ -252,13 +260,14 @@ class ReplicaEngine:
             self._stopped(replica, "its process stopped")
             return False
 
-    def _pump(self) -> list[tuple[_Replica, list[tuple[int, Generation]]]]:
-        """Wait for any replica to say something; handle start-up news, return answers."""
+    def _pump(self, timeout: float | None = None) -> list[tuple[_Replica, list[tuple[int, Generation]]]]:
+        """Wait for any replica to say something (at most `timeout` seconds); handle start-up
+        news, return answers."""
         alive = [r for r in self._replicas if not r.dead]
         if not alive:
             return []
         objects: list[Any] = [r.conn for r in alive] + [r.process.sentinel for r in alive]
-        readable = wait(objects)
+        readable = wait(objects, timeout)
         answers: list[tuple[_Replica, list[tuple[int, Generation]]]] = []
         for replica in alive:
             if replica.conn not in readable and replica.process.sentinel not in readable:
@@ -294,6 +303,19 @@ class ReplicaEngine:
             self.failures.append(f"{replica.slot.label}: {why}")
             self._phase(replica, f"stopped ({why})")
 
+    def _stop_now(self) -> None:
+        """Stop replicas still starting (they read no message before they are ready): SIGTERM,
+        which a replica turns into an orderly exit that stops its engine's own processes too."""
+        for replica in self._replicas:
+            if replica.process.is_alive():
+                replica.process.terminate()
+        for replica in self._replicas:
+            replica.process.join(timeout=_STOP_WAIT)
+            if replica.process.is_alive():
+                replica.process.kill()
+                replica.process.join(timeout=_STOP_WAIT)
+            replica.dead = True
+
     def close(self) -> None:
         """Stop every replica (each closes its engine); safe to call twice."""
         for replica in self._replicas:
@@ -318,6 +340,9 @@ def _serve(conn: Connection, build: Build, slot: ReplicaSlot, wait_for: Any, sta
     """A replica process: build the engine, then take requests and send answers until told
     to close (or the parent is gone)."""
     os.environ.update(slot.env)
+    # SIGTERM (an abandoned start, a replica that does not close): an orderly exit, so that the
+    # engine's own processes (vLLM's engine core) are stopped too, not left behind
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         os.dup2(2, 1)  # stdout carries the parent's documents: nothing of ours goes there
     except OSError:
@@ -357,6 +382,10 @@ def _serve(conn: Connection, build: Build, slot: ReplicaSlot, wait_for: Any, sta
     finally:
         if engine is not None:
             engine.close()
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _read(conn: Connection, inbox: queue.Queue[tuple[str, Any]]) -> None:

@@ -9,9 +9,11 @@ import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from ..errors import EngineUnavailable
 from ..model.files import check_local_model
-from .base import BatchLimits, Engine, EngineOptions, Sampling
+from .base import BatchLimits, Engine, EngineOptions, Sampling, StartGate
 from .replicas import ReplicaEngine, ReplicaSlot
 from .tuning import ModelShape, Tuning, tune, visible_gpus
 from .vllm_arguments import choose_gpus, fixed_settings
@@ -82,14 +84,19 @@ def start_vllm(
     verbose: bool = False,
     ignore_eos: bool = False,
     on_phase: Callable[[str], None] | None = None,
+    gate: StartGate | None = None,
 ) -> Engine:
     """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
     `ReplicaEngine` sharing the requests between engine processes, each with its own
-    CUDA_VISIBLE_DEVICES. Returns once one engine is ready."""
+    CUDA_VISIBLE_DEVICES. Returns once one engine is ready. Started before the run knows it
+    needs it (`gate`): engine processes start at once and stop if the run abandons them; an
+    engine in this process waits for the run's word."""
     route_vllm_logs_to_stderr(verbose)
     keep_kernel_caches()
     check_local_model(options.model)
     plan = plan_vllm(options)
+    if not plan.slots and gate is not None and not gate.wait():
+        raise EngineUnavailable("the engine was not needed: its start was abandoned")
     if not plan.slots:
         if plan.devices is not None:
             os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
@@ -105,4 +112,16 @@ def start_vllm(
         tuning=plan.tuning,
     )
     limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
-    return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase)
+    return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase, gate=gate)
+
+
+def gpus_present() -> bool:
+    """Whether this machine has an NVIDIA GPU (a device node, or its driver lists one), found
+    without importing anything: on such a machine vLLM's engines start as the run begins
+    (EngineSpec.starts_early)."""
+    gpus = Path("/proc/driver/nvidia/gpus")
+    try:
+        listed = any(Path("/dev").glob("nvidia[0-9]*")) or (gpus.is_dir() and any(gpus.iterdir()))
+    except OSError:
+        return False
+    return listed and os.environ.get("CUDA_VISIBLE_DEVICES") not in ("", "-1")

@@ -8,7 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..engine import ENGINES, EngineOptions, EngineSetup, EngineSpec, Sampling, ServedOptions, ServerOptions
+from ..engine import (
+    ENGINES,
+    EngineOptions,
+    EngineSetup,
+    EngineSpec,
+    Sampling,
+    ServedOptions,
+    ServerOptions,
+    StartGate,
+)
 from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
 from ..formats import RunContext
@@ -46,7 +55,12 @@ class EngineChoice:
         return self.model if self.uses_model else None
 
     def setup(
-        self, *, verbose: bool, on_phase: Callable[[str], None] | None = None, prepared: object | None = None
+        self,
+        *,
+        verbose: bool,
+        on_phase: Callable[[str], None] | None = None,
+        prepared: object | None = None,
+        gate: StartGate | None = None,
     ) -> EngineSetup:
         return EngineSetup(
             self.options,
@@ -57,6 +71,7 @@ class EngineChoice:
             declared=self.declared,
             inner=self.inner,
             prepared=prepared,
+            gate=gate,
         )
 
     def served_by(self, model: str, server: ServerOptions) -> EngineChoice:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..engine import Engine, Prepared, ServedModel
+from ..engine import Engine, Prepared, ServedModel, StartGate
 from ..errors import EngineUnavailable, ExitCode
 from ..glossary import Glossary, load_glossaries
 from ..inputs.discovery import Discovered, find_inputs
@@ -33,7 +33,7 @@ from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool, write_page
 from ..signals import Interrupted
 from .config import EngineChoice, RunConfig
-from .engine_setup import EngineFactory, EngineKeeper
+from .engine_setup import EarlyStart, EngineFactory, EngineKeeper
 from .tokenizers import choose_tokenizer
 
 DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
@@ -113,6 +113,7 @@ class Session:
         # The review page's records, and when the run started (the one time the page shows).
         self.review = RecordSpool() if self.settings.reporting.review is not None else None
         self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        self.early: EarlyStart | None = None  # the engine, started as the run began (`_start_early`)
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
@@ -136,6 +137,7 @@ class Session:
         fatal_check = engine.uses_model and not dry_run and not engine.runs.served
         if fatal_check:
             check_model_reachable(engine.model, engine.options.revision)
+        self.early = self._start_early(engine)
         glossary = (
             load_glossaries(list(settings.memory.glossary), source=self.config.source)
             if settings.memory.glossary
@@ -185,21 +187,16 @@ class Session:
             else None
         )
         prepared: Prepared | None = None
-        factory: EngineFactory | None = None
+        factory: EngineFactory | None = self.early.factory if self.early is not None else None
         try:
-            if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
-                prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
-            factory = EngineFactory(
-                engine,
-                self.progress,
-                verbose=settings.reporting.verbose,
-                log_file=settings.reporting.log_file,
-                prepared=prepared,
-            )
+            if factory is None:
+                if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
+                    prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
+                factory = self._factory(engine, prepared=prepared)
             self.pipeline = Pipeline(
                 options,
                 tokenizer,
-                self._engine_source(engine, factory),
+                self.early.take if self.early is not None else self._engine_source(engine, factory),
                 progress=self.progress,
                 write_stdout=self.extras.stdout,
                 engine_name=engine.runs.name,
@@ -214,18 +211,53 @@ class Session:
             )
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
-            factory.stop_log()
+            self._stop_engine_log(factory)
         except (EngineUnavailable, RuntimeError, OSError):
             if factory is not None:
-                factory.stop_log()
+                self._stop_engine_log(factory)
                 factory.failure_notices()
             raise
         finally:
             self.close_memory()
+            if factory is not None:
+                self._stop_engine_log(factory)
             if prepared is not None:
                 prepared.close()
         if memory is not None and memory.store_error:
             self.progress.notice("warning", memory.store_error)
+
+    def _stop_engine_log(self, factory: EngineFactory) -> None:
+        """An early start nothing took is stopped first: its processes' last words go to the log."""
+        if self.early is not None:
+            self.early.close()
+        factory.stop_log()
+
+    def _factory(
+        self, engine: EngineChoice, *, prepared: Prepared | None = None, gate: StartGate | None = None
+    ) -> EngineFactory:
+        reporting = self.settings.reporting
+        return EngineFactory(
+            engine,
+            self.progress,
+            verbose=reporting.verbose,
+            log_file=reporting.log_file,
+            prepared=prepared,
+            gate=gate,
+        )
+
+    def _start_early(self, engine: EngineChoice) -> EarlyStart | None:
+        """Start the engine now, before the tokenizer and the inputs, where its spec says so
+        (EngineSpec.starts_early): a CLI run that will translate; not a dry run, and not an API
+        session, whose kept engine outlives the run."""
+        starts_early = engine.spec.starts_early
+        if (
+            starts_early is None
+            or self.settings.reporting.dry_run
+            or self.extras.keeper is not None
+            or not starts_early(engine.options)
+        ):
+            return None
+        return EarlyStart(self._factory(engine, gate=StartGate()))
 
     def _engine_source(self, engine: EngineChoice, factory: EngineFactory) -> Callable[[], Engine]:
         keeper = self.extras.keeper
@@ -307,6 +339,11 @@ class Session:
                 self.review.close()
                 self.review = None
 
+    def stop_early_start(self) -> None:
+        """The run ends (also before its pipeline, on an error): an early start nothing took stops."""
+        if self.early is not None:
+            self._stop_engine_log(self.early.factory)
+
     def close_memory(self) -> None:
         memory, self.memory_file = self.memory_file, None
         if memory is not None:
@@ -328,6 +365,7 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
         exc.report = session.interrupted(exc)
         raise
     finally:
+        session.stop_early_start()
         progress.close()  # before an error's line (idempotent)
         session.close_memory()
 
