@@ -29,9 +29,11 @@ overrides any of them, `--gpus` and `--replicas` choose the devices and engines 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -270,17 +272,46 @@ def _billions(shape: ModelShape | None) -> str:
     return "unknown-size" if shape is None else f"{shape.active_params / 1e9:.1f}B"
 
 
+def _nvml() -> Any:
+    """NVML's Python binding: `pynvml` if installed, else the copy vLLM carries, loaded from its
+    file: importing it as `vllm.third_party.pynvml` would run vLLM's package (and import torch,
+    seconds of a cold start) in the process that only plans the engines."""
+    try:
+        import pynvml  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+        return pynvml
+    except ImportError:
+        pass
+    try:
+        spec = importlib.util.find_spec("vllm")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / "third_party" / "pynvml.py"
+        if path.is_file():
+            loaded = importlib.util.spec_from_file_location("hymt_vllm_pynvml", path)
+            if loaded is None or loaded.loader is None:
+                return None
+            module = importlib.util.module_from_spec(loaded)
+            sys.modules[loaded.name] = module  # the binding looks itself up there
+            try:
+                loaded.loader.exec_module(module)
+            except Exception:
+                del sys.modules[loaded.name]
+                return None
+            return module
+    return None
+
+
 def visible_gpus() -> list[Gpu]:
     """The GPUs this process may use (CUDA_VISIBLE_DEVICES respected), through NVML: no CUDA
     context is created, so engine processes started afterwards own their devices alone.
     Empty when there is no NVIDIA GPU or no NVML."""
-    try:
-        import pynvml  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except ImportError:
-        try:
-            from vllm.third_party import pynvml  # type: ignore[import-not-found,import-untyped,no-redef,unused-ignore]
-        except ImportError:
-            return []
+    pynvml = _nvml()
+    if pynvml is None:
+        return []
     try:
         pynvml.nvmlInit()
     except Exception:  # no driver, no GPU

@@ -215,3 +215,20 @@ def test_gpus_and_replicas_flags_become_engine_options() -> None:
         Settings.build(gpus=",")
     with pytest.raises(UsageError, match="--replicas must be at least 1"):
         Settings.build(replicas=0)
+
+
+def test_finding_the_gpus_imports_neither_vllm_nor_torch() -> None:
+    """The process that plans the engines reads NVML through vLLM's own copy of the binding,
+    loaded from its file: importing `vllm.third_party` would run vLLM's package and import torch
+    (seconds of a cold start, beside the engine processes importing the same)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from hymt_cli.engine.tuning import visible_gpus; visible_gpus(); "
+        "print(sorted(m for m in ('vllm', 'torch', 'transformers') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
