@@ -109,8 +109,10 @@ class StartGate:
         self._wanted = True
         self._decided.set()
 
-    def abandon(self) -> None:
-        if not self._wanted:
+    def abandon(self, *, even_if_wanted: bool = False) -> None:
+        """The run needs no engine; `even_if_wanted`: the run is ending (a failure, a signal)
+        while the engine it wanted is still starting."""
+        if even_if_wanted or not self._wanted:
             self._abandoned = True
         self._decided.set()
 
@@ -121,7 +123,7 @@ class StartGate:
     def wait(self) -> bool:
         """Until the run decides; whether it wants the engine."""
         self._decided.wait()
-        return self._wanted
+        return self._wanted and not self._abandoned
 
 
 class BatchEngine:

@@ -29,6 +29,10 @@ class EngineStart:
         except BaseException as exc:  # handed to the thread that asks for the engine
             self._error = exc
 
+    def done(self) -> bool:
+        """Whether the build has ended (built or failed)."""
+        return not self._thread.is_alive()
+
     def result(self) -> Engine:
         """The engine, once built; the factory's exception if it failed."""
         self._thread.join()

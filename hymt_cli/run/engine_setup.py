@@ -91,15 +91,16 @@ class EarlyStart:
         return self._start.result()
 
     def close(self) -> None:
-        """Stop the start if nothing took it (the engine, if it was ready already, is closed);
-        an engine taken is the pipeline's to close."""
-        if self._taken or self._closed:
+        """The run ends. An engine the pipeline took, built, is the pipeline's to close; a start
+        nothing took, or one still going when the run ends early (a failure, a signal), is
+        stopped, and an engine it finished meanwhile is closed."""
+        if self._closed or (self._taken and self._start.done()):
             return
         self._closed = True
-        self._gate.abandon()
+        self._gate.abandon(even_if_wanted=True)
         try:
             engine = self._start.result()
-        except Exception:  # abandoned, or failed: nothing needed it
+        except Exception:  # abandoned, or failed: nothing needs it now
             return
         engine.close()
 

@@ -120,3 +120,35 @@ def test_an_abandoned_gate_stops_replicas_that_are_starting() -> None:
     wanted.want()
     wanted.abandon()  # too late: the run took the engine
     assert not wanted.abandoned and wanted.wait()
+
+
+def test_a_run_that_ends_while_its_engine_is_starting_stops_the_start(
+    tmp_path: Path, early_engine: Callable[[float], None]
+) -> None:
+    """A failure or a signal while the pipeline waits for the engine it took: the start stops
+    too (else the engine processes, not daemons, would hold the process at its exit)."""
+    from hymt_cli.run.engine_setup import EarlyStart, EngineFactory
+
+    early_engine(60.0)
+    settings = Settings.build(inputs=(str(tmp_path),), to="de", engine="early")
+    factory = EngineFactory(
+        RunConfig.of(settings).engine, ProgressEvents(), verbose=False, log_file=None, gate=StartGate()
+    )
+    start = EarlyStart(factory)
+    outcome: list[BaseException] = []
+
+    def pipeline_waits() -> None:
+        try:
+            start.take()
+        except BaseException as exc:
+            outcome.append(exc)
+
+    waiting = threading.Thread(target=pipeline_waits)
+    waiting.start()
+    time.sleep(1.0)
+    began = time.monotonic()
+    start.close()
+    waiting.join(timeout=30)
+    assert time.monotonic() - began < 20 and not waiting.is_alive()
+    assert outcome and isinstance(outcome[0], EngineUnavailable)
+    assert not [p for p in multiprocessing.active_children() if p.name.startswith("hymt-replica")]
