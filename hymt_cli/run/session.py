@@ -169,18 +169,7 @@ class Session:
     ) -> None:
         settings, config = self.settings, self.config
         context = memory_context(engine, glossary)
-        options = RunOptions(
-            targets=config.targets,
-            source=config.source,
-            out_dir=settings.output.out,
-            context_tokens=self._context_tokens(),
-            batch_tokens=settings.model.batch_tokens,
-            dry_run=settings.reporting.dry_run,
-            prompts_out=settings.reporting.prompts_out,
-            overwrite=settings.output.overwrite,
-            provenance=provenance(config, context),
-            context=settings.memory.context,
-        )
+        options = self._run_options(context)
         memory = self.memory = (
             PipelineMemory(self.memory_file, context, config.source_code)
             if self.memory_file is not None
@@ -225,6 +214,21 @@ class Session:
                 prepared.close()
         if memory is not None and memory.store_error:
             self.progress.notice("warning", memory.store_error)
+
+    def _run_options(self, context: MemoryContext) -> RunOptions:
+        settings, config = self.settings, self.config
+        return RunOptions(
+            targets=config.targets,
+            source=config.source,
+            out_dir=settings.output.out,
+            context_tokens=self._context_tokens(),
+            batch_tokens=settings.model.batch_tokens,
+            dry_run=settings.reporting.dry_run,
+            prompts_out=settings.reporting.prompts_out,
+            overwrite=settings.output.overwrite,
+            provenance=provenance(config, context),
+            context=settings.memory.context,
+        )
 
     def _stop_engine_log(self, factory: EngineFactory) -> None:
         """An early start nothing took is stopped first: its processes' last words go to the log."""
