@@ -33,8 +33,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 MIB = 2**20
-COLUMNS = ("window", "seconds", "rss", "max_before", "heap", "heap_used", "py_arenas", "py_high")
-COLUMNS += ("py_used", "blocks", "gc_objects", "arrow")
+COLUMNS = ("window", "seconds", "rss", "max_before", "files", "brk_heap", "anon", "heap", "heap_used")
+COLUMNS += ("heap_mmap", "py_arenas", "py_high", "py_used", "blocks", "gc_objects", "arrow")
 
 
 class _MallInfo2(ctypes.Structure):
@@ -55,7 +55,27 @@ def glibc_heap() -> dict[str, float]:
     libc = ctypes.CDLL("libc.so.6")
     libc.mallinfo2.restype = _MallInfo2
     info = libc.mallinfo2()
-    return {"heap": round(info.arena / MIB, 1), "heap_used": round(info.uordblks / MIB, 1)}
+    return {
+        "heap": round(info.arena / MIB, 1),
+        "heap_used": round(info.uordblks / MIB, 1),
+        "heap_mmap": round(info.hblkhd / MIB, 1),
+    }
+
+
+def resident_by_kind() -> dict[str, float]:
+    """Resident MiB of mapped files, of the sbrk heap (glibc's main arena) and of the other
+    anonymous mappings (pymalloc's arenas, glibc's thread heaps and big blocks, Arrow's mimalloc)."""
+    kinds = {"files": 0.0, "brk_heap": 0.0, "anon": 0.0}
+    kind = "anon"
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = line.split(maxsplit=6)
+            if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                name = head[5].strip() if len(head) > 5 else ""
+                kind = "brk_heap" if name == "[heap]" else "files" if name.startswith("/") else "anon"
+            elif head[0] == "Rss:":
+                kinds[kind] += int(head[1]) / 1024
+    return {k: round(v, 1) for k, v in kinds.items()}
 
 
 def pymalloc() -> dict[str, float]:
@@ -108,6 +128,7 @@ class Probe:
             "seconds": round(time.monotonic() - self.started, 1),
             "rss": round(rss_mib(), 1),
             "max_before": round(self.highest, 1),
+            **resident_by_kind(),
             **glibc_heap(),
             **pymalloc(),
             "blocks": sys.getallocatedblocks(),
