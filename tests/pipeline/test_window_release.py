@@ -28,7 +28,7 @@ class WindowCounter:
         self.alive: list[int] = []
 
     def recall(self, keys: Sequence[RequestKey]) -> list[str | None]:
-        self.alive.append(sum(isinstance(o, Window) for o in gc.get_objects()))
+        self.alive.append(sum(type(o) is Window for o in gc.get_objects()))
         return [text for _, text, _ in keys]
 
     def remember(self, items: Sequence[tuple[RequestKey, str]]) -> None:
