@@ -115,8 +115,11 @@ class ParquetReader:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        _steady_memory_pool()
         try:
-            self._file = pq.ParquetFile(self._source.open_binary())
+            # pre_buffer (pyarrow's default) buffers every row group's column chunks for the batch
+            # reader and keeps them until the file is read: memory that grew with the file.
+            self._file = pq.ParquetFile(self._source.open_binary(), pre_buffer=False)
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or _first_line(exc)}") from None
         except (pa.ArrowException, ValueError) as exc:
@@ -320,6 +323,23 @@ def _writer_options(source: pq.ParquetFile, schema: pa.Schema) -> dict[str, Any]
             first = next(iter(codecs.values()))
             options["compression"] = "none" if first == "uncompressed" else first
     return options
+
+
+def _steady_memory_pool() -> None:
+    """Arrow's buffers from jemalloc (else the system's malloc), for the whole process, once.
+
+    Arrow's default pool, mimalloc, kept memory that Arrow had freed: reading a 2M-row catalog
+    batch by batch, with Arrow's live buffers steady at 13 MiB, grew the resident size by ~80 MiB
+    (jemalloc or malloc: flat). A streamed table must not grow with its rows."""
+    import pyarrow as pa
+
+    if pa.default_memory_pool().backend_name != "mimalloc":
+        return  # chosen already (here, or by ARROW_DEFAULT_MEMORY_POOL)
+    try:
+        pool = pa.jemalloc_memory_pool()
+    except NotImplementedError:  # a build without jemalloc
+        pool = pa.system_memory_pool()
+    pa.set_memory_pool(pool)
 
 
 def _first_line(exc: BaseException) -> str:

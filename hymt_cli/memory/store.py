@@ -39,6 +39,7 @@ SCHEMA_VERSION = 1
 APPLICATION = "hymt.memory"
 _FILE_NAME = "memory.sqlite3"
 _CHUNK = 500  # keys per SELECT ... IN (...) (sqlite's default variable limit is far above)
+_LOOKUP = f"SELECT key, target FROM segments WHERE key IN ({','.join('?' * _CHUNK)})"
 BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
 LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
 _ORIGIN_MODEL, _ORIGIN_IMPORT = "model", "import"
@@ -261,9 +262,12 @@ class TranslationMemory:
         with self._reporting("read"):
             for start in range(0, len(wanted), _CHUNK):
                 chunk = wanted[start : start + _CHUNK]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT key, target FROM segments WHERE key IN ({marks})"
-                rows: list[tuple[bytes, str]] = self._retry(functools.partial(self._select, query, chunk))
+                # Every SELECT has _CHUNK keys (the last chunk repeats its last key): one statement,
+                # prepared once. A statement per chunk size filled sqlite3's statement cache with
+                # up to 128 of them (~0.1 MB each) as a long run met new sizes: memory that grew
+                # with the rows.
+                chunk += chunk[-1:] * (_CHUNK - len(chunk))
+                rows: list[tuple[bytes, str]] = self._retry(functools.partial(self._select, _LOOKUP, chunk))
                 found.update(rows)
         return [found.get(h, found.get(m)) for m, h in zip(model_keys, human_keys)]
 

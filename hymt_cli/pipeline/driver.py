@@ -105,6 +105,7 @@ class Pipeline:
         try:
             while (window := self._fill()) is not None:
                 self._translate(window)
+                del window  # translated and written: freed before the next one is read
             if self._prompts is not None:
                 self._prompts.commit()
             if self.flagger is not None:
@@ -123,6 +124,8 @@ class Pipeline:
     # -- reading and planning -----------------------------------------------------------------
     def _fill(self) -> Window | None:
         """Read units until the window is full or the inputs are done; None when nothing is left."""
+        if self.flagger is not None:
+            self.flagger.new_window()
         window = Window(
             Planner(
                 self.tokenizer,
@@ -148,8 +151,6 @@ class Pipeline:
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
-        if self.flagger is not None:
-            self.flagger.new_window()
         return window
 
     def _next_input(self, window: Window) -> OpenInput | None:
