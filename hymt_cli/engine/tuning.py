@@ -29,6 +29,7 @@ overrides any of them, `--gpus` and `--replicas` choose the devices and engines 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import math
@@ -272,6 +273,7 @@ def _billions(shape: ModelShape | None) -> str:
     return "unknown-size" if shape is None else f"{shape.active_params / 1e9:.1f}B"
 
 
+@functools.cache
 def _nvml() -> Any:
     """NVML's Python binding: `pynvml` if installed, else the copy vLLM carries, loaded from its
     file: importing it as `vllm.third_party.pynvml` would run vLLM's package (and import torch,

@@ -95,9 +95,9 @@ def start_vllm(
     keep_kernel_caches()
     check_local_model(options.model)
     plan = plan_vllm(options)
-    if not plan.slots and gate is not None and not gate.wait():
-        raise EngineUnavailable("the engine was not needed: its start was abandoned")
     if not plan.slots:
+        if gate is not None and not gate.wait():  # an engine in this process cannot stop half-way
+            raise EngineUnavailable("the engine was not needed: its start was abandoned")
         if plan.devices is not None:
             os.environ["CUDA_VISIBLE_DEVICES"] = plan.devices  # before vLLM initializes CUDA here
         return VllmEngine(

@@ -106,8 +106,8 @@ def _adds_nothing(config: dict[str, Any], tokenizer: Tokenizer) -> bool:
     if not isinstance(declared, dict):
         return False
     for index, token in declared.items():
-        if known.get(_content(token) or "") != int(index):
-            return False
+        if not str(index).isdigit() or known.get(_content(token) or "") != int(index):
+            return False  # a malformed config is transformers' to report
     named = [config.get(name) for name in SPECIAL_TOKENS]
     extra = config.get("additional_special_tokens") or config.get("extra_special_tokens") or []
     if isinstance(extra, dict):

@@ -200,7 +200,6 @@ class Session:
             )
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
-            self._stop_engine_log(factory)
         except (EngineUnavailable, RuntimeError, OSError):
             if factory is not None:
                 self._stop_engine_log(factory)

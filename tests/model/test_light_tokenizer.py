@@ -60,6 +60,9 @@ def test_folders_it_cannot_vouch_for_go_to_transformers(tiny_model_dir: Path, tm
     def added_token(folder: Path, config: dict) -> None:
         config["added_tokens_decoder"] = {"999999": {"content": "<|not in the file|>", "special": True}}
 
+    def malformed_token_index(folder: Path, config: dict) -> None:
+        config["added_tokens_decoder"] = {"not a number": {"content": "<|eos|>", "special": True}}
+
     def generation_tag(folder: Path, config: dict) -> None:
         for name in ("chat_template.jinja",):
             (folder / name).unlink(missing_ok=True)
@@ -68,7 +71,7 @@ def test_folders_it_cannot_vouch_for_go_to_transformers(tiny_model_dir: Path, tm
     def no_tokenizer_json(folder: Path, config: dict) -> None:
         (folder / "tokenizer.json").unlink()
 
-    for change in (other_class, added_token, generation_tag, no_tokenizer_json):
+    for change in (other_class, added_token, malformed_token_index, generation_tag, no_tokenizer_json):
         assert LightChatTokenizer.load(variant(change.__name__, change)) is None, change.__name__
     assert LightChatTokenizer.load(str(tmp_path / "missing")) is None
 
