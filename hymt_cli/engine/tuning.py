@@ -273,17 +273,22 @@ def _billions(shape: ModelShape | None) -> str:
     return "unknown-size" if shape is None else f"{shape.active_params / 1e9:.1f}B"
 
 
-@functools.cache
 def _nvml() -> Any:
-    """NVML's Python binding: `pynvml` if installed, else the copy vLLM carries, loaded from its
-    file: importing it as `vllm.third_party.pynvml` would run vLLM's package (and import torch,
-    seconds of a cold start) in the process that only plans the engines."""
+    """NVML's Python binding: `pynvml` if installed (Python caches the import), else the copy
+    vLLM carries."""
     try:
         import pynvml  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
         return pynvml
     except ImportError:
-        pass
+        return _vllm_pynvml()
+
+
+@functools.cache
+def _vllm_pynvml() -> Any:
+    """The NVML binding vLLM carries, loaded once from its file: importing it as
+    `vllm.third_party.pynvml` would run vLLM's package (and import torch, seconds of a cold
+    start) in the process that only plans the engines."""
     try:
         spec = importlib.util.find_spec("vllm")
     except (ImportError, ValueError):

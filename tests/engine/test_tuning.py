@@ -226,9 +226,10 @@ def test_finding_the_gpus_imports_neither_vllm_nor_torch() -> None:
 
     probe = (
         "import sys; from hymt_cli.engine.tuning import visible_gpus; visible_gpus(); "
-        "print(sorted(m for m in ('vllm', 'torch', 'transformers') if m in sys.modules))"
+        "print(sorted(m for m in ('vllm', 'torch', 'transformers') if m in sys.modules), "
+        "'hymt_vllm_pynvml' in sys.modules or 'pynvml' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
-    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+    assert done.stdout.strip() == "[] True", done.stdout + done.stderr  # a binding was loaded
