@@ -29,6 +29,11 @@ def max_source_tokens(context_tokens: int, overhead_tokens: int) -> int:
 # pass (the first documents must not wait for a long queue).
 LONG_LEAD_FACTOR = 2.0
 LONG_LEAD_SHARE = 0.25
+# ... except the first QUICK_HEAD requests of the pass, which go before them: the requests of
+# the smallest units (the planner puts those first), so that the first answers and the first
+# file come a few engine steps after the engine is ready, not once the longest requests of the
+# job have been prefilled and decoded (on a GPU, seconds). Too few to change the tail.
+QUICK_HEAD = 64
 
 
 def submission_order(
@@ -37,13 +42,16 @@ def submission_order(
     *,
     bucket: int | None,
     length: Callable[[T], int] | None = None,
+    head: int = 0,
 ) -> list[T]:
     """`items` in their own order (documents in order), each run of `bucket` items sorted by
     cost (shortest first); `bucket` None sorts them all (the first item of a late document
     may then come last). An engine working through the result finishes documents in order.
 
-    `length` (an item's expected output tokens): the longest items lead, see LONG_LEAD_FACTOR."""
+    `length` (an item's expected output tokens): the longest items lead, see LONG_LEAD_FACTOR;
+    `head`: that many first items go before them, in their order (QUICK_HEAD)."""
     items = list(items)
+    quick, items = items[:head], items[head:]
     lead: list[T] = []
     if length is not None and len(items) > 1:
         lengths = [length(item) for item in items]
@@ -54,8 +62,8 @@ def submission_order(
         taken = set(chosen)
         items = [item for i, item in enumerate(items) if i not in taken]
     if bucket is None:
-        return lead + sorted(items, key=cost)
-    ordered: list[T] = lead
+        return quick + lead + sorted(items, key=cost)
+    ordered: list[T] = quick + lead
     for start in range(0, len(items), max(1, bucket)):
         ordered.extend(sorted(items[start : start + max(1, bucket)], key=cost))
     return ordered

@@ -11,7 +11,7 @@ from engines import Recording
 from pipelines import run_pipeline, write
 
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.pipeline.batching import LONG_LEAD_FACTOR, LONG_LEAD_SHARE, submission_order
+from hymt_cli.pipeline.batching import LONG_LEAD_FACTOR, LONG_LEAD_SHARE, QUICK_HEAD, submission_order
 
 
 def test_the_longest_requests_lead_at_most_a_share_of_the_pass() -> None:
@@ -36,16 +36,27 @@ def test_the_longest_requests_lead_at_most_a_share_of_the_pass() -> None:
     assert submission_order([3, 1, 2], lambda i: i, bucket=None) == [1, 2, 3]  # no length: as before
 
 
-def test_small_documents_are_not_held_back_by_a_large_one(tmp_path: Path) -> None:
-    big = write(
-        tmp_path, "a-big.txt", "\n\n".join(f"Paragraph number {i} of the big file." for i in range(40)) + "\n"
+def test_the_first_requests_of_the_smallest_units_go_before_the_long_ones() -> None:
+    """The first answers and the first file come a few engine steps after the engine is ready,
+    not after the job's longest requests (QUICK_HEAD)."""
+    lengths = [5, 6, 400] + [10] * 90 + [300, 200]
+    order = submission_order(
+        list(range(len(lengths))), lambda i: lengths[i], bucket=16, length=lambda i: lengths[i], head=3
     )
-    small = write(tmp_path, "b-small.txt", "One short note.\n\nAnd a second one.\n")
+    assert order[:6] == [0, 1, 2, 93, 94, 3]  # the head in its order, then the long lead
+    assert sorted(order) == list(range(len(lengths)))
+    assert submission_order([1, 2], lambda i: i, bucket=None, head=5) == [1, 2]
+
+
+def test_the_engine_is_asked_for_the_smallest_document_first_even_behind_long_requests(
+    tmp_path: Path,
+) -> None:
+    long = " ".join(["A long sentence of the big file, repeated to make a long request."] * 12)
+    big = write(tmp_path, "a-big.txt", "\n\n".join(f"{long} Number {i}." for i in range(5)) + "\n")
+    rest = write(tmp_path, "c-rest.txt", "\n\n".join(f"Short paragraph {i}." for i in range(200)) + "\n")
+    small = write(tmp_path, "b-small.txt", "One short note.\n")
     engine = Recording(IdentityEngine())
-    run_pipeline([big, small], engine)
+    run_pipeline([big, rest, small], engine)
     texts = [r.source_text for r in engine.requests]
-    assert texts[:2] == ["One short note.", "And a second one."] or texts[:2] == [
-        "And a second one.",
-        "One short note.",
-    ]
-    assert len(texts) == 42
+    assert texts[0] == "One short note."  # without the head, the five long requests would lead
+    assert len(texts) == 206 and sum(long in t for t in texts[:QUICK_HEAD]) == 5
