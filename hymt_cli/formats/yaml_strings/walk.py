@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ...text.segments import join_surrogates
 from ..layout import path_language
 from ..strings import Edit, Entry, Item, active, category_note, missing_categories, parse_value
 from ..strings.conventions import Convention
@@ -231,6 +232,7 @@ class Walk:
 
     def _entry(self, frame: _Frame | None, event: object, start: int, end: int) -> Entry | None:
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]
+        value = join_surrogates(value)  # "\ud83d\ude00" reads as two halves of one character
         if not is_string_scalar(value, style, tag) or not value.strip() or not is_text(value):
             return None
         anchor = event.anchor  # type: ignore[attr-defined]
