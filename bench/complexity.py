@@ -193,6 +193,18 @@ CASES = [
         ),
     ),
     Case(
+        "yaml many anchors",  # a search of the whole text per anchor was quadratic
+        "yaml",
+        10_000,
+        lambda n: "".join(f"k{i}: &a{i} Value number {i}\nr{i}: *a{i}\n" for i in range(n)),
+    ),
+    Case(
+        "properties one value of many lines",  # each continuation copied the rest: quadratic
+        "properties",
+        50_000,
+        lambda n: "key = " + "".join(f"word {i} \\\n    " for i in range(n)) + "end\n",
+    ),
+    Case(
         "properties bundle",
         "properties",
         50_000,

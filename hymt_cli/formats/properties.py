@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from ..text.segments import join_surrogates
 from .base import Decoded, FormatError
 from .layout import Layout, in_i18n_place, path_language, stem_suffix
 from .strings import Entry, Item, StringsFormat, active, parse_value
@@ -34,6 +35,7 @@ from .strings.shape import is_text
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.)|$)", re.DOTALL)
 _SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+_LEADING_SPACE = re.compile(r"[ \t\f]*")
 _MESSAGE_FORMAT = re.compile(r"\{\d")
 CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML})
 _BUNDLE_WORDS = re.compile(
@@ -60,11 +62,9 @@ def unescape(raw: str) -> str:
         elif ch is None:
             pass  # a lone backslash at the very end of the file
         elif ch in "\r\n":  # a continuation: the break and the next line's leading space go
-            rest = raw[match.end() :]
-            skip = 1 if ch == "\r" and rest.startswith("\n") else 0
-            rest_start = match.end() + skip
-            stripped = len(raw[rest_start:]) - len(raw[rest_start:].lstrip(" \t\f"))
-            pos = rest_start + stripped
+            skip = 1 if ch == "\r" and raw.startswith("\n", match.end()) else 0
+            lead = _LEADING_SPACE.match(raw, match.end() + skip)
+            pos = lead.end() if lead is not None else match.end() + skip  # it always matches
             continue
         elif ch == "u":
             raise ValueError("malformed \\uxxxx escape")
@@ -72,13 +72,7 @@ def unescape(raw: str) -> str:
             out.append(_SIMPLE.get(ch, ch))
         pos = match.end()
     out.append(raw[pos:])
-    return _join_surrogates("".join(out))
-
-
-def _join_surrogates(text: str) -> str:
-    if not re.search("[\ud800-\udfff]", text):
-        return text
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return join_surrogates("".join(out))
 
 
 def escape(value: str, style: PropertiesStyle, continuation: str | None) -> str:

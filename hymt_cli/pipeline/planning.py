@@ -14,7 +14,7 @@ from ..glossary import Glossary, GlossaryUse
 from ..model.prompts import build_prompt, source_is_chinese
 from ..model.tokenizer import PromptTokenizer
 from ..text.languages import Language
-from ..text.segments import is_translatable
+from ..text.segments import is_translatable, sendable
 from ..text.sentences import split_long
 from ..text.tags import has_tags
 from .batching import max_new_tokens, max_source_tokens
@@ -113,6 +113,7 @@ class Planner:
 
     def ask(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> Ask:
         """The request for `core` in `lang` (and `context`), registered once; counted at every use."""
+        context = sendable(context)  # a key or comment read from untrusted bytes
         key = (lang.code, core, context)
         ask = self.asks.get(key)
         if ask is None:

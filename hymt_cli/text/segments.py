@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .tags import TAG
+
+# A surrogate code point on its own: what a `\ud800` escape in a JSON, YAML, Android or
+# `.strings` value reads as (a pair is joined into one character: `join_surrogates`). It is no
+# Unicode text: it cannot be encoded, tokenized or sent, so such a text is never translated.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +40,20 @@ class Segment:
 
 
 def is_translatable(text: str) -> bool:
-    """Text worth a model call: it has at least one letter (not only numbers, symbols, space)."""
+    """Text worth a model call: it has at least one letter (not only numbers, symbols, space),
+    and it is Unicode text (no lone surrogate: it stays as the source has it)."""
     # Inline tags (`<s1/>`) are markup, not words.
-    return any(ch.isalpha() for ch in TAG.sub("", text))
+    return any(ch.isalpha() for ch in TAG.sub("", text)) and LONE_SURROGATE.search(text) is None
+
+
+def join_surrogates(text: str) -> str:
+    """Text decoded from UTF-16 escapes (`\\ud83d\\ude00`) with each surrogate pair joined into
+    the character it stands for; a lone surrogate stays (is_translatable refuses it)."""
+    if LONE_SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def sendable(text: str) -> str:
+    """Text for a prompt (a context, a label): a lone surrogate becomes U+FFFD."""
+    return LONE_SURROGATE.sub("\ufffd", text)

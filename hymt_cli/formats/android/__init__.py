@@ -146,16 +146,18 @@ class _Scan:
         decoded = found.decoded
         if found.text_only and (_REFERENCE.fullmatch(decoded) or not is_text(decoded)):
             return None
-        candidates = (Convention.PRINTF, Convention.HTML) if printf else (Convention.HTML,)
         # A string with a directive is a format string (aapt and lint treat it so): `%1$dh` too, and
         # one whose directive is inside `<xliff:g>`: a `%` the model writes must be `%%` there.
+        # `formatted="false"` (a literal `%`, or several `%s` formatted by the app): its clear
+        # directives are still placeholders, but a `%` the model writes stays as it is.
         always = {Convention.PRINTF} if printf and looks_like_printf(found.all_text) else set()
-        conventions = active(decoded, candidates, always)
+        conventions = active(decoded, (Convention.PRINTF, Convention.HTML), always)
+        literal = conventions if printf else conventions - {Convention.PRINTF}
         container = escape_cdata if found.cdata_only else escape_text
         value = located_value(
             text[found.start : found.end],
             found.parts(text, conventions),
-            chain(escaper(conventions), escapes.escape, container),
+            chain(escaper(literal), escapes.escape, container),
             line_start=escapes.guard_reference,
         )
         return value if value.segments else None

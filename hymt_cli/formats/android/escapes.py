@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import re
 
+from ...text.segments import join_surrogates
 from ..escaped import EscapedRun, refine
 
-_TOKEN = re.compile(r"\\u[0-9A-Fa-f]{4}|\\.|\\$|\"|[ \t\r\n]+", re.DOTALL)
+# A UTF-16 surrogate pair written as two `\u` escapes is one token: the character it stands for.
+_TOKEN = re.compile(
+    r"\\u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\.|\\$|\"|[ \t\r\n]+",
+    re.DOTALL,
+)
 _SIMPLE = {"n": "\n", "t": "\t"}
 _WRITE = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\t": "\\t"}
 _SPECIAL = re.compile(r"""[\\"'\n\t]""")
@@ -30,7 +35,7 @@ def decoded(run: EscapedRun) -> EscapedRun:
             quoted = not quoted
             return ""
         if token.startswith("\\u"):
-            return chr(int(token[2:], 16))  # noqa: FURB166 - "\\u" is no Python prefix
+            return join_surrogates("".join(chr(int(u, 16)) for u in token.split("\\u")[1:]))
         if token.startswith("\\"):
             return _SIMPLE.get(token[1:], token[1:])
         return token if quoted else " "

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ...text.segments import join_surrogates
 from ..base import FormatError
 
 _SPACE = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
@@ -52,7 +53,7 @@ def unescape(raw: str) -> str:
             return chr(int(octal, 8))
         return _SIMPLE.get(char, char)
 
-    return _ESCAPE.sub(one, raw) if "\\" in raw else raw
+    return join_surrogates(_ESCAPE.sub(one, raw)) if "\\" in raw else raw
 
 
 def quote(text: str) -> str:

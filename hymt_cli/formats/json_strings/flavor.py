@@ -24,6 +24,7 @@ FLAVORS: tuple[str, ...] = ("auto", "plain", "i18next", "arb", "webextension")
 _HEAD = 4096
 _ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{')
 _WEBEXT = re.compile(r'^\ufeff?\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{[^{}]*"message"\s*:\s*"')
+_ICU_COMPLEX = re.compile(r"\{\s*[\w.-]+\s*,\s*(?:plural|select|selectordinal)\s*,")
 _I18NEXT = re.compile(r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other)"\s*:')
 
 
@@ -46,8 +47,13 @@ def conventions_of(flavor: Flavor, value: str) -> tuple[frozenset[Convention], f
     if flavor == "webextension":
         return frozenset(html | {Convention.WEBEXT}), frozenset()
     if flavor == "i18next":
-        return frozenset(html | {Convention.I18NEXT, Convention.PRINTF}), frozenset()
+        # Single braces are literal in i18next, but an ICU plural or select (i18next-icu, or a
+        # file of mixed origin) is read as ICU where it parses: its keywords are no text.
+        icu = {Convention.ICU} if _ICU_COMPLEX.search(value) else set()
+        return frozenset(html | icu | {Convention.I18NEXT, Convention.PRINTF}), frozenset()
     candidates = html | {Convention.PRINTF, Convention.RUBY, Convention.TEMPLATE}
-    if "{" in value and "{{" not in value:
+    if "{" in value:
+        # ICU where it parses as ICU (`one {{count} file}` has `{{` too); `{{x}}` templating
+        # never does, and is then read as templating.
         candidates.add(Convention.ICU)
     return frozenset(candidates), frozenset()

@@ -48,8 +48,9 @@ class Table:
 
 def decode(raw: str, style: str) -> str:
     body = raw[len(style) : -len(style)]
-    if style in ('"""', "'''") and body.startswith(("\r\n", "\n")):
-        body = body[2:] if body.startswith("\r\n") else body[1:]
+    if style in ('"""', "'''"):
+        body = body.replace("\r\n", "\n")  # a line break in a multi-line string reads as LF (tomllib)
+        body = body.removeprefix("\n")
     if style.startswith("'"):
         return body
 
@@ -82,9 +83,10 @@ def encode(value: str, style: str, raw: str = "") -> str | None:
         return '"' + _BASIC_NEEDS.sub(_escape, value) + '"'
     if style == "'":
         return None if "'" in value or _CONTROL.search(value.replace("\t", "")) else f"'{value}'"
-    opening = "\n" if raw[3:4] == "\n" or raw[3:5] == "\r\n" else ""
+    newline = "\r\n" if "\r\n" in raw else "\n"  # a multi-line string's breaks as the file writes them
+    opening = newline if raw[3:4] == "\n" or raw[3:5] == "\r\n" else ""
     if style == '"""':
-        return '"""' + opening + _ML_NEEDS.sub(_escape, value) + '"""'
+        return '"""' + opening + _ML_NEEDS.sub(_escape, value).replace("\n", newline) + '"""'
     if style == "'''":
         if (
             "'''" in value
@@ -92,7 +94,7 @@ def encode(value: str, style: str, raw: str = "") -> str | None:
             or _CONTROL.search(value.replace("\t", "").replace("\n", ""))
         ):
             return None
-        return "'''" + opening + value + "'''"
+        return "'''" + opening + value.replace("\n", newline) + "'''"
     return None
 
 

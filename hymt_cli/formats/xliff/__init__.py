@@ -46,6 +46,7 @@ from ..strings.icu import Complex
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
+from .icu_inline import masked
 from .units import Scope, Unit, Walk, local
 
 _PAIRS = frozenset({"g", "pc", "mrk"})
@@ -206,10 +207,16 @@ class _Scan:
             return
         container = escape_cdata if found.cdata_only else escape_text
         value: Value
+        codes = masked(text, found) if not found.text_only else None
         if found.text_only and is_icu_message(found.decoded):  # Angular's plural and select units
             conventions = active(found.decoded, _CANDIDATES, {Convention.ICU})
             value = parse_value(found.decoded, conventions)
             into_xml = container
+        elif codes is not None and is_icu_message(codes.text):  # ... with inline codes in them
+            value = parse_value(
+                codes.text, active(codes.text, _CANDIDATES, {Convention.ICU, Convention.HTML})
+            )
+            into_xml = codes.unmask
         else:
             # A directive inside an inline code (`<ph>%s</ph>`) makes the native string a format
             # string: a `%` of the model's is `%%` there too.

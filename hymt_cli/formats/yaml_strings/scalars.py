@@ -161,7 +161,13 @@ def reads_back(raw: str, value: str, *, flow: bool) -> bool:
 def write_scalar(
     value: str, raw: str, *, style: str | None, flow: bool, column: int, ascii_only: bool = False
 ) -> str:
-    """The raw text of `value` in `raw`'s style where that style holds it, else double-quoted."""
+    """The raw text of `value` in `raw`'s style where that style holds it, else double-quoted.
+    A block scalar's line breaks are written as `raw` writes them (CRLF, CR)."""
+    newline = "\r\n" if "\r\n" in raw else "\r" if "\r" in raw else "\n"
+    if newline != "\n" and style in ("|", ">"):
+        lf_raw = raw.replace(newline, "\n")
+        written = write_scalar(value, lf_raw, style=style, flow=flow, column=column, ascii_only=ascii_only)
+        return written.replace("\n", newline)  # real breaks only: a quoted value writes `\n`
     candidate: str | None = None
     if style is None:
         candidate = value if plain_holds(value, flow=flow) else None

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ...text.segments import join_surrogates
 from ..layout import path_language
 from ..strings import Edit, Entry, Item, active, category_note, missing_categories, parse_value
 from ..strings.conventions import Convention
@@ -107,6 +108,10 @@ class _Frame:
     description: str = ""
 
 
+# An alias followed by `:`: a key (YAML anchor names hold no white space or flow indicator).
+_KEY_ALIAS = re.compile(r"\*([^\s,\[\]{}]+)[ \t]*:(?=\s|$)", re.MULTILINE)
+
+
 class Walk:
     def __init__(self, text: str, *, rails_root: bool = True) -> None:
         self.text = text
@@ -118,6 +123,15 @@ class Walk:
         self.stack: list[_Frame] = []
         self.locale_file = False
         self.newline = "\r\n" if "\r\n" in text[:4096] else "\n"
+        self._key_aliases: frozenset[str] | None = None
+
+    @property
+    def key_aliases(self) -> frozenset[str]:
+        """The anchors an alias uses as a key (`*a : value`), found in one pass over the text
+        (a search per anchored value was quadratic in a file of many anchors)."""
+        if self._key_aliases is None:
+            self._key_aliases = frozenset(_KEY_ALIAS.findall(self.text))
+        return self._key_aliases
 
     def items(self) -> Iterator[Item]:
         from ruamel.yaml import YAML
@@ -231,10 +245,11 @@ class Walk:
 
     def _entry(self, frame: _Frame | None, event: object, start: int, end: int) -> Entry | None:
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]
+        value = join_surrogates(value)  # "\ud83d\ude00" reads as two halves of one character
         if not is_string_scalar(value, style, tag) or not value.strip() or not is_text(value):
             return None
         anchor = event.anchor  # type: ignore[attr-defined]
-        if anchor and re.search(rf"\*{re.escape(anchor)}[ \t]*:(?:\s|$)", self.text):
+        if anchor and anchor in self.key_aliases:
             return None  # aliased as a key somewhere: translating it would rename that key
         key = frame.key if frame is not None and frame.kind == "map" else ""
         if not self.locale_file and key.lower() in DATA_KEYS:
