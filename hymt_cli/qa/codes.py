@@ -12,12 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Letters of the scripts codes are written in: Latin (all its blocks, IPA and phonetic ones too),
-# Greek and Cyrillic.
-_L = (
-    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0370-\u037d\u037f-\u0386\u0388-\u03ff\u0400-\u052f\u1d00-\u1dbf"
-    "\u1e00-\u1fff\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
-)
+from .scripts import LETTERS
+
+_L = LETTERS
 _PART = rf"[{_L}0-9]+"
 _CODE = re.compile(
     # a token with a digit somewhere (the lookahead runs in the regex engine: words are skipped fast)
