@@ -34,8 +34,11 @@ _EXTENSIONS = (
     "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
     "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx"
 )
+# A path starts a word: never after a letter, a slash, a currency sign or a percent sign
+# (`€/Monat`, `$/mo`, `%/year`: a rate, not a path).
+_PATH_START = rf"(?<![{WORD}/.~:@$¢£¤¥\u20a0-\u20cf%‰°-])"
 _UNIX_PATH = re.compile(
-    rf"(?<![{WORD}/.~:@-])(?:~|\.\.?)?/(?=[{WORD}.~-])[{WORD}.~@+-]+(?:/[{WORD}.~@+-]+)*/?"
+    rf"{_PATH_START}(?:~|\.\.?)?/(?=[{WORD}.~-])[{WORD}.~@+-]+(?:/[{WORD}.~@+-]+)*/?"
 )  # ~/.config, ./x
 _WINDOWS_PATH = re.compile(rf"(?<![{WORD}\\])[A-Za-z]:\\[^\s\"'<>|*?\u00ab\u00bb\u2000-\u206f{UNSPACED}]*")
 _FILE_NAME = re.compile(  # docs/guide.md, setup.exe

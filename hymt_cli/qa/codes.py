@@ -1,6 +1,7 @@
 """Codes: tokens that mix letters and digits. A SKU or model name (`XR-2000`, `A4`, `RTX4090`,
 `ISO-9001`) must come back as it is; a number with a unit (`5kg`, `128GB`, `2nd`, `4K`) is a
-number; a lowercase code (`x86`, `m2`, `v2`) is neither checked as a code nor read as numbers.
+number, and so are dimensions (`10x20`); a lowercase code (`x86`, `m2`, `v2`) is neither
+checked as a code nor read as numbers.
 
 A code is a run of alphanumeric parts joined by `-` or `_` (or a `.` between digits). Its
 parts that read as words (`Player` in `MP3-Player`, `Papier` in `A4-Papier`) are not part of
@@ -27,6 +28,7 @@ _CODE_CHAR = re.compile(rf"[{_L}0-9._-]+")
 _HAS_LETTER = re.compile(rf"[{_L}]")
 _NUMBER_WITH_UNIT = re.compile(rf"[0-9]+(?:\.[0-9]+)?[{_L}]{{1,4}}")
 _DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)*")
+_DIMENSIONS = re.compile(r"[0-9]+(?:[xX][0-9]+)+")  # 10x20, 1920x1080: numbers (10 × 20 in a translation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ def _kind(part: str) -> str:
         return "number"
     if not any(ch.isdigit() for ch in part):
         return "upper" if part.isupper() else "word"
-    return "unit" if _NUMBER_WITH_UNIT.fullmatch(part) else "mixed"
+    return "unit" if _NUMBER_WITH_UNIT.fullmatch(part) or _DIMENSIONS.fullmatch(part) else "mixed"
 
 
 def find_codes(text: str) -> list[Code]:
@@ -93,3 +95,13 @@ def _runs(text: str, parts: list[tuple[int, int, str]]) -> list[Code]:
             runs.append(Code(snippet, start, end, sku=any(ch.isupper() for ch in snippet)))
         run = []
     return runs
+
+
+def spaced_form(code: Code) -> str | None:
+    """`USB-3.0` as prose writes it, `USB 3.0`, for a code of capitals and numbers joined by
+    hyphens (German and Dutch hyphenate such a pair into a compound: `USB-3.0-Anschluss`); None
+    for any other code."""
+    parts = code.text.split("-")
+    if len(parts) < 2 or any(_kind(part) not in ("upper", "number") for part in parts):
+        return None
+    return " ".join(parts)
