@@ -28,7 +28,9 @@ _CODE_CHAR = re.compile(rf"[{_L}0-9._-]+")
 _HAS_LETTER = re.compile(rf"[{_L}]")
 _NUMBER_WITH_UNIT = re.compile(rf"[0-9]+(?:\.[0-9]+)?[{_L}]{{1,4}}")
 _DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)*")
-_DIMENSIONS = re.compile(r"[0-9]+(?:[xX][0-9]+)+")  # 10x20, 1920x1080: numbers (10 × 20 in a translation)
+# 10x20, 1920x1080: numbers (10 × 20 in a translation); 0x00 is a hexadecimal code
+_DIMENSIONS = re.compile(r"(?!0[xX])[0-9]+(?:[xX][0-9]+)+")
+_DIMENSIONS_IN_TEXT = re.compile(rf"(?<![{_L}0-9_.]){_DIMENSIONS.pattern}(?![{_L}0-9_])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +107,8 @@ def spaced_form(code: Code) -> str | None:
     if len(parts) < 2 or any(_kind(part) not in ("upper", "number") for part in parts):
         return None
     return " ".join(parts)
+
+
+def find_dimensions(text: str) -> list[tuple[int, int]]:
+    """Where `text` writes dimensions (`10x20`): numbers, yet written as a translation keeps them."""
+    return [m.span() for m in _DIMENSIONS_IN_TEXT.finditer(text)] if "x" in text or "X" in text else []

@@ -7,7 +7,7 @@ import re
 from functools import cached_property
 
 from .addresses import Address, find_addresses
-from .codes import Code, find_codes, spaced_form
+from .codes import Code, find_codes, find_dimensions, spaced_form
 from .markup import halfwidth, positions, without_tags
 from .numbers import NumberToken, find_numbers, has_numbers
 
@@ -83,10 +83,11 @@ def _spaced_in(code: Code, text: str) -> bool:
 
 
 def kept_spans(text: str) -> list[tuple[int, int]]:
-    """Where `text` holds what a translation keeps as it is (addresses, codes), found as the
+    """Where `text` holds what a translation keeps as it is (addresses, codes, dimensions), found as the
     checks find them (through its tags), as spans of `text` itself: for engines that imitate a
     translation (pseudo-localization)."""
     view = TextView(text)
     where = positions(text)
     spans = [(a.start, a.end) for a in view.addresses] + [(c.start, c.end) for c in view.codes]
+    spans += find_dimensions(view.prose)
     return [(where[start], where[end - 1] + 1) for start, end in spans]

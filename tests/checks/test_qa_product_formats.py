@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.qa import check_answer
 
 # (source, good answer, wrong answer, target, the check the wrong answer fails)
@@ -57,3 +58,18 @@ def test_a_correct_translation_passes_and_a_wrong_one_is_caught(
 @pytest.mark.parametrize("source", sorted({c[0] for c in CASES}))
 def test_the_source_is_its_own_answer(source: str) -> None:
     assert check_answer(source, source, "de", translating=False) == ()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Padded to the right with 0x00 until they fit.",
+        "A greased 11x7-in. baking dish.",
+        "Fred used 10x6=60 tickets.",
+    ],
+)
+def test_the_pseudo_answer_keeps_dimensions_and_hex_codes(source: str) -> None:
+    """Dimensions are numbers, yet kept as written (the pseudo engine keeps them, as it keeps
+    codes); `0x00` stays a code."""
+    answer = pseudo_localize(source)
+    assert answer != source and check_answer(source, answer, "de") == ()
