@@ -30,6 +30,7 @@ _EXPORTS = {
     "OutputError": "errors",
     "EngineUnavailable": "errors",
     "ExitCode": "errors",
+    "Interrupted": "signals",  # a run stopped by Ctrl-C or SIGTERM (a KeyboardInterrupt), with `.report`
 }
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     from .run.check import CheckResult as CheckResult
     from .settings import Settings as Settings
     from .settings import all_settings as all_settings
+    from .signals import Interrupted as Interrupted
 
 
 def __getattr__(name: str) -> Any:

@@ -34,6 +34,7 @@ from .run.config import RunConfig
 from .run.engine_setup import EngineKeeper
 from .run.session import Extras, run_translation
 from .settings import Settings
+from .signals import Interrupted, handling_signals
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -75,6 +76,11 @@ class Translator:
     def text(self, text: str, *, to: str | None = None, format: str = "txt", **values: Any) -> str:
         """`text` in one target language, in `format` (txt, md, html ...); segments that fail the
         checks keep their source (see `last_report`). InputError when `text` cannot be parsed."""
+        if not isinstance(text, str):
+            raise TypeError(
+                f"the text to translate is a str, not {type(text).__name__}"
+                + (" (decode the bytes first)" if isinstance(text, (bytes, bytearray)) else "")
+            )
         try:
             encoded = text.encode("utf-8")
         except UnicodeEncodeError as exc:
@@ -91,6 +97,11 @@ class Translator:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        if not isinstance(table, pa.Table):
+            raise TypeError(
+                f"translate a pyarrow.Table, not {type(table).__name__} (pyarrow.Table.from_pandas, "
+                "pyarrow.table(dict) or pyarrow.parquet.read_table make one)"
+            )
         settings = self.settings.replaced(**values)
         languages = [code.strip() for code in (to or settings.languages.to).split(",") if code.strip()]
         add = settings.of(ParquetOptions).add_columns
@@ -113,7 +124,16 @@ class Translator:
         return RunConfig.of(self.settings.replaced(**values))
 
     def _run(self, config: RunConfig, extras: Extras) -> RunReport:
-        self.last_report = run_translation(config, self.progress or ProgressEvents(), extras)
+        """A run; Ctrl-C (a notebook's stop button) or SIGTERM (a scheduler's) in the main thread
+        ends it as on the command line: `Interrupted` (a KeyboardInterrupt) with `.report`, the
+        report and review page written, nothing half-written; `last_report` is that report."""
+        with handling_signals():
+            try:
+                self.last_report = run_translation(config, self.progress or ProgressEvents(), extras)
+            except Interrupted as exc:
+                if isinstance(exc.report, RunReport):
+                    self.last_report = exc.report
+                raise
         return self.last_report
 
     def _one_document(self, data: bytes, format: str, to: str | None, values: dict[str, Any]) -> bytes:

@@ -67,11 +67,14 @@ def install() -> None:
 
 @contextmanager
 def handling_signals() -> Iterator[None]:
-    """Turn SIGINT/SIGTERM into `Interrupted` for the block (main thread only; elsewhere a no-op)."""
+    """Turn SIGINT/SIGTERM into `Interrupted` for the block (main thread only; elsewhere a no-op).
+    Each block starts afresh: a process that runs many (the Python API in a notebook) is stopped
+    by the first signal of each, not only of the first."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous: dict[signal.Signals, Callable[[int, FrameType | None], object] | int | None] = {}
+    _state.received, _state.pending, _state.reported = None, None, False  # each run its own first signal
     for signum in HANDLED:
         previous[signum] = signal.signal(signum, _handler)
     try:

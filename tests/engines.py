@@ -257,6 +257,8 @@ ATTACKS: dict[str, Callable[[str], str]] = {
     ),
     "markdown": lambda t: "# Title\n\n- item\n\n```\n" + t + "\n> quote *unclosed _x_ `c` | a | b |\n---",
     "controls": lambda t: t[:1] + "\x00\x07\x1b[31m\x85" + t[1:],
+    # a served model's JSON may hold an escaped lone surrogate ("\\udc80"): no UTF-8 text can
+    "surrogate": lambda t: t[:1] + "\udc80\ud800" + t[1:],
     "empty": lambda t: "",
     "enormous": lambda t: (t + " ") * 60 + "x" * 5000,
     "echo": lambda t: ECHO + t,
@@ -264,7 +266,7 @@ ATTACKS: dict[str, Callable[[str], str]] = {
     # what a table's or a JSON string's syntax is made of: delimiters, quotes, escapes, line breaks
     "separators": lambda t: t + ' , ; | "q" "" \\ \\n \\" \t tab\nnew line\r\n{"k": "v"}',
 }
-UNUSABLE = frozenset({"controls", "empty", "enormous", "echo", "loop"})  # must never be written
+UNUSABLE = frozenset({"controls", "empty", "enormous", "echo", "loop", "surrogate"})  # must never be written
 
 
 class Adversary(BatchEngine):

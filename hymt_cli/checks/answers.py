@@ -14,6 +14,9 @@ LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)  # the definition; find_loop i
 LOOP_UNIT, LOOP_REPEATS = 30, 10
 # C0 and C1 controls but tab and line breaks, and DEL: never text a document should get from a model.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# A lone surrogate: no Unicode text holds one, yet a served model's JSON may ("\\ud800"); no file
+# can be written with it, and every check that encodes the text would fail on it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean_output(text: str, sent: str = "") -> str:
@@ -70,6 +73,12 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         )
     if not cleaned:
         return Problem("empty output", check="empty")
+    surrogate = _SURROGATE.search(cleaned)
+    if surrogate and surrogate.group(0) not in source:
+        return Problem(
+            f"output contains a lone surrogate U+{ord(surrogate.group(0)):04X} (not valid Unicode)",
+            check="control",
+        )
     control = _CONTROL.search(cleaned)
     if control and control.group(0) not in source:
         return Problem(

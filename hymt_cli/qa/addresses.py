@@ -11,18 +11,21 @@ from typing import Literal
 from urllib.parse import unquote
 
 from .punctuation import END_MARKS
+from .scripts import LETTERS, UNSPACED, WORD
 
 AddressKind = Literal["url", "email", "path", "handle", "hashtag"]
 
-# A URL runs until a space, a character URLs never hold bare, or CJK and general punctuation
-# (a URL in Chinese or Japanese prose is often followed by text without a space).
-_URL_CHAR = r"[^\s<>\"'`{}|\\^\u2000-\u206f\u00ab\u00bb\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
-_URL = re.compile(rf"(?<![\w.@/-])((?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
+# A URL runs until a space, a character URLs never hold bare, general punctuation or a script
+# written without spaces (a URL in Chinese, Japanese or Thai prose is often followed by text
+# without a space); it starts after anything but a letter of the scripts addresses are written
+# in (scripts.py).
+_URL_CHAR = rf"[^\s<>\"'`{{}}|\\^\u2000-\u206f\u00ab\u00bb{UNSPACED}]"
+_URL = re.compile(rf"(?<![{WORD}.@/-])((?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
 # Sentence punctuation after a URL or a path (in any language) is not part of it.
 _URL_TRAILING = frozenset(".,;:!?*_~-" + END_MARKS)
 _EMAIL = re.compile(
-    r"(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![\w-])"
+    rf"(?<![{WORD}.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    rf"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{{2,}}(?![{WORD}-])"
 )
 _EXTENSIONS = (
     "md|markdown|txt|rst|json|jsonl|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|csv|tsv|"
@@ -31,19 +34,22 @@ _EXTENSIONS = (
     "swift|sh|bash|ps1|bat|cmd|sql|db|sqlite|log|lock|env|png|jpe?g|gif|svg|webp|ico|bmp|"
     "tiff?|mp3|mp4|wav|flac|ogg|mov|avi|mkv|webm|ttf|otf|woff2?|srt|vtt|po|pot|xliff|xlf|tmx"
 )
+# A path starts a word: never after a letter, a slash, a currency sign or a percent sign
+# (`€/Monat`, `$/mo`, `%/year`: a rate, not a path).
+_PATH_START = rf"(?<![{WORD}/.~:@$¢£¤¥\u20a0-\u20cf%‰°-])"
 _UNIX_PATH = re.compile(
-    r"(?<![\w/.~:@-])(?:~|\.\.?)?/(?=[\w.~-])[\w.~@+-]+(?:/[\w.~@+-]+)*/?"
+    rf"{_PATH_START}(?:~|\.\.?)?/(?=[{WORD}.~-])[{WORD}.~@+-]+(?:/[{WORD}.~@+-]+)*/?"
 )  # ~/.config, ./x
-_WINDOWS_PATH = re.compile(
-    r"(?<![\w\\])[A-Za-z]:\\[^\s\"'<>|*?\u00ab\u00bb\u2000-\u206f\u3000-\u303f\uff00-\uffef]*"
-)
+_WINDOWS_PATH = re.compile(rf"(?<![{WORD}\\])[A-Za-z]:\\[^\s\"'<>|*?\u00ab\u00bb\u2000-\u206f{UNSPACED}]*")
 _FILE_NAME = re.compile(  # docs/guide.md, setup.exe
-    rf"(?<![\w./@-])(?:[\w.-]+/)*\w[\w.-]*\.(?:{_EXTENSIONS})(?![\w/-])", re.IGNORECASE
+    rf"(?<![{WORD}./@-])(?:[{WORD}.-]+/)*[{WORD}][{WORD}.-]*\.(?:{_EXTENSIONS})(?![{WORD}/-])", re.IGNORECASE
 )
 _URL_PARTS = re.compile(r"([a-z][a-z0-9+.-]*://)?([^/?#]*)(.*)", re.IGNORECASE | re.DOTALL)
-_HANDLE = re.compile(r"(?<![\w@./+-])@\w+(?:[.-]\w+)*")
-_HASHTAG = re.compile(r"(?<![\w&#/])#(?=\w*[^\W\d_])\w+")
-_EXTENSION_GATE = re.compile(rf"\.(?:{_EXTENSIONS})(?![\w/-])", re.IGNORECASE)
+# A handle or hashtag in Latin letters ends where another script starts (`关注@acme获取`); one in
+# another script (Weibo's `@张三`) runs through its word characters.
+_HANDLE = re.compile(rf"(?<![{WORD}@./+-])@(?:[{WORD}]+(?:[.-][{WORD}]+)*(?![{WORD}])|\w+)")
+_HASHTAG = re.compile(rf"(?<![{WORD}&#/])#(?:(?=[0-9_]*[{LETTERS}])[{WORD}]+(?![{WORD}])|(?=\w*[^\W\d_])\w+)")
+_EXTENSION_GATE = re.compile(rf"\.(?:{_EXTENSIONS})(?![{WORD}/-])", re.IGNORECASE)
 # Each kind, its pattern, and a quick test for what it cannot do without (most texts have no
 # address: the full patterns, slower, run only where one may be).
 _FINDERS: tuple[tuple[AddressKind, re.Pattern[str], Callable[[str], bool]], ...] = (

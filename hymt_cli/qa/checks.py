@@ -25,6 +25,9 @@ class Pair:
 
     def __init__(self, source: str, answer: str, target: str, source_lang: str | None = None) -> None:
         self.source, self.answer = TextView(source), TextView(answer)
+        if "-" in source or "-" in answer:  # a code hyphenated on one side only (USB 3.0, USB-3.0-Kabel)
+            self.source.unjoin(self.answer)
+            self.answer.unjoin(self.source)
         self.target, self.source_lang = target, source_lang
 
 

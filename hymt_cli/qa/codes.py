@@ -1,6 +1,7 @@
 """Codes: tokens that mix letters and digits. A SKU or model name (`XR-2000`, `A4`, `RTX4090`,
 `ISO-9001`) must come back as it is; a number with a unit (`5kg`, `128GB`, `2nd`, `4K`) is a
-number; a lowercase code (`x86`, `m2`, `v2`) is neither checked as a code nor read as numbers.
+number, and so are dimensions (`10x20`); a lowercase code (`x86`, `m2`, `v2`) is neither
+checked as a code nor read as numbers.
 
 A code is a run of alphanumeric parts joined by `-` or `_` (or a `.` between digits). Its
 parts that read as words (`Player` in `MP3-Player`, `Papier` in `A4-Papier`) are not part of
@@ -12,12 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Letters of the scripts codes are written in: Latin (all its blocks, IPA and phonetic ones too),
-# Greek and Cyrillic.
-_L = (
-    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0370-\u037d\u037f-\u0386\u0388-\u03ff\u0400-\u052f\u1d00-\u1dbf"
-    "\u1e00-\u1fff\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
-)
+from .scripts import LETTERS
+
+_L = LETTERS
 _PART = rf"[{_L}0-9]+"
 _CODE = re.compile(
     # a token with a digit somewhere (the lookahead runs in the regex engine: words are skipped fast)
@@ -30,6 +28,9 @@ _CODE_CHAR = re.compile(rf"[{_L}0-9._-]+")
 _HAS_LETTER = re.compile(rf"[{_L}]")
 _NUMBER_WITH_UNIT = re.compile(rf"[0-9]+(?:\.[0-9]+)?[{_L}]{{1,4}}")
 _DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)*")
+# 10x20, 1920x1080: numbers (10 × 20 in a translation); 0x00 is a hexadecimal code
+_DIMENSIONS = re.compile(r"(?!0[xX])[0-9]+(?:[xX][0-9]+)+")
+_DIMENSIONS_IN_TEXT = re.compile(rf"(?<![{_L}0-9_.]){_DIMENSIONS.pattern}(?![{_L}0-9_])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ def _kind(part: str) -> str:
         return "number"
     if not any(ch.isdigit() for ch in part):
         return "upper" if part.isupper() else "word"
-    return "unit" if _NUMBER_WITH_UNIT.fullmatch(part) else "mixed"
+    return "unit" if _NUMBER_WITH_UNIT.fullmatch(part) or _DIMENSIONS.fullmatch(part) else "mixed"
 
 
 def find_codes(text: str) -> list[Code]:
@@ -96,3 +97,18 @@ def _runs(text: str, parts: list[tuple[int, int, str]]) -> list[Code]:
             runs.append(Code(snippet, start, end, sku=any(ch.isupper() for ch in snippet)))
         run = []
     return runs
+
+
+def spaced_form(code: Code) -> str | None:
+    """`USB-3.0` as prose writes it, `USB 3.0`, for a code of capitals and numbers joined by
+    hyphens (German and Dutch hyphenate such a pair into a compound: `USB-3.0-Anschluss`); None
+    for any other code."""
+    parts = code.text.split("-")
+    if len(parts) < 2 or any(_kind(part) not in ("upper", "number") for part in parts):
+        return None
+    return " ".join(parts)
+
+
+def find_dimensions(text: str) -> list[tuple[int, int]]:
+    """Where `text` writes dimensions (`10x20`): numbers, yet written as a translation keeps them."""
+    return [m.span() for m in _DIMENSIONS_IN_TEXT.finditer(text)] if "x" in text or "X" in text else []

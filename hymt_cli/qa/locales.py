@@ -60,10 +60,12 @@ def base(lang: str | None) -> str:
 
 # End punctuation a language leaves out or writes differently on purpose (pairs of classes
 # that are fine either way, read in both directions): Thai marks no sentence end, Japanese
-# questions often end in か。.
+# questions often end in か。, Greek ones in ;.
 END_PUNCTUATION_EQUIVALENTS: dict[str, frozenset[frozenset[str]]] = {
     "th": frozenset({frozenset({"period", ""}), frozenset({"question", ""}), frozenset({"exclamation", ""})}),
     "ja": frozenset({frozenset({"question", "period"})}),
+    # Greek asks with `;` (U+037E, the Greek question mark, is canonically the semicolon).
+    "el": frozenset({frozenset({"question", "semicolon"})}),
 }
 
 # Languages written without spaces between words: doubled words cannot be told from words.

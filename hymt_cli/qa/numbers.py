@@ -12,7 +12,8 @@ way the target language writes numbers, or the way the source demonstrably wrote
 exactly as a source token it repeats. So `$1,299.00` -> `1.299,00 $` passes in German, and
 `$1,299.00` -> `1.299,00ドル` fails in Japanese (no reading gives 1299). Signs are ignored
 (-, −, – are as often dashes as signs); `3 PM` may become 15 (a 24-hour clock) and `1.2万`
-may become 12000 (Chinese, Japanese and Korean myriads).
+may become 12000 (Chinese, Japanese and Korean myriads), `1.5 million` may become `150万` (scale
+words), and `½` is read as `1/2`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .locales import ANY, Convention, separator_class
 
 _TOKEN = re.compile(r"\d+(?:[.,'\u2019\u00a0\u202f\u2009\u066b\u066c]\d+| \d{3}(?!\d))*")
 _SPLIT = re.compile(r"(\d+)")
+_DIGIT = re.compile(r"[\d¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
 # A myriad or a thousand right after a number: 1.2万 = 12000, 3억 = 300000000.
 _MULTIPLIERS = {
     "万": 10**4,
@@ -42,12 +44,36 @@ _MULTIPLIERS = {
     "조": 10**12,
 }
 _MULTIPLIER_AFTER = re.compile(r"\s?([万萬亿億만억千천兆조])")
+# A scale word after a number: 1.5 million = 150万 = 1,5 Millionen. `billion` is 10⁹ in English
+# and 10¹² in French and German (the long scale): either reading may fit.
+_SCALES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    (r"thousands?|tausend|mille|mil|тысяч[аи]?|тыс\.?", (10**3,)),
+    (r"lakhs?|lacs?", (10**5,)),
+    (r"crores?", (10**7,)),
+    (
+        r"millions?|millionen|mio\.?|mill[oó]n|millones|milion[ei]|milh[aã]o|milh[oõ]es|miljoen(?:en)?|"
+        r"miljon(?:er|en|a)?|milion(?:y|ów)?|миллион(?:а|ов)?|млн\.?",
+        (10**6,),
+    ),
+    (r"billions?", (10**9, 10**12)),
+    (
+        r"milliard(?:e|en|s|o|i)?|mrd\.?|miliard(?:o|i|y|ów)?|миллиард(?:а|ов)?|млрд\.?|bilh[aã]o|bilh[oõ]es|bn",
+        (10**9,),
+    ),
+    (r"trillions?|billionen|bilion(?:y|ów)?|триллион(?:а|ов)?|трлн\.?", (10**12, 10**18)),
+)
+_SCALE_AFTER = re.compile(
+    r"[ \u00a0\u202f]?(?:"
+    + "|".join(f"(?P<s{i}>{words})" for i, (words, _) in enumerate(_SCALES))
+    + r")(?![^\W\d_])",
+    re.IGNORECASE,
+)
+# Vulgar fractions (½, ¾) read as the numbers a writer spells them with (1/2, 3/4); one after a
+# whole number (1½) as its own number.
+_FRACTION = re.compile("[¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
 MAX_COMBINATIONS = 512
-# What may follow a number and a space. (Readings are compared per side; beyond, the check does not
-# judge: no false alarm.)
-_AFTER_SPACE = frozenset([*_MULTIPLIERS, "A", "a", "P", "p"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +81,7 @@ class NumberToken:
     text: str
     groups: tuple[str, ...]  # ASCII digits
     separators: tuple[str, ...]  # separator classes between the groups
-    multiplier: int = 1  # a myriad or thousand written after it
+    multipliers: tuple[int, ...] = ()  # a myriad or a scale word written after it (each a reading)
     clock: str = ""  # "a" or "p": an hour followed by AM/PM
     key: str = ""  # the token as written, digits and separator kinds normalized: a repeated token
 
@@ -66,8 +92,19 @@ def ascii_digits(text: str) -> str:
     return "".join(str(unicodedata.decimal(ch)) if not ch.isascii() else ch for ch in text)
 
 
+def has_numbers(text: str) -> bool:
+    return _DIGIT.search(text) is not None
+
+
+def _spelled_fractions(text: str) -> str:
+    """`1½` as `1 1⁄2`: a vulgar fraction as its numerator and denominator."""
+    return _FRACTION.sub(lambda m: " " + unicodedata.normalize("NFKC", m.group(0)), text)
+
+
 def find_numbers(text: str) -> list[NumberToken]:
     """The number tokens of `text` (codes and addresses already blanked out)."""
+    if _FRACTION.search(text):
+        text = _spelled_fractions(text)
     found: list[NumberToken] = []
     for match in _TOKEN.finditer(text):
         written = match.group(0)
@@ -81,17 +118,23 @@ def find_numbers(text: str) -> list[NumberToken]:
             groups = tuple(ascii_digits(p) for p in pieces[0::2])
             separators = tuple(separator_class(p) for p in pieces[1:-1:2])
             key = "".join(g + s for g, s in itertools.zip_longest(groups, separators, fillvalue=""))
-        multiplier = clock = None
-        if (end < len(text) and not text[end].isspace()) or text[end + 1 : end + 2] in _AFTER_SPACE:
-            after = text[end : end + 8]
-            multiplier = _MULTIPLIER_AFTER.match(after)
+        multipliers: tuple[int, ...] = ()
+        clock = None
+        if (end < len(text) and not text[end].isspace()) or text[end + 1 : end + 2].isalpha():
+            after = text[end : end + 16]
+            myriad = _MULTIPLIER_AFTER.match(after)
+            scale = _SCALE_AFTER.match(after)
+            if myriad:
+                multipliers = (_MULTIPLIERS[myriad.group(1)],)
+            elif scale and scale.lastgroup:
+                multipliers = _SCALES[int(scale.lastgroup[1:])][1]
             clock = _PM_AFTER.match(after)
         found.append(
             NumberToken(
                 written,
                 groups,
                 separators,
-                multiplier=_MULTIPLIERS[multiplier.group(1)] if multiplier else 1,
+                multipliers=multipliers,
                 clock=clock.group(1).lower() if clock and not separators else "",
                 key=key,
             )
@@ -148,8 +191,8 @@ def readings(token: NumberToken, conventions: Collection[Convention]) -> tuple[s
 def _alternatives(token: NumberToken, value: Decimal) -> set[Reading]:
     """Other ways to write the same quantity: 1.2万 as 12000, 3 PM as 15."""
     out: set[Reading] = set()
-    if token.multiplier != 1:
-        out.add((value * token.multiplier,))
+    for multiplier in token.multipliers:
+        out.add((value * multiplier,))
     if token.clock == "p" and 1 <= value < 12:
         out.add((value + 12,))
     if token.clock == "a" and value == 12:

@@ -7,9 +7,9 @@ import re
 from functools import cached_property
 
 from .addresses import Address, find_addresses
-from .codes import Code, find_codes
+from .codes import Code, find_codes, find_dimensions, spaced_form
 from .markup import halfwidth, positions, without_tags
-from .numbers import NumberToken, find_numbers
+from .numbers import NumberToken, find_numbers, has_numbers
 
 _DIGIT = re.compile(r"\d")
 _FULLWIDTH = re.compile("[\uff01-\uff5e]")
@@ -55,6 +55,14 @@ class TextView:
         text = _blank(self._ascii, [(a.start, a.end) for a in self.addresses])
         return find_codes(text) if _DIGIT.search(text) else []
 
+    def unjoin(self, other: TextView) -> None:
+        """Read as prose the codes written in `other` as words and numbers (`USB-3.0` here,
+        `USB 3.0` there): a hyphenated compound is no other model. Before `prose` is read."""
+        theirs = {c.text for c in other.codes}
+        kept = [c for c in self.codes if c.text in theirs or not _spaced_in(c, other.plain)]
+        if len(kept) != len(self.codes):
+            self.__dict__["codes"] = kept
+
     @cached_property
     def prose(self) -> str:
         """`plain` without its addresses and codes: the words and numbers of the text."""
@@ -64,14 +72,22 @@ class TextView:
     @cached_property
     def numbers(self) -> list[NumberToken]:
         text = self.prose
-        return find_numbers(text) if _DIGIT.search(text) else []
+        return find_numbers(text) if has_numbers(text) else []
+
+
+def _spaced_in(code: Code, text: str) -> bool:
+    spaced = spaced_form(code)
+    return (
+        spaced is not None and re.search(rf"(?<![\w.-]){re.escape(spaced)}(?![\w-]|\.\d)", text) is not None
+    )
 
 
 def kept_spans(text: str) -> list[tuple[int, int]]:
-    """Where `text` holds what a translation keeps as it is (addresses, codes), found as the
+    """Where `text` holds what a translation keeps as it is (addresses, codes, dimensions), found as the
     checks find them (through its tags), as spans of `text` itself: for engines that imitate a
     translation (pseudo-localization)."""
     view = TextView(text)
     where = positions(text)
     spans = [(a.start, a.end) for a in view.addresses] + [(c.start, c.end) for c in view.codes]
+    spans += find_dimensions(view.prose)
     return [(where[start], where[end - 1] + 1) for start, end in spans]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 
 from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
 
@@ -29,13 +30,22 @@ def doubled_words(text: str, lang: str | None) -> list[str]:
 
 
 def doubled_word_problem(source: str, answer: str, target: str, source_lang: str | None) -> str | None:
-    """More doubled words in the answer than in the source (a source's `Bora Bora` stays)."""
+    """A word doubled in the answer that the source does not account for: the same word doubled
+    in the source (`Bora Bora`, or the identity answer of a source's `that that`), or another
+    doubled word of the source that is no grammar of its language and may be rendered by one
+    (`very very` -> `sehr sehr`)."""
     if base(target) in NO_DOUBLED_WORD_CHECK:
         return None
-    got = doubled_words(answer, target)
-    if len(got) <= len(doubled_words(source, source_lang)):
+    doubled = doubled_words(answer, target)
+    got = Counter(w.casefold() for w in doubled)
+    if not got:
         return None
-    return "doubled word: " + ", ".join(f"{word!r}" for word in got)
+    kept = Counter(w.casefold() for w in doubled_words(source, None))
+    emphatic = Counter(w.casefold() for w in doubled_words(source, source_lang))
+    unexplained = got - kept
+    if unexplained.total() <= (emphatic - got).total():
+        return None
+    return "doubled word: " + ", ".join(f"{word!r}" for word in doubled if word.casefold() in unexplained)
 
 
 def is_prose(text: str) -> bool:

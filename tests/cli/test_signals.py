@@ -89,7 +89,7 @@ def test_killed_at_random_moments_then_rerun(
                 continue
             assert last[0].startswith(f"hymt: interrupted ({name}): ")
             data = json.loads(report.read_text())
-            jsonschema.validate(data, json.loads((ROOT / "schemas" / "report-2.schema.json").read_text()))
+            jsonschema.validate(data, json.loads((ROOT / "schemas" / "report-3.schema.json").read_text()))
             assert data["status"] == "interrupted" and data["signal"] == name
             assert data["exit_code"] == proc.returncode
             assert {f["status"] for f in data["files"]} <= {"ok", "interrupted"}

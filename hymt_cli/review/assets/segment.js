@@ -32,8 +32,31 @@ function marked(parent, text, terms, hits) {
   }
 }
 
+// A segment longer than this shows its start and a button for the rest: the browser lays out
+// bidirectional text in time that grows faster than its length (a 1 MB segment froze the page
+// for half a minute), and nobody reviews a megabyte at a glance.
+const LONG = 20000;
+
 function textCell(cls, text, terms, hits) {
   const cell = el("div", "text " + cls);
+  if (text.length <= LONG) {
+    fillText(cell, text, terms, hits);
+    return cell;
+  }
+  // Cut between two characters, never inside a surrogate pair.
+  const cut = /[\ud800-\udbff]/.test(text[LONG - 1]) ? LONG - 1 : LONG;
+  fillText(cell, text.slice(0, cut), terms, hits);
+  const more = el("button", "more cut", "show all " + plural(text.length, "character", "characters"));
+  more.type = "button";
+  more.addEventListener("click", () => {
+    cell.replaceChildren();
+    fillText(cell, text, terms, hits);
+  });
+  cell.append("\u2026 ", more);
+  return cell;
+}
+
+function fillText(cell, text, terms, hits) {
   let last = 0;
   TAG.lastIndex = 0;
   let match;
@@ -45,7 +68,6 @@ function textCell(cls, text, terms, hits) {
     last = match.index + match[0].length;
   }
   if (last < text.length) marked(cell, text.slice(last), terms, hits);
-  return cell;
 }
 
 function termPattern(record, side) {
