@@ -72,15 +72,17 @@ class Job:
     def commit_if_done(self) -> None:
         if self.committed or not self.live or not self.input.exhausted or self.written != self.input.read:
             return
-        with deferred():  # a signal never separates the rename from `committed`
+        # A signal never separates the rename from `committed`, nor from `on_committed` (the
+        # manifest entry: an output the manifest does not list is a person's file to the next run).
+        with deferred():
             self._guarded(lambda: self._open().close())  # an empty table still gets its file
             if self.live:
                 assert self.pending is not None
                 self._guarded(self.pending.commit)
             if self.live:
                 self.pending, self.committed = None, True
-        if self.committed:
-            self.on_committed()
+            if self.committed:
+                self.on_committed()
 
     def fail(self, message: str | None) -> None:
         self.live = False

@@ -286,7 +286,7 @@ class ReportSettings(Options):
         "--report",
         metavar="FILE",
         panel=Panel.REPORTING,
-        help="Write the run report (JSON; schemas/report-2.schema.json).",
+        help="Write the run report (JSON; schemas/report-3.schema.json).",
     )
     review: Path | None = option(
         None,
