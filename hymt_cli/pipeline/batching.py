@@ -32,8 +32,13 @@ LONG_LEAD_SHARE = 0.25
 # ... except the first QUICK_HEAD requests of the pass, which go before them: the requests of
 # the smallest units (the planner puts those first), so that the first answers and the first
 # file come a few engine steps after the engine is ready, not once the longest requests of the
-# job have been prefilled and decoded (on a GPU, seconds). Too few to change the tail.
+# job have been prefilled and decoded (on a GPU, seconds). Too few to change the tail: at most
+# 1/32 of the pass (a small pass keeps its order; an engine takes it in one step anyway).
 QUICK_HEAD = 64
+
+
+def quick_head(requests: int) -> int:
+    return min(QUICK_HEAD, requests // 32)
 
 
 def submission_order(

@@ -15,7 +15,7 @@ from ..engine.base import Engine, GenerationRequest
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import RunReport
 from ..signals import deferred
-from .batching import QUICK_HEAD, budget_batches, submission_order
+from .batching import budget_batches, quick_head, submission_order
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 from .repair import Repair
@@ -90,7 +90,7 @@ class Dispatcher:
                 cost,
                 bucket=self.submit_bucket,
                 length=(lambda r: r.max_tokens) if self.long_first else None,
-                head=QUICK_HEAD if self.long_first and not deterministic else 0,
+                head=quick_head(len(requests)) if self.long_first and not deterministic else 0,
             ),
             cost,
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,

@@ -11,7 +11,13 @@ from engines import Recording
 from pipelines import run_pipeline, write
 
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.pipeline.batching import LONG_LEAD_FACTOR, LONG_LEAD_SHARE, QUICK_HEAD, submission_order
+from hymt_cli.pipeline.batching import (
+    LONG_LEAD_FACTOR,
+    LONG_LEAD_SHARE,
+    QUICK_HEAD,
+    quick_head,
+    submission_order,
+)
 
 
 def test_the_longest_requests_lead_at_most_a_share_of_the_pass() -> None:
@@ -59,4 +65,5 @@ def test_the_engine_is_asked_for_the_smallest_document_first_even_behind_long_re
     run_pipeline([big, rest, small], engine)
     texts = [r.source_text for r in engine.requests]
     assert texts[0] == "One short note."  # without the head, the five long requests would lead
-    assert len(texts) == 206 and sum(long in t for t in texts[:QUICK_HEAD]) == 5
+    assert len(texts) == 206 and sum(long in t for t in texts[: quick_head(206) + 5]) == 5
+    assert quick_head(20) == 0 and quick_head(100_000) == QUICK_HEAD  # a small pass keeps its order

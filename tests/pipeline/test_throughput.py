@@ -245,15 +245,11 @@ class InOrder(IdentityEngine):
 
 
 @pytest.mark.parametrize("bucket", [3, None])
-def test_documents_are_submitted_in_order_and_the_first_is_written_first(
-    tmp_path: Path, bucket, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_documents_are_submitted_in_order_and_the_first_is_written_first(tmp_path: Path, bucket) -> None:
     """Document order with length buckets: the first document's requests go first and it is
     written before the last request is answered. Sorting the whole job by length instead
     would send its long paragraph last, to wait for everything: the longest requests lead
-    either way (batching.LONG_LEAD_FACTOR), then the others, shortest first. (Without the
-    quick head, which would hold this whole small job: tests/pipeline/test_submission_order.py.)"""
-    monkeypatch.setattr("hymt_cli.pipeline.dispatch.QUICK_HEAD", 0)
+    either way (batching.LONG_LEAD_FACTOR), then the others, shortest first."""
     docs = tmp_path / "in"
     docs.mkdir()
     (docs / "a.txt").write_text("Short a.\n\n" + "A very long paragraph. " * 40 + "\n", encoding="utf-8")
