@@ -82,6 +82,41 @@ function fillText(cell, text, terms, hits) {
   if (last < text.length) marked(cell, text.slice(last), last, terms, hits);
 }
 
+// Invisible characters a segment holds (bidi controls, zero-width and other format characters,
+// control characters besides tab and line breaks): its text shows as it renders, in its own
+// isolated box, and this note says what hides in it. Zero-width (non-)joiners are left out:
+// Persian, Indic scripts and emoji sequences need them.
+const INVISIBLE = /(?![\u200c\u200d\t\n\r])[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/gu;
+const INVISIBLE_NAMES = {
+  "061C": "arabic letter mark", "200B": "zero width space", "200E": "left-to-right mark",
+  "200F": "right-to-left mark", "202A": "left-to-right embedding", "202B": "right-to-left embedding",
+  "202C": "pop directional formatting", "202D": "left-to-right override", "202E": "right-to-left override",
+  "2066": "left-to-right isolate", "2067": "right-to-left isolate", "2068": "first strong isolate",
+  "2069": "pop directional isolate", "2060": "word joiner", "FEFF": "zero width no-break space",
+  "00AD": "soft hyphen",
+};
+
+function invisibles(text) {
+  const found = new Map();
+  for (const [ch] of text.matchAll(INVISIBLE)) found.set(ch, (found.get(ch) || 0) + 1);
+  return Array.from(found, ([ch, n]) => {
+    const code = codeOf(ch);
+    const name = INVISIBLE_NAMES[code];
+    return "U+" + code + (name ? " " + name : "") + (n > 1 ? " \u00d7" + n : "");
+  });
+}
+
+function hiddenNote(record) {
+  const parts = [];
+  for (const [side, text] of [["the source", record.source], ["the translation", record.translation]]) {
+    const found = invisibles(text);
+    if (found.length) parts.push(side + ": " + found.join(", "));
+  }
+  if (!parts.length) return null;
+  return note("invisible", "hidden", "invisible characters", parts.join("; ") +
+    " (shown as they render; they may reorder or hide text)");
+}
+
 function termPattern(record, side) {
   if (!record.terms) return null;
   const words = record.terms.map((pair) => pair[side]).filter((word) => word && word.trim());
@@ -170,6 +205,11 @@ function row(record, position) {
     notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", reason.check,
       reason.message));
   }
+  const hidden = hiddenNote(record);
+  if (hidden) {
+    notes.append(hidden);
+    node.classList.add("has-hidden");
+  }
   if (notes.childElementCount) node.append(notes);
   return node;
 }
@@ -177,15 +217,15 @@ function row(record, position) {
 function fileHead(index) {
   const file = files[index];
   const head = el("div", "file-head");
-  head.append(el("span", "path", file.input));
-  if (file.output) head.append(el("span", "arrow", "\u2192"), el("span", "out", file.output));
+  head.append(nameNode("path", file.input));
+  if (file.output) head.append(el("span", "arrow", "\u2192"), nameNode("out", file.output));
   if (file.lang) {
     const lang = el("span", "lang", file.lang);
     lang.title = file.lang_name || file.lang;
     head.append(lang);
   }
-  if (file.error) head.append(el("span", "problem", file.error));
-  if (file.warning) head.append(el("span", "problem warn", file.warning));
+  if (file.error) head.append(nameNode("problem", file.error));
+  if (file.warning) head.append(nameNode("problem warn", file.warning));
   const cols = el("div", "cols");
   cols.append(el("span", "", "Segment"), el("span", "", "Source"), el("span", "", "Translation" + (file.lang_name ? " \u00b7 " + file.lang_name : "")));
   return [head, cols];

@@ -49,6 +49,43 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+// -- names that cannot pass for others ------------------------------------------------------
+// Characters that draw nothing or reorder what follows: bidi controls, zero-width and other
+// format characters (Cf), control characters, line and paragraph separators. In a file name
+// they make it look like another ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"), so a name
+// shows each as its escape, marked. (A segment's text keeps them, in its own isolated box, and
+// says that it holds them: hiddenNote in segment.js.)
+const HIDDEN = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/gu;
+
+function codeOf(ch) {
+  return ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+}
+
+function escapeOf(ch) {
+  const code = codeOf(ch);
+  return code.length > 4 ? "\\u{" + code + "}" : "\\u" + code;
+}
+
+// A name as plain text (a tooltip, a chip): each hidden character as its escape.
+function plainName(text) {
+  return text.replace(HIDDEN, escapeOf);
+}
+
+// A name as a node: each hidden character as its escape, marked.
+function nameNode(cls, text) {
+  const node = el("span", cls);
+  let last = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    if (match.index > last) node.append(text.slice(last, match.index));
+    const mark = el("span", "hidden-char", escapeOf(match[0]));
+    mark.title = "U+" + codeOf(match[0]) + ": an invisible character in the name";
+    node.append(mark);
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) node.append(text.slice(last));
+  return node;
+}
+
 // -- one matching rule for the search: the filter and the highlight ------------------------
 // A text matches the query when its folded form contains the query's. Folding takes each
 // character on its own (so a match never depends on its neighbours): upper- then lower-cased
