@@ -16,15 +16,19 @@ lists them), as keyword arguments or as a `Settings` record; a call's keywords o
 translator's. Nothing here prints or exits: results come back as values (a file run's
 `RunReport`, the report as data), a run that cannot start raises a `HymtError` (UsageError,
 EngineUnavailable, InputError ...), and progress reaches a `ProgressEvents` subclass you pass.
+Messages (errors raised, and the report's per-file errors, hints and warnings) name a setting by
+the keyword a caller gives (`qa=`, `context_columns=`), not by its command-line flag.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, UsageError
+from .errors import HymtError, InputError, UsageError
 from .formats import ParquetOptions
 from .options import OptionSet
 from .reporting.progress import ProgressEvents
@@ -34,6 +38,7 @@ from .run.config import RunConfig
 from .run.engine_setup import EngineKeeper
 from .run.session import Extras, run_translation
 from .settings import Settings
+from .settings.keywords import as_keywords
 from .signals import Interrupted, handling_signals
 
 if TYPE_CHECKING:
@@ -47,8 +52,9 @@ class Translator:
     def __init__(
         self, settings: Settings | None = None, /, *, progress: ProgressEvents | None = None, **values: Any
     ) -> None:
-        base = settings or Settings.build()
-        self.settings = base.replaced(**values) if values else base
+        with _keywords_in_errors():
+            base = settings or Settings.build()
+            self.settings = base.replaced(**values) if values else base
         self.progress = progress
         self.last_report: RunReport | None = None
         self._keeper = EngineKeeper()
@@ -70,8 +76,9 @@ class Translator:
         `out`); the report says what happened to each file. Per-file problems are in the report,
         not raised."""
         names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
-        config = self._config(inputs=tuple(names), **values)
-        return self._run(config, Extras(keeper=self._keeper))
+        with _keywords_in_errors():
+            config = self._config(inputs=tuple(names), **values)
+            return self._run(config, Extras(keeper=self._keeper))
 
     def text(self, text: str, *, to: str | None = None, format: str = "txt", **values: Any) -> str:
         """`text` in one target language, in `format` (txt, md, html ...); segments that fail the
@@ -87,7 +94,8 @@ class Translator:
             raise InputError(
                 f"the text is not valid Unicode ({exc.reason} at position {exc.start})"
             ) from None
-        return self._one_document(encoded, format, to, values).decode("utf-8")
+        with _keywords_in_errors():
+            return self._one_document(encoded, format, to, values).decode("utf-8")
 
     def table(
         self, table: pa.Table, *, columns: list[str] | str, to: str | None = None, **values: Any
@@ -102,22 +110,24 @@ class Translator:
                 f"translate a pyarrow.Table, not {type(table).__name__} (pyarrow.Table.from_pandas, "
                 "pyarrow.table(dict) or pyarrow.parquet.read_table make one)"
             )
-        settings = self.settings.replaced(**values)
-        languages = [code.strip() for code in (to or settings.languages.to).split(",") if code.strip()]
-        add = settings.of(ParquetOptions).add_columns
-        if len(languages) > 1 and not add:
-            raise UsageError("translating a table into several languages needs add_columns=True")
-        for code in languages or [""]:
-            buffer = io.BytesIO()
-            pq.write_table(table, buffer)
-            out = self._one_document(buffer.getvalue(), "parquet", code, {**values, "columns": columns})
-            table = pq.read_table(pa.BufferReader(out))
+        with _keywords_in_errors():
+            settings = self.settings.replaced(**values)
+            languages = [code.strip() for code in (to or settings.languages.to).split(",") if code.strip()]
+            add = settings.of(ParquetOptions).add_columns
+            if len(languages) > 1 and not add:
+                raise UsageError("translating a table into several languages needs add_columns=True")
+            for code in languages or [""]:
+                buffer = io.BytesIO()
+                pq.write_table(table, buffer)
+                out = self._one_document(buffer.getvalue(), "parquet", code, {**values, "columns": columns})
+                table = pq.read_table(pa.BufferReader(out))
         return table
 
     def check(self, inputs: list[str] | str, **values: Any) -> CheckResult:
         """Which outputs are missing or stale (`hymt translate --check`); runs no engine."""
         names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
-        return check_outputs(self._config(inputs=tuple(names), **values))
+        with _keywords_in_errors():
+            return check_outputs(self._config(inputs=tuple(names), **values))
 
     # -- parts ----------------------------------------------------------------------------------
     def _config(self, **values: Any) -> RunConfig:
@@ -132,9 +142,9 @@ class Translator:
                 self.last_report = run_translation(config, self.progress or ProgressEvents(), extras)
             except Interrupted as exc:
                 if isinstance(exc.report, RunReport):
-                    self.last_report = exc.report
+                    self.last_report = _with_keywords(exc.report)
                 raise
-        return self.last_report
+        return _with_keywords(self.last_report)
 
     def _one_document(self, data: bytes, format: str, to: str | None, values: dict[str, Any]) -> bytes:
         """One document or table through the pipeline, from memory to memory."""
@@ -147,6 +157,31 @@ class Translator:
         if failed:
             raise InputError(failed[0].error or "the text could not be translated")
         return b"".join(written)
+
+
+@contextmanager
+def _keywords_in_errors() -> Iterator[None]:
+    """A HymtError raised inside names settings as a Python caller gives them (settings/keywords.py)."""
+    try:
+        yield
+    except HymtError as exc:
+        message = as_keywords(exc.message)
+        if message != exc.message:
+            exc.message = message
+            exc.args = (message, *exc.args[1:])
+        if exc.hint is not None:
+            exc.hint = as_keywords(exc.hint)
+        raise
+
+
+def _with_keywords(report: RunReport) -> RunReport:
+    """The report's per-file messages naming settings by their keywords (the report is the API's
+    answer; a --report file written during the run keeps the flags)."""
+    for file in report.files:
+        file.error = None if file.error is None else as_keywords(file.error)
+        file.hint = None if file.hint is None else as_keywords(file.hint)
+        file.warning = None if file.warning is None else as_keywords(file.warning)
+    return report
 
 
 def translate_text(

@@ -39,6 +39,7 @@ from .outcomes import Check, Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 from .run_options import RunOptions
 from .unit_results import finish_unit
+from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first
 
 
@@ -202,10 +203,11 @@ class Pipeline:
             try:
                 record(job.output, job.input.source.path, self.options.provenance)
             except OSError as exc:
-                job.report.warning = (
+                unrecorded = (
                     f"{job.output}: written, but not recorded in its folder's manifest "
                     f"({exc.strerror or exc}): the next run will not replace it"
                 )
+                job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
         self.progress.file_done(job.report.output)
 
     def _exhausted(self, current: OpenInput) -> None:
@@ -232,11 +234,13 @@ class Pipeline:
     def _plan_unit(self, window: Window, current: OpenInput, unit: Unit) -> None:
         planner = window.planner
         translatable = [s for s in unit.segments if is_translatable(s.text)]
+        refused = unsendable(unit.segments)
         window.segments += len(unit.segments)
         with_context = self._with_context(current)
         for job in current.jobs:
             if not job.live:
                 continue
+            note_unsendable(job, unit, refused)
             work = UnitWork(job, unit, {})
             for segment in translatable:
                 if not segment.is_for(job.lang.code):

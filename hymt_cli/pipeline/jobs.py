@@ -53,6 +53,8 @@ class Job:
     live: bool = True  # planned and written; False once failed, or when refused or skipped
     written: int = 0
     committed: bool = False
+    unsendable: int = 0  # segments kept for a lone surrogate (unsendable.py)
+    unsendable_names: list[str] = field(default_factory=list)  # the first few, for the warning
     _ready: dict[int, tuple[Unit, Mapping[int, str]]] = field(default_factory=dict)
 
     def deliver(self, unit: Unit, translated: Mapping[int, str]) -> None:

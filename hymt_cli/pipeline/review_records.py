@@ -12,6 +12,8 @@ from ..review import Flag, Retry, SegmentRecord, Status, worst
 from .flagging import QaProblem
 from .outcomes import Outcome, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
+from .unsendable import CHECK, unsendable
+from .unsendable import reason as kept_reason
 
 
 def segment_records(
@@ -26,6 +28,7 @@ def segment_records(
     writer got (a segment missing there keeps its source). `qa_warnings`: by segment id, the QA
     warnings on the translation it kept (flagging.Flagger.segment)."""
     records = []
+    refused = {s.id for s in unsendable(unit.segments)}
     for segment in unit.segments:
         keys = [p.key for p in pieces.get(segment.id, ()) if p.key is not None]
         statuses: list[Status] = []
@@ -43,6 +46,9 @@ def segment_records(
             use = planned[key].glossary if key in planned else None
             for expected in use.expected if use is not None else ():
                 terms[(expected.source, expected.target)] = None
+        if segment.id in refused:  # never sent: kept, and shown as such
+            statuses.append("untranslated")
+            flags[Flag(CHECK, "error", kept_reason(segment.text))] = None
         for warning in (qa_warnings or {}).get(segment.id, ()):
             flags[Flag(warning.check, warning.severity, warning.message)] = None
         records.append(

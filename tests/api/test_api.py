@@ -74,7 +74,7 @@ def test_errors_are_domain_exceptions() -> None:
     with pytest.raises(hymt.UsageError, match="unknown setting 'colums'") as caught:
         hymt.translate_text("Hi", to="de", engine="pseudo", colums="x")
     assert caught.value.hint == "did you mean 'columns'?"
-    with pytest.raises(hymt.UsageError, match="--top-p must be in"):
+    with pytest.raises(hymt.UsageError, match=r"^top_p= must be in \(0, 1\], not 3$"):
         hymt.Translator(top_p=3)
     with pytest.raises(hymt.InputError, match="not valid Unicode"):
         hymt.translate_text("\udcff", to="de", engine="pseudo", no_cache=True)

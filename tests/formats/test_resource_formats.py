@@ -136,12 +136,13 @@ def test_po_refuses_malformed_files_with_line_and_column():
         ('msgid "a"\n', "line 1"),
         ('msgid "a"\nmsgstr "b" junk\n', "line 2, column 12"),
         ("nonsense\n", "line 1"),
-        ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=ISO-8859-1\\n"\n', "ISO-8859-1"),
     ]:
         with pytest.raises(FormatError, match=where):
             PoFormat().parse(bad)
     with pytest.raises(DocumentDecodeError):
         PoFormat().decode(b'msgid "\xe9"\nmsgstr ""\n')
+    with pytest.raises(FormatError, match="declares charset X-NONE, which hymt has no codec for"):
+        PoFormat().decode(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=X-NONE\\n"\n')
 
 
 XLIFF12 = """<?xml version="1.0" encoding="UTF-8"?>

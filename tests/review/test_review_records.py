@@ -249,3 +249,28 @@ def test_a_segment_split_into_pieces_takes_its_worst_piece(tmp_path: Path) -> No
     assert long["flags"] == [{"check": "empty", "severity": "error", "message": "empty output"}]
     assert long["retry"] == [{"check": "empty", "message": "empty output"}]
     assert short["status"] == "translated"
+
+
+def test_a_value_with_a_lone_surrogate_is_shown_kept_with_its_reason(tmp_path: Path) -> None:
+    """Never sent (no Unicode text), so never translated: the review says so, as an error."""
+    source = tmp_path / "locales" / "en" / "app.json"
+    source.parent.mkdir(parents=True)
+    source.write_text('{"ok": "Good morning", "bad": "Caf\\ud800 open"}\n', encoding="utf-8")
+    with RecordSpool() as spool:
+        report = run([source], PseudoEngine(), spool)
+        (records,) = records_of(spool, report)
+        assert spool.check_severity == {"lone-surrogate": "error"}
+    assert [(r["status"], r.get("flags")) for r in records] == [
+        ("translated", None),
+        (
+            "untranslated",
+            [
+                {
+                    "check": "lone-surrogate",
+                    "severity": "error",
+                    "message": "holds a lone surrogate U+D800 (no Unicode text): kept as in the source",
+                }
+            ],
+        ),
+    ]
+    assert records[1]["translation"] == records[1]["source"]

@@ -8,7 +8,8 @@ obsolete `#~` entries. Placeholders follow the entry's flags (`c-format`: printf
 msgid contains. A plural entry gets every `msgstr[i]` the target needs (messages.py).
 
 Edits every target file carries (header.py): `Language`, `Plural-Forms`, a template's
-`charset=CHARSET` (and its header's `fuzzy` flag, as msginit does). A file whose header names
+`charset=CHARSET` (and its header's `fuzzy` flag, as msginit does). A file is read and written
+in the charset its header declares, a UTF-8 byte order mark kept (charset.py). A file whose header names
 another language than the target (a `de.po` translated into French) has translations that are
 not the target's: those msgstr are emptied, only the empty ones are filled. With
 `PoOptions(fuzzy=True)` every machine translation is flagged `#, fuzzy` for review.
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ...options import Options, Panel, option
-from ..base import Decoded, FormatError, decode_utf8
+from ..base import Decoded, FormatError
 from ..layout import Layout, folder_per_language, gettext_catalog
 from ..strings import (
     Convention,
@@ -42,6 +43,7 @@ from ..strings import (
     parse_value,
 )
 from ..strings.shape import is_text
+from .charset import decode_po
 from .entries import Entry as PoEntry
 from .entries import read_entries
 from .header import HeaderInfo, edited_header, new_header
@@ -103,7 +105,7 @@ class PoFormat(StringsFormat):
         return None  # a .po or .pot file is strings wherever it lies
 
     def decode(self, data: bytes) -> Decoded:
-        return decode_utf8(data)
+        return decode_po(data)
 
     def scan(self, text: str) -> Iterator[Item]:
         return _Scan(text, self.fuzzy).items()
@@ -136,10 +138,10 @@ class _Scan:
             return
         if first.is_header:
             self.header = HeaderInfo.read(first.msgstr[0].value)
-            self.header.check_charset()
             yield from self._header_edits(first)
         else:
-            yield Edit(0, 0, lambda lang: new_header(lang, self.newline))
+            at = 1 if self.text.startswith("\ufeff") else 0  # after a byte order mark
+            yield Edit(at, at, lambda lang: new_header(lang, self.newline))
             yield from self._entry(first)
         for entry in entries:
             yield from self._entry(entry)

@@ -59,8 +59,8 @@ class Entry:
 
 
 def _lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """(line number, offset, line without its line break)."""
-    pos, number = 0, 0
+    """(line number, offset, line without its line break); a byte order mark is no line's text."""
+    pos, number = (1 if text.startswith("\ufeff") else 0), 0
     while pos < len(text):
         match = _LINE.match(text, pos)
         assert match is not None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import FormatError
 from ..layout import same_language, spell
 from ..strings import gettext_plurals, gettext_plurals_of, parse_plural_forms
 from ..strings.plurals import GettextPlurals
@@ -28,7 +27,8 @@ _AFTER = {
         "Project-Id-Version",
     )
 }
-_UTF8 = {"utf-8", "utf8", "charset", "ascii", "us-ascii", ""}
+# Read as UTF-8: a template's placeholder CHARSET, none, and ASCII (a subset).
+UTF8_NAMES = frozenset({"utf-8", "utf8", "charset", "ascii", "us-ascii", ""})
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +49,6 @@ class HeaderInfo:
         content_type = fields.get("content-type", "")
         charset = content_type.partition("charset=")[2].split(";")[0].strip()
         return cls(fields.get("language", ""), fields.get("plural-forms", ""), charset)
-
-    def check_charset(self) -> None:
-        if self.charset.lower() not in _UTF8:
-            raise FormatError(
-                f"declares charset {self.charset}: hymt reads and writes PO files in UTF-8 "
-                "(convert it first: msgconv -t UTF-8)"
-            )
 
     def names(self, lang: str) -> bool:
         return bool(self.language) and same_language(self.language, lang)

@@ -265,12 +265,30 @@ class StringsWriter:
     def __init__(self, target_language: str, out: BinaryIO, decoded: Decoded) -> None:
         self._splicer = _Splicer(target_language)
         self._out = out
+        self._encoding = decoded.encoding
         self._encoder = codecs.getincrementalencoder(decoded.encoding)(decoded.errors)
 
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         chunk = unit.content
         assert isinstance(chunk, Chunk)
-        self._out.write(self._encoder.encode(self._splicer.chunk(chunk, translated)))
+        self._out.write(self._encoded(self._splicer.chunk(chunk, translated)))
 
     def close(self) -> None:
-        self._out.write(self._encoder.encode("", final=True))
+        self._out.write(self._encoded("", final=True))
+
+    def _encoded(self, text: str, final: bool = False) -> bytes:
+        """The text in the file's own encoding (a PO file's declared charset: ISO-8859-1 ...); a
+        translation that encoding cannot hold fails the output in one line (nothing is written)."""
+        try:
+            return self._encoder.encode(text, final)
+        except UnicodeEncodeError as exc:
+            char = text[exc.start]
+            line_start = text.rfind("\n", 0, exc.start) + 1
+            line_end = text.find("\n", exc.start)
+            line = text[line_start : line_end if line_end >= 0 else len(text)].strip()
+            near = line if len(line) <= 80 else line[:77] + "..."
+            raise FormatError(
+                f"a translation holds {char!r} (U+{ord(char):04X}), which {self._encoding}, the file's "
+                f"encoding, cannot write (in: {near}); convert the file to UTF-8 to translate it "
+                "into this language"
+            ) from None

@@ -54,8 +54,8 @@ function fileButton(index) {
   const file = files[index];
   const [dir, name] = baseName(file.input.startsWith(prefix) ? file.input.slice(prefix.length) : file.input);
   const label = el("span", "name");
-  label.append(el("span", "dir", dir), name);
-  button.title = file.input + (file.output ? " \u2192 " + file.output : "");
+  label.append(nameNode("dir", dir), nameNode("file", name));
+  button.title = plainName(file.input) + (file.output ? " \u2192 " + plainName(file.output) : "");
   if (file.status === "failed") button.classList.add("failed");
   button.append(label);
   if (file.lang) button.append(el("span", "lang", file.lang));
@@ -145,7 +145,7 @@ function chips() {
     box.append(chip);
   };
   if (state.lang) add("language: " + state.lang, () => { state.lang = ""; });
-  if (state.file >= 0) add("file: " + files[state.file].input + (files[state.file].lang ? " (" + files[state.file].lang + ")" : ""), () => { state.file = -1; });
+  if (state.file >= 0) add("file: " + plainName(files[state.file].input) + (files[state.file].lang ? " (" + files[state.file].lang + ")" : ""), () => { state.file = -1; });
   if (state.status !== "all") add(STATUS_LABEL[state.status], () => { state.status = "all"; });
   if (state.check) add("check: " + state.check, () => { state.check = ""; });
   if (state.query) add("text: \u201c" + state.query + "\u201d", () => { state.query = ""; $("search").value = ""; });

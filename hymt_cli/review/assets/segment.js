@@ -12,9 +12,15 @@ function ranges(text, pattern) {
   return out;
 }
 
-function marked(parent, text, terms, hits) {
+// `text` starts at `offset` of its segment; `hits` are the search's spans in the whole segment.
+function marked(parent, text, offset, terms, hits) {
   const t = ranges(text, terms);
-  const h = ranges(text, hits);
+  const h = [];
+  for (const [a, b] of hits) {
+    const x = Math.max(a, offset) - offset;
+    const y = Math.min(b, offset + text.length) - offset;
+    if (x < y) h.push([x, y]);
+  }
   if (!t.length && !h.length) { parent.append(text); return; }
   const cuts = new Set([0, text.length]);
   for (const [a, b] of t.concat(h)) { cuts.add(a); cuts.add(b); }
@@ -37,8 +43,11 @@ function marked(parent, text, terms, hits) {
 // for half a minute), and nobody reviews a megabyte at a glance.
 const LONG = 20000;
 
-function textCell(cls, text, terms, hits) {
+// `search`: the search's matcher (searcher in state.js), or null. Its spans are found in the whole
+// text, as the filter finds them, so a match that runs across an inline tag is marked too.
+function textCell(cls, text, terms, search) {
   const cell = el("div", "text " + cls);
+  const hits = search ? search(text) : [];
   if (text.length <= LONG) {
     fillText(cell, text, terms, hits);
     return cell;
@@ -46,7 +55,8 @@ function textCell(cls, text, terms, hits) {
   // Cut between two characters, never inside a surrogate pair.
   const cut = /[\ud800-\udbff]/.test(text[LONG - 1]) ? LONG - 1 : LONG;
   fillText(cell, text.slice(0, cut), terms, hits);
-  const more = el("button", "more cut", "show all " + plural(text.length, "character", "characters"));
+  const later = hits.some(([, end]) => end > cut) ? " (a match is further on)" : "";
+  const more = el("button", "more cut", "show all " + plural(text.length, "character", "characters") + later);
   more.type = "button";
   more.addEventListener("click", () => {
     cell.replaceChildren();
@@ -61,13 +71,50 @@ function fillText(cell, text, terms, hits) {
   TAG.lastIndex = 0;
   let match;
   while ((match = TAG.exec(text)) !== null) {
-    if (match.index > last) marked(cell, text.slice(last, match.index), terms, hits);
+    if (match.index > last) marked(cell, text.slice(last, match.index), last, terms, hits);
+    const end = match.index + match[0].length;
     const tag = el("span", "tag", match[0]);
+    if (hits.some(([a, b]) => a < end && match.index < b)) tag.classList.add("hit");
     tag.title = "inline markup";
     cell.append(tag);
-    last = match.index + match[0].length;
+    last = end;
   }
-  if (last < text.length) marked(cell, text.slice(last), terms, hits);
+  if (last < text.length) marked(cell, text.slice(last), last, terms, hits);
+}
+
+// Invisible characters a segment holds (bidi controls, zero-width and other format characters,
+// control characters besides tab and line breaks): its text shows as it renders, in its own
+// isolated box, and this note says what hides in it. Zero-width (non-)joiners are left out:
+// Persian, Indic scripts and emoji sequences need them.
+const INVISIBLE = /(?![\u200c\u200d\t\n\r])[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/gu;
+const INVISIBLE_NAMES = {
+  "061C": "arabic letter mark", "200B": "zero width space", "200E": "left-to-right mark",
+  "200F": "right-to-left mark", "202A": "left-to-right embedding", "202B": "right-to-left embedding",
+  "202C": "pop directional formatting", "202D": "left-to-right override", "202E": "right-to-left override",
+  "2066": "left-to-right isolate", "2067": "right-to-left isolate", "2068": "first strong isolate",
+  "2069": "pop directional isolate", "2060": "word joiner", "FEFF": "zero width no-break space",
+  "00AD": "soft hyphen",
+};
+
+function invisibles(text) {
+  const found = new Map();
+  for (const [ch] of text.matchAll(INVISIBLE)) found.set(ch, (found.get(ch) || 0) + 1);
+  return Array.from(found, ([ch, n]) => {
+    const code = codeOf(ch);
+    const name = INVISIBLE_NAMES[code];
+    return "U+" + code + (name ? " " + name : "") + (n > 1 ? " \u00d7" + n : "");
+  });
+}
+
+function hiddenNote(record) {
+  const parts = [];
+  for (const [side, text] of [["the source", record.source], ["the translation", record.translation]]) {
+    const found = invisibles(text);
+    if (found.length) parts.push(side + ": " + found.join(", "));
+  }
+  if (!parts.length) return null;
+  return note("invisible", "hidden", "invisible characters", parts.join("; ") +
+    " (shown as they render; they may reorder or hide text)");
 }
 
 function termPattern(record, side) {
@@ -127,14 +174,14 @@ function row(record, position) {
     gutter.append(weight);
   }
   if (record.label) gutter.title = record.label;
-  const hits = state.query ? new RegExp(escapeRegExp(state.query), "giu") : null;
-  const source = textCell("src", record.source, termPattern(record, 0), hits);
+  const search = state.query ? searcher(state.query) : null;
+  const source = textCell("src", record.source, termPattern(record, 0), search);
   if (run.source) source.lang = run.source;
   source.dir = "auto";
   const kept = record.status === "untranslated";
   const same = record.status === "as-is";
   const target = textCell("tgt" + (kept ? " kept" : same ? " same" : ""), record.translation,
-    kept || same ? null : termPattern(record, 1), hits);
+    kept || same ? null : termPattern(record, 1), search);
   if (kept) target.dataset.note = "source kept";
   if (same) target.dataset.note = "as in the source";
   if (file.lang && !kept && !same) target.lang = file.lang;
@@ -158,6 +205,11 @@ function row(record, position) {
     notes.append(note("retry", record.status === "repaired" ? "repaired after" : "retried after", reason.check,
       reason.message));
   }
+  const hidden = hiddenNote(record);
+  if (hidden) {
+    notes.append(hidden);
+    node.classList.add("has-hidden");
+  }
   if (notes.childElementCount) node.append(notes);
   return node;
 }
@@ -165,15 +217,15 @@ function row(record, position) {
 function fileHead(index) {
   const file = files[index];
   const head = el("div", "file-head");
-  head.append(el("span", "path", file.input));
-  if (file.output) head.append(el("span", "arrow", "\u2192"), el("span", "out", file.output));
+  head.append(nameNode("path", file.input));
+  if (file.output) head.append(el("span", "arrow", "\u2192"), nameNode("out", file.output));
   if (file.lang) {
     const lang = el("span", "lang", file.lang);
     lang.title = file.lang_name || file.lang;
     head.append(lang);
   }
-  if (file.error) head.append(el("span", "problem", file.error));
-  if (file.warning) head.append(el("span", "problem warn", file.warning));
+  if (file.error) head.append(nameNode("problem", file.error));
+  if (file.warning) head.append(nameNode("problem warn", file.warning));
   const cols = el("div", "cols");
   cols.append(el("span", "", "Segment"), el("span", "", "Source"), el("span", "", "Translation" + (file.lang_name ? " \u00b7 " + file.lang_name : "")));
   return [head, cols];

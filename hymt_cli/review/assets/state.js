@@ -49,6 +49,99 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+// -- names that cannot pass for others ------------------------------------------------------
+// Characters that draw nothing or reorder what follows: bidi controls, zero-width and other
+// format characters (Cf), control characters, line and paragraph separators. In a file name
+// they make it look like another ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"), so a name
+// shows each as its escape, marked. (A segment's text keeps them, in its own isolated box, and
+// says that it holds them: hiddenNote in segment.js.)
+const HIDDEN = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/gu;
+
+function codeOf(ch) {
+  return ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+}
+
+function escapeOf(ch) {
+  const code = codeOf(ch);
+  return code.length > 4 ? "\\u{" + code + "}" : "\\u" + code;
+}
+
+// A name as plain text (a tooltip, a chip): each hidden character as its escape.
+function plainName(text) {
+  return text.replace(HIDDEN, escapeOf);
+}
+
+// A name as a node: each hidden character as its escape, marked.
+function nameNode(cls, text) {
+  const node = el("span", cls);
+  let last = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    if (match.index > last) node.append(text.slice(last, match.index));
+    const mark = el("span", "hidden-char", escapeOf(match[0]));
+    mark.title = "U+" + codeOf(match[0]) + ": an invisible character in the name";
+    node.append(mark);
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) node.append(text.slice(last));
+  return node;
+}
+
+// -- one matching rule for the search: the filter and the highlight ------------------------
+// A text matches the query when its folded form contains the query's. Folding takes each
+// character on its own (so a match never depends on its neighbours): upper- then lower-cased
+// (ß and ẞ read "ss", ς and Σ read σ, ı and I read i), İ read i, and invisible format characters
+// (a zero-width space inside a word, bidi controls) left out. The filter and the highlight both
+// use `folded`, so every segment shown has its match highlighted and every highlight is shown.
+const FOLDS = new Map();
+const ASCII = /^[\x00-\x7f]*$/;
+const FORMAT_CHAR = /^\p{Cf}$/u;
+
+function foldChar(ch) {
+  let folded = FOLDS.get(ch);
+  if (folded === undefined) {
+    folded = FORMAT_CHAR.test(ch) ? "" : ch.toUpperCase().toLowerCase();
+    if (folded === "i\u0307") folded = "i"; // İ (Turkish capital dotted I)
+    FOLDS.set(ch, folded);
+  }
+  return folded;
+}
+
+// The folded text; with `map`, also where each folded unit comes from: [folded, from, to] with
+// the source span [from[k], to[k]) of folded unit k.
+function folded(text, map) {
+  if (ASCII.test(text)) {
+    const lower = text.toLowerCase();
+    if (!map) return lower;
+    const at = Array.from(lower, (_, i) => i);
+    return [lower, at, at.map((i) => i + 1)];
+  }
+  const pieces = [];
+  const from = [];
+  const to = [];
+  let i = 0;
+  for (const ch of text) {
+    const f = foldChar(ch);
+    pieces.push(f);
+    if (map) for (let k = 0; k < f.length; k++) { from.push(i); to.push(i + ch.length); }
+    i += ch.length;
+  }
+  return map ? [pieces.join(""), from, to] : pieces.join("");
+}
+
+// The search's matches in `text`, as [start, end) spans of `text` (null: no search).
+function searcher(query) {
+  const wanted = folded(query, false);
+  return (text) => {
+    const out = [];
+    if (!wanted) return out;
+    const [f, from, to] = folded(text, true);
+    for (let at = f.indexOf(wanted); at >= 0; at = f.indexOf(wanted, at + wanted.length)) {
+      out.push([from[at], to[at + wanted.length - 1]]);
+    }
+    return out;
+  };
+}
+
 function needsLook(record) {
   return Boolean(record.flags || record.retry) || record.status === "untranslated" ||
     record.status === "retried" || record.status === "repaired";
@@ -93,9 +186,9 @@ function commonFolder(paths) {
 
 // -- the header ------------------------------------------------------------------------
 
-function lower(record, key) {
+function foldedOf(record, key) {
   const cached = "_" + key;
-  if (record[cached] === undefined) record[cached] = record[key].toLowerCase();
+  if (record[cached] === undefined) record[cached] = folded(record[key], false);
   return record[cached];
 }
 
@@ -125,7 +218,7 @@ function filter() {
   }
   const from = state.file < 0 ? 0 : starts[state.file];
   const to = state.file < 0 ? segments.length : starts[state.file + 1];
-  const query = state.query.toLowerCase();
+  const query = state.query ? folded(state.query, false) : "";
   for (let i = from; i < to; i++) {
     const record = segments[i];
     if (state.lang && files[record.f].lang !== state.lang) continue;
@@ -133,7 +226,8 @@ function filter() {
       if (!needsLook(record)) continue;
     } else if (state.status !== "all" && record.status !== state.status) continue;
     if (state.check && !hasCheck(record, state.check)) continue;
-    if (query && !lower(record, "source").includes(query) && !lower(record, "translation").includes(query)) continue;
+    if (state.query && !(query && (foldedOf(record, "source").includes(query) ||
+      foldedOf(record, "translation").includes(query)))) continue;
     view.push(i);
   }
 }

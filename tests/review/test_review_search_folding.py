@@ -1,0 +1,79 @@
+"""The review page's search, in a real browser: it finds and highlights by one rule, whatever the
+case mapping of the script (Turkish İ/ı, German ß, Greek final sigma, a zero-width space)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pipelines import run_pipeline
+from review_runs import STARTED, open_page
+
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.formats import TextOptions
+from hymt_cli.options import OptionSet
+from hymt_cli.review import RecordSpool, write_page
+
+pytestmark = pytest.mark.browser
+
+ZWSP = "\u200b"
+
+
+def _page(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    source = tmp_path / "in" / name
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = tmp_path / "review.html"
+    with RecordSpool() as spool:
+        report = run_pipeline(
+            [source],
+            IdentityEngine(),
+            options=OptionSet([TextOptions(segment_by="line")]),
+            out_dir=tmp_path / "out",
+            review=spool,
+        )
+        write_page(page, report, spool, started=STARTED)
+    return page
+
+
+CASES = [
+    "İstanbul is a big city",
+    "ISTANBUL IN CAPITALS",
+    "Die Straße ist lang",
+    "DIE STRASSE IST LANG",
+    "Das ist das ΤΕΛΟΣ",
+    "και το τέλος",
+    f"Your invo{ZWSP}ice is due",
+    "Nothing to see here",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("istanbul", [0, 1]),
+        ("ıstanbul", [0, 1]),  # typed on a Turkish keyboard
+        ("İSTANBUL", [0, 1]),
+        ("strasse", [2, 3]),
+        ("straße", [2, 3]),
+        ("λοσ", [4, 5]),  # a sigma typed mid-word matches a final one
+        ("τέλος", [5]),
+        ("invoice", [6]),  # a zero-width space does not hide a word
+    ],
+)
+def test_every_segment_shown_by_the_search_is_highlighted_and_the_reverse(
+    browser, tmp_path: Path, query: str, expected: list[int]
+) -> None:
+    opened = open_page(browser, _page(tmp_path, "cases.txt", CASES))
+    page = opened.page
+    page.fill("#search", query)
+    page.wait_for_timeout(400)
+    sources = page.locator("#list .seg .src").all_inner_texts()
+    assert sources == [CASES[i] for i in expected], query
+    for i in range(len(expected)):
+        row = page.locator("#list .seg").nth(i)
+        assert row.locator(".src mark.hit").count() >= 1 and row.locator(".tgt mark.hit").count() >= 1, query
+    # What is highlighted is the match: the whole word, and no more.
+    marks = page.locator("#list .src mark.hit").all_inner_texts()
+    assert all(len(mark) <= len(query) + 1 for mark in marks) and len(marks) == len(expected), marks
+    assert opened.console == []
