@@ -1,13 +1,20 @@
 """Every place a run writes to, judged before the run starts: `check_locations` refuses, in one
 line and exit 2, an `-o`, `--report`, `--prompts-out`, `--log-file`, `--review` or translation memory
-that cannot be written, before anything is read or loaded."""
+that cannot be written, before anything is read or loaded; `check_side_files` refuses, once the
+inputs are found, a report, page, prompt file, log or memory that would land on an input, an
+output or another of them (the run would overwrite its own input)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import UsageError
+from ..text.languages import Language
+from .paths import Source, output_path
+
+_HINT = "choose another location; nothing was started"
 
 
 def check_locations(locations: list[tuple[str, Path, bool]]) -> None:
@@ -16,7 +23,7 @@ def check_locations(locations: list[tuple[str, Path, bool]]) -> None:
     for flag, path, folder in locations:
         problem = _unwritable(path, folder=folder)
         if problem is not None:
-            raise UsageError(f"{flag} {path}: {problem}", hint="choose another location; nothing was started")
+            raise UsageError(f"{flag} {path}: {problem}", hint=_HINT)
 
 
 def _unwritable(path: Path, *, folder: bool) -> str | None:
@@ -38,3 +45,29 @@ def _unwritable(path: Path, *, folder: bool) -> str | None:
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot create it: {parent} is not writable"
     return None
+
+
+def check_side_files(
+    side: Sequence[tuple[str, Path]],
+    sources: Sequence[Source],
+    targets: Sequence[Language],
+    out_dir: Path | None,
+) -> None:
+    """(flag, path) of the files a run writes besides its outputs; UsageError for the first that
+    is one of the run's inputs, one of its outputs, or another of them."""
+    if not side:
+        return
+    taken: dict[Path, str] = {}
+    for source in sources:
+        if source.path is None:
+            continue
+        taken.setdefault(source.path.resolve(), f"is an input of this run ({source.display})")
+        for lang in targets:
+            out = output_path(source, lang, out_dir)
+            if out is not None:
+                taken.setdefault(out.resolve(), f"is the output of {source.display} in {lang.code}")
+    for flag, path in side:
+        where = path.resolve()
+        if where in taken:
+            raise UsageError(f"{flag} {path}: {taken[where]}; refusing to overwrite it", hint=_HINT)
+        taken[where] = f"is also {flag}"

@@ -24,7 +24,7 @@ from ..memory import MemoryContext, PipelineMemory, TranslationMemory, build_con
 from ..model.files import check_model_reachable, has_random_weights
 from ..model.prompts import TEMPLATE_VERSION
 from ..model.tokenizer import PromptTokenizer
-from ..outputs.locations import check_locations
+from ..outputs.locations import check_locations, check_side_files
 from ..pipeline import Pipeline, RunOptions, target_script
 from ..qa import QaOptions, QaSuite
 from ..reporting.outcome import exit_code
@@ -120,6 +120,8 @@ class Session:
         settings, engine = self.settings, self.config.engine
         dry_run = settings.reporting.dry_run
         self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
+        side = [(flag, path) for flag, path, folder in _locations(self.config, memory=True) if not folder]
+        check_side_files(side, self.found.sources, self.config.targets, settings.output.out)
         if self.extras.stdin is not None:
             self.found.sources = [
                 replace(s, data=self.extras.stdin) if s.path is None else s for s in self.found.sources
@@ -373,10 +375,12 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
         session.close_memory()
 
 
-def _locations(config: RunConfig) -> list[tuple[str, Path, bool]]:
-    """Every place the run writes to, besides the outputs beside their inputs."""
+def _locations(config: RunConfig, *, memory: bool = False) -> list[tuple[str, Path, bool]]:
+    """Every place the run writes to, besides the outputs beside their inputs (and the memory)."""
     settings = config.settings
     places: list[tuple[str, Path, bool]] = []
+    if memory and settings.memory.cache is not None and not settings.memory.no_cache:
+        places.append(("--cache", settings.memory.cache, False))
     if settings.output.out is not None and not settings.reporting.check:
         places.append(("-o/--out", settings.output.out, True))
     reporting = settings.reporting
