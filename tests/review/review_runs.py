@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pipelines import make_pipeline, sources_of
+from pipelines import make_pipeline, run_pipeline, sources_of
 
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
+from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import pseudo_localize
-from hymt_cli.formats import ParquetOptions
+from hymt_cli.formats import ParquetOptions, TextOptions
 from hymt_cli.glossary import load_glossaries
 from hymt_cli.options import OptionSet
 from hymt_cli.qa import QaSuite
@@ -214,3 +215,21 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def lines_page(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    """The review page of a text file `name` (one segment per line) through the identity engine."""
+    source = tmp_path / "in" / name
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = tmp_path / "review.html"
+    with RecordSpool() as spool:
+        report = run_pipeline(
+            [source],
+            IdentityEngine(),
+            options=OptionSet([TextOptions(segment_by="line")]),
+            out_dir=tmp_path / "out",
+            review=spool,
+        )
+        write_page(page, report, spool, started=STARTED)
+    return page

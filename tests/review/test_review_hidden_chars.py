@@ -7,35 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pipelines import run_pipeline
-from review_runs import STARTED, open_page
-
-from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.formats import TextOptions
-from hymt_cli.options import OptionSet
-from hymt_cli.review import RecordSpool, write_page
+from review_runs import lines_page, open_page
 
 pytestmark = pytest.mark.browser
 
 RLO, ZWSP, ZWNJ = "\u202e", "\u200b", "\u200c"
 SPOOF = f"invoice{RLO}fdp.txt"  # shows as "invoicetxt.pdf" where the override works
-
-
-def _page(tmp_path: Path, name: str, lines: list[str]) -> Path:
-    source = tmp_path / "in" / name
-    source.parent.mkdir(parents=True, exist_ok=True)
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    page = tmp_path / "review.html"
-    with RecordSpool() as spool:
-        report = run_pipeline(
-            [source],
-            IdentityEngine(),
-            options=OptionSet([TextOptions(segment_by="line")]),
-            out_dir=tmp_path / "out",
-            review=spool,
-        )
-        write_page(page, report, spool, started=STARTED)
-    return page
 
 
 def test_a_file_name_cannot_spoof_another_and_segments_say_what_hides_in_them(
@@ -47,7 +24,7 @@ def test_a_file_name_cannot_spoof_another_and_segments_say_what_hides_in_them(
         f"Persian needs its joiner: می{ZWNJ}خواهم",
         "Nothing hidden in this one",
     ]
-    opened = open_page(browser, _page(tmp_path, SPOOF, lines))
+    opened = open_page(browser, lines_page(tmp_path, SPOOF, lines))
     page = opened.page
     shown = SPOOF.replace(RLO, "\\u202E")
     # The side bar, the file's header, the tooltip and the filter chip: the escape, marked.

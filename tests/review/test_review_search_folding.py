@@ -6,34 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pipelines import run_pipeline
-from review_runs import STARTED, open_page
-
-from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.formats import TextOptions
-from hymt_cli.options import OptionSet
-from hymt_cli.review import RecordSpool, write_page
+from review_runs import lines_page, open_page
 
 pytestmark = pytest.mark.browser
 
 ZWSP = "\u200b"
-
-
-def _page(tmp_path: Path, name: str, lines: list[str]) -> Path:
-    source = tmp_path / "in" / name
-    source.parent.mkdir(parents=True, exist_ok=True)
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    page = tmp_path / "review.html"
-    with RecordSpool() as spool:
-        report = run_pipeline(
-            [source],
-            IdentityEngine(),
-            options=OptionSet([TextOptions(segment_by="line")]),
-            out_dir=tmp_path / "out",
-            review=spool,
-        )
-        write_page(page, report, spool, started=STARTED)
-    return page
 
 
 CASES = [
@@ -64,7 +41,7 @@ CASES = [
 def test_every_segment_shown_by_the_search_is_highlighted_and_the_reverse(
     browser, tmp_path: Path, query: str, expected: list[int]
 ) -> None:
-    opened = open_page(browser, _page(tmp_path, "cases.txt", CASES))
+    opened = open_page(browser, lines_page(tmp_path, "cases.txt", CASES))
     page = opened.page
     page.fill("#search", query)
     page.wait_for_timeout(400)
