@@ -12,9 +12,7 @@ _DOUBLED = re.compile(
     r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_PUNCTUATION = (
-    "".join(chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()) + "…。、，！？：；«»“”„‘’「」（）"
-)
+_LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 MIN_PROSE_WORDS = 3  # a source with fewer words (a name, a label, a code) may stay as it is
 MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (Chinese, Japanese, Thai)
 
@@ -22,8 +20,8 @@ MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (C
 def doubled_words(text: str, lang: str | None) -> list[str]:
     """The words written twice in a row in `text` (`the the`), but the doubles `lang` uses as
     grammar (`vous vous`)."""
-    words = [w.strip(_PUNCTUATION) for w in text.casefold().split()]
-    if not any(a == b and a for a, b in itertools.pairwise(words)):
+    words = _LETTERS.findall(text.casefold())  # every pair the pattern finds is a pair here
+    if not any(a == b for a, b in itertools.pairwise(words)):
         return []  # quick: no two neighbours alike (the pattern below is slower)
     valid = VALID_DOUBLED_WORDS.get(base(lang), frozenset())
     return [m.group(1) for m in _DOUBLED.finditer(text) if m.group(1).lower() not in valid]
