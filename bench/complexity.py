@@ -224,6 +224,7 @@ class TableCase:
     make: Callable[[int], bytes]
     columns: tuple[str, ...]
     context_columns: tuple[str, ...] = ()
+    add_columns: bool = False
 
 
 _WORDS = "soft warm light durable classic modern compact handmade organic recycled bright quiet".split()
@@ -265,6 +266,17 @@ def _jsonl(n: int) -> bytes:
             )
         )
     return ("\n".join(lines) + "\n").encode()
+
+
+def _jsonl_wide_line(n: int) -> bytes:
+    """One line: n items, each a member to add a sibling to (--add-columns)."""
+    items = ", ".join(json.dumps({"name": _row(i)[1], "n": i}) for i in range(n))
+    return f'{{"items": [{items}]}}\n'.encode()
+
+
+def _jsonl_deep_line(n: int) -> bytes:
+    """One line: an array nested n deep beside the field to translate."""
+    return f'{{"x": {"[" * n}{"]" * n}, "title": "Soft lamp"}}\n'.encode()
 
 
 def _parquet(n: int) -> bytes:
@@ -311,6 +323,16 @@ TABLE_CASES = [
     TableCase(
         "tables: jsonl, nested field and array", "jsonl", 50_000, _jsonl, ("title", "seo.description", "tags")
     ),
+    TableCase(
+        "tables: jsonl, one line of n items, added",
+        "jsonl",
+        20_000,
+        _jsonl_wide_line,
+        ("items.name",),
+        (),
+        True,
+    ),
+    TableCase("tables: jsonl, one line nested n deep", "jsonl", 200_000, _jsonl_deep_line, ("title",)),
     TableCase("tables: parquet, two string columns", "parquet", 100_000, _parquet, ("title", "description")),
     TableCase(
         "tables: csv, context column title", "csv", 100_000, _csv, ("title", "description"), ("title",)
@@ -360,7 +382,9 @@ class _Sink(io.RawIOBase):
 
 
 def _run_table(case: TableCase, data: bytes) -> int:
-    table = TableOptions(columns=case.columns, context_columns=case.context_columns)
+    table = TableOptions(
+        columns=case.columns, context_columns=case.context_columns, add_columns=case.add_columns
+    )
     settings = OptionSet([table, DelimitedOptions()])
     reader = format_named(case.fmt, settings).open(_Source(data))
     sink = _Sink()

@@ -60,6 +60,9 @@ class Declaration:
     pairs: `KEY=VALUE` items; a config file may give a TOML table.
     value_pattern: the flag takes a value only when the next argument matches this regular
         expression (`--ray` alone, or `--ray HOST:PORT`); alone, its value is "".
+    shapes_output: a format's setting whose value can change what is written (`--columns`); an
+        output's manifest records those that are not at their defaults, so `--check` finds the
+        outputs written otherwise. False: how, not what (`--rows-per-batch`).
     """
 
     flag: str
@@ -80,6 +83,7 @@ class Declaration:
     paths: bool = False
     pairs: bool = False
     value_pattern: str | None = None
+    shapes_output: bool = True
 
     @property
     def key(self) -> str:

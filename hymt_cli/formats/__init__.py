@@ -37,6 +37,7 @@ from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
+from .provenance import output_provenance
 from .registry import (
     FORMATS,
     FormatSpec,
@@ -198,4 +199,5 @@ __all__ = [
     "ContextMode",
     "RunContext",
     "DelimitedOptions",
+    "output_provenance",
 ]

@@ -61,11 +61,13 @@ class ParquetFormat:
 @dataclass(frozen=True, slots=True)
 class _Column:
     """A selected column of a batch: its array, its cells and, where its rows were told a
-    context, each row's cell (null: a null value; None: the cells are the column's unique values)."""
+    context, each row's cell (null: a null value; None: the cells are the column's unique values);
+    for a dictionary column without context, the dictionary index of each cell."""
 
     array: pa.Array
     cells: tuple[TableCell, ...]
     rows: pa.Array | None = None
+    entries: pa.Array | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +163,8 @@ class ParquetReader:
         columns: dict[str, _Column] = {}
         for name in self._columns:
             array = batch.column(name)
-            columns[name] = _Column(array, planner.add(name, _unique_values(array)))
+            values, entries = _unique_values(array)
+            columns[name] = _Column(array, planner.add(name, values), entries=entries)
         return planner.unit(index, RowBatch(batch, columns))
 
     def _unit_in_context(self, index: int, batch: pa.RecordBatch, context: RowContext) -> Unit:
@@ -236,26 +239,35 @@ def _translated_column(column: _Column, translated: Mapping[int, str]) -> pa.Arr
                 ordered=array.type.ordered,
             )
         return pc.take(pa.array(rendered, type=array.type), column.rows)
-    if pa.types.is_dictionary(array.type):
-        return pa.DictionaryArray.from_arrays(array.indices, pa.array(rendered, type=array.type.value_type))
+    if column.entries is not None:  # the dictionary of the values the batch uses, translated
+        indices = pc.index_in(array.indices, value_set=column.entries).cast(array.type.index_type)
+        return pa.DictionaryArray.from_arrays(
+            indices, pa.array(rendered, type=array.type.value_type), ordered=array.type.ordered
+        )
     uniques = pa.array([cell.value for cell in column.cells], type=array.type)
     return pc.take(pa.array(rendered, type=array.type), pc.index_in(array, value_set=uniques))
 
 
-def _unique_values(array: pa.Array) -> list[tuple[str, int]]:
-    """(value, rows holding it) for every distinct non-null value; a dictionary column's values
-    in dictionary order (its indices are kept as they are)."""
+def _unique_values(array: pa.Array) -> tuple[list[tuple[str, int]], pa.Array | None]:
+    """(value, rows holding it) for every distinct non-null value; for a dictionary column the
+    values its rows use, in dictionary order, and their dictionary indices. (A batch read from
+    Parquet carries its row group's whole dictionary: a value no row of the batch holds is
+    neither planned nor sent, else each batch would cost the dictionary's size.)"""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if pa.types.is_dictionary(array.type):
+        index_type = array.type.index_type
         counted = pc.value_counts(array.indices)
-        occurrences = dict(zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()))
-        return [(v, occurrences.get(i, 0)) for i, v in enumerate(array.dictionary.to_pylist())]
+        used = sorted((i, n) for i, n in zip(*(f.to_pylist() for f in counted.flatten())) if i is not None)
+        values = pc.take(array.dictionary, pa.array([i for i, _ in used], type=index_type)).to_pylist()
+        kept = [(i, v, n) for (i, n), v in zip(used, values) if v is not None]  # (a null entry: a null)
+        return [(v, n) for _, v, n in kept], pa.array([i for i, _, _ in kept], type=index_type)
     counted = pc.value_counts(array)
-    return [
+    values = [
         (v, c) for v, c in zip(counted.field(0).to_pylist(), counted.field(1).to_pylist()) if v is not None
     ]
+    return values, None
 
 
 def _string_type(t: pa.DataType) -> bool:

@@ -64,6 +64,7 @@ class TableOptions(Options):
         metavar="N",
         minimum=1,
         panel=Panel.FORMATS,
+        shapes_output=False,
         help="tables: rows read, translated and written at a time.",
     )
 

@@ -2,7 +2,8 @@
 
 `.hymt-manifest.json` in a folder lists the files hymt wrote there with the SHA-256 of what it
 wrote, the source they came from (its digest too) and the run's provenance (model, prompts,
-glossary, sampling: `MemoryContext.key`). A file that exists and is not listed with its
+glossary, sampling: `MemoryContext.key`; then, after `; `, the settings of its format that are
+not at their defaults: formats/provenance.py). A file that exists and is not listed with its
 current digest — a person's translation, or hymt's output edited since — is never replaced
 unless the user says `--overwrite`. The manifest holds no timestamps: committed next to
 the outputs, it changes only when they do.
@@ -36,6 +37,20 @@ class Written:
     source: str  # the source's path relative to the manifest's folder (POSIX separators)
     source_sha256: str
     provenance: str
+
+
+_SETTINGS = "; "  # between the run's provenance (a digest, and a context mode) and format settings
+
+
+def with_settings(provenance: str, settings: str) -> str:
+    """A provenance that also names the format settings an output was written with."""
+    return f"{provenance}{_SETTINGS}{settings}" if settings else provenance
+
+
+def split_provenance(provenance: str) -> tuple[str, str]:
+    """The run's provenance, and the format settings it names ("": the defaults)."""
+    run, _, settings = provenance.partition(_SETTINGS)
+    return run, settings
 
 
 def file_digest(path: Path) -> str:

@@ -1,18 +1,22 @@
 """`hymt translate --check`: for each input and target language, is the output there, and is it
 what a run would write now? It compares the source's digest and the run's provenance (model and
 its revision or folder digest, prompt template, glossary, sampling: the translation memory's
-context key) with what the output folder's manifest (manifest.py) recorded when hymt wrote the
-file."""
+context key; and the settings of the file's format that change what is written, such as a
+table's --columns: formats/provenance.py) with what the output folder's manifest (manifest.py)
+recorded when hymt wrote the file."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..text.languages import Language
-from .manifest import file_digest, read_manifest
+from .manifest import file_digest, read_manifest, split_provenance
 from .paths import Source, output_path
+
+S = TypeVar("S", bound=Source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +26,13 @@ class Stale:
 
 
 def stale_outputs(
-    sources: Sequence[Source], targets: tuple[Language, ...], out_dir: Path | None, provenance: str
+    sources: Sequence[S],
+    targets: tuple[Language, ...],
+    out_dir: Path | None,
+    provenance: Callable[[S], str],
 ) -> tuple[list[Stale], list[Stale]]:
-    """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures)."""
+    """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures);
+    `provenance`: what a run would record as having written a source's outputs."""
     stale: list[Stale] = []
     edited: list[Stale] = []
     for source in sources:
@@ -32,7 +40,7 @@ def stale_outputs(
         for lang in targets:
             out = output_path(source, lang, out_dir)
             assert out is not None
-            reason = _why_stale(source.path, out, provenance)
+            reason = _why_stale(source.path, out, provenance(source))
             if reason == "edited":
                 edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
             elif reason is not None:
@@ -49,6 +57,10 @@ def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
     if written.source_sha256 != file_digest(source):
         return f"the source changed ({source})"
     if written.provenance != provenance:
+        run_before, before = split_provenance(written.provenance)
+        run_now, now = split_provenance(provenance)
+        if run_before == run_now:
+            return f"written with other format settings ({before or 'defaults'}; now: {now or 'defaults'})"
         return "written with another model, glossary, sampling or prompt template"
     if written.sha256 != file_digest(out):
         return "edited"

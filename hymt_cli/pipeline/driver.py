@@ -201,7 +201,11 @@ class Pipeline:
     def _committed(self, job: Job) -> None:
         if job.output is not None:
             try:
-                record(job.output, job.input.source.path, self.options.provenance)
+                record(
+                    job.output,
+                    job.input.source.path,
+                    self.options.provenance_of(job.input.source.format.name),
+                )
             except OSError as exc:
                 unrecorded = (
                     f"{job.output}: written, but not recorded in its folder's manifest "

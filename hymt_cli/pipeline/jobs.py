@@ -94,8 +94,20 @@ class Job:
 
     def discard(self) -> None:
         if self.pending is not None:
+            self._abandon_writer()
             self.pending.discard()
             self.pending = None
+
+    def _abandon_writer(self) -> None:
+        """Close the format's writer while its temp file is still open: one left open completes
+        itself when collected (pyarrow's ParquetWriter writes its footer from __del__), into the
+        handle closed by then, and Python prints that failure's traceback on stderr."""
+        writer, self.writer = self.writer, None
+        if writer is not None and not self.committed:
+            try:
+                writer.close()
+            except Exception:  # (the file is being thrown away: nothing to report)
+                pass
 
     def _open(self) -> UnitWriter:
         if self.writer is None:

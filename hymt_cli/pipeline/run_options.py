@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ..formats import output_provenance
+from ..options import OptionSet
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
 
@@ -34,5 +36,13 @@ class RunOptions:
     # formats that give them by default (FormatSpec.context_by_default).
     context: Literal["auto", "on", "off"] = "auto"
     # What decides a translation besides its text (model, prompts, glossary, sampling): kept in
-    # the output folder's manifest with every file written.
+    # the output folder's manifest with every file written, with the settings of its format
+    # (`format_settings`: the run's options, formats/provenance.py).
     provenance: str = ""
+    format_settings: OptionSet | None = None
+
+    def provenance_of(self, format_name: str) -> str:
+        """What an output of format `format_name` is recorded as written with."""
+        if self.format_settings is None:
+            return self.provenance
+        return output_provenance(self.provenance, format_name, self.format_settings)

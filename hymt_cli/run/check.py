@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formats import output_provenance
 from ..glossary import load_glossaries
 from ..inputs.discovery import InputProblem, find_inputs
+from ..options import OptionSet
 from ..outputs.staleness import Stale, stale_outputs
 from .config import RunConfig
 from .session import connect_served, memory_context, provenance
@@ -30,10 +32,12 @@ def check_outputs(config: RunConfig) -> CheckResult:
         else None
     )
     sources = [s for s in found.sources if s.path is not None]
+    run = provenance(config, memory_context(config.engine, glossary))
+    options = config.discovery.options or OptionSet()
     stale, edited = stale_outputs(
         sources,
         config.targets,
         settings.output.out,
-        provenance(config, memory_context(config.engine, glossary)),
+        lambda source: output_provenance(run, source.format.name, options),
     )
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))

@@ -228,6 +228,7 @@ class Session:
             prompts_out=settings.reporting.prompts_out,
             overwrite=settings.output.overwrite,
             provenance=provenance(config, context),
+            format_settings=config.discovery.options,
             context=settings.memory.context,
         )
 

@@ -33,11 +33,19 @@ def field_value(raw: str, dialect: Dialect) -> str | None:
 
 def render_field(value: str, dialect: Dialect, quoted: bool) -> str:
     """`value` as a field that every reader of the dialect reads back as `value`: quoted (and
-    its quotes doubled) where the source field was, or where the value needs it; escaped; or,
-    without escapes, with what a field cannot hold turned into spaces."""
+    its quotes doubled) where the source field was, or where the value needs it (a translation
+    that reads `NULL` is text, not a database's null); escaped; or, without escapes, with what a
+    field cannot hold turned into spaces."""
     delimiter = dialect.delimiter
     if dialect.escaping == "quotes":
-        if quoted or QUOTE in value or delimiter in value or "\n" in value or "\r" in value:
+        if (
+            quoted
+            or QUOTE in value
+            or delimiter in value
+            or "\n" in value
+            or "\r" in value
+            or value in NULL_MARKERS
+        ):
             return QUOTE + value.replace(QUOTE, QUOTE + QUOTE) + QUOTE
         return value
     if dialect.escaping == "backslash":

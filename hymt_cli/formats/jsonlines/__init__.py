@@ -11,7 +11,6 @@ selected member, written with the line's own separator and colon. Blank lines ar
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
@@ -29,7 +28,7 @@ from ..table_cells import (
     rendered_cell,
 )
 from ..text_stream import LineReader, TextStream
-from .fields import LineFields, Member, line_fields
+from .fields import LineFields, Member, field_names, line_fields, string_fields
 
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of lines
 
@@ -129,19 +128,24 @@ class JsonLinesReader:
                 break
         if self._first is None:
             return
-        listing = column_listing("fields of the first line", _field_names(self._first))
         missing = [name for name in self._fields if name not in seen]
         if missing:
-            raise FormatError(f"no line has the field {missing[0]!r}; {listing}")
+            raise FormatError(f"no line has the field {missing[0]!r}; {self._listing()}")
         missing = [name for name in self._context.named if name not in seen]
         if missing:
-            raise FormatError(f"no line has the context field {missing[0]!r} (--context-columns); {listing}")
+            raise FormatError(
+                f"no line has the context field {missing[0]!r} (--context-columns); {self._listing()}"
+            )
+
+    def _listing(self) -> str:
+        assert self._first is not None
+        return column_listing("fields of the first line", field_names(self._first))
 
     def _title_context(self, first_line: str) -> None:
         """With --context on and no --context-columns: the first line's title field, where it
         holds text."""
         if self._context.title:
-            title = title_column(_text_fields(first_line))
+            title = title_column(string_fields(first_line))
             self._row_context = RowContext((title,), self._fields) if title is not None else None
 
     def writer(self, target_language: str, out: BinaryIO) -> JsonLinesWriter:
@@ -256,39 +260,3 @@ def _spliced(
         pos = occurrence.end
     pieces.append(text[pos:end])
     return "".join(pieces), i
-
-
-def _text_fields(line: str) -> list[str]:
-    """The top-level fields of a JSON object that hold a string (or strings)."""
-    try:
-        value = json.loads(line.lstrip("\ufeff"))
-    except ValueError:
-        return []
-    if not isinstance(value, dict):
-        return []
-    return [
-        key
-        for key, item in value.items()
-        if isinstance(item, str) or (isinstance(item, list) and all(isinstance(x, str) for x in item))
-    ]
-
-
-def _field_names(line: str) -> list[str]:
-    """The fields of a JSON object (dotted inside objects), for an error message."""
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return []
-    names: list[str] = []
-
-    def walk(node: object, prefix: str) -> None:
-        if isinstance(node, dict) and len(names) < 100:
-            for key, item in node.items():
-                name = f"{prefix}{key}"
-                if isinstance(item, dict):
-                    walk(item, name + ".")
-                else:
-                    names.append(name)
-
-    walk(value, "")
-    return names
