@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..engine.base import Generation
 from ..model.prompts import INSTRUCTION_MARKERS
+from ..text.segments import LONE_SURROGATE
 
 _TARGET_WRAPPER = re.compile(r"^\s*<target>(.*)</target>\s*$", re.DOTALL)
 # The same 1-30 characters ten or more times in a row: a decoding loop ("!!!!!!!!", "la la la ...").
@@ -14,9 +15,6 @@ LOOP = re.compile(r"(.{1,30}?)\1{9,}", re.DOTALL)  # the definition; find_loop i
 LOOP_UNIT, LOOP_REPEATS = 30, 10
 # C0 and C1 controls but tab and line breaks, and DEL: never text a document should get from a model.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-# A lone surrogate: no Unicode text holds one, yet a served model's JSON may ("\\ud800"); no file
-# can be written with it, and every check that encodes the text would fail on it.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean_output(text: str, sent: str = "") -> str:
@@ -73,7 +71,9 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         )
     if not cleaned:
         return Problem("empty output", check="empty")
-    surrogate = _SURROGATE.search(cleaned)
+    # No Unicode text holds a lone surrogate, yet a served model's JSON may ("\\ud800"): no file
+    # can be written with it, and every check that encodes the text would fail on it.
+    surrogate = LONE_SURROGATE.search(cleaned)
     if surrogate and surrogate.group(0) not in source:
         return Problem(
             f"output contains a lone surrogate U+{ord(surrogate.group(0)):04X} (not valid Unicode)",

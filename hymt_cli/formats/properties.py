@@ -64,7 +64,8 @@ def unescape(raw: str) -> str:
         elif ch in "\r\n":  # a continuation: the break and the next line's leading space go
             skip = 1 if ch == "\r" and raw.startswith("\n", match.end()) else 0
             lead = _LEADING_SPACE.match(raw, match.end() + skip)
-            pos = lead.end() if lead is not None else match.end() + skip  # it always matches
+            assert lead is not None  # (it matches the empty string)
+            pos = lead.end()
             continue
         elif ch == "u":
             raise ValueError("malformed \\uxxxx escape")

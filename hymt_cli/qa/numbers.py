@@ -29,7 +29,8 @@ from .locales import ANY, Convention, separator_class
 
 _TOKEN = re.compile(r"\d+(?:[.,'\u2019\u00a0\u202f\u2009\u066b\u066c]\d+| \d{3}(?!\d))*")
 _SPLIT = re.compile(r"(\d+)")
-_DIGIT = re.compile(r"[\d¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
+_FRACTIONS = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"  # vulgar fractions: numbers too (_FRACTION)
+_DIGIT = re.compile(rf"[\d{_FRACTIONS}]")
 # A myriad or a thousand right after a number: 1.2万 = 12000, 3억 = 300000000.
 _MULTIPLIERS = {
     "万": 10**4,
@@ -70,7 +71,7 @@ _SCALE_AFTER = re.compile(
 )
 # Vulgar fractions (½, ¾) read as the numbers a writer spells them with (1/2, 3/4); one after a
 # whole number (1½) as its own number.
-_FRACTION = re.compile("[¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]")
+_FRACTION = re.compile(f"[{_FRACTIONS}]")
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
 MAX_COMBINATIONS = 512

@@ -8,11 +8,10 @@ from collections import Counter
 
 from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
 
-_DOUBLED = re.compile(
-    r"(?<![\w'’-])([^\W\d_]+(?:['’-][^\W\d_]+)*)(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE
-)
+_WORD_RUN = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word, hyphenated or with an apostrophe
+_DOUBLED = re.compile(rf"(?<![\w'’-])({_WORD_RUN})(?:[ \t\u00a0]+\1)+(?![\w'’-])", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_LETTERS = re.compile(_WORD_RUN)
 MIN_PROSE_WORDS = 3  # a source with fewer words (a name, a label, a code) may stay as it is
 MIN_UNSPACED_LETTERS = 6  # the same for scripts without spaces between words (Chinese, Japanese, Thai)
 
@@ -23,8 +22,12 @@ def doubled_words(text: str, lang: str | None) -> list[str]:
     words = _LETTERS.findall(text.casefold())  # every pair the pattern finds is a pair here
     if not any(a == b for a, b in itertools.pairwise(words)):
         return []  # quick: no two neighbours alike (the pattern below is slower)
+    return _without_grammar([m.group(1) for m in _DOUBLED.finditer(text)], lang)
+
+
+def _without_grammar(doubled: list[str], lang: str | None) -> list[str]:
     valid = VALID_DOUBLED_WORDS.get(base(lang), frozenset())
-    return [m.group(1) for m in _DOUBLED.finditer(text) if m.group(1).lower() not in valid]
+    return [word for word in doubled if word.lower() not in valid]
 
 
 def doubled_word_problem(source: str, answer: str, target: str, source_lang: str | None) -> str | None:
@@ -38,8 +41,9 @@ def doubled_word_problem(source: str, answer: str, target: str, source_lang: str
     got = Counter(w.casefold() for w in doubled)
     if not got:
         return None
-    kept = Counter(w.casefold() for w in doubled_words(source, None))
-    emphatic = Counter(w.casefold() for w in doubled_words(source, source_lang))
+    in_source = doubled_words(source, None)
+    kept = Counter(w.casefold() for w in in_source)
+    emphatic = Counter(w.casefold() for w in _without_grammar(in_source, source_lang))
     unexplained = got - kept
     if unexplained.total() <= (emphatic - got).total():
         return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...text.segments import join_surrogates
 from ..layout import path_language
@@ -123,15 +124,12 @@ class Walk:
         self.stack: list[_Frame] = []
         self.locale_file = False
         self.newline = "\r\n" if "\r\n" in text[:4096] else "\n"
-        self._key_aliases: frozenset[str] | None = None
 
-    @property
+    @cached_property
     def key_aliases(self) -> frozenset[str]:
         """The anchors an alias uses as a key (`*a : value`), found in one pass over the text
         (a search per anchored value was quadratic in a file of many anchors)."""
-        if self._key_aliases is None:
-            self._key_aliases = frozenset(_KEY_ALIAS.findall(self.text))
-        return self._key_aliases
+        return frozenset(_KEY_ALIAS.findall(self.text))
 
     def items(self) -> Iterator[Item]:
         from ruamel.yaml import YAML
