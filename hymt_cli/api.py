@@ -23,7 +23,8 @@ the keyword a caller gives (`qa=`, `context_columns=`), not by its command-line 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,9 @@ from .signals import Interrupted, handling_signals
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+# What `files` and `check` take: one file or folder, or several (str or pathlib.Path; "-": stdin).
+Inputs = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
 
 class Translator:
@@ -71,13 +75,12 @@ class Translator:
         """End the kept engine (its processes, its memory on the GPU)."""
         self._keeper.close()
 
-    def files(self, inputs: list[str] | str, **values: Any) -> RunReport:
+    def files(self, inputs: Inputs, **values: Any) -> RunReport:
         """Translate files and folders as `hymt translate` does (outputs beside the inputs, or under
         `out`); the report says what happened to each file. Per-file problems are in the report,
         not raised."""
-        names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
         with _keywords_in_errors():
-            config = self._config(inputs=tuple(names), **values)
+            config = self._config(inputs=_names(inputs), **values)
             return self._run(config, Extras(keeper=self._keeper))
 
     def text(self, text: str, *, to: str | None = None, format: str = "txt", **values: Any) -> str:
@@ -95,7 +98,7 @@ class Translator:
                 f"the text is not valid Unicode ({exc.reason} at position {exc.start})"
             ) from None
         with _keywords_in_errors():
-            return self._one_document(encoded, format, to, values).decode("utf-8")
+            return self._one_document(encoded, format, to, values, name="<text>").decode("utf-8")
 
     def table(
         self, table: pa.Table, *, columns: list[str] | str, to: str | None = None, **values: Any
@@ -119,15 +122,16 @@ class Translator:
             for code in languages or [""]:
                 buffer = io.BytesIO()
                 pq.write_table(table, buffer)
-                out = self._one_document(buffer.getvalue(), "parquet", code, {**values, "columns": columns})
+                out = self._one_document(
+                    buffer.getvalue(), "parquet", code, {**values, "columns": columns}, name="<table>"
+                )
                 table = pq.read_table(pa.BufferReader(out))
         return table
 
-    def check(self, inputs: list[str] | str, **values: Any) -> CheckResult:
+    def check(self, inputs: Inputs, **values: Any) -> CheckResult:
         """Which outputs are missing or stale (`hymt translate --check`); runs no engine."""
-        names = [inputs] if isinstance(inputs, str) else [str(name) for name in inputs]
         with _keywords_in_errors():
-            return check_outputs(self._config(inputs=tuple(names), **values))
+            return check_outputs(self._config(inputs=_names(inputs), **values))
 
     # -- parts ----------------------------------------------------------------------------------
     def _config(self, **values: Any) -> RunConfig:
@@ -146,17 +150,30 @@ class Translator:
                 raise
         return _with_keywords(self.last_report)
 
-    def _one_document(self, data: bytes, format: str, to: str | None, values: dict[str, Any]) -> bytes:
-        """One document or table through the pipeline, from memory to memory."""
+    def _one_document(
+        self, data: bytes, format: str, to: str | None, values: dict[str, Any], *, name: str
+    ) -> bytes:
+        """One document or table through the pipeline, from memory to memory; messages call it `name`."""
         written: list[bytes] = []
         if to is not None:
             values = {**values, "to": to}
         config = self._config(inputs=("-",), format=format, out=None, **values)
-        report = self._run(config, Extras(stdout=written.append, keeper=self._keeper, stdin=data))
+        report = self._run(
+            config, Extras(stdout=written.append, keeper=self._keeper, stdin=data, stdin_name=name)
+        )
         failed = [f for f in report.files if f.status == "failed"]
         if failed:
             raise InputError(failed[0].error or "the text could not be translated")
         return b"".join(written)
+
+
+def _names(inputs: Inputs) -> tuple[str, ...]:
+    """The inputs as the run's settings hold them: one path or several, str or os.PathLike."""
+    if isinstance(inputs, (str, os.PathLike)):
+        return (os.fspath(inputs),)
+    if isinstance(inputs, (bytes, bytearray)):
+        raise TypeError("inputs are paths (str or pathlib.Path), not bytes")
+    return tuple(os.fspath(name) for name in inputs)
 
 
 @contextmanager
@@ -192,9 +209,7 @@ def translate_text(
         return translator.text(text, to=to, format=format)
 
 
-def translate_files(
-    inputs: list[str] | str, *, progress: ProgressEvents | None = None, **values: Any
-) -> RunReport:
+def translate_files(inputs: Inputs, *, progress: ProgressEvents | None = None, **values: Any) -> RunReport:
     """Files and folders translated (see `Translator.files`)."""
     with Translator(progress=progress, **values) as translator:
         return translator.files(inputs)

@@ -22,6 +22,7 @@ class SourceFile:
     # translations replace it (`index.de.md`, or `<out>/de/index.md`).
     lang_suffix: str | None = None
     data: bytes | None = None  # standard input's bytes, when given from memory (the Python API)
+    stdin_name: str = "<stdin>"  # how messages name standard input (the API's "<text>", "<table>")
 
     @property
     def marked(self) -> Marked | None:
@@ -30,7 +31,7 @@ class SourceFile:
 
     @property
     def display(self) -> str:
-        return "<stdin>" if self.path is None else str(self.path)
+        return self.stdin_name if self.path is None else str(self.path)
 
     def read_bytes(self) -> bytes:
         if self.data is not None:

@@ -112,7 +112,7 @@ class ProgressEvents:
         """Answers arrived (counted since the last call)."""
 
     def file_done(self, output: str | None = None) -> None:
-        """An output file is written (None: standard output)."""
+        """An output file is written (its path as the report gives it; `<stdout>`: standard output)."""
 
     def engine_starting(self, engine: str, model: str | None, activity: Activity | None = None) -> None:
         """The engine starts; `activity` tells what it is doing (its log's last line)."""

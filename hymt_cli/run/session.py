@@ -86,6 +86,7 @@ class Extras:
     stdout: Callable[[bytes], None] | None = None
     keeper: EngineKeeper | None = None
     stdin: bytes | None = None  # what standard input (`-`) holds, given from memory
+    stdin_name: str = "<stdin>"  # how messages and the report name it
 
 
 class Session:
@@ -124,7 +125,8 @@ class Session:
         check_side_files(side, self.found.sources, self.config.targets, settings.output.out)
         if self.extras.stdin is not None:
             self.found.sources = [
-                replace(s, data=self.extras.stdin) if s.path is None else s for s in self.found.sources
+                replace(s, data=self.extras.stdin, stdin_name=self.extras.stdin_name) if s.path is None else s
+                for s in self.found.sources
             ]
         if not self.found.sources:
             self.report.files = [

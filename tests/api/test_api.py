@@ -106,3 +106,24 @@ def test_a_table_keeps_its_other_columns_and_rows() -> None:
     assert out.column("id").equals(table.column("id")) and out.column("note").equals(table.column("note"))
     first, missing, again = out.column("title").to_pylist()
     assert first == again != "Red mug" and missing is None
+
+
+def test_inputs_may_be_paths_one_or_many(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("One.\n", encoding="utf-8")
+    single = hymt.translate_files(
+        tmp_path / "docs", to="fr", engine="identity", out=tmp_path / "o1", no_cache=True
+    )
+    several = hymt.translate_files(
+        (p for p in [tmp_path / "docs"]), to="de", engine="identity", out=tmp_path / "o2", no_cache=True
+    )
+    assert (single.files_ok, several.files_ok) == (1, 1)
+    assert (tmp_path / "o1" / "fr" / "a.txt").read_text(encoding="utf-8") == "One.\n"
+    assert (
+        hymt.Translator(engine="identity").check(tmp_path / "docs", to="fr", out=tmp_path / "o1").checked == 1
+    )
+
+
+def test_a_table_or_text_error_names_what_was_given() -> None:
+    with pytest.raises(hymt.InputError, match=r"^<table>: no column 'sku'"):
+        hymt.translate_table(pa.table({"t": ["a"]}), columns="sku", to="de", engine="identity", no_cache=True)
