@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from signal import Signals
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, get_args
 
 import typer
 from rich.console import Console
@@ -29,7 +29,7 @@ from ..outputs.streams import message_stream, stderr_console
 from ..settings import all_settings
 from ..settings.schema import setting_named
 from ..signals import install as install_signal_handlers
-from .options import Command, Group, bare_values, given, takes
+from .options import Command, Group, annotation, bare_values, given, takes
 
 EXAMPLES = """[bold]Examples[/]
 
@@ -213,9 +213,9 @@ tm_app = typer.Typer(
     help="The translation memory: export for review, import reviewed translations.",
 )
 app.add_typer(tm_app, name="tm")
-MemoryFile = Annotated[
-    Path | None, typer.Option("--cache", help="Translation memory file \\[default: user cache].")
-]
+# The translation memory's file: the `cache` setting's own declaration, and where it is set
+# (--cache, HYMT_CACHE, hymt.toml) the memory `hymt translate` fills.
+_MEMORY_FILE = get_args(annotation(setting_named("cache")))[1]
 
 
 @tm_app.command("export", cls=Command)
@@ -224,7 +224,7 @@ def tm_export(
         str, typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl.")
     ] = "tmx",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Output file \\[default: stdout].")] = None,
-    cache: MemoryFile = None,
+    cache: Annotated[Path | None, _MEMORY_FILE] = None,
 ) -> None:
     """Write every entry of the translation memory as TMX or JSON lines."""
 
@@ -243,7 +243,7 @@ def tm_import(
         str | None,
         typer.Option("--format", metavar="[tmx|jsonl]", help="tmx or jsonl \\[default: by suffix]."),
     ] = None,
-    cache: MemoryFile = None,
+    cache: Annotated[Path | None, _MEMORY_FILE] = None,
 ) -> None:
     """Import reviewed translations; from now on they win over model output."""
 

@@ -16,7 +16,7 @@ from ..outputs.streams import StdoutGuard
 def export_memory(format_name: str, out: Path | None, cache: Path | None, console: Console) -> ExitCode:
     if format_name not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {format_name!r}")
-    path = cache or default_memory_path()
+    path = memory_path(cache)
     if not path.exists():
         raise UsageError(f"cache {path}: no translation memory there yet")
     with TranslationMemory.open(path, readonly=True) as memory:
@@ -31,11 +31,20 @@ def export_memory(format_name: str, out: Path | None, cache: Path | None, consol
 
 def import_memory(file: Path, format_name: str | None, cache: Path | None, console: Console) -> ExitCode:
     result = read_entries(file, format_name)
-    with TranslationMemory.open(cache or default_memory_path()) as memory:
+    with TranslationMemory.open(memory_path(cache)) as memory:
         count = memory.import_entries(result.entries)
     skipped = f"; {result.describe_skipped()}" if result.skipped else ""
     console.print(f"hymt tm: imported {count} entries{skipped}", markup=False)
     return ExitCode.OK
+
+
+def memory_path(given: Path | None) -> Path:
+    """The memory a run would use: --cache, else HYMT_CACHE or the config file's `cache`, else
+    the user cache's."""
+    from ..settings import resolve
+
+    chosen = resolve({"cache": given} if given is not None else {}).settings.memory.cache
+    return chosen or default_memory_path()
 
 
 class _TextSink:

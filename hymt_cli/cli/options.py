@@ -24,6 +24,13 @@ _METAVARS = {str: "TEXT", int: "N", float: "NUMBER", Path: "PATH"}
 
 def parameter(setting: Setting) -> inspect.Parameter:
     """The typer parameter of a setting."""
+    return inspect.Parameter(
+        setting.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation(setting)
+    )
+
+
+def annotation(setting: Setting) -> Any:
+    """`Annotated[type | None, typer.Option(...)]` of a setting: its flags, help and value name."""
     declared = setting.declared
     kind: Any = setting.base
     help_text = declared.help
@@ -32,12 +39,7 @@ def parameter(setting: Setting) -> inspect.Parameter:
         help_text += f" [default: {shown}]"
     if declared.argument:
         info: Any = typer.Argument(help=_escape(help_text), show_default=False, metavar=declared.metavar)
-        return inspect.Parameter(
-            setting.name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=None,
-            annotation=Annotated[list[kind] | None, info],
-        )
+        return Annotated[list[kind] | None, info]
     names = [f"{declared.flag}/{declared.off_flag}" if declared.off_flag else declared.flag]
     if declared.short:
         names.append(declared.short)
@@ -48,13 +50,8 @@ def parameter(setting: Setting) -> inspect.Parameter:
         show_default=False,
         metavar=_metavar(setting),
     )
-    annotation = list[kind] if setting.many else kind
-    return inspect.Parameter(
-        setting.name,
-        inspect.Parameter.KEYWORD_ONLY,
-        default=None,
-        annotation=Annotated[annotation | None, info],
-    )
+    value = list[kind] if setting.many else kind
+    return Annotated[value | None, info]
 
 
 def _default_text(setting: Setting) -> object:

@@ -352,3 +352,21 @@ def test_cli_export_to_an_impossible_path_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.decode().splitlines()[0] == (
         f"error: {blocker / 'out.tmx'}: cannot write the export: {blocker} is a file, not a folder"
     )
+
+
+def test_tm_uses_the_memory_translate_fills_from_the_environment_and_the_config(tmp_path: Path) -> None:
+    """`cache` is one setting: HYMT_CACHE and hymt.toml's `cache` reach `hymt tm` as they reach
+    `hymt translate` (tm once read the user cache's memory whatever they said)."""
+    (tmp_path / "a.txt").write_text("Hello.\n", encoding="utf-8")
+    env = {"HYMT_CACHE": str(tmp_path / "env.db")}
+    assert (
+        hymt("translate", "a.txt", "--to", "de", "--engine", "pseudo", cwd=tmp_path, env=env).returncode == 0
+    )
+    result = hymt("tm", "export", "--format", "jsonl", cwd=tmp_path, env=env, text=True)
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["source"] for line in result.stdout.splitlines()] == ["Hello."]
+    (tmp_path / "hymt.toml").write_text('cache = "toml.db"\n', encoding="utf-8")
+    source = _jsonl(tmp_path, json.dumps({"source": "Bye.", "target": "Tschüss.", "tgt_lang": "de"}))
+    assert hymt("tm", "import", str(source), cwd=tmp_path, env={"HYMT_CACHE": None}).returncode == 0
+    with TranslationMemory.open(tmp_path / "toml.db") as memory:
+        assert [e.source for e in memory.entries()] == ["Bye."]
