@@ -181,11 +181,12 @@ _SERVE_EXTRA = (
 
 
 @app.command("serve-args", cls=Command)
-@takes(lambda: _SERVED, *_SERVE_EXTRA)
+@takes(lambda: _SERVED, *_SERVE_EXTRA, *_CONFIG)
 def serve_args(**values: Any) -> None:
     """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
     (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""
     cpu, host, port = values.pop("cpu"), values.pop("host"), values.pop("port")
+    config, no_config = values.pop("config"), values.pop("no_config")
 
     def command(console: Console) -> ExitCode:
         import shlex
@@ -193,9 +194,10 @@ def serve_args(**values: Any) -> None:
         from ..engine import Sampling
         from ..engine.vllm_arguments import serve_command
         from ..run.config import engine_options
-        from ..settings import Settings
+        from ..settings import resolve
 
-        settings = Settings.build(given(values, _SERVED))
+        # as `translate` reads them: flags > HYMT_* > config file > defaults
+        settings = resolve(given(values, _SERVED), config=config, use_config=not no_config).settings
         words = serve_command(
             engine_options(settings), Sampling(seed=settings.sampling.seed), on_cpu=cpu, host=host, port=port
         )

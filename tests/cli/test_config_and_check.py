@@ -175,3 +175,19 @@ def test_the_report_follows_its_json_schema(tmp_path: Path) -> None:
     jsonschema.validate(report, schema)
     assert report["schema"] == schema["properties"]["schema"]["const"]
     assert report["status"] == "failed" and report["exit_code"] == 1
+
+
+def test_serve_args_reads_the_settings_translate_reads(tmp_path: Path) -> None:
+    """The served fleet gets the engine settings a local run would use: the config file's and the
+    environment's too (serve-args read only its flags), flags first."""
+    (tmp_path / "hymt.toml").write_text('max-model-len = 4096\nmodel = "org/from-config"\n', encoding="utf-8")
+    env = {"HYMT_SEED": "7"}
+    words = hymt("serve-args", "--cpu", cwd=tmp_path, env=env, text=True).stdout.split()
+    assert words[2] == "org/from-config"
+    assert words[words.index("--max-model-len") + 1] == "4096" and words[words.index("--seed") + 1] == "7"
+    words = hymt(
+        "serve-args", "--cpu", "--max-model-len", "2048", cwd=tmp_path, env=env, text=True
+    ).stdout.split()
+    assert words[words.index("--max-model-len") + 1] == "2048"
+    words = hymt("serve-args", "--cpu", "--no-config", cwd=tmp_path, env=env, text=True).stdout.split()
+    assert words[2] == "tencent/HY-MT1.5-1.8B" and "4096" not in words
