@@ -262,8 +262,9 @@ def _shape(hint: Any, where: str) -> tuple[type, bool, bool, tuple[str, ...]]:
 
 
 def flag_of(owner: type, name: str) -> str:
-    """The flag of a declared field (for messages)."""
-    return next(s.flag for s in settings_of(owner) if s.name == name)
+    """How messages name a declared field: its flag, after its short one (`-o/--out`)."""
+    setting = next(s for s in settings_of(owner) if s.name == name)
+    return f"{setting.declared.short}/{setting.flag}" if setting.declared.short else setting.flag
 
 
 _T = TypeVar("_T", bound=Options)

@@ -24,6 +24,7 @@ from ..memory import MemoryContext, PipelineMemory, TranslationMemory, build_con
 from ..model.files import check_model_reachable, has_random_weights
 from ..model.prompts import TEMPLATE_VERSION
 from ..model.tokenizer import PromptTokenizer
+from ..options import flag_of
 from ..outputs.locations import check_locations, check_side_files
 from ..pipeline import Pipeline, RunOptions, target_script
 from ..qa import QaOptions, QaSuite
@@ -31,6 +32,7 @@ from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool, write_page
+from ..settings import MemorySettings, OutputSettings, ReportSettings
 from ..signals import Interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EarlyStart, EngineFactory, EngineKeeper
@@ -383,16 +385,11 @@ def _locations(config: RunConfig, *, memory: bool = False) -> list[tuple[str, Pa
     settings = config.settings
     places: list[tuple[str, Path, bool]] = []
     if memory and settings.memory.cache is not None and not settings.memory.no_cache:
-        places.append(("--cache", settings.memory.cache, False))
+        places.append((flag_of(MemorySettings, "cache"), settings.memory.cache, False))
     if settings.output.out is not None and not settings.reporting.check:
-        places.append(("-o/--out", settings.output.out, True))
-    reporting = settings.reporting
-    for flag, path in (
-        ("--report", reporting.report),
-        ("--prompts-out", reporting.prompts_out),
-        ("--log-file", reporting.log_file),
-        ("--review", reporting.review),
-    ):
+        places.append((flag_of(OutputSettings, "out"), settings.output.out, True))
+    for name in ("report", "prompts_out", "log_file", "review"):
+        path = getattr(settings.reporting, name)
         if path is not None:
-            places.append((flag, path, False))
+            places.append((flag_of(ReportSettings, name), path, False))
     return places  # the translation memory is opened (and judged) before the model is looked for
