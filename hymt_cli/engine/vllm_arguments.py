@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
+from ..model.prompts import CONTEXT_TOKENS
 from .base import EngineOptions, Sampling
 from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
 
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 # Keyword arguments of `vllm.LLM`: vLLM validates them itself (EngineArgs), e.g. the dtype
 # and quantization names the user typed, so they are passed through untyped.
 LlmArgs = dict[str, Any]
-
-DEFAULT_MAX_MODEL_LEN = 8192  # HY-MT's budget for input + output (Hunyuan-MT#8)
 
 
 def tune_one_engine(options: EngineOptions) -> Tuning:
@@ -118,7 +117,7 @@ def llm_kwargs(
 
 
 def default_max_model_len(options: EngineOptions) -> int | None:
-    """8192, or less when the model's own context is shorter (vLLM rejects longer)."""
+    """CONTEXT_TOKENS (8192), or less when the model's own context is shorter (vLLM rejects longer)."""
     try:
         from transformers import AutoConfig
 
@@ -126,10 +125,10 @@ def default_max_model_len(options: EngineOptions) -> int | None:
             options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
         )
     except Exception:  # vLLM will report an unloadable model itself, with its own words
-        return DEFAULT_MAX_MODEL_LEN
+        return CONTEXT_TOKENS
     text_config = getattr(config, "get_text_config", lambda: config)()
     model_max = getattr(text_config, "max_position_embeddings", None)
-    return min(DEFAULT_MAX_MODEL_LEN, model_max) if model_max else DEFAULT_MAX_MODEL_LEN
+    return min(CONTEXT_TOKENS, model_max) if model_max else CONTEXT_TOKENS
 
 
 def cpu_kv_cache_bytes() -> int:

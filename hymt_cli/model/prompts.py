@@ -15,6 +15,9 @@ from ..text.languages import LANGUAGES, Language
 from ..text.writing_systems import char_class
 
 # Bump when any template text changes: translation-memory keys include it.
+# HY-MT's budget per request, prompt plus output (maintainer answer, Hunyuan-MT#8): the default
+# context of every engine and of the pipeline's output budgets.
+CONTEXT_TOKENS = 8192
 TEMPLATE_VERSION = "hy-mt1.5/2"  # 2: formatted + terms in Chinese throughout (context adds no change
 # to prompts without context: their memory entries stay valid)
 

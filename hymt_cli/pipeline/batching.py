@@ -7,9 +7,6 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# HY-MT's budget is ~8k tokens, prompt plus output (maintainer answer, Hunyuan-MT#8).
-DEFAULT_CONTEXT_TOKENS = 8192
-
 
 def max_new_tokens(source_tokens: int, prompt_tokens: int, context_tokens: int) -> int:
     """Room for the translation: generous for scripts that tokenize longer than the source

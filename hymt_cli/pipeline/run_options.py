@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..formats import output_provenance
+from ..model.prompts import CONTEXT_TOKENS
 from ..options import OptionSet
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
@@ -17,7 +18,7 @@ class RunOptions:
     targets: tuple[Language, ...]
     source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
     out_dir: Path | None = None
-    context_tokens: int = 8192
+    context_tokens: int = CONTEXT_TOKENS
     # Per engine call. None: the engine's own limits (vLLM on a GPU takes whole jobs), else
     # the dispatcher's defaults.
     batch_tokens: int | None = None

@@ -22,7 +22,7 @@ from ..glossary import Glossary, load_glossaries
 from ..inputs.discovery import Discovered, find_inputs
 from ..memory import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_memory_path
 from ..model.files import check_model_reachable, has_random_weights
-from ..model.prompts import TEMPLATE_VERSION
+from ..model.prompts import CONTEXT_TOKENS, TEMPLATE_VERSION
 from ..model.tokenizer import PromptTokenizer
 from ..options import flag_of
 from ..outputs.locations import check_locations, check_side_files
@@ -37,8 +37,6 @@ from ..signals import Interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EarlyStart, EngineFactory, EngineKeeper
 from .tokenizers import choose_tokenizer
-
-DEFAULT_CONTEXT_TOKENS = 8192  # HY-MT's budget, prompt + output
 
 
 def connect_served(
@@ -276,13 +274,13 @@ class Session:
         return lambda: keeper.lend(engine, factory)
 
     def _context_tokens(self) -> int:
-        """Prompt + output per request: --max-model-len, else 8192 or a server's shorter window."""
+        """Prompt + output per request: --max-model-len, else CONTEXT_TOKENS or a server's shorter window."""
         max_model_len = self.settings.model.max_model_len
         if max_model_len:
             return max_model_len
         if self.served is not None and self.served.max_model_len:
-            return min(DEFAULT_CONTEXT_TOKENS, self.served.max_model_len)
-        return DEFAULT_CONTEXT_TOKENS
+            return min(CONTEXT_TOKENS, self.served.max_model_len)
+        return CONTEXT_TOKENS
 
     # -- the end --------------------------------------------------------------------------------
     def _finish(self, code: ExitCode) -> RunReport:

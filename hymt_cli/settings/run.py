@@ -12,6 +12,7 @@ from typing import Literal
 from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS, ContextMode
+from ..model.prompts import CONTEXT_TOKENS
 from ..options import Options, Panel, option
 from ..qa import QaOptions
 
@@ -138,7 +139,7 @@ class ModelSettings(Options):
         metavar="TOKENS",
         minimum=1,
         panel=Panel.MODEL,
-        default_text="8192 or the model's",
+        default_text=f"{CONTEXT_TOKENS} or the model's",
         help="Context per request (prompt + output).",
     )
     dtype: Dtype = option("auto", "--dtype", panel=Panel.MODEL, help="Weights dtype.")

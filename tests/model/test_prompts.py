@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hymt_cli.errors import UsageError
@@ -57,3 +59,17 @@ def test_looks_chinese() -> None:
     assert looks_chinese("同步速度很慢怎么办？")
     assert not looks_chinese("Hello")
     assert not looks_chinese("")
+
+
+def test_hy_mt_context_budget_is_one_constant(tmp_path: Path) -> None:
+    """The model's context (prompt + output) is declared once: the engines' default, the pipeline's
+    output budgets and the help's default all read model.prompts.CONTEXT_TOKENS."""
+    from hymt_cli.engine.base import EngineOptions
+    from hymt_cli.engine.vllm_arguments import default_max_model_len
+    from hymt_cli.model.prompts import CONTEXT_TOKENS
+    from hymt_cli.pipeline import RunOptions
+    from hymt_cli.settings.schema import setting_named
+
+    assert RunOptions(targets=()).context_tokens == CONTEXT_TOKENS
+    assert default_max_model_len(EngineOptions(model=str(tmp_path / "none"))) == CONTEXT_TOKENS
+    assert setting_named("max_model_len").declared.default_text == f"{CONTEXT_TOKENS} or the model's"
