@@ -171,7 +171,8 @@ def _names(inputs: Inputs) -> tuple[str, ...]:
     """The inputs as the run's settings hold them: one path or several, str or os.PathLike."""
     if isinstance(inputs, (str, os.PathLike)):
         return (os.fspath(inputs),)
-    if isinstance(inputs, (bytes, bytearray)):
+    given: object = inputs  # (bytes are iterable, of numbers)
+    if isinstance(given, (bytes, bytearray)):
         raise TypeError("inputs are paths (str or pathlib.Path), not bytes")
     return tuple(os.fspath(name) for name in inputs)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import UsageError
 from ..options import Options, OptionSet
 from .android import AndroidFormat
 from .apple import AppleStringsFormat, StringsDictFormat
@@ -47,13 +46,12 @@ from .registry import (
     path_marked,
     register,
     suffixes,
-    text_format_names,
     unregister,
     walk_refusal,
 )
 from .row_context import ContextMode, RunContext
 from .strings import StringsFormat
-from .table_cells import TableOptions
+from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
 from .toml_strings import TomlStringsFormat
 from .xliff import XliffFormat, XliffOptions
@@ -62,14 +60,9 @@ from .yaml_strings import YamlStringsFormat
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
-    """The document format a table's cells are parsed with (--cell-format)."""
-    name = options.of(TableOptions).cell_format
-    try:
-        return document_format(name, options)
-    except KeyError:
-        raise UsageError(
-            f"--cell-format must be one of {', '.join(text_format_names())}, not {name!r}"
-        ) from None
+    """The document format a table's cells are parsed with (--cell-format: its declaration says
+    which formats a cell may be)."""
+    return document_format(options.of(TableOptions).cell_format, options)
 
 
 def _table(
@@ -88,11 +81,10 @@ register(
         TextFormat.suffixes,
         lambda o: TextFormat(o.of(TextOptions)),
         (TextOptions,),
-        cell=True,
     )
 )
-register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat(), cell=True))
-register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat(), cell=True))
+register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat()))
+register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat()))
 _table(
     ParquetFormat.name,
     ParquetFormat.suffixes,

@@ -26,7 +26,6 @@ class FormatSpec:
     build: Callable[[OptionSet], InputFormat]
     options: tuple[type[Options], ...] = ()  # its options dataclasses (several formats may share one)
     document: bool = True  # one input is one document
-    cell: bool = False  # a table cell can be parsed as it (--cell-format)
     # The contexts its segments carry (Segment.context) reach the model with `--context auto`:
     # short and telling (a UI string's key) or asked for (a table's --context-columns). A
     # document's title and heading reach it only with `--context on`.
@@ -61,11 +60,6 @@ def register(spec: FormatSpec) -> FormatSpec:
 def unregister(name: str) -> None:
     """Remove a format (tests that register one of their own)."""
     FORMATS.pop(name, None)
-
-
-def text_format_names() -> tuple[str, ...]:
-    """The formats a table cell can be parsed as (--cell-format)."""
-    return tuple(name for name, spec in FORMATS.items() if spec.cell)
 
 
 def format_named(name: str, options: OptionSet | None = None) -> InputFormat:

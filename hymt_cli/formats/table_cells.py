@@ -14,13 +14,21 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Literal
+from typing import Literal, get_args
 
 from ..options import Options, Panel, option
 from ..text.segments import Segment
 from .base import DocumentFormat, FormatError, ParsedDocument, Unit
 from .row_context import needs_context
 from .text import fit_line_breaks
+
+# The document formats a table cell can be parsed as (--cell-format); declared once, here.
+CellFormat = Literal["txt", "md", "html"]
+
+
+def text_format_names() -> tuple[str, ...]:
+    """The formats a table cell can be parsed as (--cell-format)."""
+    return get_args(CellFormat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +63,7 @@ class TableOptions(Options):
         panel=Panel.FORMATS,
         help="tables: keep the source columns and add <column>_<lang>.",
     )
-    cell_format: Literal["txt", "md", "html"] = option(
+    cell_format: CellFormat = option(
         "txt", "--cell-format", panel=Panel.FORMATS, help="tables: how a cell is parsed."
     )
     rows_per_batch: int = option(

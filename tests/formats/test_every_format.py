@@ -29,3 +29,13 @@ def test_identity_writes_every_sample_back(sample, tmp_path: Path) -> None:
     assert report.files_failed == 0, [f.error for f in report.files]
     assert report.untranslated == 0
     assert unchanged(sample, outputs[sample.path]), sample.name
+
+
+def test_a_table_cell_is_parsed_as_a_registered_document_format() -> None:
+    """--cell-format's choices are declared once (its Literal) and each is a registered format."""
+    from hymt_cli.formats import document_format, text_format_names
+    from hymt_cli.settings.schema import setting_named
+
+    assert setting_named("cell_format").choices == text_format_names() == ("txt", "md", "html")
+    for name in text_format_names():
+        assert document_format(name).name == name
