@@ -14,10 +14,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Literal, cast
 
 from .errors import ExitCode
 
 HANDLED = (signal.SIGINT, signal.SIGTERM)
+SignalName = Literal["SIGINT", "SIGTERM"]  # the names of HANDLED
 
 
 class Interrupted(KeyboardInterrupt):
@@ -30,8 +32,8 @@ class Interrupted(KeyboardInterrupt):
         self.report: object | None = None  # the run's report, once the run has written it
 
     @property
-    def name(self) -> str:
-        return signal.Signals(self.signum).name
+    def name(self) -> SignalName:
+        return cast(SignalName, signal.Signals(self.signum).name)
 
     @property
     def exit_code(self) -> ExitCode:

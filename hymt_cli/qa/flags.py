@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Severity = Literal["error", "warning"]
+from ..reporting.report import Severity as Severity
+
 Level = Literal["error", "warning", "off"]  # what the options may set a check to
 LEVELS: tuple[Level, ...] = ("error", "warning", "off")
 EXCERPT_CHARS = 160  # how much of a source or an answer a report keeps around a flag

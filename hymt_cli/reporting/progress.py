@@ -22,9 +22,14 @@ from typing import Literal, Protocol
 Activity = Callable[[], "str | None"]
 
 
+# The run's phases, in order; the engine's own start-up phases are free text (`engine_phase`).
+RunPhase = Literal["preparing", "reading", "planning", "translating", "writing", "finished"]
+EngineState = Literal["", "starting", "ready"]  # "": not asked for (yet)
+
+
 @dataclass
 class RunState:
-    phase: str = "preparing"
+    phase: RunPhase = "preparing"
     started: float = field(default_factory=time.monotonic)
     files_total: int = 0
     files_written: int = 0
@@ -34,7 +39,7 @@ class RunState:
     tokens_done: int = 0
     output_tokens: int = 0
     translating_since: float | None = None
-    engine: str = ""  # "", "starting", "ready"
+    engine: EngineState = ""
     engine_what: str = ""
     engine_phase: str = ""  # what the engine said it is doing (its start-up phase)
     activity: Activity | None = None  # what its log says it is doing
@@ -102,7 +107,7 @@ NoticeKind = Literal["info", "note", "warning", "engine", "hint"]
 class ProgressEvents:
     """What a run tells as it goes; override the events you want (all are no-ops here)."""
 
-    def phase(self, name: str) -> None:
+    def phase(self, name: RunPhase) -> None:
         """The run's phase: "reading", "planning", ..."""
 
     def planned(self, *, files: int, requests: int, prompt_tokens: int) -> None:
@@ -173,7 +178,7 @@ class ProgressTracker(ProgressEvents):
         self._display.event(name, self.state, data)
 
     # -- the pipeline's events ----------------------------------------------------------------
-    def phase(self, name: str) -> None:
+    def phase(self, name: RunPhase) -> None:
         with self._lock:
             if name != self.state.phase:
                 self.state.phase = name

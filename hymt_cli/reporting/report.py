@@ -21,9 +21,11 @@ from typing import Literal
 from urllib.parse import quote_from_bytes
 
 from ..outputs.atomic import write_atomically
+from ..signals import SignalName
 
 FileStatus = Literal["ok", "failed", "skipped", "interrupted"]
 RunStatus = Literal["ok", "failed", "interrupted"]
+Severity = Literal["error", "warning"]  # a QA flag's: the answer rejected, or kept
 # The report's JSON Schema: schemas/report-3.schema.json (a new number for any incompatible change;
 # report-2.schema.json stays for the reports written before QA flags).
 SCHEMA = "hymt.report/3"
@@ -54,7 +56,7 @@ class QaFlag:
     unit: int
     label: str | None  # how the format names the segment (a table cell), else None
     check: str
-    severity: str
+    severity: Severity
     message: str
     source: str
     answer: str
@@ -124,7 +126,7 @@ class RunReport:
     dry_run: bool = False
     status: RunStatus = "ok"  # failed: the exit code is not 0; interrupted: SIGINT/SIGTERM
     exit_code: int = 0
-    signal: str | None = None  # SIGINT or SIGTERM when interrupted
+    signal: SignalName | None = None  # when interrupted
     files: list[FileReport] = field(default_factory=list)
     skipped: list[SkippedInput] = field(default_factory=list)
     segments: int = 0
@@ -142,7 +144,7 @@ class RunReport:
     engine_seconds: float = 0.0
     qa_levels: dict[str, str] | None = None  # each QA check's level in this run; None: no QA
 
-    def flagged(self, severity: str) -> int:
+    def flagged(self, severity: Severity) -> int:
         """QA flags of that severity (`error`: answers rejected, sources kept; `warning`: kept)."""
         levels = self.qa_levels or {}
         return sum(n for check, n in self.flag_counts.items() if levels.get(check) == severity)

@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from ..reporting.report import Severity as Severity
 from ..reporting.report import unicode_text
 
-Severity = Literal["error", "warning"]
 # translated: the model's answer, accepted at once; memory: from the translation memory;
 # retried: accepted on the second, deterministic try; repaired: its inline runs translated one
 # by one to keep the tags; untranslated: kept in the source language (a flag says why);
