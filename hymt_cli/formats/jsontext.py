@@ -94,7 +94,7 @@ def decode_string(raw: str) -> str:
 
 @dataclass(slots=True)
 class _Frame:
-    kind: str  # "{" or "["
+    kind: Literal["{", "["]
     path: Link
     depth: int
     index: int = 0  # members or items so far
@@ -119,9 +119,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
         frame = stack[-1] if stack else None
         if expect_value:
             if ch == "{" or ch == "[":
-                opening: TokenKind = "{" if ch == "{" else "["
+                opening: Literal["{", "["] = "{" if ch == "{" else "["
                 yield Token(opening, pos, pos + 1, path, depth)
-                stack.append(_Frame(ch, path, depth))
+                stack.append(_Frame(opening, path, depth))
                 pos = _skip(text, pos + 1, end)
                 closing: TokenKind = "}" if ch == "{" else "]"
                 if pos < end and text[pos] == closing:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from typing import Literal
 
 from .elements import Attrs
 
@@ -20,9 +21,12 @@ _CUT_OFF_MARKUP = re.compile(r"<[!?/A-Za-z]")
 _SERVER_CODE = re.compile(r"<\?(?:php\b|=|[ \t\r\n])[\s\S]*?(?:\?>|\Z)|<%[\s\S]*?(?:%>|\Z)", re.IGNORECASE)
 
 
+EventKind = Literal["start", "end", "startend", "data", "ref", "comment", "decl", "other", "template"]
+
+
 @dataclass(slots=True)
 class Event:
-    kind: str  # start | end | startend | data | ref | comment | decl | other | template
+    kind: EventKind
     start: int
     end: int
     tag: str = ""
@@ -39,7 +43,7 @@ class _Recorder(HTMLParser):
         line, col = self.getpos()
         return self._line_starts[line - 1] + col
 
-    def _add(self, kind: str, tag: str = "", attrs: Attrs = ()) -> None:
+    def _add(self, kind: EventKind, tag: str = "", attrs: Attrs = ()) -> None:
         self.events.append(Event(kind, self._at(), -1, tag, attrs))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -111,7 +115,7 @@ def parse_events(text: str) -> list[Event]:
     # `<a <a <a ...`). Browsers read such a tail as markup cut off by the end: one event.
     tail = len(masked) - len(recorder.rawdata)
     if _CUT_OFF_MARKUP.match(masked, tail):
-        kind = "comment" if masked.startswith("<!--", tail) else "other"
+        kind: EventKind = "comment" if masked.startswith("<!--", tail) else "other"
         recorder.events.append(Event(kind, tail, -1))
     else:
         recorder.close()

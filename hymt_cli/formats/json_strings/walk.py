@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..jsontext import JsonStyle, Path, Token, decode_string, encode_string, tokens
 from ..layout import spell
@@ -60,7 +61,7 @@ class _Member:
 
 @dataclass(slots=True)
 class _Frame:
-    kind: str  # "{" or "["
+    kind: Literal["{", "["]
     depth: int
     opaque: bool = False  # metadata: nothing inside is sent
     message_object: bool | None = None  # decided by its first key

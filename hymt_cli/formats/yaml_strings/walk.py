@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal
 
 from ...text.segments import join_surrogates
 from ..layout import path_language
@@ -94,7 +95,7 @@ class _Member:
 
 @dataclass(slots=True)
 class _Frame:
-    kind: str  # "map" or "seq"
+    kind: Literal["map", "seq"]
     flow: bool
     path: tuple[str, ...]
     expect_key: bool = True
@@ -163,7 +164,7 @@ class Walk:
                     continue
                 path = self._child_path()
                 self._value_seen(held=None)
-                kind = "map" if isinstance(event, MappingStartEvent) else "seq"
+                kind: Literal["map", "seq"] = "map" if isinstance(event, MappingStartEvent) else "seq"
                 self.stack.append(_Frame(kind, bool(event.flow_style), path))
             elif isinstance(event, CollectionEndEvent):
                 closed = self.stack.pop()
