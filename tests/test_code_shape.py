@@ -68,3 +68,25 @@ def test_tests_use_public_names_and_shared_helpers_only() -> None:
         f"{rel}: {module}" for rel, module, _ in imports if module.split(".")[0].startswith("test_")
     ]
     assert not from_tests, f"tests import other test modules: {from_tests}"
+
+
+# Another library's private fields a test reads, and why.
+FOREIGN_PRIVATE = {"_attn_implementation": "transformers' config: the attention that from_pretrained chose"}
+
+
+def test_tests_reach_into_no_private_attribute() -> None:
+    """`thing._name` on anything but a test's own `self` (or os._exit) is a private name too."""
+    reached = []
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and node.attr not in FOREIGN_PRIVATE
+                and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls", "os"})
+            ):
+                reached.append(
+                    f"{path.relative_to(Path(__file__).parent)}:{node.lineno}: {ast.unparse(node)}"
+                )
+    assert not reached, f"tests reach into private attributes: {reached}"

@@ -8,11 +8,12 @@ vLLM is imported only inside the functions that build its objects.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineUnavailable
 from ..model.prompts import CONTEXT_TOKENS
-from .base import EngineOptions, Sampling
+from .base import EngineOptions, GenerationRequest, Sampling
 from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
 
 if TYPE_CHECKING:
@@ -50,6 +51,15 @@ def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]
             hint="--gpus takes the indices CUDA_VISIBLE_DEVICES gives, e.g. --gpus 0,1",
         )
     return [by_name[w] for w in wanted]
+
+
+def request_params(
+    sampling: Sampling, request: GenerationRequest, *, ignore_eos: bool = False
+) -> SamplingParams:
+    """vLLM `SamplingParams` for a request under the run's sampling: a retry (deterministic) asks
+    for greedy decoding whatever the run's sampling."""
+    chosen = replace(sampling, temperature=0.0) if request.deterministic else sampling
+    return sampling_params(chosen, request.max_tokens, ignore_eos=ignore_eos)
 
 
 def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:

@@ -12,14 +12,13 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import EngineUnavailable, one_line
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from .tuning import Tuning
-from .vllm_arguments import llm_kwargs, sampling_params, tune_one_engine
+from .vllm_arguments import llm_kwargs, request_params, tune_one_engine
 from .vllm_trace import StepTrace
 
 if TYPE_CHECKING:
@@ -196,9 +195,7 @@ class VllmEngine:
         return self._llm
 
     def _params(self, request: GenerationRequest) -> SamplingParams:
-        # A retry asks for greedy decoding whatever the run's sampling.
-        sampling = replace(self._sampling, temperature=0.0) if request.deterministic else self._sampling
-        return sampling_params(sampling, request.max_tokens, ignore_eos=self._ignore_eos)
+        return request_params(self._sampling, request, ignore_eos=self._ignore_eos)
 
     def close(self) -> None:
         """Stop the engine-core and worker processes; safe to call twice."""

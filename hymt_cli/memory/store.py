@@ -242,6 +242,10 @@ class TranslationMemory:
     def close(self) -> None:
         self._db.close()
 
+    def trace(self, callback: Callable[[str], object] | None) -> None:
+        """Hand every SQL statement the memory runs to `callback` (None: stop); what a lookup costs."""
+        self._db.set_trace_callback(callback)
+
     def __enter__(self) -> TranslationMemory:
         return self
 

@@ -186,13 +186,10 @@ def test_a_deterministic_request_is_greedy_whatever_the_run_sampling(tiny_engine
     also under the run's (random) HY-MT sampling."""
     pytest.importorskip("vllm")
     from hymt_cli.engine.base import GenerationRequest, Sampling
-    from hymt_cli.engine.vllm_arguments import sampling_params
-    from hymt_cli.engine.vllm_engine import VllmEngine
+    from hymt_cli.engine.vllm_arguments import request_params, sampling_params
 
-    params = VllmEngine._params.__get__(
-        type("E", (), {"_sampling": Sampling(temperature=1.5), "_ignore_eos": False})()
-    )
-    greedy = params(GenerationRequest("x", (1, 2), 8, deterministic=True))
-    sampled = params(GenerationRequest("x", (1, 2), 8))
+    run = Sampling(temperature=1.5)
+    greedy = request_params(run, GenerationRequest("x", (1, 2), 8, deterministic=True))
+    sampled = request_params(run, GenerationRequest("x", (1, 2), 8))
     assert greedy.temperature == 0.0 and sampled.temperature == 1.5
     assert sampling_params(Sampling(temperature=1.5), 8).temperature == 1.5

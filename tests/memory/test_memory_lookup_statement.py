@@ -15,7 +15,7 @@ def test_lookups_of_every_size_run_one_statement_and_answer_each_key(tmp_path: P
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
         tm.store(CTX, "en", [("fr", f"Text {i}", "", f"Texte {i}") for i in range(0, 1200, 3)])
         selects: set[str] = set()
-        tm._db.set_trace_callback(lambda sql: selects.add(sql) if sql.startswith("SELECT") else None)
+        tm.trace(lambda sql: selects.add(sql) if sql.startswith("SELECT") else None)
         for size in (1, 2, 7, 250, 499, 500, 501, 1199):
             items = [("fr", f"Text {i}", "") for i in range(size)]
             expected = [f"Texte {i}" if i % 3 == 0 else None for i in range(size)]
