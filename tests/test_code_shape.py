@@ -20,6 +20,18 @@ def test_the_scan_sees_every_package() -> None:
     assert {"engine", "pipeline", "formats", "settings", "cli", "qa", "review"} <= packages
 
 
+def test_test_folders_mirror_the_packages() -> None:
+    """tests/<name>/ for each package (or top-level module) of hymt_cli, and no other folder of
+    tests but the data ones."""
+    tests = Path(__file__).parent
+    packages = {path.parent.name for path in MODULES if path.parent != PACKAGE}
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    folders = {path.parent.name for path in tests.glob("*/test_*.py")}
+    assert folders <= packages | modules, f"test folders that are no package: {folders - packages - modules}"
+    top = {path.parts[0] for path in (p.relative_to(PACKAGE) for p in MODULES) if len(path.parts) > 1}
+    assert top <= folders, f"packages without their test folder: {top - folders}"
+
+
 def test_no_module_over_400_lines() -> None:
     long = {
         str(path.relative_to(PACKAGE)): lines
