@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
 from hymt_cli.engine.pseudo import pseudo_localize
+from hymt_cli.reporting.report import RunReport
 
 
 class Recording(BatchEngine):
@@ -398,3 +399,13 @@ class StringAttack(BatchEngine):
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         return [Generation(self.attack(r.source_text), "stop", 5) for r in requests]
+
+
+def assert_reported(report: RunReport, attack: str) -> None:
+    """Every segment is translated or reported (a problem says why it kept its source), and an
+    answer an UNUSABLE attack made is never written."""
+    for file in report.files:
+        assert file.translated + file.untranslated == file.segments, file
+        assert file.untranslated == 0 or file.problems, file
+        if attack in UNUSABLE:
+            assert file.translated == 0 and file.untranslated == file.segments, file

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, FaultEngine, StringAttack
+from engines import (
+    ATTACKS,
+    STRING_ATTACKS,
+    UNUSABLE,
+    Adversary,
+    FaultEngine,
+    StringAttack,
+    assert_reported,
+)
 from resource_checks import (
     SAMPLES,
     local,
@@ -45,11 +53,7 @@ def _engine(attack: str) -> Engine:
 
 def _reported(report: RunReport, attack: str) -> None:
     assert report.files_failed == 0, [f.error for f in report.files if f.error]
-    for file in report.files:
-        assert file.translated + file.untranslated == file.segments, file
-        assert file.untranslated == 0 or file.problems, file
-        if attack in UNUSABLE:
-            assert file.translated == 0 and file.untranslated == file.segments, file
+    assert_reported(report, attack)
 
 
 def _bare(element: ET.Element) -> bytes:

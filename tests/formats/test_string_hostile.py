@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, FaultEngine, StringAttack
+from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, FaultEngine, StringAttack, assert_reported
 from pipelines import translate_files
 from strings_helpers import FORMAT_OF, markup, read_pairs, sample_files
 
@@ -59,25 +59,17 @@ def _assert_kept(outputs: dict[Path, Path], attack: str, lang: str = "ja") -> No
                 assert new == old, (source.name, key)
 
 
-def _reported(report: RunReport, attack: str) -> None:
-    for file in report.files:
-        assert file.translated + file.untranslated == file.segments, file
-        assert file.untranslated == 0 or file.problems, file
-        if attack in UNUSABLE:
-            assert file.translated == 0 and file.untranslated == file.segments, file
-
-
 @pytest.mark.parametrize("attack", sorted(ALL))
 def test_every_output_parses_and_keeps_its_placeholders(attack: str, tmp_path: Path) -> None:
     report, outputs = _translate(_engine(attack), tmp_path)
-    _reported(report, attack)
+    assert_reported(report, attack)
     _assert_kept(outputs, attack)
 
 
 @pytest.mark.parametrize("fault", FaultEngine.FAULTS)
 def test_broken_tags_are_retried_repaired_or_reported(fault: str, tmp_path: Path) -> None:
     report, outputs = _translate(lambda: FaultEngine(fault), tmp_path)
-    _reported(report, "")
+    assert_reported(report, "")
     _assert_kept(outputs, "")
     tagged = sum(f.segments for f in report.files)
     assert sum(f.retried for f in report.files) > 0 or fault == "empty" or tagged == 0
@@ -87,7 +79,7 @@ def test_broken_tags_are_retried_repaired_or_reported(fault: str, tmp_path: Path
 def test_new_plural_forms_survive_hostile_answers(attack: str, tmp_path: Path) -> None:
     """Russian adds `few` and `many` forms: they are written from the (hostile) answers too."""
     report, outputs = _translate(_engine(attack), tmp_path, "ru")
-    _reported(report, attack)
+    assert_reported(report, attack)
     for source, output in outputs.items():
         fmt = FORMAT_OF[source.suffix]
         after = read_pairs(fmt, output.read_bytes())  # parses
