@@ -102,3 +102,12 @@ def test_tests_reach_into_no_private_attribute() -> None:
                     f"{path.relative_to(Path(__file__).parent)}:{node.lineno}: {ast.unparse(node)}"
                 )
     assert not reached, f"tests reach into private attributes: {reached}"
+
+
+def test_architecture_gives_each_package_and_top_module_a_row() -> None:
+    """ARCHITECTURE.md's table has one row (one sentence) for each package and top-level module."""
+    table = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = {line.split("`")[1] for line in table.splitlines() if line.startswith("| `")}
+    names = {f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    names |= {p.name for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    assert names == rows, f"without a row: {sorted(names - rows)}; rows for nothing: {sorted(rows - names)}"

@@ -1,4 +1,4 @@
-"""Output checks the pipeline runs on every answer (besides validation.problem_with)."""
+"""Output checks the pipeline runs on every answer (besides checks.answers.problem_with)."""
 
 from __future__ import annotations
 
