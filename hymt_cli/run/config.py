@@ -177,8 +177,8 @@ def _engine_choice(settings: Settings) -> EngineChoice:
             raise UsageError(f"--ray runs an engine on Ray workers; --engine {chosen.name} sends to a server")
         inner = chosen
     spec = wrapper or chosen
-    extra = model.engine_arguments()
-    if extra and not chosen.takes_engine_args:
+    options = engine_options(settings)
+    if options.extra and not chosen.takes_engine_args:
         raise UsageError(f"engine {chosen.name!r} takes no --engine-arg")
     served = settings.of(ServedOptions)
     server = None
@@ -186,7 +186,6 @@ def _engine_choice(settings: Settings) -> EngineChoice:
         server = served.server(chosen.name, model.model)
     elif served.base_url is not None:
         raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
-    options = replace(engine_options(settings), extra=extra)
     sampling = settings.sampling
     chosen_sampling = (
         Sampling.deterministic(sampling.seed or 0)
