@@ -78,8 +78,9 @@ class EngineSpec:
     server_tokenizer: tokenizes with the server, for when the model's tokenizer is not on this
         machine.
     wraps: runs the engine `--engine` names somewhere else (Ray), when `active` says its options
-        ask for it; `prepare` runs on the main thread before the run starts its engine in the
-        background (Ray must be initialised there), and what it returns is closed at the end.
+        ask for it, and the engine it names (`vllm`) when --engine names the wrapper itself;
+        `prepare` runs on the main thread before the run starts its engine in the background
+        (Ray must be initialised there), and what it returns is closed at the end.
     starts_early: says (from the options) whether the engine is started as the run begins,
         before any input is read, for a cold start is long and reading a catalog is too; its
         build then honours `EngineSetup.gate` (base.StartGate), so that a run that needs no
@@ -95,7 +96,7 @@ class EngineSpec:
     options: type[Options] | None = None
     connect: Callable[[ServerOptions], ServedModel] | None = None
     server_tokenizer: Callable[[ServerOptions, str], PromptTokenizer] | None = None
-    wraps: bool = False
+    wraps: str | None = None  # the engine it runs when --engine names it itself
     active: Callable[[OptionSet], bool] | None = None
     prepare: Callable[[EngineSetup], Prepared] | None = None
     starts_early: Callable[[EngineOptions], bool] | None = None
@@ -217,7 +218,7 @@ ENGINES: dict[str, EngineSpec] = {
             "another engine (vllm unless --engine names one, with --ray) on the workers of a Ray cluster",
             _ray,
             options=RayOptions,
-            wraps=True,
+            wraps="vllm",
             takes_engine_args=False,
             active=lambda options: options.of(RayOptions).address is not None,
             prepare=_connect_ray,

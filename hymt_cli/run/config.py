@@ -171,10 +171,13 @@ def _engine_choice(settings: Settings) -> EngineChoice:
     )
     inner: EngineSpec | None = None
     if chosen.wraps:
-        wrapper, chosen = chosen, ENGINES["vllm"]
+        wrapper, chosen = chosen, ENGINES[chosen.wraps]
     if wrapper is not None:
         if chosen.served:
-            raise UsageError(f"--ray runs an engine on Ray workers; --engine {chosen.name} sends to a server")
+            raise UsageError(
+                f"the {wrapper.name} engine runs another engine ({wrapper.summary}); "
+                f"--engine {chosen.name} sends to a server"
+            )
         inner = chosen
     spec = wrapper or chosen
     options = engine_options(settings)

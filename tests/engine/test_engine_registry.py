@@ -111,3 +111,20 @@ def test_ray_flag_takes_an_optional_address() -> None:
         assert _ray_flag(["translate", "a", "--ray", address]) == ["translate", "a", "--ray", address]
     assert _ray_flag(["translate", "a", "--ray"]) == ["translate", "a", "--ray="]
     assert _ray_flag(["translate", "--", "--ray"]) == ["translate", "--", "--ray"]
+
+
+def test_a_wrapper_runs_the_engine_its_declaration_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine that runs another one elsewhere names, in its registry entry, the one it runs when
+    --engine names the wrapper itself: the run asks the declaration, never an engine's name."""
+    from dataclasses import replace
+
+    wrapper = replace(ENGINES["ray"], name="elsewhere", wraps="identity", prepare=None)
+    monkeypatch.setitem(ENGINES, "elsewhere", wrapper)
+    engine = RunConfig.of(Settings.build(inputs=("x",), to="fr", engine="elsewhere")).engine
+    assert (engine.spec.name, engine.runs.name) == ("elsewhere", "identity")
+    with pytest.raises(
+        UsageError, match=r"^the ray engine runs another engine \(.*\); --engine openai sends"
+    ):
+        RunConfig.of(
+            Settings.build(inputs=("x",), to="fr", engine="openai", base_url="http://h/v1", address="auto")
+        )
