@@ -203,16 +203,25 @@ def _with_keywords(report: RunReport) -> RunReport:
 
 
 def translate_text(
-    text: str, *, to: str, format: str = "txt", progress: ProgressEvents | None = None, **values: Any
+    text: str,
+    *,
+    to: str,
+    format: str = "txt",
+    settings: Settings | None = None,
+    progress: ProgressEvents | None = None,
+    **values: Any,
 ) -> str:
-    """`text` translated into one language (see `Translator.text`)."""
-    with Translator(progress=progress, **values) as translator:
+    """`text` translated into one language (see `Translator.text`); `settings`, a `Settings`
+    record, stands for keywords (those given win)."""
+    with Translator(settings, progress=progress, **values) as translator:
         return translator.text(text, to=to, format=format)
 
 
-def translate_files(inputs: Inputs, *, progress: ProgressEvents | None = None, **values: Any) -> RunReport:
+def translate_files(
+    inputs: Inputs, *, settings: Settings | None = None, progress: ProgressEvents | None = None, **values: Any
+) -> RunReport:
     """Files and folders translated (see `Translator.files`)."""
-    with Translator(progress=progress, **values) as translator:
+    with Translator(settings, progress=progress, **values) as translator:
         return translator.files(inputs)
 
 
@@ -221,11 +230,12 @@ def translate_table(
     *,
     columns: list[str] | str,
     to: str,
+    settings: Settings | None = None,
     progress: ProgressEvents | None = None,
     **values: Any,
 ) -> pa.Table:
     """A pyarrow table with `columns` translated (see `Translator.table`)."""
-    with Translator(progress=progress, **values) as translator:
+    with Translator(settings, progress=progress, **values) as translator:
         return translator.table(table, columns=columns, to=to)
 
 

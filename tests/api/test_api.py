@@ -127,3 +127,14 @@ def test_inputs_may_be_paths_one_or_many(tmp_path: Path) -> None:
 def test_a_table_or_text_error_names_what_was_given() -> None:
     with pytest.raises(hymt.InputError, match=r"^<table>: no column 'sku'"):
         hymt.translate_table(pa.table({"t": ["a"]}), columns="sku", to="de", engine="identity", no_cache=True)
+
+
+def test_a_settings_record_stands_for_keywords_in_every_call(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("One.\n", encoding="utf-8")
+    settings = hymt.Settings.build(engine="identity", no_cache=True)
+    assert hymt.translate_text("Hi.", to="de", settings=settings) == "Hi."
+    report = hymt.translate_files(tmp_path / "a.txt", to="fr", settings=settings)
+    assert report.engine == "identity" and report.files_ok == 1
+    table = pa.table({"t": ["Hi."]})
+    assert hymt.translate_table(table, columns="t", to="de", settings=settings).equals(table)
+    assert hymt.translate_text("Hi.", to="de", settings=settings, engine="pseudo") != "Hi."  # keywords win
