@@ -40,6 +40,12 @@ class Interrupted(KeyboardInterrupt):
         return exit_code_for(self.signum)
 
 
+def as_interrupted(exc: KeyboardInterrupt) -> Interrupted:
+    """A KeyboardInterrupt as a signal's `Interrupted`: one raised by code (or where no handler
+    turned SIGINT into one) counts as SIGINT."""
+    return exc if isinstance(exc, Interrupted) else Interrupted(signal.SIGINT)
+
+
 class _State:
     depth = 0  # nesting of deferred() in the main thread
     pending: int | None = None  # a signal that arrived inside deferred()

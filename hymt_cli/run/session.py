@@ -33,7 +33,7 @@ from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool, write_page
 from ..settings import MemorySettings, OutputSettings, ReportSettings
-from ..signals import Interrupted
+from ..signals import Interrupted, as_interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EarlyStart, EngineFactory, EngineKeeper
 from .tokenizers import choose_tokenizer
@@ -369,9 +369,12 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
     session = Session(config, progress, served, extras)
     try:
         return session.execute()
-    except Interrupted as exc:
-        exc.report = session.interrupted(exc)
-        raise
+    except KeyboardInterrupt as exc:  # a signal; or raised in the run (a listener's), as SIGINT
+        stopped = as_interrupted(exc)
+        stopped.report = session.interrupted(stopped)
+        if stopped is exc:
+            raise
+        raise stopped from exc
     finally:
         session.stop_early_start()
         progress.close()  # before an error's line (idempotent)

@@ -66,3 +66,29 @@ def test_wrong_types_are_type_errors_that_say_what_to_pass() -> None:
         hymt.translate_text(None, to="de", engine="pseudo")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a pyarrow.Table, not dict"):
         hymt.translate_table({"title": ["x"]}, columns=["title"], to="de", engine="pseudo")  # type: ignore[arg-type]
+
+
+def test_a_keyboard_interrupt_raised_in_the_run_ends_it_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A KeyboardInterrupt that no signal handler made (a listener's, a thread's stop) ends the run
+    as SIGINT does: `hymt.Interrupted` with the report, the report file written, nothing half-written.
+    (It went through bare: no report, no report file.)"""
+
+    class Stop(hymt.ProgressEvents):
+        def file_done(self, output: str | None = None) -> None:
+            raise KeyboardInterrupt
+
+    folder, report_file = _folder(tmp_path), tmp_path / "report.json"
+    with pytest.raises(hymt.Interrupted) as caught:
+        hymt.translate_files(
+            folder,
+            to="de",
+            out=tmp_path / "out",
+            engine="pseudo",
+            no_cache=True,
+            progress=Stop(),
+            report=report_file,
+        )
+    report = caught.value.report
+    assert isinstance(report, hymt.RunReport) and report.status == "interrupted" and report.signal == "SIGINT"
+    assert json.loads(report_file.read_text(encoding="utf-8"))["files_ok"] == report.files_ok == 1
+    assert [p.name for p in (tmp_path / "out" / "de").iterdir() if p.suffix == ".md"] == ["page-00.md"]
