@@ -11,10 +11,13 @@ from babel.numbers import UnsupportedNumberingSystemError, get_decimal_symbol
 
 # Separator classes: every kind of space is one class, both apostrophes another.
 SPACES = " \u00a0\u202f\u2009"
-APOSTROPHES = "'\u2019"
+APOSTROPHES = "'\u2019\uff07"
+_FULLWIDTH_MARKS = {"\uff0c": ",", "\uff0e": "."}  # １，２９９．００ (Japanese, Chinese)
 
 
 def separator_class(ch: str) -> str:
+    if ch in _FULLWIDTH_MARKS:
+        return _FULLWIDTH_MARKS[ch]
     if ch in SPACES:
         return " "
     if ch in APOSTROPHES:
