@@ -69,6 +69,13 @@ END_PUNCTUATION_EQUIVALENTS: dict[str, frozenset[frozenset[str]]] = {
     "ja": frozenset({frozenset({"question", "period"})}),
     # Greek asks with `;` (U+037E, the Greek question mark, is canonically the semicolon).
     "el": frozenset({frozenset({"question", "semicolon"})}),
+    # Armenian marks a question or an exclamation on the stressed word (՞ ՜), ends every sentence
+    # with ։ (often typed as a colon).
+    "hy": frozenset(
+        frozenset(pair)
+        for pair in (("period", "colon"), ("question", "period"), ("question", "colon"))
+        + (("exclamation", "period"), ("exclamation", "colon"))
+    ),
 }
 
 # Languages written without spaces between words: doubled words cannot be told from words.
