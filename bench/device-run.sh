@@ -9,7 +9,8 @@
 # for bench/run.py (then this script still packs what it has); PRE_BENCH: a command run once
 # everything is installed, before bench/run.py (e.g. bench/cli_cold.py: the only run that
 # finds a fresh machine's disk caches cold). Results, logs, step traces and vLLM's kernel
-# caches go to $OUT (or /tmp/bench-out).
+# caches go to $OUT (or /tmp/bench-out). SITE_TARS: .tar.xz files of packages unpacked into the
+# same folder as the wheels (e.g. babel, whose wheel is too big to carry beside the archive).
 #
 # vLLM's .py files are compiled to bytecode at install time, as `pip install` does (the archive
 # carries none): in the background, while the model is built, so a fresh machine's first import
@@ -29,8 +30,10 @@ if [ ! -f "$SITE/.compiled" ]; then
   ( python3 -m compileall -q -j 8 "$SITE" > /dev/null 2>&1; touch "$SITE/.compiled" ) &
   COMPILE=$!
 fi
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$WHL"/*.whl \
+python3 -m pip install -q --no-index --no-deps --no-cache-dir --upgrade --target /tmp/site "$WHL"/*.whl \
   || { echo "wheel install failed"; exit 1; }
+for tarball in ${SITE_TARS:-}; do tar -C /tmp/site -xJf "$tarball"; done  # packages carried unpacked (babel)
+python3 -m compileall -q -j 8 /tmp/site > /dev/null 2>&1  # as pip does: bytecode at install time
 export PYTHONPATH=/tmp/site:$PYTHONPATH
 if [ -n "${MODEL_CFG:-}" ]; then tar -C /tmp -xJf "$MODEL_CFG"; fi
 echo "STEP install: $((SECONDS - t)) s"

@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 from hymt_cli.formats.json_strings.flavor import conventions_of, detect
 from hymt_cli.formats.properties import conventions_for
 from hymt_cli.formats.strings import Convention, active
+from hymt_cli.formats.strings.icu import Complex, IcuError, Message, parse_message
 from hymt_cli.formats.strings.values import placeholders
 from hymt_cli.formats.toml_strings import CANDIDATES as TOML_CANDIDATES
 from hymt_cli.formats.yaml_strings.walk import CANDIDATES as YAML_CANDIDATES
@@ -135,3 +136,36 @@ def without_new_plural_forms(source: str, output: str) -> str:
             continue
         kept.extend(b[j1:j2])
     return "".join(kept)
+
+
+_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
+
+
+def without_added_icu_forms(new: str, old: str) -> str:
+    """`new` less the ICU plural branches (`one {...}`) whose category `old` lacks: the target's
+    categories a file gains (documented), which repeat the placeholders of `other`."""
+    try:
+        new_message, old_message = parse_message(new), parse_message(old)
+    except IcuError:
+        return new
+    had = {(c.name, b.selector) for c in _complexes(old_message) for b in c.branches}
+    cuts = [
+        (b.start, b.end)
+        for c in _complexes(new_message)
+        if c.kind in ("plural", "selectordinal")
+        for b in c.branches
+        if b.selector in _CATEGORIES and (c.name, b.selector) not in had
+    ]
+    for start, end in sorted(cuts, reverse=True):
+        new = new[:start] + new[end:].lstrip(" ")
+    return new
+
+
+def _complexes(message: Message) -> list[Complex]:
+    found: list[Complex] = []
+    for node in message.nodes:
+        if isinstance(node, Complex):
+            found.append(node)
+            for branch in node.branches:
+                found.extend(_complexes(branch.message))
+    return found

@@ -87,13 +87,26 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
     for marker in INSTRUCTION_MARKERS:
         if marker in cleaned and marker not in source:
             return Problem("output echoes the instruction", check="echo")
-    loop = find_loop(cleaned)
-    if loop is not None and loop[0] not in source:
-        return Problem(f"repetition loop ({loop[1][:12]!r} repeated)", retryable=False, check="loop")
+    unit = new_loop(cleaned, source)
+    if unit is not None:
+        return Problem(f"repetition loop ({unit[:12]!r} repeated)", retryable=False, check="loop")
     if len(cleaned) > 4 * len(source) + 40:
         return Problem(
             f"output far longer than the source ({len(cleaned)} vs {len(source)} characters)", check="length"
         )
+    return None
+
+
+def new_loop(text: str, source: str) -> str | None:
+    """The repeated unit of the first loop in `text` that `source` does not hold. A run the
+    source has (a format example's `eeeeeeeeeeee`) is no loop of the model's, but every run
+    after it is looked at too: it must not hide a loop the model added later in the answer."""
+    rest = text
+    while (found := find_loop(rest)) is not None:
+        run, unit = found
+        if run not in source:
+            return unit
+        rest = rest[rest.index(run) + len(run) :]
     return None
 
 

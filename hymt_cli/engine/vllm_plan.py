@@ -110,6 +110,7 @@ def start_vllm(
         verbose=verbose,
         ignore_eos=ignore_eos,
         tuning=plan.tuning,
+        own_process=True,
     )
     limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS) if plan.tuning is not None else BatchLimits()
     return ReplicaEngine(build, plan.slots, name="vllm", limits=limits, on_phase=on_phase, gate=gate)

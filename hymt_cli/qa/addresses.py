@@ -78,7 +78,7 @@ class Address:
             return url_key(self.text)
         if self.kind == "email":
             local, _, domain = self.text.rpartition("@")
-            return f"{local}@{domain.lower()}"
+            return f"{local}@{host_key(domain)}"
         return self.text
 
 
@@ -88,7 +88,25 @@ def url_key(url: str) -> str:
     match = _URL_PARTS.match(url)
     assert match is not None  # every part is optional
     scheme, host, rest = match.groups()
-    return (scheme or "").lower() + host.lower() + unquote(rest).rstrip("/")
+    return (scheme or "").lower() + host_key(host) + unquote(rest).rstrip("/")
+
+
+def host_key(host: str) -> str:
+    """A host in any case, its internationalized labels as Unicode (`xn--bcher-kva.de` is
+    `bücher.de`: the same host, in the form browsers send)."""
+    host = host.lower()
+    if "xn--" not in host:
+        return host
+    return ".".join(_unicode_label(label) for label in host.split("."))
+
+
+def _unicode_label(label: str) -> str:
+    if not label.startswith("xn--"):
+        return label
+    try:
+        return label.encode("ascii").decode("idna")
+    except UnicodeError:  # not valid punycode: compared as written
+        return label
 
 
 def _url_end(text: str, start: int, end: int) -> int:

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from .addresses import AddressKind
 from .flags import Severity
 from .locales import conventions
 from .numbers import compare_numbers
 from .punctuation import bracket_problem, end_punctuation_problem, quote_problem, whitespace_problem
+from .spelled import spelled_values
 from .views import TextView
 from .words import doubled_word_problem, untranslated_problem
 
@@ -45,7 +47,12 @@ class QaCheck:
 
 
 def _numbers(pair: Pair) -> str | None:
-    diff = compare_numbers(pair.source.numbers, pair.answer.numbers, conventions(pair.target))
+    langs = ("en", pair.target, pair.source_lang or "")
+
+    def spelled() -> tuple[Counter[Decimal], Counter[Decimal]]:
+        return spelled_values(pair.source.prose, langs), spelled_values(pair.answer.prose, langs)
+
+    diff = compare_numbers(pair.source.numbers, pair.answer.numbers, conventions(pair.target), spelled)
     if diff is None:
         return None
     return _changed("number", list(diff.missing), list(diff.added))

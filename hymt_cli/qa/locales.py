@@ -11,10 +11,13 @@ from babel.numbers import UnsupportedNumberingSystemError, get_decimal_symbol
 
 # Separator classes: every kind of space is one class, both apostrophes another.
 SPACES = " \u00a0\u202f\u2009"
-APOSTROPHES = "'\u2019"
+APOSTROPHES = "'\u2019\uff07"
+_FULLWIDTH_MARKS = {"\uff0c": ",", "\uff0e": "."}  # １，２９９．００ (Japanese, Chinese)
 
 
 def separator_class(ch: str) -> str:
+    if ch in _FULLWIDTH_MARKS:
+        return _FULLWIDTH_MARKS[ch]
     if ch in SPACES:
         return " "
     if ch in APOSTROPHES:
@@ -66,6 +69,13 @@ END_PUNCTUATION_EQUIVALENTS: dict[str, frozenset[frozenset[str]]] = {
     "ja": frozenset({frozenset({"question", "period"})}),
     # Greek asks with `;` (U+037E, the Greek question mark, is canonically the semicolon).
     "el": frozenset({frozenset({"question", "semicolon"})}),
+    # Armenian marks a question or an exclamation on the stressed word (՞ ՜), ends every sentence
+    # with ։ (often typed as a colon).
+    "hy": frozenset(
+        frozenset(pair)
+        for pair in (("period", "colon"), ("question", "period"), ("question", "colon"))
+        + (("exclamation", "period"), ("exclamation", "colon"))
+    ),
 }
 
 # Languages written without spaces between words: doubled words cannot be told from words.

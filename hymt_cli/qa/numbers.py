@@ -21,13 +21,14 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from .locales import ANY, Convention, separator_class
 
-_TOKEN = re.compile(r"\d+(?:[.,'\u2019\u00a0\u202f\u2009\u066b\u066c]\d+| \d{3}(?!\d))*")
+_TOKEN = re.compile(r"\d+(?:[.,'\u2019\u00a0\u202f\u2009\u066b\u066c\uff0c\uff0e\uff07]\d+| \d{3}(?!\d))*")
 _SPLIT = re.compile(r"(\d+)")
 _FRACTIONS = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"  # vulgar fractions: numbers too (_FRACTION)
 _DIGIT = re.compile(rf"[\d{_FRACTIONS}]")
@@ -72,6 +73,7 @@ _SCALE_AFTER = re.compile(
 # Vulgar fractions (½, ¾) read as the numbers a writer spells them with (1/2, 3/4); one after a
 # whole number (1½) as its own number.
 _FRACTION = re.compile(f"[{_FRACTIONS}]")
+_ZERO_MINUTES_BEFORE = re.compile(r"(?<![\d:])\d{1,2}[:：]$")  # the hour of 9:00, 15:00
 _PM_AFTER = re.compile(r"(?::\d\d)?\s?([AaPp])\.?[Mm]\.?(?![^\W\d_])")
 Reading = tuple[Decimal, ...]
 MAX_COMBINATIONS = 512
@@ -85,6 +87,7 @@ class NumberToken:
     multipliers: tuple[int, ...] = ()  # a myriad or a scale word written after it (each a reading)
     clock: str = ""  # "a" or "p": an hour followed by AM/PM
     key: str = ""  # the token as written, digits and separator kinds normalized: a repeated token
+    optional: bool = False  # a time's zero minutes (9:00 is 9 Uhr, 9 h): the other side may leave them out
 
 
 def ascii_digits(text: str) -> str:
@@ -138,9 +141,15 @@ def find_numbers(text: str) -> list[NumberToken]:
                 multipliers=multipliers,
                 clock=clock.group(1).lower() if clock and not separators else "",
                 key=key,
+                optional=key == "00" and _zero_minutes(text, match.start()),
             )
         )
     return found
+
+
+def _zero_minutes(text: str, start: int) -> bool:
+    """The `00` at `start` is the minutes of an hour (9:00)."""
+    return _ZERO_MINUTES_BEFORE.search(text, max(0, start - 3), start) is not None
 
 
 def single_reading(
@@ -231,10 +240,19 @@ class NumberDiff:
     added: tuple[str, ...]
 
 
+# The numbers each side writes in words (spelled.py): (the source's, the answer's), read only when
+# some number is not kept as written.
+Spelled = Callable[[], tuple[Counter[Decimal], Counter[Decimal]]]
+
+
 def compare_numbers(
-    source: list[NumberToken], answer: list[NumberToken], target: frozenset[Convention]
+    source: list[NumberToken],
+    answer: list[NumberToken],
+    target: frozenset[Convention],
+    spelled: Spelled | None = None,
 ) -> NumberDiff | None:
-    """None when the answer has the source's numbers (module docstring), else what differs."""
+    """None when the answer has the source's numbers (module docstring), else what differs.
+    A number one side writes in words (`spelled`) accounts for the other side's digits."""
     if sorted(t.key for t in source) == sorted(t.key for t in answer):
         return None  # the same numbers, written the same way (most answers)
     twins: dict[str, list[int]] = {}
@@ -248,7 +266,8 @@ def compare_numbers(
             paired.add(same.pop())
         else:
             rest.append(token)
-    left = [token for i, token in enumerate(answer) if i not in paired]
+    left = [token for i, token in enumerate(answer) if i not in paired and not token.optional]
+    rest = [token for token in rest if not token.optional]
     if not rest and not left:
         return None
     evidence: set[Convention] = set()
@@ -259,7 +278,25 @@ def compare_numbers(
     have, want = _multisets(answer_readings), _multisets(source_readings)
     if have is None or want is None or have & want:
         return None  # too many readings to judge, or one reading fits
+    if spelled is not None and _fits_with_words(want, have, *spelled()):
+        return None
     return _diff(rest, source_readings, left, answer_readings)
+
+
+def _fits_with_words(
+    want: set[Reading], have: set[Reading], in_source: Counter[Decimal], in_answer: Counter[Decimal]
+) -> bool:
+    """Some reading of the source and some of the answer differ only by numbers the other side
+    writes in words (`05.03.2024` is 5, 3 and 2024; `5 марта 2024` is 5 and 2024, and March)."""
+    if not in_source and not in_answer or len(want) * len(have) > MAX_COMBINATIONS**2 // 16:
+        return False
+    for source in want:
+        wanted = Counter(source)
+        for answer in have:
+            got = Counter(answer)
+            if not (wanted - got) - in_answer and not (got - wanted) - in_source:
+                return True
+    return False
 
 
 def _multisets(per_token: list[set[Reading]]) -> set[Reading] | None:

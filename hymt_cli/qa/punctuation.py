@@ -8,6 +8,8 @@ import re
 import unicodedata
 from collections import Counter
 
+import regex
+
 from .locales import END_PUNCTUATION_EQUIVALENTS, base
 
 # Bracket kinds, each with the opening and closing marks that stand for it in any language.
@@ -25,14 +27,18 @@ DOUBLE_QUOTES = '"“”„‟«»「」『』＂〝〞〟﹁﹂﹃﹄'
 _QUOTE = re.compile("[" + re.escape(DOUBLE_QUOTES) + "]")
 QUOTE_PAIRS = (("「", "」"), ("『", "』"), ("﹁", "﹂"), ("﹃", "﹄"), ("«", "»"))
 END_CLASSES: dict[str, str] = {
-    "period": ".。｡．۔।॥။።។།܂᠃",
+    "period": ".。｡．۔।॥။።។།܂᠃։",
     "question": "?？؟\u037e⸮፧",
     "exclamation": "!！",
     "colon": ":：︓",
     "semicolon": ";；؛",
     "comma": ",，、،",
 }
+
 _CLASS_OF = {ch: name for name, chars in END_CLASSES.items() for ch in chars}
+# Every script's sentence terminals (Unicode's Sentence_Terminal: Armenian ։, Khmer ៕, Javanese ꧉,
+# Ol Chiki ᱾ ...) end a text too: those not listed above are classed by their names.
+_TERMINAL = regex.compile(r"\p{Sentence_Terminal}")
 END_MARKS = "".join(END_CLASSES.values()) + "…⋯‥"  # every mark that ends a text (ellipses too)
 # Marks that may follow the end punctuation and are looked through: closing quotes and brackets.
 CLOSING_MARKS = "\"'”’“‘»«›‹」』〉》⟩)]}）］｝】〕〗〙"
@@ -107,7 +113,14 @@ def end_class(text: str) -> str:
     core = text[:end]
     if core.endswith(_ELLIPSES):
         return "ellipsis"
-    return _CLASS_OF.get(core[-1:], "")
+    last = core[-1:]
+    return _CLASS_OF.get(last) or (_terminal_class(last) if last and _TERMINAL.match(last) else "")
+
+
+def _terminal_class(mark: str) -> str:
+    """A sentence terminal's class from its name: a question or exclamation mark, else a period."""
+    name = unicodedata.name(mark, "")
+    return "question" if "QUESTION" in name else "exclamation" if "EXCLAMATION" in name else "period"
 
 
 def _closes(ch: str) -> bool:

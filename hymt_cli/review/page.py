@@ -7,8 +7,9 @@ script puts every string of the run in the page as text, never as markup. The da
 JSON blocks (`<script type="application/json">`, which browsers never run), escaped so that no
 text can end them (records.script_safe_json):
 
-- `hymt-run`: the run (`schema`, `started`, `engine`, `model`, `source`, `targets`, `status`,
-  `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
+- `hymt-run`: the run (`schema`, `started`, `engine`, `model`, `source`, `source_dir` ("rtl" or
+  "ltr": how the source language is written, "ltr" when the run does not name it), `targets`,
+  `status`, `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
   `about` ({check id: what it checks}, for the QA checks among them), `totals` and `files` (per
   output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`, `status`, `error`, `warning`,
   `counts`); counts are `segments`, `attention`, `statuses`, `checks` (segments a check fired
@@ -122,6 +123,11 @@ blocks.</p></noscript>
 """
 
 
+def _direction(lang: str | None) -> str:
+    """How `lang` is written: "rtl" or "ltr" (also for a language the run does not name)."""
+    return "rtl" if lang is not None and lang.split("-")[0].lower() in RIGHT_TO_LEFT else "ltr"
+
+
 def _file_json(report: FileReport, counts: OutputCounts) -> dict[str, object]:
     lang = report.lang
     return {
@@ -129,7 +135,7 @@ def _file_json(report: FileReport, counts: OutputCounts) -> dict[str, object]:
         "output": report.output,
         "lang": lang,
         "lang_name": LANGUAGES[lang].english if lang in LANGUAGES else None,
-        "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
+        "dir": _direction(lang),
         "format": report.format,
         "status": report.status,
         "error": report.error,
@@ -152,6 +158,7 @@ def _run_json(report: RunReport, spool: RecordSpool, started: str, source: str |
         "engine": report.engine,
         "model": report.model,
         "source": source,
+        "source_dir": _direction(source),
         "targets": targets,
         "status": report.status,
         "dry_run": report.dry_run,

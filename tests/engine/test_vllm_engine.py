@@ -90,6 +90,16 @@ def test_greedy_is_deterministic(vllm_engine, tiny_tokenizer) -> None:
 
 
 @pytest.mark.vllm
+def test_an_engine_in_the_callers_process_leaves_its_heap_alone(vllm_engine) -> None:
+    """A replica freezes its heap before vLLM starts (own_process: the start's gc.collect()
+    calls skip what the imports made); an engine in the caller's own process (the API, one
+    engine) must not, or the caller's garbage would never be collected."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.vllm
 def test_no_requests_no_work(vllm_engine) -> None:
     assert vllm_engine.generate([]) == []
 

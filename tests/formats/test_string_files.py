@@ -17,6 +17,7 @@ from strings_helpers import (
     read_pairs,
     sample_files,
     source_language,
+    without_added_icu_forms,
     without_new_plural_forms,
 )
 
@@ -58,7 +59,16 @@ def test_identity_gives_every_file_back_byte_for_byte(
         data, written = source.read_bytes(), output.read_bytes()
         if written != data:  # a file lacking categories of its own language gets them (documented)
             text = data.decode("utf-8")
-            assert without_new_plural_forms(text, written.decode("utf-8")) == text, source.name
+            fmt = FORMAT_OF[source.suffix]
+            if fmt not in ("json", "arb"):
+                assert without_new_plural_forms(text, written.decode("utf-8")) == text, source.name
+                continue
+            # an ICU plural gains its categories inline: the values less those branches are the source's
+            before, after = read_pairs(fmt, data), read_pairs(fmt, written)
+            assert [
+                (k, without_added_icu_forms(v, old) if isinstance(v, str) else v)
+                for (k, v), (_, old) in zip(after, before)
+            ] == before, source.name
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -82,7 +92,7 @@ def test_pseudo_output_parses_with_the_same_keys_and_placeholders(path: Path, tm
             continue
         translated += 1
         assert OPEN in new, key  # changed only by translation
-        assert markup(fmt, text, new, old) == markup(fmt, text, old), key
+        assert markup(fmt, text, without_added_icu_forms(new, old), old) == markup(fmt, text, old), key
     assert translated > 0
 
 

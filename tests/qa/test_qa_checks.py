@@ -26,7 +26,8 @@ CASES: list[tuple[str, str, str, str, bool]] = [
     ("number", "Prix : 1 299,00 € TTC", "Price: €1,299.00 incl. VAT", "en", False),
     ("number", "Warranty: 24 months", "Garantie : 24 mois", "fr", False),
     ("number", "Warranty: 24 months", "Garantie : 12 mois", "fr", True),
-    ("number", "Warranty: 24 months", "保修期：二十四个月", "zh", True),  # a number written out: flagged
+    ("number", "Warranty: 24 months", "保修期：二十四个月", "zh", False),  # written out in Chinese numerals
+    ("number", "Warranty: 24 months", "保修期：十二个月", "zh", True),  # ... as another number
     (
         "number",
         "Battery: 5,000 mAh, charges in 2 hours",

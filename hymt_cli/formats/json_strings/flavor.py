@@ -7,7 +7,8 @@
   there, so ICU does not apply.
 - `plain`: nested or flat JSON (react-intl/FormatJS, vue-i18n, next-intl, ngx-translate ...): a
   value with braces is read as ICU when it parses as ICU, and printf, Ruby `%{x}`, `{{x}}`
-  templating and HTML are recognised by what the value holds.
+  templating, HTML and Home Assistant's `[%key:...%]` references are recognised by what the
+  value holds.
 Detection looks at the text's start and a few patterns, never at the whole tree.
 """
 
@@ -50,8 +51,9 @@ def conventions_of(flavor: Flavor, value: str) -> tuple[frozenset[Convention], f
         # Single braces are literal in i18next, but an ICU plural or select (i18next-icu, or a
         # file of mixed origin) is read as ICU where it parses: its keywords are no text.
         icu = {Convention.ICU} if _ICU_COMPLEX.search(value) else set()
-        return frozenset(html | icu | {Convention.I18NEXT, Convention.PRINTF}), frozenset()
-    candidates = html | {Convention.PRINTF, Convention.RUBY, Convention.TEMPLATE}
+        named = {Convention.I18NEXT, Convention.PRINTF, Convention.REFERENCE}
+        return frozenset(html | icu | named), frozenset()
+    candidates = html | {Convention.PRINTF, Convention.RUBY, Convention.TEMPLATE, Convention.REFERENCE}
     if "{" in value:
         # ICU where it parses as ICU (`one {{count} file}` has `{{` too); `{{x}}` templating
         # never does, and is then read as templating.

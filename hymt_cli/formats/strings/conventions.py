@@ -40,6 +40,7 @@ class Convention(StrEnum):
     BRACE = "brace"  # {name} {0} with no escape for a literal brace (iD, vue-i18n, many YAML/TOML files)
     STRFTIME = "strftime"  # %Y-%m-%d %H:%M %B %-d (Rails date and time formats); %% literal
     HTML = "html"  # tags and entities inside a value
+    REFERENCE = "reference"  # [%key:common::config_flow::data::host%] (Home Assistant strings.json)
 
 
 Conventions = frozenset[Convention]
@@ -51,6 +52,8 @@ _PRINTF_BODY = (
     r"(?:\d+\$)?[-+0#',]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
+# Home Assistant's build replaces a reference with the string it names: no escape exists.
+_REFERENCE = r"\[%key:[A-Za-z0-9_:.@-]+%\]"
 _PATTERNS: dict[Convention, str] = {
     Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|"
     + _PRINTF_INTTYPES
@@ -73,6 +76,7 @@ _PATTERNS: dict[Convention, str] = {
     Convention.WEBEXT: r"(?P<webext_lit>\$\$)|\$[A-Za-z0-9_@]+\$|\$[1-9]\d*",
     Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
     Convention.STRFTIME: r"(?P<strftime_lit>%%)|%[-_0^#]?[aAbBcCdDeFgGhHIjklLmMnNpPrRsStTuUVwWxXyYzZ+]",
+    Convention.REFERENCE: _REFERENCE,
     Convention.HTML: (
         r"(?P<comment><!--.*?-->)"
         r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
@@ -82,6 +86,7 @@ _PATTERNS: dict[Convention, str] = {
 }
 # The order placeholders are tried in where several conventions apply: the longest first.
 _ORDER = (
+    Convention.REFERENCE,
     Convention.HTML,
     Convention.I18NEXT,
     Convention.TEMPLATE,
@@ -141,6 +146,7 @@ _DETECT: dict[Convention, str] = {
     Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
     Convention.STRFTIME: r"%[-_0^#]?[YmdHMSBbAaIpye](?:.*%[-_0^#]?[YmdHMSBbAaIpye])",
     Convention.HTML: r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]\w*);",
+    Convention.REFERENCE: _REFERENCE,
 }
 _DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
 _COMPILED: dict[Conventions, re.Pattern[str] | None] = {}
@@ -277,6 +283,8 @@ def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
         steps.append(_break_templating)
     if Convention.BRACE in conventions:
         steps.append(lambda t: _BRACE_LIKE.sub("{" + _ZWSP, t))
+    if Convention.REFERENCE in conventions:
+        steps.append(lambda t: t.replace("[%key:", "[%" + _ZWSP + "key:"))
     return steps
 
 

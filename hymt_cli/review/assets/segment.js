@@ -177,7 +177,11 @@ function row(record, position) {
   const search = state.query ? searcher(state.query) : null;
   const source = textCell("src", record.source, termPattern(record, 0), search);
   if (run.source) source.lang = run.source;
-  source.dir = "auto";
+  // A text in a right-to-left language is laid out right to left even where it starts with a
+  // Latin word or a number (`iPhone 15 متوفر الآن.`), as its document shows it; a text whose
+  // language is not known takes each paragraph's own direction (review.css).
+  const sourceDir = run.source_dir === "rtl" ? "rtl" : "auto";
+  source.dir = sourceDir;
   const kept = record.status === "untranslated";
   const same = record.status === "as-is";
   const target = textCell("tgt" + (kept ? " kept" : same ? " same" : ""), record.translation,
@@ -185,7 +189,7 @@ function row(record, position) {
   if (kept) target.dataset.note = "source kept";
   if (same) target.dataset.note = "as in the source";
   if (file.lang && !kept && !same) target.lang = file.lang;
-  target.dir = file.dir === "rtl" && !kept && !same ? "rtl" : "auto";
+  target.dir = kept || same ? sourceDir : file.dir === "rtl" ? "rtl" : "auto";
   if (record.context) {
     // What the model was told besides the text (a key and its comment, a title and a heading):
     // a quiet line under the source, as text.
