@@ -4,7 +4,7 @@ the runs of a `Translator` (api.py), so that a notebook or a service loads the m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..engine import Engine, Prepared
@@ -112,17 +112,29 @@ class EngineKeeper:
     def __init__(self) -> None:
         self._choice: EngineChoice | None = None
         self._engine: Engine | None = None
+        self._log: Path | None = None  # the log the engine wrote while it started and ran
 
-    def lend(self, choice: EngineChoice, build: Callable[[], Engine]) -> Engine:
+    def lend(self, choice: EngineChoice, build: EngineFactory) -> Engine:
         if self._engine is None or self._choice != choice:
             self.close()
             self._engine, self._choice = build(), choice
+            self._log = build.log.path if build.log is not None else None
         return _Lent(self._engine)
 
     def close(self) -> None:
+        """End the kept engine; what its processes say as they end goes to its log, as everything
+        they said before (the caller's terminal gets nothing)."""
         engine, self._engine, self._choice = self._engine, None, None
-        if engine is not None:
+        if engine is None:
+            return
+        log = EngineLog(self._log) if self._log is not None else None
+        if log is not None:
+            log.start()
+        try:
             engine.close()
+        finally:
+            if log is not None:
+                log.stop()
 
 
 class _Lent:

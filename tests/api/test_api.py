@@ -3,11 +3,14 @@ across a translator's calls (rebuilt only when a call changes what the engine is
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from clirun import environment
 
 import hymt_cli as hymt
 from hymt_cli.engine import ENGINES, EngineSpec
@@ -138,3 +141,30 @@ def test_a_settings_record_stands_for_keywords_in_every_call(tmp_path: Path) -> 
     table = pa.table({"t": ["Hi."]})
     assert hymt.translate_table(table, columns="t", to="de", settings=settings).equals(table)
     assert hymt.translate_text("Hi.", to="de", settings=settings, engine="pseudo") != "Hi."  # keywords win
+
+
+@pytest.mark.vllm
+def test_a_translator_on_vllm_prints_nothing_not_even_as_it_closes(
+    answering_model_dir: Path, tmp_path: Path
+) -> None:
+    """vLLM's engine processes log as they shut down; a translator closes its kept engine after its
+    run, and those lines went to the caller's stderr. They go to the engine's log like the rest.
+    (A script of its own: vLLM's logger writes to sys.stderr, which pytest's capture replaces.)"""
+    pytest.importorskip("vllm")
+    script = tmp_path / "use.py"
+    script.write_text(
+        "import sys\nimport hymt_cli as hymt\n\n"
+        "if __name__ == '__main__':\n"
+        "    with hymt.Translator(engine='vllm', model=sys.argv[1], no_cache=True, dtype='float32',\n"
+        "                         enforce_eager=True, max_model_len=512) as translator:\n"
+        "        assert translator.text('Hello world.', to='de')\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, str(script), str(answering_model_dir)],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=300,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
