@@ -1,5 +1,7 @@
 """Numbers a text writes in words: month names (`March 5` is `3月5日`: CLDR's names, through
-Babel, in the run's languages) and Chinese and Japanese numerals (`三件`, `二十四个月`).
+Babel, in the run's languages), cardinals up to a hundred and a thousand (`Only 3 left` is
+`Nur noch drei übrig`: num2words' words in the run's languages) and Chinese and Japanese
+numerals (`三件`, `二十四个月`).
 
 They only ever *account for* a number the other side writes in digits (a source's `3` that
 the answer writes as `三`): a word is never a number the other side must have, since these
@@ -29,6 +31,12 @@ _UNSPACED_CHAR = re.compile(f"[{UNSPACED}]")
 # A long month name may take a case ending (Finnish maaliskuussa, Hungarian márciusban); a short
 # one (May, mars) must stand alone.
 _SUFFIXED = 5
+_CARDINALS = (*range(101), 1000)
+# A one-letter or one-syllable numeral (Korean 이 "two" is also a particle) stands in too many
+# words to account for anything; Chinese and Japanese numerals are read below, and in scripts
+# written without spaces (Thai สาม "three" begins สามารถ "can") a word has no edge to find.
+_MIN_CARDINAL = 2
+_NOT_SPELLED_BY_WORD = frozenset({"zh", "ja", "th", "lo", "km", "my"})
 
 
 def cjk_value(numeral: str) -> int:
@@ -69,19 +77,47 @@ def _month_pattern(langs: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(alternatives))
 
 
-def _bounded(name: str, group_name: str) -> str:
-    group = f"(?P<{group_name}>{re.escape(name)})"
+@cache
+def _cardinal_pattern(langs: frozenset[str]) -> re.Pattern[str] | None:
+    from num2words import num2words
+
+    names: dict[str, int] = {}
+    for base in sorted({lang.replace("_", "-").split("-")[0].lower() for lang in langs}):
+        if base in _NOT_SPELLED_BY_WORD:
+            continue
+        for number in _CARDINALS:
+            try:
+                word = num2words(number, lang=base).strip().casefold()
+            except Exception:  # a language num2words lacks (NotImplementedError, its own errors)
+                break
+            if len(word) >= _MIN_CARDINAL and not any(ch.isdigit() for ch in word):
+                names.setdefault(word, number)
+    if not names:
+        return None
+    longest_first = sorted(names.items(), key=lambda n: (-len(n[0]), n[0]))
+    alternatives = [
+        _bounded(word, f"c{number}_{i}", spaced=True) for i, (word, number) in enumerate(longest_first)
+    ]
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _bounded(name: str, group_name: str, *, spaced: bool = False) -> str:
+    body = re.escape(name)
+    if spaced:  # vingt-quatre, vingt quatre; двадцать четыре
+        body = re.sub(r"(\\ |\\-)+", r"[\\s\\-‐]+", body)
+    group = f"(?P<{group_name}>{body})"
     if _UNSPACED_CHAR.search(name):  # Thai: no spaces between words
         return group
     return rf"(?<!\w){group}" + ("" if len(name) >= _SUFFIXED else r"(?!\w)")
 
 
 def spelled_values(text: str, langs: Iterable[str]) -> Counter[Decimal]:
-    """The numbers `text` writes in words: month names of `langs` and Chinese numerals."""
+    """The numbers `text` writes in words: month names and cardinals of `langs`, and Chinese
+    numerals."""
     found: Counter[Decimal] = Counter()
-    pattern = _month_pattern(frozenset(lang for lang in langs if lang))
-    if pattern is not None:
-        for match in pattern.finditer(text):
+    named = frozenset(lang for lang in langs if lang)
+    for pattern in (_month_pattern(named), _cardinal_pattern(named)):
+        for match in pattern.finditer(text) if pattern is not None else ():
             assert match.lastgroup is not None
             found[Decimal(match.lastgroup[1:].split("_")[0])] += 1
     for match in _CJK_NUMERAL.finditer(text):
