@@ -19,6 +19,7 @@ from functools import cache
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
+from .locales import base
 from .scripts import UNSPACED
 
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}
@@ -70,11 +71,7 @@ def _month_pattern(langs: frozenset[str]) -> re.Pattern[str] | None:
                     name = name.rstrip(".")
                     if len(name) >= 3 and not any(ch.isdigit() for ch in name):
                         names[name] = names[name.capitalize()] = month
-    if not names:
-        return None
-    longest_first = sorted(names.items(), key=lambda n: (-len(n[0]), n[0]))
-    alternatives = [_bounded(name, f"m{month}_{i}") for i, (name, month) in enumerate(longest_first)]
-    return re.compile("|".join(alternatives))
+    return _alternation(names, "m")
 
 
 @cache
@@ -82,23 +79,31 @@ def _cardinal_pattern(langs: frozenset[str]) -> re.Pattern[str] | None:
     from num2words import num2words
 
     names: dict[str, int] = {}
-    for base in sorted({lang.replace("_", "-").split("-")[0].lower() for lang in langs}):
-        if base in _NOT_SPELLED_BY_WORD:
+    for lang in sorted({base(lang) for lang in langs}):
+        if lang in _NOT_SPELLED_BY_WORD:
             continue
         for number in _CARDINALS:
             try:
-                word = num2words(number, lang=base).strip().casefold()
+                word = num2words(number, lang=lang).strip().casefold()
             except Exception:  # a language num2words lacks (NotImplementedError, its own errors)
                 break
             if len(word) >= _MIN_CARDINAL and not any(ch.isdigit() for ch in word):
                 names.setdefault(word, number)
+    return _alternation(names, "c", spaced=True, flags=re.IGNORECASE)
+
+
+def _alternation(
+    names: dict[str, int], tag: str, *, spaced: bool = False, flags: int = 0
+) -> re.Pattern[str] | None:
+    """One pattern for `names`, longest first; each name's group says its number
+    (`<tag><number>_<i>`, read back by `spelled_values`)."""
     if not names:
         return None
     longest_first = sorted(names.items(), key=lambda n: (-len(n[0]), n[0]))
     alternatives = [
-        _bounded(word, f"c{number}_{i}", spaced=True) for i, (word, number) in enumerate(longest_first)
+        _bounded(name, f"{tag}{number}_{i}", spaced=spaced) for i, (name, number) in enumerate(longest_first)
     ]
-    return re.compile("|".join(alternatives), re.IGNORECASE)
+    return re.compile("|".join(alternatives), flags)
 
 
 def _bounded(name: str, group_name: str, *, spaced: bool = False) -> str:
