@@ -8,6 +8,7 @@ vLLM is imported only inside the functions that build its objects.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -54,24 +55,33 @@ def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]
 
 
 def request_params(
-    sampling: Sampling, request: GenerationRequest, *, ignore_eos: bool = False
+    sampling: Sampling,
+    request: GenerationRequest,
+    *,
+    ignore_eos: bool = False,
+    stop_ids: Collection[int] = (),
 ) -> SamplingParams:
     """vLLM `SamplingParams` for a request under the run's sampling: a retry (deterministic) asks
     for greedy decoding whatever the run's sampling."""
     chosen = replace(sampling, temperature=0.0) if request.deterministic else sampling
-    return sampling_params(chosen, request.max_tokens, ignore_eos=ignore_eos)
+    return sampling_params(chosen, request.max_tokens, ignore_eos=ignore_eos, stop_ids=stop_ids)
 
 
-def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False) -> SamplingParams:
-    """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy."""
+def sampling_params(
+    sampling: Sampling, max_tokens: int, *, ignore_eos: bool = False, stop_ids: Collection[int] = ()
+) -> SamplingParams:
+    """vLLM `SamplingParams` for one request: HY-MT's settings, or greedy. `stop_ids` end an
+    answer as its EOS does (an engine without a tokenizer knows no EOS of its own)."""
     from vllm import SamplingParams
 
+    stop_token_ids = sorted(stop_ids) or None
     if sampling.greedy:
         return SamplingParams(
             max_tokens=max_tokens,
             temperature=0.0,
             repetition_penalty=sampling.repetition_penalty,
             ignore_eos=ignore_eos,
+            stop_token_ids=stop_token_ids,
         )
     return SamplingParams(
         max_tokens=max_tokens,
@@ -81,6 +91,7 @@ def sampling_params(sampling: Sampling, max_tokens: int, *, ignore_eos: bool = F
         repetition_penalty=sampling.repetition_penalty,
         seed=sampling.seed,
         ignore_eos=ignore_eos,
+        stop_token_ids=stop_token_ids,
     )
 
 

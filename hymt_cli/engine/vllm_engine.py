@@ -13,9 +13,11 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import EngineUnavailable, one_line
+from ..model.answer_decoder import AnswerDecoder
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from .tuning import Tuning
@@ -79,6 +81,7 @@ class VllmEngine:
         route_vllm_logs_to_stderr(verbose)
         keep_kernel_caches()
         check_local_model(options.model)
+        self._decoder = answer_decoder(options)
         phase("importing vLLM")
         try:
             import vllm
@@ -90,6 +93,8 @@ class VllmEngine:
         if not on_cpu and tuning is None:
             tuning = tune_one_engine(options)
         kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
+        if self._decoder is not None:
+            kwargs["skip_tokenizer_init"] = True  # hymt decodes the answers (answer_decoder.py)
         if not on_cpu:
             self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
         _inspect_model_in_process()
@@ -141,6 +146,12 @@ class VllmEngine:
             if self._trace is not None:
                 self._trace.flush()
 
+    @property
+    def decodes_answers(self) -> bool:
+        """Whether vLLM started without a tokenizer and hymt decodes the answers (answer_decoder.py)."""
+        config = self._open().llm_engine.vllm_config.model_config
+        return self._decoder is not None and bool(config.skip_tokenizer_init)
+
     # -- the feed: requests in while the engine works (replica workers use it directly) -----
     @property
     def pending(self) -> int:
@@ -167,15 +178,25 @@ class VllmEngine:
         engine = self._open().llm_engine
         if not engine.has_unfinished_requests():
             raise RuntimeError(f"vLLM lost {len(self._tags)} request(s)")
-        done: list[tuple[int, Generation]] = []
+        finished: list[tuple[int, CompletionOutput]] = []
         for out in engine.step():
             if (
                 out.finished
                 and isinstance(out, RequestOutput)  # (never pooling output here)
                 and (tag := self._tags.pop(out.request_id, None)) is not None
             ):
-                done.append((tag, generation_of(out.outputs[0])))
-        return done
+                finished.append((tag, out.outputs[0]))
+        return self._generations(finished)
+
+    def _generations(self, finished: list[tuple[int, CompletionOutput]]) -> list[tuple[int, Generation]]:
+        """The answers of finished requests, with their text decoded here when vLLM has no tokenizer."""
+        done = [(tag, generation_of(completion)) for tag, completion in finished]
+        if self._decoder is None or not done:
+            return done
+        texts = self._decoder.texts(
+            [(c.token_ids, g.finish_reason == "stop") for (_, c), (_, g) in zip(finished, done)]
+        )
+        return [(tag, replace(g, text=text)) for (tag, g), text in zip(done, texts)]
 
     def abort(self) -> None:
         """Drop every request not answered yet."""
@@ -205,7 +226,8 @@ class VllmEngine:
         return self._llm
 
     def _params(self, request: GenerationRequest) -> SamplingParams:
-        return request_params(self._sampling, request, ignore_eos=self._ignore_eos)
+        stop_ids = self._decoder.stop_ids if self._decoder is not None and not self._ignore_eos else ()
+        return request_params(self._sampling, request, ignore_eos=self._ignore_eos, stop_ids=stop_ids)
 
     def close(self) -> None:
         """Stop the engine-core and worker processes; safe to call twice."""
@@ -234,6 +256,24 @@ def keep_kernel_caches() -> None:
         os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vllm"),
     )
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(root, "triton"))
+
+
+def answer_decoder(options: EngineOptions) -> AnswerDecoder | None:
+    """hymt's decoder of the answers when the model's tokenizer is one hymt reads itself (vLLM
+    then starts without one); None: vLLM loads and uses its own. An explicit
+    `--engine-arg skip_tokenizer_init=...` decides, and `true` needs such a tokenizer."""
+    wanted = options.extra.get("skip_tokenizer_init")
+    own_tokenizer = {"tokenizer", "tokenizer_mode"} & set(options.extra)
+    others = options.trust_remote_code or options.revision or own_tokenizer
+    if wanted is False or (wanted is None and others):
+        return None
+    decoder = AnswerDecoder.load(options.model)
+    if decoder is None and wanted:
+        raise EngineUnavailable(
+            f"skip_tokenizer_init needs a model folder whose tokenizer hymt reads itself: {options.model!r}",
+            hint="a local folder with tokenizer.json (a generic fast tokenizer) and an eos_token",
+        )
+    return decoder
 
 
 def _no_phase(name: str) -> None:

@@ -73,6 +73,16 @@ class LightChatTokenizer:
             return None
         return cls(tokenizer, compiled, {k: v for k, v in special.items() if v is not None})
 
+    @property
+    def backend(self) -> Tokenizer:
+        """The `tokenizers` tokenizer itself (decoding answers: answer_decoder.py)."""
+        return self._tokenizer
+
+    @property
+    def special(self) -> dict[str, str]:
+        """The named special tokens of the config (`eos_token`: its text)."""
+        return dict(self._special)
+
     def render(self, user_message: str) -> str:
         return self._template.render(
             messages=[{"role": "user", "content": user_message}],
