@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .files import model_folder
 from .light_tokenizer import LightChatTokenizer
 
 if TYPE_CHECKING:
@@ -31,11 +32,13 @@ class AnswerDecoder:
     stop_ids: frozenset[int]
 
     @classmethod
-    def load(cls, folder: str) -> AnswerDecoder | None:
-        """The decoder of a local model folder with the generic fast tokenizer and a known
-        end-of-sequence token; None otherwise (vLLM then loads its own tokenizer)."""
-        light = LightChatTokenizer.load(folder)
-        if light is None:
+    def load(cls, model: str) -> AnswerDecoder | None:
+        """The decoder of a model folder (or a hub model in the local cache) with the generic
+        fast tokenizer and a known end-of-sequence token; None otherwise (vLLM then loads its
+        own tokenizer)."""
+        folder = model_folder(model)
+        light = LightChatTokenizer.load(folder) if folder is not None else None
+        if folder is None or light is None:
             return None
         tokenizer = light.backend
         stop_ids = {tokenizer.token_to_id(light.special.get("eos_token") or "")}

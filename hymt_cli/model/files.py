@@ -92,6 +92,22 @@ def _in_hub_cache(model: str, revision: str | None) -> bool:
         return False
 
 
+def model_folder(model: str) -> str | None:
+    """The folder holding `model`'s files on this machine: the path itself, or a hub model's
+    snapshot in the local Hugging Face cache (its default revision); None when neither."""
+    if looks_local(model):
+        return model if Path(model).expanduser().is_dir() else None
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # pragma: no cover - transformers brings it
+        return None
+    try:
+        config = try_to_load_from_cache(model, "config.json")
+    except Exception:  # an id the hub library refuses
+        return None
+    return str(Path(config).parent) if isinstance(config, str) else None
+
+
 def _endpoint() -> str:
     return os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engine import ServedModel
 from ..errors import EngineUnavailable
-from ..model.files import check_model_reachable
+from ..model.files import check_model_reachable, model_folder
 from ..model.light_tokenizer import LightChatTokenizer
 from ..model.tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
 from ..reporting.progress import ProgressEvents
@@ -30,8 +30,9 @@ def choose_tokenizer(
     try:
         if not reachable_checked and not engine.runs.served:
             check_model_reachable(engine.model, engine.options.revision)
-        light = LightChatTokenizer.load(engine.model) if not trust and not engine.options.revision else None
-        if light is not None:  # a local folder with the generic fast tokenizer: no transformers
+        folder = model_folder(engine.model) if not trust and not engine.options.revision else None
+        light = LightChatTokenizer.load(folder) if folder is not None else None
+        if light is not None:  # the generic fast tokenizer, in a folder or the hub cache: no transformers
             return light, engine.model
         return ChatTemplateTokenizer.load(
             engine.model, revision=engine.options.revision, trust_remote_code=trust

@@ -79,3 +79,28 @@ def test_folders_hymt_cannot_read_keep_vllms_tokenizer(tiny_model_dir: Path, tmp
     assert answer_decoder(EngineOptions(model=str(folder))) is None
     with pytest.raises(EngineUnavailable, match="skip_tokenizer_init needs"):
         answer_decoder(EngineOptions(model=str(folder), extra={"skip_tokenizer_init": True}))
+
+
+def test_a_hub_model_in_the_local_cache_is_read_from_its_snapshot(
+    tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--model ORG/NAME` already downloaded: the snapshot folder of the Hugging Face cache is the
+    model's folder (hymt's tokenizer and decoder read it); a model not downloaded has none."""
+    import huggingface_hub.constants
+
+    from hymt_cli.model.files import model_folder
+
+    repo = tmp_path / "hub" / "models--example--tiny-mt"
+    snapshot = repo / "snapshots" / "0123abcd"
+    shutil.copytree(tiny_model_dir, snapshot)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("0123abcd")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert model_folder("example/tiny-mt") == str(snapshot)
+    decoder = AnswerDecoder.load("example/tiny-mt")
+    assert decoder is not None and decoder.stop_ids == AnswerDecoder.load(str(tiny_model_dir)).stop_ids
+    assert (
+        model_folder("example/not-downloaded") is None
+        and AnswerDecoder.load("example/not-downloaded") is None
+    )
+    assert model_folder(str(tmp_path / "missing")) is None
