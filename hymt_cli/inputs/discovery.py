@@ -30,7 +30,7 @@ from pathlib import Path
 from ..formats import format_for_path, format_named, path_marked, suffixes, walk_refusal
 from ..formats.layout import same_language
 from ..options import OptionSet
-from ..outputs.manifest import MANIFEST_NAME, read_manifest
+from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES
 from .sources import SourceFile
@@ -169,7 +169,8 @@ class _Walk:
                 continue
             self.seen.add(real)
             dirnames[:] = self._folders(here, dirnames)
-            written = read_manifest(here) if MANIFEST_NAME in filenames else {}
+            listed = MANIFEST_NAME in filenames or JOURNAL_NAME in filenames
+            written = read_manifest(here) if listed else {}
             for name in sorted(filenames):
                 if name in written:
                     self.skip(here / name, f"written by hymt (an earlier run's output, in {MANIFEST_NAME})")
@@ -193,7 +194,7 @@ class _Walk:
 
     def _file(self, path: Path) -> SourceFile | None:
         if path.name.startswith("."):
-            if path.name != MANIFEST_NAME:
+            if path.name not in (MANIFEST_NAME, JOURNAL_NAME):
                 self.skip(path, "hidden file")
             return None
         code = language_suffix(path)

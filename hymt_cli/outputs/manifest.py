@@ -8,8 +8,13 @@ current digest — a person's translation, or hymt's output edited since — is 
 unless the user says `--overwrite`. The manifest holds no timestamps: committed next to
 the outputs, it changes only when they do.
 
-Several runs may write into one folder: updates lock the folder (flock) and rewrite the
-manifest atomically.
+Several runs may write into one folder: updates lock the folder (flock). Each output is recorded
+by appending one line to `.hymt-manifest.journal` (synced to disk before the next output); the
+manifest is rewritten, atomically, with the journal folded in once the journal is as long as the
+manifest, and when the run ends (`settle`): recording stays cheap in a folder of thousands of
+outputs (rewriting the whole manifest for every output made a folder of 4,000 pages take
+minutes), and a run killed between two rewrites loses no entry. Readers take the manifest and the
+journal together, and keep what they read: a folder read again costs only what was appended.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from .atomic import write_atomically
 
@@ -61,28 +67,10 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_manifest(folder: Path) -> dict[str, Written]:
+def read_manifest(folder: Path) -> Mapping[str, Written]:
     """The files hymt wrote in `folder` (empty when there is no usable manifest: then nothing
-    there counts as hymt's, the safe reading)."""
-    try:
-        data = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    files = data.get("files") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
-    if not isinstance(files, dict):
-        return {}
-    found = {}
-    for name, entry in files.items():
-        try:
-            found[name] = Written(
-                str(entry["sha256"]),
-                str(entry["source"]),
-                str(entry["source_sha256"]),
-                str(entry["provenance"]),
-            )
-        except (KeyError, TypeError):
-            continue  # an entry hymt cannot read protects its file
-    return found
+    there counts as hymt's, the safe reading). Read-only: a view of what this process keeps."""
+    return MappingProxyType(_current(folder).files)
 
 
 def written_by_hymt(path: Path) -> bool:
@@ -97,7 +85,8 @@ def written_by_hymt(path: Path) -> bool:
 
 
 def record(path: Path, source: Path | None, provenance: str) -> None:
-    """Remember that hymt just wrote `path` (from `source`)."""
+    """Remember that hymt just wrote `path` (from `source`): a line of the folder's journal,
+    folded into the manifest once the journal is as long as the manifest."""
     folder = path.parent
     entry = Written(
         file_digest(path),
@@ -105,23 +94,154 @@ def record(path: Path, source: Path | None, provenance: str) -> None:
         file_digest(source) if source else "",
         provenance,
     )
+    line = json.dumps({"name": path.name, **_fields(entry)}, ensure_ascii=True) + "\n"
     with _locked(folder):
-        files = read_manifest(folder)
-        files[path.name] = entry
-        payload = {
-            "schema": SCHEMA,
-            "files": {
-                name: {
-                    "sha256": w.sha256,
-                    "source": w.source,
-                    "source_sha256": w.source_sha256,
-                    "provenance": w.provenance,
-                }
-                for name, w in sorted(files.items())
-            },
-        }
-        # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
-        write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))
+        fd = os.open(folder / JOURNAL_NAME, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            size = os.fstat(fd).st_size
+            cut = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a run killed mid-line
+            os.write(fd, (("\n" if cut else "") + line).encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        state = _current(folder)  # the line read back, with whatever another run appended
+        if not state.usable:  # an unreadable manifest is replaced: this output is hymt's
+            state.files, state.usable = {path.name: entry}, True
+            _fold(folder)
+        elif state.journal_entries >= max(FOLD_AT_LEAST, state.manifest_entries):
+            _fold(folder)
+
+
+def settle(folder: Path) -> None:
+    """Fold the folder's journal into its manifest (the end of a run: the manifest alone then
+    lists every output, the same bytes for the same outputs)."""
+    with _locked(folder):
+        if _current(folder).journal_entries:
+            _fold(folder)
+
+
+# -- what a process keeps of each folder it read -----------------------------------------------
+JOURNAL_NAME = ".hymt-manifest.journal"
+FOLD_AT_LEAST = 64  # journal entries before a rewrite, whatever the manifest's size
+_Signature = tuple[int, int, int]  # inode, size, mtime (ns): "the same file, unchanged"
+
+
+@dataclass(slots=True)
+class _Folder:
+    manifest: _Signature | None
+    journal: _Signature | None
+    journal_read: int  # bytes of the journal read (up to its last complete line)
+    files: dict[str, Written]
+    manifest_entries: int
+    journal_entries: int
+    usable: bool  # False: the manifest exists and cannot be read (nothing counts as hymt's)
+
+
+_cache: dict[Path, _Folder] = {}
+
+
+def _current(folder: Path) -> _Folder:
+    """The folder's manifest and journal as they are now: what was read before, plus the lines
+    appended to the journal since; read again whole when anything else changed."""
+    manifest, journal = _signature(folder / MANIFEST_NAME), _signature(folder / JOURNAL_NAME)
+    known = _cache.get(folder)
+    if known is not None and known.manifest == manifest:
+        if known.journal == journal:
+            return known
+        if journal is not None and (known.journal is None or _grew(known.journal, journal)):
+            _read_journal(folder, known)
+            known.journal = journal
+            return known
+    state = _read(folder, manifest)
+    state.journal = journal
+    _cache[folder] = state
+    return state
+
+
+def _read(folder: Path, manifest: _Signature | None) -> _Folder:
+    files: dict[str, Written] = {}
+    usable = True
+    if manifest is not None:
+        try:
+            data = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        listed = data.get("files") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
+        if isinstance(listed, dict):
+            for name, entry in listed.items():
+                if (written := _entry(entry)) is not None:
+                    files[name] = written  # an entry hymt cannot read protects its file
+        else:
+            usable = False
+    state = _Folder(manifest, None, 0, files, len(files), 0, usable)
+    _read_journal(folder, state)
+    return state
+
+
+def _read_journal(folder: Path, state: _Folder) -> None:
+    """The journal's complete lines after what `state` has read (a line cut by a crash is not one)."""
+    try:
+        with open(folder / JOURNAL_NAME, "rb") as handle:
+            handle.seek(state.journal_read)
+            appended = handle.read()
+    except OSError:
+        return
+    complete = appended[: appended.rfind(b"\n") + 1]
+    state.journal_read += len(complete)
+    for line in complete.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        state.journal_entries += 1
+        name = item.get("name") if isinstance(item, dict) else None
+        if isinstance(name, str) and state.usable and (written := _entry(item)) is not None:
+            state.files[name] = written
+
+
+def _fold(folder: Path) -> None:
+    """Rewrite the manifest with every entry (the journal's included), then drop the journal."""
+    state = _cache[folder]
+    payload = {"schema": SCHEMA, "files": {name: _fields(w) for name, w in sorted(state.files.items())}}
+    # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
+    write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))
+    (folder / JOURNAL_NAME).unlink(missing_ok=True)
+    state.manifest, state.journal = _signature(folder / MANIFEST_NAME), None
+    state.journal_read, state.journal_entries = 0, 0
+    state.manifest_entries, state.usable = len(state.files), True
+
+
+def _entry(entry: object) -> Written | None:
+    if not isinstance(entry, dict):
+        return None
+    try:
+        return Written(
+            str(entry["sha256"]), str(entry["source"]), str(entry["source_sha256"]), str(entry["provenance"])
+        )
+    except KeyError:
+        return None
+
+
+def _fields(written: Written) -> dict[str, str]:
+    return {
+        "sha256": written.sha256,
+        "source": written.source,
+        "source_sha256": written.source_sha256,
+        "provenance": written.provenance,
+    }
+
+
+def _signature(path: Path) -> _Signature | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _grew(before: _Signature, now: _Signature) -> bool:
+    """The same journal, appended to (not replaced, not cut)."""
+    return now[0] == before[0] and now[1] >= before[1]
 
 
 def _relative(source: Path, folder: Path) -> str:

@@ -15,13 +15,14 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ..engine.base import Engine
 from ..formats import FORMATS, FormatError, Unit
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
-from ..outputs.manifest import record
+from ..outputs.manifest import record, settle
 from ..outputs.paths import OutputRules, PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
@@ -94,6 +95,7 @@ class Pipeline:
         self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
         self.review = review
+        self._recorded: set[Path] = set()  # output folders whose manifest this run updated
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
@@ -116,6 +118,7 @@ class Pipeline:
             self.engine.close(failed=failed)
             if failed:
                 self._discard_all()
+            self._settle_manifests()
         report = self.report
         report.segments = sum(f.segments for f in report.files)
         report.engine_seconds = round(report.engine_seconds, 3)
@@ -200,6 +203,7 @@ class Pipeline:
 
     def _committed(self, job: Job) -> None:
         if job.output is not None:
+            self._recorded.add(job.output.parent)
             try:
                 record(
                     job.output,
@@ -213,6 +217,16 @@ class Pipeline:
                 )
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
         self.progress.file_done(job.report.output)
+
+    def _settle_manifests(self) -> None:
+        """Each output folder's manifest lists this run's outputs alone, without a journal beside
+        it (manifest.py); a folder that cannot be settled keeps its journal, which counts as well."""
+        for folder in sorted(self._recorded):
+            try:
+                settle(folder)
+            except OSError:
+                pass
+        self._recorded.clear()
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True
@@ -276,8 +290,9 @@ class Pipeline:
         fully remembered run starts no engine). Asked unit by unit until the engine starts."""
         if self.memory is None:
             return True
-        keys = [a.key for a in window.planner.unplanned()[window.checked :]]
-        window.checked += len(keys)
+        new = window.planner.registered_since(window.checked)  # not every ask again: unit by unit
+        window.checked += len(new)
+        keys = [a.key for a in new if a.key not in window.planner.planned]
         found = self.memory.recall(keys) if keys else []
         window.looked_up.update(zip(keys, found, strict=True))  # `_recall` does not ask again
         return any(t is None for t in found)

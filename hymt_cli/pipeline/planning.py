@@ -94,6 +94,7 @@ class Planner:
         self.source = source
         self.glossary = glossary
         self.asks: dict[RequestKey, Ask] = {}
+        self._order: list[Ask] = []  # self.asks' values, for slicing
         self.planned: dict[RequestKey, PlannedRequest] = {}
         self.uses: Counter[RequestKey] = Counter()
         self._overhead: dict[tuple[str, bool, bool, str], int] = {}
@@ -132,8 +133,13 @@ class Planner:
                 context=context,
             )
             ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use, context)
+            self._order.append(ask)
         self.uses[key] += 1
         return ask
+
+    def registered_since(self, count: int) -> list[Ask]:
+        """The asks registered after the first `count` (in order)."""
+        return self._order[count:]
 
     def unplanned(self) -> list[Ask]:
         return [ask for key, ask in self.asks.items() if key not in self.planned]

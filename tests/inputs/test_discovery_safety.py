@@ -77,3 +77,21 @@ def test_an_output_folder_inside_the_input_tree_is_never_read(tmp_path: Path) ->
     assert later.returncode == 0, later.stderr
     assert sorted(str(p.relative_to(docs)) for p in docs.rglob("*.ja.txt")) == ["guide.ja.txt"]
     assert "written by hymt (an earlier run's output" in later.stderr
+
+
+def test_outputs_in_a_killed_runs_journal_are_not_inputs(tmp_path: Path) -> None:
+    """A run killed before it settled its manifest leaves the journal alone (manifest.py): the
+    files listed there are still an earlier run's outputs, and the journal is no hidden file."""
+    from hymt_cli.outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, record
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.txt").write_text("Guide.\n")
+    (docs / "anleitung.txt").write_text("Anleitung.\n")  # an output named like a source
+    record(docs / "anleitung.txt", docs / "guide.txt", "p")
+    assert (docs / JOURNAL_NAME).exists() and not (docs / MANIFEST_NAME).exists()
+    run = hymt("translate", "docs", "--to", "fr", *PSEUDO, "-v", cwd=tmp_path, text=True)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in docs.glob("*.fr.txt")) == ["guide.fr.txt"]
+    assert "skipped docs/anleitung.txt: written by hymt" in run.stderr
+    assert JOURNAL_NAME not in run.stderr

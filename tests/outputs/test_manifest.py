@@ -122,3 +122,51 @@ def test_a_file_name_that_is_not_utf8_is_recorded(tmp_path: Path) -> None:
     path = Path(os.fsdecode(raw))
     record(path, None, "p")
     assert written_by_hymt(path) and path.name in read_manifest(tmp_path)
+
+
+def test_a_folder_of_many_outputs_is_recorded_through_the_journal(tmp_path: Path) -> None:
+    """Each record appends a line to the journal; the manifest is rewritten only when the journal
+    is as long as it (amortized: not once per output), and `settle` leaves the manifest alone,
+    the same bytes as if every entry had been written into it directly."""
+    from hymt_cli.outputs.manifest import FOLD_AT_LEAST, JOURNAL_NAME, settle
+
+    rewrites, last = 0, None
+    for i in range(5 * FOLD_AT_LEAST):
+        path = tmp_path / f"page-{i:04d}.fr.md"
+        path.write_text(f"page {i}\n")
+        record(path, None, "p")
+        manifest = tmp_path / MANIFEST_NAME
+        stamp = manifest.stat().st_ino if manifest.exists() else None
+        rewrites += stamp != last
+        last = stamp
+        assert len(read_manifest(tmp_path)) == i + 1
+    assert 2 <= rewrites <= 4  # 64, 128, 256 entries: doubling
+    assert (tmp_path / JOURNAL_NAME).exists()
+    settle(tmp_path)
+    assert not (tmp_path / JOURNAL_NAME).exists()
+    data = json.loads((tmp_path / MANIFEST_NAME).read_text())
+    assert list(data["files"]) == sorted(data["files"]) and len(data["files"]) == 5 * FOLD_AT_LEAST
+    assert all(written_by_hymt(tmp_path / f"page-{i:04d}.fr.md") for i in (0, 100, 5 * FOLD_AT_LEAST - 1))
+
+
+def test_a_journal_left_by_a_killed_run_counts_and_a_cut_line_costs_nothing(tmp_path: Path) -> None:
+    """A run killed before it settled leaves its journal: its outputs are still hymt's (the next
+    run replaces them, discovery skips them). A line cut by the kill is ignored, and the next
+    record starts on a line of its own."""
+    from hymt_cli.outputs.manifest import JOURNAL_NAME
+
+    first = tmp_path / "a.fr.md"
+    first.write_text("a\n")
+    record(first, None, "p")
+    journal = tmp_path / JOURNAL_NAME
+    assert journal.exists() and not (tmp_path / MANIFEST_NAME).exists()
+    with open(journal, "ab") as handle:
+        handle.write(b'{"name": "half.fr.md", "sha2')  # killed mid-line
+    assert set(read_manifest(tmp_path)) == {"a.fr.md"}
+    second = tmp_path / "b.fr.md"
+    second.write_text("b\n")
+    record(second, None, "p")
+    assert written_by_hymt(first) and written_by_hymt(second)
+    assert set(read_manifest(tmp_path)) == {"a.fr.md", "b.fr.md"}
+    first.write_text("edited by a person\n")
+    assert not written_by_hymt(first)
