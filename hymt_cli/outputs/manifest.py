@@ -23,6 +23,7 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ def record(path: Path, source: Path | None, provenance: str) -> None:
         provenance,
     )
     line = json.dumps({"name": path.name, **_fields(entry)}, ensure_ascii=True) + "\n"
-    with _locked(folder):
+    with _locked(folder), _memory:
         fd = os.open(folder / JOURNAL_NAME, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         try:
             size = os.fstat(fd).st_size
@@ -115,7 +116,7 @@ def record(path: Path, source: Path | None, provenance: str) -> None:
 def settle(folder: Path) -> None:
     """Fold the folder's journal into its manifest (the end of a run: the manifest alone then
     lists every output, the same bytes for the same outputs)."""
-    with _locked(folder):
+    with _locked(folder), _memory:
         if _current(folder).journal_entries:
             _fold(folder)
 
@@ -138,11 +139,17 @@ class _Folder:
 
 
 _cache: dict[Path, _Folder] = {}
+_memory = threading.RLock()
 
 
 def _current(folder: Path) -> _Folder:
     """The folder's manifest and journal as they are now: what was read before, plus the lines
     appended to the journal since; read again whole when anything else changed."""
+    with _memory:  # threads of one process share what it keeps
+        return _refreshed(folder)
+
+
+def _refreshed(folder: Path) -> _Folder:
     manifest, journal = _signature(folder / MANIFEST_NAME), _signature(folder / JOURNAL_NAME)
     known = _cache.get(folder)
     if known is not None and known.manifest == manifest:

@@ -170,3 +170,25 @@ def test_a_journal_left_by_a_killed_run_counts_and_a_cut_line_costs_nothing(tmp_
     assert set(read_manifest(tmp_path)) == {"a.fr.md", "b.fr.md"}
     first.write_text("edited by a person\n")
     assert not written_by_hymt(first)
+
+
+def test_threads_of_one_process_recording_into_one_folder_keep_every_entry(tmp_path: Path) -> None:
+    """What a process keeps of a folder is shared by its threads (two API translators writing
+    into one folder): every record is seen, none read twice or skipped."""
+    import threading
+
+    from hymt_cli.outputs.manifest import FOLD_AT_LEAST
+
+    def work(worker: int) -> None:
+        for i in range(FOLD_AT_LEAST):
+            path = tmp_path / f"t{worker}-{i}.txt"
+            path.write_text(f"{worker} {i}\n")
+            record(path, None, "p")
+            assert written_by_hymt(path)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(read_manifest(tmp_path)) == 4 * FOLD_AT_LEAST
