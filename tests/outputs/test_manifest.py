@@ -179,16 +179,19 @@ def test_threads_of_one_process_recording_into_one_folder_keep_every_entry(tmp_p
 
     from hymt_cli.outputs.manifest import FOLD_AT_LEAST
 
+    unseen: list[str] = []
+
     def work(worker: int) -> None:
         for i in range(FOLD_AT_LEAST):
             path = tmp_path / f"t{worker}-{i}.txt"
             path.write_text(f"{worker} {i}\n")
             record(path, None, "p")
-            assert written_by_hymt(path)
+            if not written_by_hymt(path):
+                unseen.append(path.name)
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(60)
-    assert len(read_manifest(tmp_path)) == 4 * FOLD_AT_LEAST
+    assert not unseen and len(read_manifest(tmp_path)) == 4 * FOLD_AT_LEAST
