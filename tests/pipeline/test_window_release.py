@@ -40,14 +40,21 @@ def test_a_window_is_freed_before_the_next_is_read(tmp_path: Path) -> None:
     src = tmp_path / "catalog.parquet"
     pq.write_table(pa.table({"name": [f"Lamp number {i}" for i in range(rows)]}), src)
     memory = WindowCounter()
-    report = run_pipeline(
-        [src],
-        IdentityEngine,
-        options=settings(["name"], rows_per_batch=4),
-        out_dir=tmp_path / "out",
-        memory=memory,
-        window_segments=8,  # two batches of four rows a window: five windows
-    )
+    # Windows of earlier tests left in reference cycles (a fault test's traceback) are gone, and
+    # none of this run's is freed by the cycle collector: each must go when its last reference does.
+    gc.collect()
+    gc.disable()
+    try:
+        report = run_pipeline(
+            [src],
+            IdentityEngine,
+            options=settings(["name"], rows_per_batch=4),
+            out_dir=tmp_path / "out",
+            memory=memory,
+            window_segments=8,  # two batches of four rows a window: five windows
+        )
+    finally:
+        gc.enable()
     assert report.files_ok == 1 and report.cache_hits == rows
     assert pq.read_table(tmp_path / "out" / "fr" / "catalog.parquet").equals(pq.read_table(src))
     assert len(memory.alive) == rows // 4  # one lookup per batch read
