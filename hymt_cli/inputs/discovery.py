@@ -173,7 +173,9 @@ class _Walk:
             written = read_manifest(here) if listed else {}
             for name in sorted(filenames):
                 if name in written:
-                    self.skip(here / name, f"written by hymt (an earlier run's output, in {MANIFEST_NAME})")
+                    self.skip(
+                        here / name, "written by hymt (an earlier run's output, in its folder's manifest)"
+                    )
                     continue
                 doc = self._file(here / name)
                 if doc is not None:

@@ -70,12 +70,11 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def looks_chinese(text: str) -> bool:
-    """Used by `--from auto`: mostly Han characters and no kana or hangul."""
-    if _KANA_HANGUL.search(text):
+    """Used by `--from auto`: mostly Han characters and no kana or hangul. Asked of every unique
+    text planned: the common case, a text without Han, is answered without counting letters."""
+    if text.isascii() or not _HAN.search(text) or _KANA_HANGUL.search(text):
         return False
-    han = len(_HAN.findall(text))
-    letters = len(_LETTER.findall(text))
-    return han > 0 and han * 2 >= letters
+    return len(_HAN.findall(text)) * 2 >= len(_LETTER.findall(text))
 
 
 @dataclass(frozen=True, slots=True)

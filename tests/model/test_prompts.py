@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hymt_cli.errors import UsageError
 from hymt_cli.model.prompts import build_prompt, looks_chinese, source_is_chinese
@@ -59,6 +61,20 @@ def test_looks_chinese() -> None:
     assert looks_chinese("同步速度很慢怎么办？")
     assert not looks_chinese("Hello")
     assert not looks_chinese("")
+    assert looks_chinese("型号 X200")  # two Han, one Latin letter
+    assert not looks_chinese("型号 X200 Pro")  # two Han, four letters
+    assert not looks_chinese("東京タワー")  # kana: Japanese
+    assert not looks_chinese("서울 中")  # hangul: Korean
+    assert not looks_chinese("Café crème brûlée")  # non-ASCII without Han
+
+
+@given(st.text(alphabet=st.sampled_from("中文字a Zé。タ한1-"), max_size=12))
+def test_looks_chinese_is_han_outnumbering_other_letters_without_kana_or_hangul(text: str) -> None:
+    """Its shortcuts (ASCII, no Han) answer as the definition does."""
+    han = sum(c in "中文字" for c in text)
+    letters = sum(c.isalpha() for c in text)
+    expected = han > 0 and han * 2 >= letters and not any(c in "タ한" for c in text)
+    assert looks_chinese(text) == expected
 
 
 def test_hy_mt_context_budget_is_one_constant(tmp_path: Path) -> None:
