@@ -19,10 +19,12 @@ journal together, and keep what they read: a folder read again costs only what w
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
 import os
+import stat
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -97,20 +99,42 @@ def record(path: Path, source: Path | None, provenance: str) -> None:
     )
     line = json.dumps({"name": path.name, **_fields(entry)}, ensure_ascii=True) + "\n"
     with _locked(folder), _memory:
-        fd = os.open(folder / JOURNAL_NAME, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         try:
-            size = os.fstat(fd).st_size
-            cut = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a run killed mid-line
-            os.write(fd, (("\n" if cut else "") + line).encode("ascii"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            _append(folder / JOURNAL_NAME, line)
+            appended = True
+        except OSError:  # no journal to append to (a link or a FIFO where it goes): the manifest takes it
+            appended = False
         state = _current(folder)  # the line read back, with whatever another run appended
-        if not state.usable:  # an unreadable manifest is replaced: this output is hymt's
-            state.files, state.usable = {path.name: entry}, True
+        if not appended or not state.usable:  # an unreadable manifest is replaced: this output is hymt's
+            if not state.usable:
+                state.files, state.usable = {}, True
+            state.files[path.name] = entry
             _fold(folder)
         elif state.journal_entries >= max(FOLD_AT_LEAST, state.manifest_entries):
             _fold(folder)
+
+
+def _append(journal: Path, line: str) -> None:
+    """`line` at the end of the journal, on a line of its own, synced to disk."""
+    fd = _open_plain(journal, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+    try:
+        size = os.fstat(fd).st_size
+        cut = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a run killed mid-line
+        os.write(fd, (("\n" if cut else "") + line).encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _open_plain(path: Path, flags: int = os.O_RDONLY) -> int:
+    """A descriptor of `path` when it is a regular file: never followed through a link, never
+    waited on (a FIFO). A folder's manifest files come with the folder, which may be anybody's
+    (a cloned repository): a journal linked to `~/.bashrc` must not get hymt's lines."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    if stat.S_ISREG(os.fstat(fd).st_mode):
+        return fd
+    os.close(fd)
+    raise OSError(errno.EINVAL, "not a regular file", str(path))
 
 
 def settle(folder: Path) -> None:
@@ -170,8 +194,9 @@ def _read(folder: Path, manifest: _Signature | None) -> _Folder:
     usable = True
     if manifest is not None:
         try:
-            data = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            with os.fdopen(_open_plain(folder / MANIFEST_NAME), "rb") as handle:
+                data = json.loads(handle.read().decode("utf-8"))
+        except (OSError, ValueError):  # (a link or a FIFO: unreadable, so it protects everything)
             data = None
         listed = data.get("files") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
         if isinstance(listed, dict):
@@ -188,7 +213,7 @@ def _read(folder: Path, manifest: _Signature | None) -> _Folder:
 def _read_journal(folder: Path, state: _Folder) -> None:
     """The journal's complete lines after what `state` has read (a line cut by a crash is not one)."""
     try:
-        with open(folder / JOURNAL_NAME, "rb") as handle:
+        with os.fdopen(_open_plain(folder / JOURNAL_NAME), "rb") as handle:
             handle.seek(state.journal_read)
             appended = handle.read()
     except OSError:
@@ -240,7 +265,7 @@ def _fields(written: Written) -> dict[str, str]:
 
 def _signature(path: Path) -> _Signature | None:
     try:
-        status = os.stat(path)
+        status = os.lstat(path)
     except OSError:
         return None
     return status.st_ino, status.st_size, status.st_mtime_ns

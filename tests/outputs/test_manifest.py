@@ -195,3 +195,44 @@ def test_threads_of_one_process_recording_into_one_folder_keep_every_entry(tmp_p
     for t in threads:
         t.join(60)
     assert not unseen and len(read_manifest(tmp_path)) == 4 * FOLD_AT_LEAST
+
+
+def test_a_journal_linked_elsewhere_gets_no_line_and_the_output_is_still_recorded(tmp_path: Path) -> None:
+    """The journal comes with the folder, which may be anybody's (a cloned repository): a link in
+    its place is never followed (hymt's lines must not land in the file it names), and the output
+    goes into the manifest instead, which replaces the link."""
+    from hymt_cli.outputs.manifest import JOURNAL_NAME, settle
+
+    outside = tmp_path / "bashrc"
+    outside.write_text("export PATH=/usr/bin\n")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / JOURNAL_NAME).symlink_to(outside)
+    path = folder / "a.fr.md"
+    path.write_text("a\n")
+    record(path, None, "p")
+    settle(folder)
+    assert outside.read_text() == "export PATH=/usr/bin\n"
+    assert not (folder / JOURNAL_NAME).is_symlink()
+    assert written_by_hymt(path) and set(read_manifest(folder)) == {"a.fr.md"}
+
+
+def test_manifest_files_that_are_fifos_are_not_waited_on(tmp_path: Path) -> None:
+    """A FIFO where the manifest or the journal goes (a hostile input folder) reads as an unreadable
+    manifest at once: nothing counts as hymt's, and nothing hangs."""
+    import os
+    import threading
+
+    from hymt_cli.outputs.manifest import JOURNAL_NAME
+
+    for name in (MANIFEST_NAME, JOURNAL_NAME):
+        folder = tmp_path / name.strip(".")
+        folder.mkdir()
+        os.mkfifo(folder / name)
+        found: list[int] = []
+        reader = threading.Thread(
+            target=lambda f=folder, into=found: into.append(len(read_manifest(f))), daemon=True
+        )
+        reader.start()
+        reader.join(timeout=10)
+        assert found == [0], f"reading a folder with a FIFO {name} hung"
