@@ -219,8 +219,8 @@ class Pipeline:
         self.progress.file_done(job.report.output)
 
     def _settle_manifests(self) -> None:
-        """Each output folder's manifest lists this run's outputs alone, without a journal beside
-        it (manifest.py); a folder that cannot be settled keeps its journal, which counts as well."""
+        """Each output folder's manifest lists every output, this run's included, with no journal
+        beside it (manifest.py); a folder that cannot be settled keeps its journal, which counts too."""
         for folder in sorted(self._recorded):
             try:
                 settle(folder)
