@@ -50,7 +50,7 @@ from .registry import (
     walk_refusal,
 )
 from .row_context import ContextMode, RunContext
-from .strings import StringsFormat
+from .strings import MergeCounts, MergeResult, RecordingWriter, StringsFormat, StringsReader
 from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
 from .toml_strings import TomlStringsFormat
@@ -185,6 +185,10 @@ __all__ = [
     "Marked",
     "marked",
     "StringsFormat",
+    "StringsReader",
+    "MergeCounts",
+    "MergeResult",
+    "RecordingWriter",
     "PoOptions",
     "XliffOptions",
     "TableOptions",

@@ -100,13 +100,17 @@ class Unit:
     """A part of an input that is translated and written as a whole: a document, or a batch of
     table rows. `content` is the format's own (what its writer needs); `weights` says how many
     occurrences a segment stands for (rows sharing a cell value; 1 where absent) and `labels`
-    how a report names a segment (default: its id)."""
+    how a report names a segment (default: its id); `only` which segments a target language
+    needs, where it needs fewer than all."""
 
     index: int
     segments: Sequence[Segment]
     content: object
     weights: Mapping[int, int] = field(default_factory=dict)
     labels: Mapping[int, str] = field(default_factory=dict)
+    # Target language -> the only segments it needs (a target file merged: its missing and stale
+    # keys); a language not named needs every segment.
+    only: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
     def weight(self, segment_id: int) -> int:
         return self.weights.get(segment_id, 1)

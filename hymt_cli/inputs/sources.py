@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..formats import InputFormat, Marked, path_marked
+from ..formats import InputFormat, Marked, StringsFormat, path_marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,11 @@ class SourceFile:
     def marked(self) -> Marked | None:
         """Where the path names its language the way its format's ecosystem does (None: not)."""
         return path_marked(self.format.name, self.path) if self.path is not None else None
+
+    @property
+    def merges(self) -> bool:
+        """Whether its translations are merged into target files that exist (files of strings)."""
+        return isinstance(self.format, StringsFormat) and self.format.merges
 
     @property
     def display(self) -> str:

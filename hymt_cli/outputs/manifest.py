@@ -33,6 +33,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .atomic import write_atomically
+from .entries import Archived, Record
 
 MANIFEST_NAME = ".hymt-manifest.json"
 SCHEMA = "hymt.manifest/1"
@@ -40,12 +41,17 @@ SCHEMA = "hymt.manifest/1"
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """One file hymt wrote."""
+    """One file hymt wrote. A file of strings also lists its values, key by key (`entries`: a
+    key's JSON Pointer -> `"<source digest> <value digest>"`, with ` person` where a person wrote
+    the value), and the values of keys the source lost (`removed`: key -> `{"source", "text",
+    "person"}`): formats/strings/merge.py."""
 
     sha256: str
     source: str  # the source's path relative to the manifest's folder (POSIX separators)
     source_sha256: str
     provenance: str
+    entries: Mapping[str, str] | None = None
+    removed: Mapping[str, Mapping[str, object]] | None = None
 
 
 _SETTINGS = "; "  # between the run's provenance (a digest, and a context mode) and format settings
@@ -87,18 +93,63 @@ def written_by_hymt(path: Path) -> bool:
         return False
 
 
-def record(path: Path, source: Path | None, provenance: str) -> None:
+def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
+    """What hymt recorded of each value of the file of strings at `path`, and of the values its
+    source lost (empty where it recorded none)."""
+    written = read_manifest(path.parent).get(path.name)
+    records: dict[str, Record] = {}
+    archive: dict[str, Archived] = {}
+    if written is None:
+        return records, archive
+    for key, value in (written.entries or {}).items():
+        parts = value.split(" ")
+        if len(parts) >= 2:
+            records[key] = Record(parts[0], parts[1], person=parts[2:] == ["person"])
+    for key, item in (written.removed or {}).items():
+        text = item.get("text")
+        if isinstance(text, str):
+            archive[key] = Archived(str(item.get("source") or ""), text, bool(item.get("person", True)))
+    return records, archive
+
+
+def entries_field(records: Mapping[str, Record]) -> dict[str, str]:
+    return {
+        key: f"{r.source} {r.output}" + (" person" if r.person else "") for key, r in sorted(records.items())
+    }
+
+
+def removed_field(archive: Mapping[str, Archived]) -> dict[str, dict[str, object]]:
+    return {
+        key: {"source": a.source, "text": a.text, "person": a.person} for key, a in sorted(archive.items())
+    }
+
+
+def record(
+    path: Path,
+    source: Path | None,
+    provenance: str,
+    *,
+    entries: Mapping[str, Record] | None = None,
+    removed: Mapping[str, Archived] | None = None,
+) -> None:
     """Remember that hymt just wrote `path` (from `source`): a line of the folder's journal,
-    folded into the manifest once the journal is as long as the manifest."""
+    folded into the manifest once the journal is as long as the manifest. `entries` and
+    `removed`: a file of strings' values (Written). Nothing is appended when the manifest says
+    so already (a merge that changed nothing)."""
     folder = path.parent
     entry = Written(
         file_digest(path),
         _relative(source, folder) if source else "<stdin>",
         file_digest(source) if source else "",
         provenance,
+        entries_field(entries) if entries is not None else None,
+        (removed_field(removed) or None) if removed is not None else None,
     )
+    with locked(folder), _memory:
+        if _current(folder).usable and _current(folder).files.get(path.name) == entry:
+            return
     line = json.dumps({"name": path.name, **_fields(entry)}, ensure_ascii=True) + "\n"
-    with _locked(folder), _memory:
+    with locked(folder), _memory:
         try:
             _append(folder / JOURNAL_NAME, line)
             appended = True
@@ -140,7 +191,7 @@ def _open_plain(path: Path, flags: int = os.O_RDONLY) -> int:
 def settle(folder: Path) -> None:
     """Fold the folder's journal into its manifest (the end of a run: the manifest alone then
     lists every output, the same bytes for the same outputs)."""
-    with _locked(folder), _memory:
+    with locked(folder), _memory:
         if _current(folder).journal_entries:
             _fold(folder)
 
@@ -246,21 +297,40 @@ def _fold(folder: Path) -> None:
 def _entry(entry: object) -> Written | None:
     if not isinstance(entry, dict):
         return None
+    entries, removed = entry.get("entries"), entry.get("removed")
     try:
         return Written(
-            str(entry["sha256"]), str(entry["source"]), str(entry["source_sha256"]), str(entry["provenance"])
+            str(entry["sha256"]),
+            str(entry["source"]),
+            str(entry["source_sha256"]),
+            str(entry["provenance"]),
+            {str(k): str(v) for k, v in entries.items()} if isinstance(entries, dict) else None,
+            {str(k): v for k, v in removed.items() if isinstance(v, dict)}
+            if isinstance(removed, dict)
+            else None,
         )
     except KeyError:
         return None
 
 
-def _fields(written: Written) -> dict[str, str]:
-    return {
+def _removed(removed: object) -> dict[str, Mapping[str, object]] | None:
+    if not isinstance(removed, dict):
+        return None
+    return {str(k): v for k, v in removed.items() if isinstance(v, dict)}
+
+
+def _fields(written: Written) -> dict[str, object]:
+    fields: dict[str, object] = {
         "sha256": written.sha256,
         "source": written.source,
         "source_sha256": written.source_sha256,
         "provenance": written.provenance,
     }
+    if written.entries is not None:
+        fields["entries"] = dict(written.entries)
+    if written.removed:
+        fields["removed"] = {k: dict(v) for k, v in written.removed.items()}
+    return fields
 
 
 def _signature(path: Path) -> _Signature | None:
@@ -280,12 +350,41 @@ def _relative(source: Path, folder: Path) -> str:
     return Path(os.path.relpath(source.resolve(), folder.resolve())).as_posix()
 
 
+class _FolderLock:
+    """A folder's lock in this process: a thread holding it may take it again; the flock is
+    taken by the first hold and released by the last."""
+
+    def __init__(self) -> None:
+        self.threads = threading.RLock()
+        self.depth = 0
+        self.fd = -1
+
+
+_locks: dict[Path, _FolderLock] = {}
+_locks_guard = threading.Lock()
+
+
 @contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """An exclusive lock on the folder itself (no lock file left behind)."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
+def locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on the folder itself (no lock file left behind), against other
+    processes and threads; the thread holding it may take it again (a merge holds it from
+    reading its target again to recording what it wrote)."""
+    with _locks_guard:
+        lock = _locks.setdefault(folder.resolve(), _FolderLock())
+    with lock.threads:
+        if lock.depth == 0:
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
+            lock.fd = fd
+        lock.depth += 1
+        try:
+            yield
+        finally:
+            lock.depth -= 1
+            if lock.depth == 0:
+                os.close(lock.fd)  # releases the lock
+                lock.fd = -1

@@ -4,7 +4,8 @@ One set of rules for every format: an output is `<stem>.<lang><suffix>` beside i
 or `<out>/<lang>/<relative path>`; standard input goes to standard output. An output that
 is an input of the run, or that a second input would also write, is refused. A file that
 exists and that hymt did not write (manifest.py) — a person's translation — is skipped
-unless `overwrite` says otherwise.
+unless `overwrite` says otherwise; a file of strings there is merged into instead, key by key
+(formats/strings/merge.py): a person's values in it are kept whatever the run.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ class Source(Protocol):
         """Where the path names its language the way its format's ecosystem does (None: not)."""
         ...
 
+    @property
+    def merges(self) -> bool:
+        """Whether its translations are merged into target files that exist (files of strings)."""
+        ...
+
 
 def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | None:
     """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout.
@@ -86,6 +92,7 @@ class Claim:
     path: Path | None
     refusal: str | None = None
     protected: str | None = None
+    merge: bool = False  # the file exists and is merged into, key by key (a file of strings)
 
 
 class OutputRules:
@@ -113,6 +120,12 @@ class OutputRules:
                 out,
                 f"{source.display}: output {out} is already written from {first}; use separate --out folders",
             )
+        if not self._overwrite and source.merges and os.path.lexists(out):
+            if os.path.islink(out) or not os.path.isfile(out):
+                return Claim(
+                    out, f"{out} exists and is no regular file (a link, a folder ...): not merged into"
+                )
+            return Claim(out, merge=True)
         if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
             return Claim(
                 out,

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..engine.base import Engine
-from ..formats import FORMATS, FormatError, Unit
+from ..formats import FORMATS, FormatError, StringsReader, Unit
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
-from ..outputs.manifest import record, settle
+from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import OutputRules, PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
@@ -167,6 +167,11 @@ class Pipeline:
                 job = self._job(opened, lang)
                 opened.jobs.append(job)
                 window.new_jobs += job.live
+            if isinstance(opened.reader, StringsReader) and opened.reader.merges:
+                opened.reader.merge_into(
+                    {job.lang.code: job.output if job.merge else None for job in opened.jobs if job.live},
+                    keep_removed=self.options.keep_removed,
+                )
             if any(job.live for job in opened.jobs):
                 self._current = opened
                 self._input_order[opened] = len(self._inputs)  # document order, for QA reports
@@ -197,11 +202,18 @@ class Pipeline:
             report,
             self.write_stdout,
             live=claim.refusal is None and claim.protected is None,
+            merge=claim.merge,
         )
         job.on_committed = lambda: self._committed(job)
+        if claim.path is not None and claim.merge:
+            folder = claim.path.parent
+            job.guard = lambda: locked(folder)
         return job
 
     def _committed(self, job: Job) -> None:
+        result = job.result
+        if result is not None:
+            job.report.keys = result.counts.as_dict()
         if job.output is not None:
             self._recorded.add(job.output.parent)
             try:
@@ -209,6 +221,8 @@ class Pipeline:
                     job.output,
                     job.input.source.path,
                     self.options.provenance_of(job.input.source.format.name),
+                    entries=result.records if result is not None else None,
+                    removed=result.archive if result is not None else None,
                 )
             except OSError as exc:
                 unrecorded = (
@@ -260,8 +274,9 @@ class Pipeline:
                 continue
             note_unsendable(job, unit, refused)
             work = UnitWork(job, unit, {})
+            only = unit.only.get(job.lang.code)
             for segment in translatable:
-                if not segment.is_for(job.lang.code):
+                if not segment.is_for(job.lang.code) or (only is not None and segment.id not in only):
                     continue
                 work.pieces[segment.id] = planner.pieces_for(
                     segment.text,

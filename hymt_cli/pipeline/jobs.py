@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import first_line
-from ..formats import FormatError, InputReader, Unit, UnitWriter
+from ..formats import FormatError, InputReader, MergeResult, RecordingWriter, Unit, UnitWriter
 from ..inputs.sources import SourceFile
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
@@ -48,6 +49,10 @@ class Job:
     report: FileReport
     write_stdout: Callable[[bytes], None] | None = None
     on_committed: Callable[[], None] = lambda: None
+    merge: bool = False  # the output exists and is merged into (a file of strings)
+    # Held from closing the writer to recording the output (a merge: the lock of its folder's
+    # manifest, so that another run cannot write the target in between).
+    guard: Callable[[], AbstractContextManager[object]] = nullcontext
     pending: PendingOutput | None = None
     writer: UnitWriter | None = None
     live: bool = True  # planned and written; False once failed, or when refused or skipped
@@ -76,15 +81,26 @@ class Job:
             return
         # A signal never separates the rename from `committed`, nor from `on_committed` (the
         # manifest entry: an output the manifest does not list is a person's file to the next run).
-        with deferred():
+        with deferred(), self.guard():
             self._guarded(lambda: self._open().close())  # an empty table still gets its file
             if self.live:
                 assert self.pending is not None
-                self._guarded(self.pending.commit)
+                self._guarded(self.pending.discard if self.untouched else self.pending.commit)
             if self.live:
                 self.pending, self.committed = None, True
             if self.committed:
                 self.on_committed()
+
+    @property
+    def result(self) -> MergeResult | None:
+        """What a writer of strings wrote key by key (None: another kind of output)."""
+        return self.writer.result if isinstance(self.writer, RecordingWriter) else None
+
+    @property
+    def untouched(self) -> bool:
+        """A merged target that reads as it did: not written again."""
+        result = self.result
+        return result is not None and result.unchanged
 
     def fail(self, message: str | None) -> None:
         self.live = False

@@ -33,6 +33,8 @@ class RunOptions:
     # job's tail. False: plain document order (benchmarks compare the two).
     long_first: bool = True
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # A string file merged into (formats/strings/merge.py): keys its source lost stay.
+    keep_removed: bool = False
     # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
     # formats that give them by default (FormatSpec.context_by_default).
     context: Literal["auto", "on", "off"] = "auto"

@@ -99,6 +99,10 @@ class FileReport:
     flags: list[QaFlag] = field(default_factory=list)  # QA flags, the first 100 of the file
     flags_omitted: int = 0
     flag_counts: dict[str, int] = field(default_factory=dict)  # every flag (omitted ones too) per check
+    # A file of strings: its keys by what the run did with them (added, kept: a person's,
+    # updated, removed, unchanged; outdated: kept ones whose source changed since). None: a
+    # document, a table.
+    keys: dict[str, int] | None = None
 
     def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
         """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report

@@ -229,6 +229,7 @@ class Session:
             dry_run=settings.reporting.dry_run,
             prompts_out=settings.reporting.prompts_out,
             overwrite=settings.output.overwrite,
+            keep_removed=settings.output.keep_removed,
             provenance=provenance(config, context),
             format_settings=config.discovery.options,
             context=settings.memory.context,

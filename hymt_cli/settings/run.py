@@ -100,6 +100,13 @@ class OutputSettings(Options):
         help="Replace existing outputs hymt did not write (a person's translation, or hymt's "
         "output edited since).",
     )
+    keep_removed: bool = option(
+        False,
+        "--keep-removed",
+        off_flag="--no-keep-removed",
+        panel=Panel.IO,
+        help="Merging into a string file: keep the keys its source no longer has.",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ and i18next plural keys a target needs are added (Russian `_few`, `_many`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -21,7 +21,9 @@ from ..base import Decoded, FormatError, decode_utf8
 from ..jsontext import JsonSyntaxError
 from ..layout import Layout, Marked, file_named_by_language, folder_per_language, stem_suffix
 from ..strings import Item, StringsFormat
+from ..strings.outline import Outline
 from .flavor import Flavor, detect
+from .outline import json_outline
 from .walk import Walk, arb_descriptions
 
 # Chrome's _locales folders: `_` separators and its own names for some languages.
@@ -68,10 +70,22 @@ class JsonStringsFormat(StringsFormat):
         return detect(text) if self.flavor == "auto" else self.flavor
 
     def scan(self, text: str) -> Iterator[Item]:
+        return self._scan(text, None)
+
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return self._scan(text, wanted)
+
+    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
         flavor = self._flavor(text)
         try:
             descriptions = arb_descriptions(text) if flavor == "arb" else None
-            yield from Walk(text, flavor, descriptions).items()
+            yield from Walk(text, flavor, descriptions, wanted).items()
+        except JsonSyntaxError as exc:
+            raise FormatError(f"not valid JSON: {exc}") from None
+
+    def outline(self, text: str) -> Outline:
+        try:
+            return json_outline(text, arb=self._flavor(text) == "arb")
         except JsonSyntaxError as exc:
             raise FormatError(f"not valid JSON: {exc}") from None
 

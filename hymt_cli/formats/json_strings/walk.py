@@ -73,8 +73,17 @@ class _Frame:
 
 
 class Walk:
-    def __init__(self, text: str, flavor: Flavor, descriptions: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        flavor: Flavor,
+        descriptions: dict[str, str] | None = None,
+        wanted: Callable[[int, int], bool] | None = None,
+    ) -> None:
+        """`wanted`: the only value spans that must be entries (a merge needing a few: the
+        others are not parsed); plural forms are always, for the forms a target needs."""
         self.text = text
+        self.wanted = wanted
         self.flavor = flavor
         self.style = JsonStyle.of(text)
         self.descriptions = descriptions or {}
@@ -147,7 +156,13 @@ class Walk:
                 return
             if key not in _MESSAGE_KEYS:
                 return
-        entry = self._entry(token, frame)
+        plural = (
+            isinstance(key, str) and frame is not None and frame.kind == "{" and plural_key(key) is not None
+        )
+        if self.wanted is not None and not plural and not self.wanted(token.start + 1, token.end - 1):
+            entry = None
+        else:
+            entry = self._entry(token, frame)
         if frame is not None and frame.message_object:
             if entry is not None:
                 frame.held.append(entry)
@@ -222,6 +237,7 @@ class Walk:
         stem_raw = base_key[: -len(base.category) - 1]
         tail, more = base.key.tail(_KEY_PARTS + 1)
         prefix = ("…." if more else "") + key_path(tail[:-1])
+        parent = base.key.path[:-1]
         style = self.style
         for lang, categories in sorted(missing_categories([m.category for m in run], kind).items()):
             for category in categories:
@@ -237,6 +253,7 @@ class Walk:
                     entry.note,
                     frozenset({lang}),
                     entry,
+                    path=(*parent, name),
                 )
 
 

@@ -42,8 +42,19 @@ from .conventions import (
     literal_parts,
     looks_like_printf,
 )
-from .document import Chunk, Edit, Entry, Item, StringsDocument, StringsFormat, context_of
+from .document import (
+    Chunk,
+    Edit,
+    Entry,
+    Item,
+    RecordingWriter,
+    StringsDocument,
+    StringsFormat,
+    StringsReader,
+    context_of,
+)
 from .icu import IcuError, parse_message
+from .merge import MergeCounts
 from .plurals import (
     CATEGORIES,
     GettextPlurals,
@@ -57,6 +68,7 @@ from .plurals import (
     parse_plural_forms,
     plural_rules,
 )
+from .target import MergeResult
 from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
 
 __all__ = [
@@ -69,6 +81,10 @@ __all__ = [
     "GettextPlurals",
     "IcuError",
     "Item",
+    "MergeCounts",
+    "MergeResult",
+    "RecordingWriter",
+    "StringsReader",
     "ParsedValue",
     "Value",
     "PluralKind",

@@ -28,10 +28,14 @@ from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
-from ...text.segments import Segment
+from ...text.segments import Segment, is_translatable
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
+from .merge import MergeCounts, MergePlan, path_key
+from .outline import Outline
+from .outline import Path as KeyPath
+from .target import MergeResult, TargetFile, records_of_new_file
 from .values import Value
 
 SEGMENTS_PER_UNIT = 2048
@@ -52,6 +56,9 @@ class Entry:
     # Where the value is, for people, when a key does not say it (a PO message: `msgid "Save"`):
     # the segments' role and report label. "" = the key's.
     role: str = ""
+    # The exact key path of a new plural form (`targets`, inserted at a point): its key when a
+    # target file is merged (outline.py). A value in place is known by its span.
+    path: tuple[str | int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +212,22 @@ class StringsFormat(SplicingFormat):
         column) when the text is not this format."""
         raise NotImplementedError
 
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        """`scan`, where only the values whose span `wanted` accepts need to be entries (the
+        others may be left out: merging into a target that has most of them). A format that
+        can skip the work of the others says so by overriding this."""
+        return self.scan(text)
+
+    @property
+    def merges(self) -> bool:
+        """Whether this format merges into target files that exist (it has an `outline`)."""
+        return type(self).outline is not StringsFormat.outline
+
+    def outline(self, text: str) -> Outline | None:
+        """The file's members (strings/outline.py), for merging into a target file that
+        exists; None: this format does not merge (its targets are written whole)."""
+        return None
+
     def parse(self, text: str) -> StringsDocument:
         return StringsDocument(text, self.scan(text))
 
@@ -213,12 +236,33 @@ class StringsFormat(SplicingFormat):
 
 
 class StringsReader:
-    """Units of about SEGMENTS_PER_UNIT segments, read as the scan goes (bounded memory)."""
+    """Units of about SEGMENTS_PER_UNIT segments, read as the scan goes (bounded memory).
+
+    Targets that exist are merged (target.py): `merge_into` names them before the first unit;
+    each unit then says which of its segments such a target still needs (`Unit.only`), and the
+    scan may leave out the values none of the targets needs (`StringsFormat.scan_wanted`)."""
 
     def __init__(self, fmt: StringsFormat, source: InputSource) -> None:
         self._format = fmt
         self._source = source
         self._decoded: Decoded | None = None
+        self._outline: Outline | None = None
+        self._targets: dict[str, TargetFile] = {}
+        self._every_value = True  # some target is written anew: it needs every value
+        self._new_forms: dict[str, dict[tuple[str | int, ...], str]] = {}  # lang -> path -> source text
+
+    @property
+    def merges(self) -> bool:
+        """Whether this input's format merges into target files that exist."""
+        return self._format.merges
+
+    def merge_into(self, targets: Mapping[str, Path | None], *, keep_removed: bool = False) -> None:
+        """The target file of each language the input is translated into: one that exists is
+        merged into, None is written anew."""
+        self._targets = {
+            lang: TargetFile(lang, path, keep_removed) for lang, path in targets.items() if path is not None
+        }
+        self._every_value = any(path is None for path in targets.values()) or not targets
 
     def units(self) -> Iterator[Unit]:
         try:
@@ -227,68 +271,278 @@ class StringsReader:
             raise FormatError(f"cannot read: {exc.strerror or exc}") from None
         decoded = self._decoded = self._format.decode(data)
         text = decoded.text
+        items = self._items(text)
         ids = count()
         pending: list[Item] = []
         size = 0
         index = 0
-        for item in _scanned(self._format, text):
+        for item in items:
             # A unit ends before an item that is not a new form of the one before it: new forms
             # stay in the unit of the entry they fall back to.
             if size >= SEGMENTS_PER_UNIT and not (isinstance(item, Entry) and item.targets is not None):
-                yield _unit(index, _chunk(text, pending, ids, item.start))
+                yield self._unit(index, _chunk(text, pending, ids, item.start))
                 index, pending, size = index + 1, [], 0
             pending.append(item)
             if isinstance(item, Entry):
                 size += len(item.value.segments)
-        yield _unit(index, _chunk(text, pending, ids, len(text)))
+        yield self._unit(index, _chunk(text, pending, ids, len(text)))
 
-    def writer(self, target_language: str, out: BinaryIO) -> StringsWriter:
+    def _items(self, text: str) -> Iterator[Item]:
+        if not self.merges:
+            return _scanned(self._format, text, None)
+        try:
+            outline = self._outline = self._format.outline(text)
+        except (FormatError, ValueError, RecursionError) as exc:
+            raise FormatError(f"cannot parse as {self._format.name}: {exc}") from None
+        assert outline is not None
+        for target in self._targets.values():
+            target.prepare(self._format, outline)
+        if self._every_value:
+            return _scanned(self._format, text, None)
+        wanted = {
+            (leaf.value_start, leaf.value_end)
+            for target in self._targets.values()
+            if target.plan is not None
+            for leaf in target.plan.leaves
+            if target.plan.needs(leaf.path)
+        }
+        return _scanned(self._format, text, lambda start, end: (start, end) in wanted)
+
+    def _unit(self, index: int, chunk: Chunk) -> Unit:
+        segments, labels = chunk_segments(chunk)
+        only: dict[str, frozenset[int]] = {}
+        entries = [(item, first) for item, first in zip(chunk.items, chunk.firsts) if isinstance(item, Entry)]
+        for lang, target in self._targets.items():
+            only[lang] = target.needed(entries)
+        for entry, _ in entries:  # the source text of every new plural form, for the records
+            if entry.targets is not None and entry.start == entry.end and entry.path:
+                for lang in entry.targets:
+                    self._new_forms.setdefault(lang, {})[entry.path] = entry.value.text
+        return Unit(index, segments, chunk, labels=labels, only=only)
+
+    def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
         assert self._decoded is not None, "writer() is called after the first unit"
-        return StringsWriter(target_language, out, self._decoded)
+        target = self._targets.get(target_language)
+        if target is not None:
+            assert self._outline is not None
+            return MergeWriter(self._format, self._decoded.text, self._outline, target, out)
+        if self._outline is None:
+            return StringsWriter(target_language, out, self._decoded)
+        spans = {(leaf.value_start, leaf.value_end): leaf.path for leaf in self._outline.leaves()}
+
+        def path_of(entry: Entry) -> KeyPath | None:
+            return entry.path if entry.start == entry.end else spans.get((entry.start, entry.end))
+
+        return StringsWriter(target_language, out, self._decoded, self._records_of_new_file, path_of)
+
+    def _records_of_new_file(self, lang: str, output: str, failed: Iterable[KeyPath]) -> MergeResult | None:
+        if self._outline is None:
+            return None
+        written = self._format.outline(output)
+        assert written is not None
+        records = records_of_new_file(self._outline, written, self._new_forms.get(lang, {}), failed)
+        return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
 
 
-def _scanned(fmt: StringsFormat, text: str) -> Iterator[Item]:
+def _scanned(fmt: StringsFormat, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
     try:
-        yield from fmt.scan(text)
+        yield from (fmt.scan(text) if wanted is None else fmt.scan_wanted(text, wanted))
     except FormatError:
         raise
     except (ValueError, RecursionError) as exc:
         raise FormatError(f"cannot parse as {fmt.name}: {exc}") from None
 
 
-def _unit(index: int, chunk: Chunk) -> Unit:
-    segments, labels = chunk_segments(chunk)
-    return Unit(index, segments, chunk, labels=labels)
+class Renderings:
+    """What one language's items of the source are written as, by source span (merge.Rendered),
+    and the keys whose translation is incomplete."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.by_span: dict[tuple[int, int], tuple[str | None, str]] = {}
+        self.failed: set[KeyPath] = set()
+        self._texts: dict[int, str] = {}  # id(entry) -> its rendered text (a new form's fallback)
+
+    def chunk(
+        self,
+        unit: Unit,
+        translated: Mapping[int, str],
+        path_of: Callable[[Entry], KeyPath | None],
+    ) -> None:
+        """A unit's items in this language; only the entries it needs where it needs fewer."""
+        chunk = unit.content
+        assert isinstance(chunk, Chunk)
+        only = unit.only.get(self.lang)
+        for item, first in zip(chunk.items, chunk.firsts):
+            if isinstance(item, Edit):
+                new = item.replace(self.lang)
+                if new is not None:
+                    self.by_span[(item.start, item.end)] = (None, new)
+                continue
+            if item.targets is not None and self.lang not in item.targets:
+                continue
+            if only is not None and first not in only:
+                continue
+            self._entry(item, first, translated, path_of(item))
+
+    def _entry(self, entry: Entry, first: int, translated: Mapping[int, str], path: KeyPath | None) -> None:
+        value = entry.value
+        local = {i: translated[first + i] for i in range(len(value.segments)) if first + i in translated}
+        text = value.render(local, self.lang)
+        self._texts[id(entry)] = text
+        missing = any(
+            (s.targets is None or self.lang in s.targets) and is_translatable(s.text) and i not in local
+            for i, s in enumerate(value.segments)
+        )
+        if entry.fallback is not None and not value.complete(local, self.lang):
+            text = self._texts.get(id(entry.fallback), entry.fallback.value.text)
+        if missing and path is not None:
+            self.failed.add(path)
+        point = entry.start == entry.end
+        self.by_span[(entry.start, entry.end)] = (None if point else text, entry.write(text))
 
 
-class StringsWriter:
-    def __init__(self, target_language: str, out: BinaryIO, decoded: Decoded) -> None:
+class RecordingWriter:
+    """A writer of a file of strings that knows, once closed, what it wrote key by key
+    (`result`: None where its format does not merge)."""
+
+    result: MergeResult | None = None
+
+
+class StringsWriter(RecordingWriter):
+    """Writes a target anew: the source, its values translated, as the chunks come. For a format
+    that merges, it keeps what it wrote, to record every value as hymt's (`result`)."""
+
+    def __init__(
+        self,
+        target_language: str,
+        out: BinaryIO,
+        decoded: Decoded,
+        records: Callable[[str, str, Iterable[KeyPath]], MergeResult | None] | None = None,
+        path_of: Callable[[Entry], KeyPath | None] | None = None,
+    ) -> None:
         self._splicer = _Splicer(target_language)
+        self._lang = target_language
         self._out = out
         self._encoding = decoded.encoding
         self._encoder = codecs.getincrementalencoder(decoded.encoding)(decoded.errors)
+        self._records = records
+        self._path_of = path_of
+        self._written: list[str] = []
+        self._renderings = Renderings(target_language) if records is not None else None
+        self.result: MergeResult | None = None
 
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         chunk = unit.content
         assert isinstance(chunk, Chunk)
-        self._out.write(self._encoded(self._splicer.chunk(chunk, translated)))
+        text = self._splicer.chunk(chunk, translated)
+        if self._renderings is not None and self._path_of is not None:
+            self._written.append(text)
+            self._renderings.chunk(unit, translated, self._path_of)
+        self._out.write(_encoded(self._encoder, self._encoding, text))
 
     def close(self) -> None:
-        self._out.write(self._encoded("", final=True))
+        self._out.write(_encoded(self._encoder, self._encoding, "", final=True))
+        if self._records is not None and self._renderings is not None:
+            self.result = self._records(self._lang, "".join(self._written), self._renderings.failed)
 
-    def _encoded(self, text: str, final: bool = False) -> bytes:
-        """The text in the file's own encoding (a PO file's declared charset: ISO-8859-1 ...); a
-        translation that encoding cannot hold fails the output in one line (nothing is written)."""
+
+class MergeWriter(RecordingWriter):
+    """Writes a target that exists: the merge of target.py, at `close` (module docstring)."""
+
+    def __init__(
+        self, fmt: StringsFormat, source_text: str, source: Outline, target: TargetFile, out: BinaryIO
+    ) -> None:
+        self._format = fmt
+        self._source_text = source_text
+        self._source = source
+        self._target = target
+        self._out = out
+        self._renderings = Renderings(target.lang)
+        self.result: MergeResult | None = None
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+        if self._target.error is not None:
+            raise FormatError(self._target.error)
+        chunk = unit.content
+        assert isinstance(chunk, Chunk)
+        self._renderings.chunk(unit, translated, self._target.path_of)
+
+    def close(self) -> None:
+        target = self._target
+        if target.error is not None:
+            raise FormatError(target.error)
+        plan = target.plan
+        assert plan is not None and target.decoded is not None
         try:
-            return self._encoder.encode(text, final)
-        except UnicodeEncodeError as exc:
-            char = text[exc.start]
-            line_start = text.rfind("\n", 0, exc.start) + 1
-            line_end = text.find("\n", exc.start)
-            line = text[line_start : line_end if line_end >= 0 else len(text)].strip()
-            near = line if len(line) <= 80 else line[:77] + "..."
+            now = _read_again(target.path)
+        except OSError as exc:
             raise FormatError(
-                f"a translation holds {char!r} (U+{ord(char):04X}), which {self._encoding}, the file's "
-                f"encoding, cannot write (in: {near}); convert the file to UTF-8 to translate it "
-                "into this language"
+                f"{target.path}: cannot read the existing translation: {exc.strerror or exc}"
             ) from None
+        if now != target.data:  # another run wrote it since: merged into as it is now
+            plan = target.replanned(self._format, self._source, now)
+            if plan is None:
+                raise FormatError(target.error or f"{target.path}: cannot be merged into")
+        decoded = target.decoded
+        assert decoded is not None
+        renderings = self._renderings
+        failed = set(renderings.failed)
+        if plan is not target.plan:  # keys stale only now: their values were not read
+            before = target.plan
+            assert before is not None
+            failed |= {path for path in plan.fates if plan.needs(path) and not before.needs(path)}
+        text = plan.merged(self._source_text, renderings.by_span, failed)
+        written = self._checked(plan, text)
+        data = _encoded(
+            codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True
+        )
+        unchanged = data == now
+        if not unchanged:
+            self._out.write(data)
+        self.result = MergeResult(
+            plan.settle(), plan.records_after(written, failed), plan.archive_after(), unchanged
+        )
+
+    def _checked(self, plan: MergePlan, text: str) -> Outline:
+        """The merged text read back: it must parse, and every value a person wrote must read as
+        it did (a merge that would lose one writes nothing)."""
+        try:
+            written = self._format.outline(text)
+        except (FormatError, ValueError, RecursionError) as exc:
+            raise FormatError(
+                f"{self._target.path}: merging would write an unreadable file ({exc}); nothing written"
+            ) from None
+        assert written is not None
+        before = {leaf.path: leaf.text for leaf in plan.target.leaves()}
+        after = {leaf.path: leaf.text for leaf in written.leaves()}
+        for path, fate in plan.fates.items():
+            if fate == "kept" and path in before and after.get(path) != before[path]:
+                where = path_key(path)
+                raise FormatError(
+                    f"{self._target.path}: merging would change a kept value at {where}; nothing written"
+                )
+        return written
+
+
+def _read_again(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _encoded(encoder: codecs.IncrementalEncoder, encoding: str, text: str, final: bool = False) -> bytes:
+    """The text in the file's own encoding (a PO file's declared charset: ISO-8859-1 ...); a
+    translation that encoding cannot hold fails the output in one line (nothing is written)."""
+    try:
+        return encoder.encode(text, final)
+    except UnicodeEncodeError as exc:
+        char = text[exc.start]
+        line_start = text.rfind("\n", 0, exc.start) + 1
+        line_end = text.find("\n", exc.start)
+        line = text[line_start : line_end if line_end >= 0 else len(text)].strip()
+        near = line if len(line) <= 80 else line[:77] + "..."
+        raise FormatError(
+            f"a translation holds {char!r} (U+{ord(char):04X}), which {encoding}, the file's "
+            f"encoding, cannot write (in: {near}); convert the file to UTF-8 to translate it "
+            "into this language"
+        ) from None

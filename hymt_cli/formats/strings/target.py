@@ -1,0 +1,189 @@
+"""A target file of strings that exists, merged rather than written anew (merge.py says how).
+
+The reader (document.py) is told, before its first unit, which target languages go into a file
+that exists (`TargetFile`): it reads that file and what the manifest recorded of it, plans the
+merge, and marks in each unit which segments that language still needs (added or stale keys:
+`Unit.only`). The language's writer (`MergeWriter`) keeps the rendering of every item it is
+given and, at `close`, writes the target with the plan carried out. The rest of the run does not
+change: the output is written to a temp file and renamed over the target, under the lock of its
+folder's manifest, held by the job from `close` to the manifest's record (`Job.guard`): a target
+that another run changed since it was read is read again and merged again then, so that two runs
+lose no entry. A target that reads as what it was is not rewritten at all.
+
+A new file (no target there) is written from the source as before; its records are taken the
+same way (`NewFileRecords`), so that the next run knows every value as hymt's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from ...outputs.entries import Archived, Record
+from ...outputs.manifest import entry_records
+from ..base import Decoded, FormatError
+from .merge import MergeCounts, MergePlan, digest, path_key
+from .outline import Leaf, Outline
+from .outline import Path as KeyPath
+
+if TYPE_CHECKING:
+    from .document import Entry
+
+
+class MergeFormat(Protocol):
+    """What merging needs of a format (a `StringsFormat`)."""
+
+    def decode(self, data: bytes) -> Decoded: ...
+
+    def outline(self, text: str) -> Outline | None: ...
+
+
+@dataclass(slots=True)
+class MergeResult:
+    """What a merge did: its counts, the records and archive of the file written, and whether
+    the target's bytes stay as they were (nothing to write)."""
+
+    counts: MergeCounts
+    records: dict[str, Record]
+    archive: dict[str, Archived]
+    unchanged: bool
+
+
+def plural_categories(lang: str) -> frozenset[str] | None:
+    """The plural categories `lang` uses, cardinal (`few`) and ordinal (`ordinal:few`)."""
+    from .plurals import plural_rules
+
+    try:
+        rules = plural_rules(lang)
+    except (KeyError, ValueError):
+        return None
+    return frozenset(rules.categories("cardinal")) | frozenset(
+        f"ordinal:{c}" for c in rules.categories("ordinal")
+    )
+
+
+@dataclass(eq=False)
+class TargetFile:
+    """One target language's file that exists, and its merge plan once the source is read."""
+
+    lang: str
+    path: Path
+    keep_removed: bool = False
+    data: bytes = b""
+    decoded: Decoded | None = None
+    plan: MergePlan | None = None
+    error: str | None = None
+    spans: dict[tuple[int, int], Leaf] = field(default_factory=dict)  # source leaves by value span
+
+    def prepare(self, fmt: MergeFormat, source: Outline) -> None:
+        """Read the target and its records and plan the merge; a target that cannot be read or
+        parsed keeps its error (the job fails on it, nothing is written over it)."""
+        try:
+            self.data = _read_plain(self.path)
+        except OSError as exc:
+            self.error = f"{self.path}: cannot read the existing translation: {exc.strerror or exc}"
+            return
+        self.spans = {(leaf.value_start, leaf.value_end): leaf for leaf in source.leaves()}
+        self.plan = self._planned(fmt, source, self.data)
+
+    def _planned(self, fmt: MergeFormat, source: Outline, data: bytes) -> MergePlan | None:
+        try:
+            decoded = fmt.decode(data)
+            target = fmt.outline(decoded.text)
+        except (FormatError, ValueError, RecursionError) as exc:
+            self.error = f"{self.path}: the existing translation cannot be merged into: {exc}"
+            return None
+        if target is None:
+            self.error = f"{self.path}: the existing translation cannot be merged into"
+            return None
+        self.decoded = decoded
+        records, archive = entry_records(self.path)
+        return MergePlan.of(
+            source,
+            list(source.leaves()),
+            target,
+            decoded.text,
+            records,
+            archive,
+            categories=plural_categories(self.lang),
+            keep_removed=self.keep_removed,
+        )
+
+    def needed(self, firsts: Iterable[tuple[Entry, int]]) -> frozenset[int]:
+        """The segment ids of a unit's entries (each with its first id) this language still
+        needs (none when the target failed)."""
+        if self.plan is None:
+            return frozenset()
+        out: set[int] = set()
+        for entry, first in firsts:
+            path = self.path_of(entry)
+            if path is not None and self.plan.needs(path):
+                out.update(range(first, first + len(entry.value.segments)))
+        return frozenset(out)
+
+    def path_of(self, entry: Entry) -> KeyPath | None:
+        """The key of a source entry: its value's leaf, or a new plural form's own path (met
+        for the first time: it joins the plan)."""
+        if entry.targets is not None and entry.start == entry.end:
+            if self.lang not in entry.targets or not entry.path:
+                return None
+            assert self.plan is not None
+            if entry.path not in self.plan.fates:
+                self.plan.add(_new_form(entry))
+            return entry.path
+        leaf = self.spans.get((entry.start, entry.end))
+        return leaf.path if leaf is not None else None
+
+    def replanned(self, fmt: MergeFormat, source: Outline, data: bytes) -> MergePlan | None:
+        """The plan against the target as it is now (another run changed it since it was read)."""
+        assert self.plan is not None
+        virtual = [leaf for leaf in self.plan.leaves if leaf.start == leaf.end]
+        plan = self._planned(fmt, source, data)
+        if plan is not None:
+            for leaf in virtual:
+                plan.add(leaf)
+        return plan
+
+
+def _new_form(entry: Entry) -> Leaf:
+    """A plural form a target needs that the source lacks, as a source leaf at its point."""
+    category = entry.path[-1] if entry.path else ""
+    stem = str(category).rpartition("_")[2]
+    return Leaf(
+        entry.path, entry.start, entry.end, entry.start, entry.end, entry.value.text, None, category=stem
+    )
+
+
+def _read_plain(path: Path) -> bytes:
+    """A regular file's bytes (a FIFO is never waited on)."""
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
+def records_of_new_file(
+    source: Outline, output: Outline, new_forms: Mapping[KeyPath, str], failed: Iterable[KeyPath]
+) -> dict[str, Record]:
+    """Every value of a file hymt wrote anew is hymt's: recorded with the source text it stands
+    for (`new_forms`: the source text of the plural forms the target needed), stale where its
+    translation failed."""
+    failed = set(failed)
+    by_path = {leaf.path: leaf.source_text for leaf in source.leaves()}
+    by_path.update(new_forms)
+    out: dict[str, Record] = {}
+    for leaf in output.leaves():
+        text = by_path.get(leaf.path)
+        if text is None:
+            continue
+        out[path_key(leaf.path)] = Record("" if leaf.path in failed else digest(text), digest(leaf.text))
+    return out

@@ -1,0 +1,26 @@
+"""What hymt knows of each value of a file of strings it wrote (kept in the folder's manifest:
+manifest.py; how a merge reads them: formats/strings/merge.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """The value at a key: the digest of the source text it stands for ("": a translation that
+    failed, stale by construction), of the value, and whether a person wrote it (hymt found it
+    there: it is never replaced)."""
+
+    source: str
+    output: str
+    person: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """The value of a key the source no longer has, kept to come back with the key."""
+
+    source: str  # digest of the source text it stood for ("" when unknown)
+    text: str
+    person: bool

@@ -1,0 +1,197 @@
+"""Merging into the target catalogs a team keeps (issue 26), on real files of the corpus, for
+every format that merges: (a) a person's complete target is left as it is, with no request;
+(b) only the keys a person's target lacks are translated, and every byte of it is kept;
+(c) a value a person edited in hymt's output is kept, a value whose source changed is sent
+again, nothing else; (d) a key the source lost leaves the target (kept with --keep-removed),
+and comes back with the key. Each format's own parser (strings_helpers.read_pairs) judges."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from merge_helpers import (
+    Catalog,
+    edit_value,
+    forget_hymt,
+    only_inserted,
+    remove_member,
+    text_leaves,
+    translate,
+)
+from strings_helpers import read_pairs
+
+from hymt_cli.outputs.manifest import MANIFEST_NAME, settle
+
+CATALOGS = [
+    Catalog(
+        "json",
+        "json/uptime-kuma-en.json",
+        "src/lang/en/app.json",
+        "src/lang/ja/app.json",
+        "ja",
+        "json/uptime-kuma-ja.json",
+    ),
+    Catalog(
+        "json",
+        "json/react-i18next-icu-en.json",
+        "public/locales/en/translations.json",
+        "public/locales/ru/translations.json",
+        "ru",
+        "json/react-i18next-icu-ru.json",
+    ),
+    Catalog(
+        "json", "json/next-i18next-client-page.json", "locales/en/page.json", "locales/de/page.json", "de"
+    ),
+    Catalog(
+        "arb",
+        "arb/gallery-intl_en.arb",
+        "lib/l10n/intl_en.arb",
+        "lib/l10n/intl_ja.arb",
+        "ja",
+        "arb/gallery-intl_ja.arb",
+    ),
+    Catalog(
+        "arb",
+        "arb/smooth-app_en.arb",
+        "lib/l10n/app_en.arb",
+        "lib/l10n/app_ru.arb",
+        "ru",
+        "arb/smooth-app_ru.arb",
+    ),
+]
+ids = [c.id for c in CATALOGS]
+
+
+def _available(catalog: Catalog) -> None:
+    if not catalog.available():
+        pytest.skip(f"corpus file missing: {catalog.source} (python scripts/gather_corpus.py)")
+
+
+def _pairs(catalog: Catalog, path: Path) -> dict[str, object]:
+    return dict(read_pairs(catalog.fmt, path.read_bytes()))
+
+
+def _keys(catalog: Catalog, pairs: dict[str, object]) -> set[str]:
+    """The keys of a catalog (ARB's `@key` metadata describes a key: it is none)."""
+    if catalog.fmt != "arb":
+        return set(pairs)
+    return {k for k in pairs if not k.startswith("@") or k.startswith("@@")}
+
+
+def _hymt_output(catalog: Catalog, project: Path) -> tuple[Path, Path]:
+    source, target = Catalog(
+        catalog.fmt, catalog.source, catalog.source_at, catalog.target_at, catalog.lang
+    ).lay_out(project)
+    first = translate(source, catalog.lang)
+    assert first.requested and target.is_file()
+    settle(target.parent)
+    return source, target
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=ids)
+def test_a_person_s_complete_target_gets_no_request_and_keeps_its_bytes(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _available(catalog)
+    source, target = _hymt_output(catalog, tmp_path)
+    forget_hymt(target.parent)  # every value there is a person's now
+    before = target.read_bytes()
+    run = translate(source, catalog.lang)
+    assert run.requested == []
+    assert target.read_bytes() == before
+    assert run.report.keys is not None
+    assert run.report.keys["added"] == run.report.keys["updated"] == run.report.keys["removed"] == 0
+    assert run.report.keys["kept"] > 0
+    again = translate(source, catalog.lang)  # the person's values are recorded as theirs: still kept
+    assert again.requested == [] and target.read_bytes() == before
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=ids)
+def test_b_only_the_keys_missing_from_a_person_s_target_are_translated(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _available(catalog)
+    if catalog.person is not None:  # a real translation, as far as its people took it
+        source, target = catalog.lay_out(tmp_path)
+    else:
+        source, target = _hymt_output(catalog, tmp_path)
+        forget_hymt(target.parent)
+    if _keys(catalog, _pairs(catalog, source)) <= _keys(
+        catalog, _pairs(catalog, target)
+    ):  # complete: it loses three keys
+        for leaf in text_leaves(target, catalog.fmt)[1:4]:
+            remove_member(target, catalog.fmt, leaf)
+    before_text = target.read_bytes().decode("utf-8")
+    before = _pairs(catalog, target)
+    source_pairs = _pairs(catalog, source)
+    run = translate(source, catalog.lang, keep_removed=True)
+    after = _pairs(catalog, target)
+    after_text = target.read_bytes().decode("utf-8")
+    for key, value in before.items():  # a person's values, byte for byte
+        if value != "":
+            assert after[key] == value, key
+    added = [k for k in _keys(catalog, after) if k not in before or (before[k] == "" and after[k] != "")]
+    assert all(k in source_pairs for k in added)
+    assert run.report.keys is not None and run.report.keys["added"] == len(added) > 0
+    assert run.report.keys["removed"] == 0
+    assert only_inserted(before_text, after_text)  # nothing of the target moved or changed
+    assert 0 < len(run.requested) <= sum(1 for k in added if isinstance(after[k], str)) * 8
+    rerun = translate(source, catalog.lang, keep_removed=True)
+    assert rerun.requested == [] and target.read_text(encoding="utf-8") == after_text
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=ids)
+def test_c_a_person_s_edit_is_kept_and_a_changed_source_is_sent_again(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _available(catalog)
+    source, target = _hymt_output(catalog, tmp_path)
+    leaves = text_leaves(target, catalog.fmt)
+    edited, changed = leaves[len(leaves) // 3], leaves[2 * len(leaves) // 3]
+    edit_value(target, catalog.fmt, edited, "Von einer Person übersetzt")
+    source_leaf = next(leaf for leaf in text_leaves(source, catalog.fmt) if leaf.path == changed.path)
+    edit_value(source, catalog.fmt, source_leaf, "Entirely new wording here")
+    old = _pairs(catalog, target)
+    run = translate(source, catalog.lang)
+    assert run.requested == ["Entirely new wording here"]
+    assert run.report.keys is not None
+    assert (run.report.keys["updated"], run.report.keys["added"], run.report.keys["removed"]) == (1, 0, 0)
+    new = _pairs(catalog, target)
+    assert "Von einer Person übersetzt" in new.values()
+    changed_keys = [k for k in old if old[k] != new.get(k)]
+    assert len(changed_keys) == 1 and new[changed_keys[0]] != old[changed_keys[0]]
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=ids)
+def test_d_a_key_the_source_lost_leaves_the_target_and_comes_back_with_it(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _available(catalog)
+    source, target = _hymt_output(catalog, tmp_path)
+    original_source = source.read_bytes()
+    gone = text_leaves(source, catalog.fmt)[3]
+    before = _pairs(catalog, target)
+    remove_member(source, catalog.fmt, gone)
+    run = translate(source, catalog.lang)
+    after = _pairs(catalog, target)
+    assert run.requested == []
+    assert run.report.keys is not None and run.report.keys["removed"] == 1
+    assert len(after) == len(before) - 1 and all(before[k] == v for k, v in after.items())
+    settle(target.parent)
+    manifest = json.loads((target.parent / MANIFEST_NAME).read_text())
+    assert len(manifest["files"][target.name]["removed"]) == 1
+    source.write_bytes(original_source)  # the key is back: its translation too, with no request
+    back = translate(source, catalog.lang)
+    assert back.requested == [] and _pairs(catalog, target) == before
+
+
+@pytest.mark.parametrize("catalog", CATALOGS[:1], ids=ids[:1])
+def test_keep_removed_leaves_a_lost_key_in_place(catalog: Catalog, tmp_path: Path) -> None:
+    _available(catalog)
+    source, target = _hymt_output(catalog, tmp_path)
+    before = target.read_bytes()
+    remove_member(source, catalog.fmt, text_leaves(source, catalog.fmt)[3])
+    run = translate(source, catalog.lang, keep_removed=True)
+    assert run.requested == [] and target.read_bytes() == before
