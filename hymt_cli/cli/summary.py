@@ -11,6 +11,7 @@ from typing import Protocol
 from rich.console import Console
 
 from ..errors import ExitCode
+from ..inputs.discovery import NEEDS_SETTING
 from ..reporting.report import RunReport
 
 _SHOWN_MISSES = 5
@@ -97,6 +98,9 @@ def _skipped(result: RunReport, console: Console, *, verbose: bool) -> None:
         for item in result.skipped:
             console.print(f"hymt: skipped {item.path}: {item.reason}", markup=False)
         return
+    for item in result.skipped:  # a setting would take these: each is named
+        if item.reason.startswith(NEEDS_SETTING):
+            console.print(f"hymt: skipped {item.path}: {item.reason}", markup=False)
     reasons = Counter(item.reason.split(" (")[0].split(":")[0] for item in result.skipped)
     listed = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common())
     console.print(f"hymt: skipped {len(result.skipped)} file(s): {listed} (-v lists them)", markup=False)

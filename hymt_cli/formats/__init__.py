@@ -43,6 +43,7 @@ from .registry import (
     document_format,
     format_for_path,
     format_named,
+    format_needs,
     path_marked,
     register,
     suffixes,
@@ -65,13 +66,26 @@ def _cells(options: OptionSet) -> SplicingFormat:
     return document_format(options.of(TableOptions).cell_format, options)
 
 
+def _columns_needed(options: OptionSet) -> str | None:
+    return None if options.of(TableOptions).columns else "--columns (or columns in a [[files]] entry)"
+
+
 def _table(
     name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat], *options: type[Options]
 ) -> None:
     """A table format: rows read and written a batch at a time, its cells parsed as documents;
-    its --context-columns are asked for, so their context goes to the model by default."""
+    its --context-columns are asked for, so their context goes to the model by default; a folder
+    walk takes a table only when its columns are named."""
     register(
-        FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True)
+        FormatSpec(
+            name,
+            suffixes,
+            build,
+            (TableOptions, *options),
+            document=False,
+            context_by_default=True,
+            needs=_columns_needed,
+        )
     )
 
 
@@ -174,6 +188,7 @@ __all__ = [
     "document_format",
     "format_named",
     "format_for_path",
+    "format_needs",
     "register",
     "suffixes",
     "text_format_names",

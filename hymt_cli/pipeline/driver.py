@@ -208,7 +208,7 @@ class Pipeline:
                 record(
                     job.output,
                     job.input.source.path,
-                    self.options.provenance_of(job.input.source.format.name),
+                    self.options.provenance_of(job.input.source.format.name, job.input.source.options),
                 )
             except OSError as exc:
                 unrecorded = (

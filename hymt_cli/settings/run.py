@@ -41,9 +41,38 @@ class InputSettings(Options):
     format: str | None = option(
         None,
         "--format",
-        metavar=_choices(FORMATS),
+        metavar="FORMAT",
+        per_path=True,
         panel=Panel.IO,
-        help="Input format; required for -, else by suffix.",
+        common=True,
+        help="Input format, one of: " + ", ".join(FORMATS) + " (default: by suffix; required for -).",
+    )
+    include: tuple[str, ...] = option(
+        (),
+        "--include",
+        metavar="GLOB",
+        globs=True,
+        env=False,
+        panel=Panel.IO,
+        common=True,
+        help="In folders, only files matching GLOB (.gitignore syntax); repeatable.",
+    )
+    exclude: tuple[str, ...] = option(
+        (),
+        "--exclude",
+        metavar="GLOB",
+        globs=True,
+        env=False,
+        panel=Panel.IO,
+        common=True,
+        help="In folders, leave files and folders matching GLOB alone; repeatable.",
+    )
+    gitignore: bool = option(
+        True,
+        "--gitignore",
+        off_flag="--no-gitignore",
+        panel=Panel.IO,
+        help="In folders, leave alone what git ignores (.gitignore files).",
     )
     source_suffix: str | None = option(
         None,
