@@ -115,19 +115,38 @@ def translate(**values: Any) -> None:
 
 
 # `hymt config` takes the same flags as `translate` and prints what a run would use.
-@app.command(
-    "config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults."
+_FILE = inspect.Parameter(
+    "file",
+    inspect.Parameter.KEYWORD_ONLY,
+    default=None,
+    annotation=Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            rich_help_panel=Panel.IO,
+            help="The settings that apply to PATH, and whether a folder walk takes it.",
+        ),
+    ],
 )
-@takes(all_settings, *_CONFIG)
+
+
+@app.command(
+    "config",
+    cls=Command,
+    epilog="Precedence: flags > environment (HYMT_*) > [[files]] entries > config file > defaults.",
+)
+@takes(all_settings, _FILE, *_CONFIG)
 def show_config(**values: Any) -> None:
     """Print the settings in effect (as TOML) and where each comes from."""
-    config, no_config = values.pop("config"), values.pop("no_config")
+    config, no_config, file = values.pop("config"), values.pop("no_config"), values.pop("file")
 
     def command(console: Console) -> ExitCode:
         from ..settings import resolve
-        from ..settings.describe import describe
+        from ..settings.describe import describe, describe_path
 
-        for line in describe(resolve(given(values, all_settings()), config=config, use_config=not no_config)):
+        resolved = resolve(given(values, all_settings()), config=config, use_config=not no_config)
+        for line in describe(resolved) if file is None else describe_path(resolved, file):
             typer.echo(line)
         return ExitCode.OK
 

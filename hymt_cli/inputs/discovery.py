@@ -148,6 +148,22 @@ def _format(path: Path, applied: Applied, chosen: str | None) -> InputFormat | N
     return format_named(name, applied.options) if name else format_for_path(path, applied.options)
 
 
+def walk_verdict(path: Path, rules: DiscoveryRules) -> str | None:
+    """Why a folder walk would leave the file `path` alone (its skip reason), or None: it would
+    be an input (`hymt config --file`)."""
+    here = Path.cwd()
+    skipped: list[SkippedInput] = []
+    walk = _Walk(
+        path.parent,
+        rules,
+        (),
+        skipped,
+        _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here)),
+    )
+    taken = walk._file(path)
+    return None if taken is not None else (skipped[-1].reason if skipped else "not taken")
+
+
 def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
     """A file named on the command line is read as asked (an output refuses to overwrite an input):
     the globs that choose files in folders do not apply, its `[[files]]` settings do."""

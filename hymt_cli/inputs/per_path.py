@@ -45,10 +45,7 @@ class Applied:
     format: str | None
     options: OptionSet
     origins: dict[str, PathRule]
-
-    @property
-    def rules(self) -> tuple[PathRule, ...]:
-        return tuple(dict.fromkeys(self.origins.values()))
+    matched: tuple[PathRule, ...] = ()  # every entry that matches the path, in order
 
 
 def settings_for(path: Path, rules: Sequence[PathRule], options: OptionSet) -> Applied:
@@ -56,9 +53,8 @@ def settings_for(path: Path, rules: Sequence[PathRule], options: OptionSet) -> A
     merged: dict[type[Options], dict[str, object]] = {}
     origins: dict[str, PathRule] = {}
     format_name: str | None = None
-    for rule in rules:
-        if not rule.matches(path):
-            continue
+    matched = tuple(rule for rule in rules if rule.matches(path))
+    for rule in matched:
         for owner, items in rule.values:
             merged.setdefault(owner, {}).update(items)
         for name in rule.names:
@@ -66,7 +62,7 @@ def settings_for(path: Path, rules: Sequence[PathRule], options: OptionSet) -> A
         if rule.format is not None:
             format_name = rule.format
     if not origins:
-        return Applied(None, options, {})
+        return Applied(None, options, {}, matched)
     records = []
     for owner, values in merged.items():
         try:
@@ -74,4 +70,4 @@ def settings_for(path: Path, rules: Sequence[PathRule], options: OptionSet) -> A
         except UsageError as exc:
             where = ", ".join(dict.fromkeys(origins[name].where for name in values if name in origins))
             raise UsageError(f"{path}: {where}: {exc.message}", hint=exc.hint) from None
-    return Applied(format_name, options.with_records(*records), origins)
+    return Applied(format_name, options.with_records(*records), origins, matched)

@@ -148,3 +148,18 @@ def test_names_flags_and_keys_are_unique_across_owners() -> None:
     for attribute in ("name", "key", "flag"):
         values = [getattr(s, attribute) for s in settings]
         assert len(values) == len(set(values)), attribute
+
+
+def test_a_new_format_option_is_a_per_path_setting_too(
+    shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "loud").mkdir()
+    (tmp_path / "a.shout").write_text("Hello\n", encoding="utf-8")
+    (tmp_path / "loud" / "b.shout").write_text("Hello\n", encoding="utf-8")
+    (tmp_path / "hymt.toml").write_text(
+        'engine = "identity"\nno-cache = true\n[[files]]\nglob = "loud/"\nshout-marks = 3\n'
+    )
+    code, _, err = _hymt("translate", ".", "--to", "fr", cwd=tmp_path, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert (tmp_path / "a.fr.shout").read_text(encoding="utf-8") == "Hello!\n"
+    assert (tmp_path / "loud" / "b.fr.shout").read_text(encoding="utf-8") == "Hello!!!\n"
