@@ -28,6 +28,7 @@ from .base import (
 )
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .document import SplicingFormat
+from .encodings import EncodingOptions
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
@@ -93,12 +94,26 @@ register(
     FormatSpec(
         TextFormat.name,
         TextFormat.suffixes,
-        lambda o: TextFormat(o.of(TextOptions)),
-        (TextOptions,),
+        lambda o: TextFormat(o.of(TextOptions)).with_encodings(o.of(EncodingOptions)),
+        (TextOptions, EncodingOptions),
     )
 )
-register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat()))
-register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat()))
+register(
+    FormatSpec(
+        MarkdownFormat.name,
+        MarkdownFormat.suffixes,
+        lambda o: MarkdownFormat().with_encodings(o.of(EncodingOptions)),
+        (EncodingOptions,),
+    )
+)
+register(
+    FormatSpec(
+        HtmlFormat.name,
+        HtmlFormat.suffixes,
+        lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
+        (EncodingOptions,),
+    )
+)
 _table(
     ParquetFormat.name,
     ParquetFormat.suffixes,
@@ -107,14 +122,20 @@ _table(
 _table(
     CsvFormat.name,
     CsvFormat.suffixes,
-    lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: CsvFormat(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
     DelimitedOptions,
+    EncodingOptions,
 )
 _table(
     TsvFormat.name,
     TsvFormat.suffixes,
-    lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: TsvFormat(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
     DelimitedOptions,
+    EncodingOptions,
 )
 _table(
     JsonLinesFormat.name,
@@ -206,5 +227,6 @@ __all__ = [
     "ContextMode",
     "RunContext",
     "DelimitedOptions",
+    "EncodingOptions",
     "output_provenance",
 ]
