@@ -1,5 +1,5 @@
 """A setting is declared once, beside its owner: a format registered here with an option of its
-own gets its flag (in `hymt translate --help`), its config key, its HYMT_* variable, its line in
+own gets its flag (in `hymt translate --help-all`), its config key, its HYMT_* variable, its line in
 `hymt config` and its Python keyword, and the format receives the value, whatever the layer."""
 
 from __future__ import annotations
@@ -103,9 +103,9 @@ def test_one_declaration_gives_a_flag_a_key_a_variable_and_a_keyword(
     assert Settings.build(shout_marks=3).of(ShoutOptions).shout_marks == 3  # the Python keyword
 
     code, out, err = _hymt(
-        "translate", "--help", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch
+        "translate", "--help-all", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch
     )
-    assert code == 0 and "--shout-marks" in out and "exclamation marks" in out
+    assert code == 0 and "--shout-marks N" in out and "exclamation marks" in out
 
     (tmp_path / "hymt.toml").write_text("shout-marks = 2\n")
     code, out, err = _hymt("config", cwd=tmp_path, monkeypatch=monkeypatch)
