@@ -205,7 +205,7 @@ def test_mkdocs_i18n_sources_are_not_skipped_silently(tmp_path: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
         assert (docs / "index.de.md").read_text().startswith("# ⟦")
-        assert "skipped 1 file(s): 1 not a supported format (-v lists them)" in result.stderr
+        assert "skipped 1 file(s): 1 not a supported format (docs/logo.png) (-v lists them)" in result.stderr
         (docs / "index.de.md").unlink()
     out = hymt(
         "translate",
