@@ -13,6 +13,7 @@ from ..inputs.per_path import settings_for
 from ..options import settings_of
 from .layers import Resolved
 from .run import DEFAULT_MODEL
+from .schema import setting_named
 
 
 def describe(resolved: Resolved) -> list[str]:
@@ -28,6 +29,9 @@ def describe(resolved: Resolved) -> list[str]:
         rows.append((line, str(resolved.origins[setting.name])))
     width = max(len(line) for line, _ in rows) + 2
     lines.extend(f"{line.ljust(width)}# {origin}" for line, origin in rows)
+    for rule in resolved.settings.path_rules:
+        given = ", ".join(setting_named(name).key for name in rule.names) or "nothing (flags win)"
+        lines.append(f"# {rule.where}: glob {_toml(rule.globs)} sets {given} (hymt config --file PATH)")
     return lines
 
 

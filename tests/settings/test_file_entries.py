@@ -92,6 +92,8 @@ def test_config_file_shows_what_applies_and_from_where(tmp_path: Path) -> None:
     assert shown.stdout.rstrip().endswith("# in a folder walk: taken")
     flagged = hymt("config", "--file", "data/people.csv", "--columns", "x", cwd=tmp_path, text=True).stdout
     assert 'columns = ["x"]' in flagged and "flag --columns" in flagged
+    listed = hymt("config", cwd=tmp_path, text=True).stdout
+    assert '# hymt.toml [[files]] 2: glob ["data/people.csv"] sets columns, delimiter' in listed
     other = hymt("config", "--file", "other.tsv", cwd=tmp_path, text=True).stdout
     assert "# in a folder walk: left alone: needs a setting: tsv needs --columns" in other
 
