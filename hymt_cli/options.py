@@ -63,6 +63,10 @@ class Declaration:
     shapes_output: a format's setting whose value can change what is written (`--columns`); an
         output's manifest records those that are not at their defaults, so `--check` finds the
         outputs written otherwise. False: how, not what (`--rows-per-batch`).
+    globs: .gitignore-style patterns: in a config file, relative to the file's folder.
+    per_path: a run-wide setting that a config file's `[[files]]` entry may set for the paths it
+        matches (`format`); every setting of a format's options may be, without saying so.
+    common: `--help` shows it; `--help-all` shows every option.
     """
 
     flag: str
@@ -84,6 +88,9 @@ class Declaration:
     pairs: bool = False
     value_pattern: str | None = None
     shapes_output: bool = True
+    globs: bool = False
+    per_path: bool = False
+    common: bool = False
 
     @property
     def key(self) -> str:

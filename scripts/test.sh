@@ -13,4 +13,11 @@ python="${HYMT_VENV:-.venv}/bin/python"
 "${HYMT_VENV:-.venv}/bin/ruff" format --check . >&2        # one format, at the line length there
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 "${HYMT_VENV:-.venv}/bin/lint-imports" --no-cache >&2  # the import contracts of ARCHITECTURE.md (pyproject.toml)
-exec "$python" -m pytest "$@"
+# The last line says how many tests skipped for lack of the real-world corpus (tests/conftest.py):
+# a run without it is partial, and says so.
+export HYMT_CORPUS_REPORT="$(mktemp)"
+status=0
+"$python" -m pytest "$@" || status=$?
+cat "$HYMT_CORPUS_REPORT"
+rm -f "$HYMT_CORPUS_REPORT"
+exit "$status"

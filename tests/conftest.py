@@ -145,3 +145,37 @@ sys.path.insert(0, str(ROOT / "bench"))
 def _private_cache_dir(tmp_path_factory, monkeypatch):
     """The translation memory defaults to the user cache dir: never the real one in tests."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+
+
+# -- the corpus on a fresh clone --------------------------------------------------------------
+# Tests over the real-world corpus (shared/corpus, tests/corpus/SOURCES) skip where it was not
+# gathered, and their skip reasons name scripts/gather_corpus.py. scripts/test.sh ends with one
+# line that counts them (written to the file HYMT_CORPUS_REPORT names), so that a partial run is
+# never taken for a full one.
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def corpus_line(skipped: int) -> str:
+    listed = [
+        line.split("\t")[0]
+        for line in (_ROOT / "tests" / "corpus" / "SOURCES").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    missing = sum(not (_ROOT / "shared" / "corpus" / name).is_file() for name in listed)
+    if not skipped and not missing:
+        return f"corpus: 0 tests skipped for lack of the corpus (all {len(listed)} files gathered)"
+    return (
+        f"corpus: {skipped} tests skipped for lack of the corpus ({missing} of {len(listed)} files of "
+        "tests/corpus/SOURCES missing): a partial run; gather it with python3 scripts/gather_corpus.py"
+    )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    target = os.environ.get("HYMT_CORPUS_REPORT")
+    if not target:
+        return
+    skipped = sum(
+        "gather_corpus" in str(getattr(report, "longrepr", ""))
+        for report in terminalreporter.stats.get("skipped", [])
+    )
+    Path(target).write_text(corpus_line(skipped) + "\n", encoding="utf-8")

@@ -29,17 +29,17 @@ from ..outputs.streams import message_stream, stderr_console
 from ..settings import all_settings
 from ..settings.schema import setting_named
 from ..signals import install as install_signal_handlers
-from .options import Command, Group, annotation, bare_values, given, takes
+from .options import HELP_ALL, Command, Group, annotation, bare_values, given, takes
 
 EXAMPLES = """[bold]Examples[/]
 
-  hymt translate docs/ --to de,ja        # docs/a.md -> docs/a.de.md, docs/a.ja.md
-  hymt translate site/ --to fr -o out/   # out/fr/<the same tree>
+  hymt translate docs/ --to de,ja       # docs/a.md -> docs/a.de.md, a.ja.md
+  hymt translate . --to fr -o out/      # out/fr/<the same tree>
+  hymt translate . --to de --exclude 'drafts/' --dry-run   # the plan only
   cat a.md | hymt translate - --format md --to fr > a.fr.md
   hymt translate shop.parquet --to en --columns title -o out/
-  hymt translate docs/ --to de --dry-run # the plan; no engine, nothing written
-  hymt translate --check                 # CI: any output missing or stale?
-  hymt config                            # the settings in effect, and from where"""
+  hymt translate --check                # CI: any output missing or stale?
+  hymt config --file docs/data/x.csv    # the settings for a path, and why"""
 
 app = typer.Typer(
     cls=Group,
@@ -79,7 +79,6 @@ _CONFIG = (
             typer.Option(
                 "--config",
                 metavar="FILE",
-                rich_help_panel=Panel.REPORTING,
                 help="Settings file [default: the nearest hymt.toml or pyproject.toml \\[tool.hymt] upward].",
             ),
         ],
@@ -90,16 +89,14 @@ _CONFIG = (
         default=False,
         annotation=Annotated[
             bool,
-            typer.Option(
-                "--no-config", rich_help_panel=Panel.REPORTING, metavar="", help="Ignore config files."
-            ),
+            typer.Option("--no-config", metavar="", help="Ignore config files."),
         ],
     ),
 )
 
 
 @app.command(cls=Command, epilog=EXAMPLES)
-@takes(all_settings, *_CONFIG)
+@takes(all_settings, *_CONFIG, HELP_ALL)
 def translate(**values: Any) -> None:
     """Translate documents: <stem>.<lang><suffix> beside each input, or DIR/<lang>/... with -o."""
     config, no_config = values.pop("config"), values.pop("no_config")
@@ -115,19 +112,38 @@ def translate(**values: Any) -> None:
 
 
 # `hymt config` takes the same flags as `translate` and prints what a run would use.
-@app.command(
-    "config", cls=Command, epilog="Precedence: flags > environment (HYMT_*) > config file > defaults."
+_FILE = inspect.Parameter(
+    "file",
+    inspect.Parameter.KEYWORD_ONLY,
+    default=None,
+    annotation=Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            metavar="PATH",
+            rich_help_panel=Panel.IO,
+            help="The settings that apply to PATH, and whether a folder walk takes it.",
+        ),
+    ],
 )
-@takes(all_settings, *_CONFIG)
+
+
+@app.command(
+    "config",
+    cls=Command,
+    epilog="Precedence: flags > environment (HYMT_*) > [[files]] entries > config file > defaults.",
+)
+@takes(all_settings, _FILE, *_CONFIG, HELP_ALL)
 def show_config(**values: Any) -> None:
     """Print the settings in effect (as TOML) and where each comes from."""
-    config, no_config = values.pop("config"), values.pop("no_config")
+    config, no_config, file = values.pop("config"), values.pop("no_config"), values.pop("file")
 
     def command(console: Console) -> ExitCode:
         from ..settings import resolve
-        from ..settings.describe import describe
+        from ..settings.describe import describe, describe_path
 
-        for line in describe(resolve(given(values, all_settings()), config=config, use_config=not no_config)):
+        resolved = resolve(given(values, all_settings()), config=config, use_config=not no_config)
+        for line in describe(resolved) if file is None else describe_path(resolved, file):
             typer.echo(line)
         return ExitCode.OK
 
@@ -169,13 +185,13 @@ _SERVE_EXTRA = (
         "host",
         inspect.Parameter.KEYWORD_ONLY,
         default=None,
-        annotation=Annotated[str | None, typer.Option(help="--host for vllm serve.")],
+        annotation=Annotated[str | None, typer.Option(metavar="HOST", help="--host for vllm serve.")],
     ),
     inspect.Parameter(
         "port",
         inspect.Parameter.KEYWORD_ONLY,
         default=None,
-        annotation=Annotated[int | None, typer.Option(help="--port for vllm serve.")],
+        annotation=Annotated[int | None, typer.Option(metavar="PORT", help="--port for vllm serve.")],
     ),
 )
 

@@ -159,7 +159,40 @@ class _PlainTypes:
 
 
 class Command(_PlainTypes, TyperCommand):
-    """hymt's commands (`app.command(cls=Command)`)."""
+    """hymt's commands (`app.command(cls=Command)`): their help is cli/help.py's plain text."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from .help import FULL, render, terminal_width
+
+        formatter.write(render(self, ctx, width=terminal_width(), full=bool(ctx.meta.get(FULL))))
+
+
+def show_all_help(ctx: typer.Context, value: bool) -> None:
+    """`--help-all`: the help with every option, then exit."""
+    from .help import FULL
+
+    if value and not ctx.resilient_parsing:
+        ctx.meta[FULL] = True
+        typer.echo(ctx.get_help(), nl=False)
+        raise typer.Exit()
+
+
+HELP_ALL = inspect.Parameter(
+    "help_all",
+    inspect.Parameter.KEYWORD_ONLY,
+    default=False,
+    annotation=Annotated[
+        bool,
+        typer.Option(
+            "--help-all",
+            callback=show_all_help,
+            is_eager=True,
+            expose_value=False,
+            metavar="",
+            help="Show every option and exit.",
+        ),
+    ],
+)
 
 
 class Group(_PlainTypes, TyperGroup):

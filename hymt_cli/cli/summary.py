@@ -3,7 +3,6 @@ adherence. `-q` drops the totals and chatter, never the line that explains a non
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -11,11 +10,13 @@ from typing import Protocol
 from rich.console import Console
 
 from ..errors import ExitCode
+from ..inputs.discovery import NEEDS_SETTING
 from ..reporting.report import RunReport
 
 _SHOWN_MISSES = 5
 _SHOWN_FLAGS = 5
 _SHOWN_STALE = 50
+_NAMED_SKIPS = 3  # a reason that leaves this many files alone, or fewer, names them
 
 
 class StaleOutput(Protocol):
@@ -97,8 +98,17 @@ def _skipped(result: RunReport, console: Console, *, verbose: bool) -> None:
         for item in result.skipped:
             console.print(f"hymt: skipped {item.path}: {item.reason}", markup=False)
         return
-    reasons = Counter(item.reason.split(" (")[0].split(":")[0] for item in result.skipped)
-    listed = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+    for item in result.skipped:  # a setting would take these: each is named
+        if item.reason.startswith(NEEDS_SETTING):
+            console.print(f"hymt: skipped {item.path}: {item.reason}", markup=False)
+    groups: dict[str, list[str]] = {}
+    for item in result.skipped:
+        groups.setdefault(item.reason.split(" (")[0].split(":")[0], []).append(item.path)
+    listed = ", ".join(
+        f"{len(paths)} {reason}"
+        + (f" ({', '.join(paths)})" if len(paths) <= _NAMED_SKIPS and reason != NEEDS_SETTING else "")
+        for reason, paths in sorted(groups.items(), key=lambda group: -len(group[1]))
+    )
     console.print(f"hymt: skipped {len(result.skipped)} file(s): {listed} (-v lists them)", markup=False)
 
 

@@ -28,6 +28,7 @@ from .base import (
 )
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .document import SplicingFormat
+from .encodings import EncodingOptions
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
@@ -43,6 +44,7 @@ from .registry import (
     document_format,
     format_for_path,
     format_named,
+    format_needs,
     path_marked,
     register,
     suffixes,
@@ -65,13 +67,26 @@ def _cells(options: OptionSet) -> SplicingFormat:
     return document_format(options.of(TableOptions).cell_format, options)
 
 
+def _columns_needed(options: OptionSet) -> str | None:
+    return None if options.of(TableOptions).columns else "--columns (or columns in a [[files]] entry)"
+
+
 def _table(
     name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat], *options: type[Options]
 ) -> None:
     """A table format: rows read and written a batch at a time, its cells parsed as documents;
-    its --context-columns are asked for, so their context goes to the model by default."""
+    its --context-columns are asked for, so their context goes to the model by default; a folder
+    walk takes a table only when its columns are named."""
     register(
-        FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True)
+        FormatSpec(
+            name,
+            suffixes,
+            build,
+            (TableOptions, *options),
+            document=False,
+            context_by_default=True,
+            needs=_columns_needed,
+        )
     )
 
 
@@ -79,12 +94,26 @@ register(
     FormatSpec(
         TextFormat.name,
         TextFormat.suffixes,
-        lambda o: TextFormat(o.of(TextOptions)),
-        (TextOptions,),
+        lambda o: TextFormat(o.of(TextOptions)).with_encodings(o.of(EncodingOptions)),
+        (TextOptions, EncodingOptions),
     )
 )
-register(FormatSpec(MarkdownFormat.name, MarkdownFormat.suffixes, lambda o: MarkdownFormat()))
-register(FormatSpec(HtmlFormat.name, HtmlFormat.suffixes, lambda o: HtmlFormat()))
+register(
+    FormatSpec(
+        MarkdownFormat.name,
+        MarkdownFormat.suffixes,
+        lambda o: MarkdownFormat().with_encodings(o.of(EncodingOptions)),
+        (EncodingOptions,),
+    )
+)
+register(
+    FormatSpec(
+        HtmlFormat.name,
+        HtmlFormat.suffixes,
+        lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
+        (EncodingOptions,),
+    )
+)
 _table(
     ParquetFormat.name,
     ParquetFormat.suffixes,
@@ -93,14 +122,20 @@ _table(
 _table(
     CsvFormat.name,
     CsvFormat.suffixes,
-    lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: CsvFormat(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
     DelimitedOptions,
+    EncodingOptions,
 )
 _table(
     TsvFormat.name,
     TsvFormat.suffixes,
-    lambda o: TsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: TsvFormat(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
     DelimitedOptions,
+    EncodingOptions,
 )
 _table(
     JsonLinesFormat.name,
@@ -174,6 +209,7 @@ __all__ = [
     "document_format",
     "format_named",
     "format_for_path",
+    "format_needs",
     "register",
     "suffixes",
     "text_format_names",
@@ -195,5 +231,6 @@ __all__ = [
     "ContextMode",
     "RunContext",
     "DelimitedOptions",
+    "EncodingOptions",
     "output_provenance",
 ]

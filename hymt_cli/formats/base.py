@@ -79,7 +79,9 @@ def decode_utf8(data: bytes) -> Decoded:
     try:
         return Decoded(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise DocumentDecodeError(f"not valid UTF-8 ({exc.reason})", exc.start) from None
+        raise DocumentDecodeError(
+            f"not valid UTF-8 ({exc.reason}; --encoding names the encoding of a file in another)", exc.start
+        ) from None
 
 
 class InputSource(Protocol):

@@ -40,6 +40,9 @@ class FormatSpec:
     # `claims` says so from its content.
     by_content: tuple[str, ...] = ()
     claims: Callable[[Path], bool] | None = None
+    # What a file of this format needs that the options lack (a table's --columns), or None: a
+    # folder walk leaves such files alone and says so; a file named on the command line fails.
+    needs: Callable[[OptionSet], str | None] | None = None
 
 
 FORMATS: dict[str, FormatSpec] = {}
@@ -100,6 +103,12 @@ def walk_refusal(name: str, path: Path) -> str | None:
     """Why a file of format `name` found in a folder walk is no input, or None."""
     spec = FORMATS.get(name)
     return spec.walk_refusal(path) if spec is not None and spec.walk_refusal is not None else None
+
+
+def format_needs(name: str, options: OptionSet) -> str | None:
+    """What a file of format `name` needs that `options` lack (`--columns`), or None."""
+    spec = FORMATS.get(name)
+    return spec.needs(options) if spec is not None and spec.needs is not None else None
 
 
 def suffixes() -> tuple[str, ...]:

@@ -41,9 +41,8 @@ class TableOptions(Options):
         metavar="NAMES",
         comma_list=True,
         panel=Panel.FORMATS,
-        help="tables: the columns to translate, comma-separated (Parquet, CSV, TSV: column names; JSON "
-        "Lines: "
-        "field names, a.b for a field inside an object).",
+        common=True,
+        help="Tables: the columns to translate, comma-separated (JSON Lines: a.b inside an object).",
     )
     context_columns: tuple[str, ...] = option(
         (),
@@ -51,20 +50,17 @@ class TableOptions(Options):
         metavar="NAMES",
         comma_list=True,
         panel=Panel.FORMATS,
-        help="tables: columns that tell the model which row a cell belongs to, comma-separated; each "
-        "translated cell of a row is told their values ('title: Red mug', one line each; never "
-        "translated) with HY-MT's context prompt. Without it, --context on uses a column called title. "
-        "--context off ignores it.",
+        help="Tables: columns that tell the model what a row is about (never translated).",
     )
     add_columns: bool = option(
         False,
         "--add-columns",
         off_flag="--replace-columns",
         panel=Panel.FORMATS,
-        help="tables: keep the source columns and add <column>_<lang>.",
+        help="Tables: keep the source columns, add <column>_<lang>.",
     )
     cell_format: CellFormat = option(
-        "txt", "--cell-format", panel=Panel.FORMATS, help="tables: how a cell is parsed."
+        "txt", "--cell-format", panel=Panel.FORMATS, help="Tables: how a cell is parsed."
     )
     rows_per_batch: int = option(
         8192,
@@ -73,7 +69,7 @@ class TableOptions(Options):
         minimum=1,
         panel=Panel.FORMATS,
         shapes_output=False,
-        help="tables: rows read, translated and written at a time.",
+        help="Tables: rows read, translated and written at a time.",
     )
 
 

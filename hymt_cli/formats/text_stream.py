@@ -1,8 +1,9 @@
 """A text file read a block at a time, in bounded memory.
 
 The encoding comes from the byte order mark: UTF-8 with or without one, UTF-16 (LE or BE,
-as Excel's "Unicode text" writes it) with one. The BOM stays in the text (U+FEFF), so that
-encoding the text again gives the source bytes back: these codecs round-trip strictly.
+as Excel's "Unicode text" writes it) with one; without one, `encoding` (--encoding) or UTF-8.
+The BOM stays in the text (U+FEFF), so that encoding the text again gives the source bytes
+back: these codecs round-trip strictly.
 Bytes that do not decode are an error that says where (line, column, byte offset).
 """
 
@@ -12,6 +13,7 @@ import codecs
 from typing import BinaryIO
 
 from .base import FormatError
+from .encodings import python_codec
 
 BLOCK_BYTES = 1 << 20
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
@@ -43,11 +45,16 @@ class LineCounter:
 class TextStream:
     """The decoded text of a binary stream, a block at a time."""
 
-    def __init__(self, binary: BinaryIO, *, block_bytes: int | None = None) -> None:
+    def __init__(
+        self, binary: BinaryIO, *, block_bytes: int | None = None, encoding: str | None = None
+    ) -> None:
         self._binary = binary
         self.block = block_bytes or BLOCK_BYTES
         head = binary.read(max(self.block, 4))  # enough for a byte order mark
-        self.codec = next((codec for bom, codec in _BOMS if head.startswith(bom)), "utf-8")
+        self.codec = next(
+            (codec for bom, codec in _BOMS if head.startswith(bom)),
+            python_codec(encoding) or encoding if encoding else "utf-8",
+        )
         self._decoder = codecs.getincrementaldecoder(self.codec)("strict")
         self._head: bytes | None = head
         self._offset = 0  # bytes given to the decoder so far
@@ -87,8 +94,10 @@ class TextStream:
         where.advance(good.decode(self.codec, "replace"))
         offset = self._offset - pending + exc.start
         name = _NAMES.get(self.codec, self.codec)
+        hint = "; --encoding names the encoding of a file in another" if self.codec == "utf-8" else ""
         return FormatError(
             f"line {where.line}, column {where.column}: not valid {name} (byte offset {offset}: {exc.reason})"
+            + hint
         )
 
 

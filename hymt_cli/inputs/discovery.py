@@ -11,6 +11,10 @@ report lists them, `-v` prints them, the summary counts them):
   `.properties`) outside a folder that shows strings (`locales/`, `i18n/` ...; --format, or
   naming the file, takes them);
 - hidden files and folders; files of no supported format;
+- what `--exclude` globs match, what `--include` globs do not, and what git ignores
+  (`.gitignore`, unless `--no-gitignore`; globs.py, gitignore.py);
+- a file whose format needs a setting the run lacks: a table without `--columns` (for all
+  tables, or for its path in a `[[files]]` entry: per_path.py);
 - symbolic links leading outside the input folder (`--follow-symlinks` follows them, and links
   to folders), and anything that is not a regular file (FIFOs, devices, sockets: reading
   one would hang or never end), symlinks to them included;
@@ -27,18 +31,31 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..formats import format_for_path, format_named, path_marked, suffixes, walk_refusal
+from ..formats import (
+    InputFormat,
+    format_for_path,
+    format_named,
+    format_needs,
+    path_marked,
+    suffixes,
+    walk_refusal,
+)
 from ..formats.layout import same_language
 from ..options import OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES
+from .gitignore import GitIgnores
+from .globs import GlobSet
+from .per_path import Applied, PathRule, settings_for
 from .sources import SourceFile
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
 # The source language of string files whose path names one (`locales/en/`, `app_en.arb`) when
 # neither --from nor --source-suffix says: English, the source of most projects' strings.
 LAYOUT_SOURCE = "en"
+# How a skip reason begins when a setting would make the file an input (the summary names each).
+NEEDS_SETTING = "needs a setting"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +72,10 @@ class DiscoveryRules:
     source_suffix: str | None = None  # a language code: `x.<code>.md` is a source
     follow_symlinks: bool = False
     outputs: tuple[Path, ...] = ()  # this run's output folders (-o DIR/<lang>): never read
+    include: tuple[str, ...] = ()  # globs (relative to the current folder): only these, in folders
+    exclude: tuple[str, ...] = ()  # globs: never these, in folders
+    gitignore: bool = True  # leave alone, in folders, what git ignores
+    per_path: tuple[PathRule, ...] = ()  # a config file's [[files]] entries
 
 
 @dataclass(slots=True)
@@ -89,6 +110,8 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
     """Expand files and folders into source documents; problems are per input, never fatal."""
     found = Discovered()
     out_dirs = tuple(_real(p) for p in rules.outputs)
+    here = Path.cwd()
+    selection = _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here))
     for raw in inputs:
         if raw == "-":
             found.sources.append(
@@ -98,7 +121,7 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
         path = Path(raw)
         if path.is_dir():
             before = len(found.skipped)
-            docs = _Walk(path, rules, out_dirs, found.skipped).run()
+            docs = _Walk(path, rules, out_dirs, found.skipped, selection).run()
             if not docs:
                 found.problems.append(_empty_folder(raw, found.skipped[before:], rules))
             found.sources.extend(docs)
@@ -113,13 +136,39 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
     return found
 
 
-def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
-    """A file named on the command line is read as asked (an output refuses to overwrite an input)."""
-    fmt = (
-        format_named(rules.format_name, rules.options)
-        if rules.format_name
-        else format_for_path(path, rules.options)
+def per_path_settings(path: Path, rules: DiscoveryRules) -> Applied:
+    """What the config file's `[[files]]` entries give `path`."""
+    return settings_for(path, rules.per_path, rules.options or OptionSet())
+
+
+def _format(path: Path, applied: Applied, chosen: str | None) -> InputFormat | None:
+    """The format a file is read in: its `[[files]]` entry's, else `chosen` (--format), else by
+    suffix (None: no format reads it)."""
+    name = applied.format or chosen
+    return format_named(name, applied.options) if name else format_for_path(path, applied.options)
+
+
+def walk_verdict(path: Path, rules: DiscoveryRules) -> str | None:
+    """Why a folder walk would leave the file `path` alone (its skip reason), or None: it would
+    be an input (`hymt config --file`)."""
+    here = Path.cwd()
+    skipped: list[SkippedInput] = []
+    walk = _Walk(
+        path.parent,
+        rules,
+        (),
+        skipped,
+        _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here)),
     )
+    taken = walk._file(path)
+    return None if taken is not None else (skipped[-1].reason if skipped else "not taken")
+
+
+def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
+    """A file named on the command line is read as asked (an output refuses to overwrite an input):
+    the globs that choose files in folders do not apply, its `[[files]]` settings do."""
+    applied = per_path_settings(path, rules)
+    fmt = _format(path, applied, rules.format_name)
     if fmt is None:
         found.problems.append(
             InputProblem(
@@ -127,7 +176,14 @@ def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) 
             )
         )
         return
-    found.sources.append(SourceFile(path, Path(path.name), fmt, _source_suffix(path, rules)))
+    found.sources.append(
+        SourceFile(path, Path(path.name), fmt, _source_suffix(path, rules), options=_own(applied))
+    )
+
+
+def _own(applied: Applied) -> OptionSet | None:
+    """A file's own options where `[[files]]` entries gave it some (None: the run's)."""
+    return applied.options if applied.origins else None
 
 
 def _source_suffix(path: Path, rules: DiscoveryRules) -> str | None:
@@ -139,17 +195,32 @@ def _source_suffix(path: Path, rules: DiscoveryRules) -> str | None:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Selection:
+    """The globs that choose files in folders: `--include`, `--exclude`."""
+
+    include: GlobSet
+    exclude: GlobSet
+
+
 class _Walk:
     """One input folder, walked in sorted order."""
 
     def __init__(
-        self, root: Path, rules: DiscoveryRules, out_dirs: tuple[Path, ...], skipped: list[SkippedInput]
+        self,
+        root: Path,
+        rules: DiscoveryRules,
+        out_dirs: tuple[Path, ...],
+        skipped: list[SkippedInput],
+        selection: _Selection,
     ) -> None:
         self.root = root
         self.real_root = _real(root)
         self.rules = rules
         self.out_dirs = out_dirs
         self.skipped = skipped
+        self.selection = selection
+        self.git = GitIgnores(root) if rules.gitignore else None
         self.seen: set[Path] = set()
 
     def skip(self, path: Path, reason: str) -> None:
@@ -191,23 +262,47 @@ class _Walk:
             elif path.is_symlink() and not self.rules.follow_symlinks:
                 self.skip(path, "symbolic link to a folder (--follow-symlinks follows it)")
             else:
-                keep.append(name)
+                reason = self._left_out(path, folder=True)
+                if reason is not None:
+                    self.skip(path, reason)
+                else:
+                    keep.append(name)
         return keep
+
+    def _left_out(self, path: Path, *, folder: bool = False) -> str | None:
+        """Why the globs or git leave `path` out of this walk, or None."""
+        glob = self.selection.exclude.match(path, folder=folder)
+        if glob is not None:
+            return f"excluded: exclude {glob!r}"
+        if self.git is not None:
+            ignored = self.git.ignored(path, folder=folder)
+            if ignored is not None:
+                return f"ignored by git: {ignored} (--no-gitignore takes it)"
+        if not folder and self.selection.include and self.selection.include.match(path) is None:
+            return "not included: no include glob matches it"
+        return None
 
     def _file(self, path: Path) -> SourceFile | None:
         if path.name.startswith("."):
             if path.name not in (MANIFEST_NAME, JOURNAL_NAME):
                 self.skip(path, "hidden file")
             return None
+        reason = self._left_out(path)
+        if reason is not None:
+            self.skip(path, reason)
+            return None
         code = language_suffix(path)
         if code is not None and code != (self.rules.source_suffix or "").lower():
             self.skip(path, f"a translation ({code}): its name ends in a language code")
             return None
-        fmt = format_for_path(path, self.rules.options)
-        if fmt is None or (self.rules.format_name and fmt.name != self.rules.format_name):
+        applied = per_path_settings(path, self.rules)
+        fmt = _format(path, applied, None)
+        if fmt is None or (
+            self.rules.format_name and applied.format is None and fmt.name != self.rules.format_name
+        ):
             self.skip(path, "not a supported format" if fmt is None else f"not {self.rules.format_name}")
             return None
-        reason = self._not_a_source(path, fmt.name)
+        reason = self._not_a_source(path, fmt.name, applied)
         if reason is not None:
             self.skip(path, reason)
             return None
@@ -215,16 +310,24 @@ class _Walk:
         if problem is not None:
             self.skip(path, problem)
             return None
-        return SourceFile(path, path.relative_to(self.root), fmt, _source_suffix(path, self.rules))
+        return SourceFile(
+            path, path.relative_to(self.root), fmt, _source_suffix(path, self.rules), options=_own(applied)
+        )
 
-    def _not_a_source(self, path: Path, format_name: str) -> str | None:
-        """A string file that is a translation by its path (`locales/de/x.json`), or one of a
-        shared suffix outside a strings folder (`package.json`; --format takes them all)."""
+    def _not_a_source(self, path: Path, format_name: str, applied: Applied) -> str | None:
+        """A string file that is a translation by its path (`locales/de/x.json`), one of a shared
+        suffix outside a strings folder (`package.json`; --format, or a `[[files]]` entry that
+        names the format, takes them), or a file whose format needs a setting the run lacks (a
+        table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
         if found is not None and found.code is not None and not same_language(found.code, source):
             return f"a translation ({found.code}): its path names the language"
-        return None if self.rules.format_name else walk_refusal(format_name, path)
+        needs = format_needs(format_name, applied.options)
+        if needs is not None:
+            return f"{NEEDS_SETTING}: {format_name} needs {needs}"
+        named = self.rules.format_name or applied.format
+        return None if named else walk_refusal(format_name, path)
 
     def _not_a_plain_file(self, path: Path) -> str | None:
         try:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..formats import InputFormat, Marked, StringsFormat, path_marked
+from ..options import OptionSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,9 @@ class SourceFile:
     lang_suffix: str | None = None
     data: bytes | None = None  # standard input's bytes, when given from memory (the Python API)
     stdin_name: str = "<stdin>"  # how messages name standard input (the API's "<text>", "<table>")
+    # Its own format options where a config file's [[files]] entries gave it some (None: the run's):
+    # its output's manifest entry records them.
+    options: OptionSet | None = None
 
     @property
     def marked(self) -> Marked | None:

@@ -220,7 +220,7 @@ class Pipeline:
                 record(
                     job.output,
                     job.input.source.path,
-                    self.options.provenance_of(job.input.source.format.name),
+                    self.options.provenance_of(job.input.source.format.name, job.input.source.options),
                     entries=result.records if result is not None else None,
                     removed=result.archive if result is not None else None,
                 )

@@ -44,8 +44,10 @@ class RunOptions:
     provenance: str = ""
     format_settings: OptionSet | None = None
 
-    def provenance_of(self, format_name: str) -> str:
-        """What an output of format `format_name` is recorded as written with."""
-        if self.format_settings is None:
+    def provenance_of(self, format_name: str, own: OptionSet | None = None) -> str:
+        """What an output of format `format_name` is recorded as written with (`own`: the input's
+        own options, where a config file's [[files]] entries gave it some)."""
+        options = own or self.format_settings
+        if options is None:
             return self.provenance
-        return output_provenance(self.provenance, format_name, self.format_settings)
+        return output_provenance(self.provenance, format_name, options)

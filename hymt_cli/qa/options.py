@@ -37,11 +37,9 @@ class QaOptions(Options):
         comma_list=True,
         pairs=True,
         panel=Panel.QUALITY,
-        help="QA checks and their severity, e.g. --qa number=error,doubled-word=off (error: retry, then "
-        "keep the "
-        "source; warning: keep the answer and flag it in the report; off). all=LEVEL sets every check. "
-        "Checks: " + ", ".join(CHECK_IDS) + ". Default: number, url and email are errors, the rest "
-        "warnings.",
+        help="A QA check's level (error, warning, off): number=error,all=off. Checks: "
+        + ", ".join(CHECK_IDS)
+        + ".",
     )
 
     def validate(self) -> None:

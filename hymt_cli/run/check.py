@@ -38,6 +38,6 @@ def check_outputs(config: RunConfig) -> CheckResult:
         sources,
         config.targets,
         settings.output.out,
-        lambda source: output_provenance(run, source.format.name, options),
+        lambda source: output_provenance(run, source.format.name, source.options or options),
     )
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))

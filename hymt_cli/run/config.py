@@ -117,6 +117,10 @@ class RunConfig:
             suffix,
             run_inputs.follow_symlinks,
             tuple(out / lang.code for lang in targets) if out is not None else (),
+            run_inputs.include,
+            run_inputs.exclude,
+            run_inputs.gitignore,
+            settings.path_rules,
         )
         if "-" in run_inputs.inputs:
             _check_standard_input(settings, targets)

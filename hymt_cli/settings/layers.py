@@ -3,8 +3,9 @@
 The config file is `hymt.toml`, or the `[tool.hymt]` table of a `pyproject.toml`, found in the
 current folder or the nearest folder above it that has one (`--config FILE` names one,
 `--no-config` ignores them). Keys are the long flag names (`to`, `from`, `out`, `glossary`,
-`engine-arg`...; `_` and `-` alike); relative paths in the file are relative to the file's
-folder. The environment has `HYMT_<KEY>` (`HYMT_TO=de,ja`, `HYMT_MODEL`, `HYMT_STRICT=1`).
+`engine-arg`...; `_` and `-` alike); relative paths and globs in the file are relative to the
+file's folder. Its `[[files]]` entries give settings to the paths they match (file_entries.py).
+The environment has `HYMT_<KEY>` (`HYMT_TO=de,ja`, `HYMT_MODEL`, `HYMT_STRICT=1`).
 Every key and variable is derived from the settings' declarations (settings/schema.py).
 """
 
@@ -20,6 +21,8 @@ from typing import Literal
 
 from ..errors import UsageError
 from ..options import Setting
+from .file_entries import KEY as FILES_KEY
+from .file_entries import file_entries
 from .schema import Settings, all_settings
 from .values import from_file, from_text
 
@@ -98,10 +101,14 @@ def resolve(
         if config is not None
         else (find_config((cwd or Path.cwd()).resolve()) if use_config else None)
     )
+    entries: object = None
     if found is not None:
         path, table = found
         by_key = {s.key: s for s in settings if s.declared.config}
         for raw_key, raw in table.items():
+            if raw_key == FILES_KEY:
+                entries = raw
+                continue
             setting = _setting_for(raw_key, path, by_key)
             values[setting.name] = from_file(setting, raw, path)
             origins[setting.name] = Origin("config", _display(path, cwd))
@@ -117,7 +124,14 @@ def resolve(
         if value is not None:
             values[setting.name] = value
             origins[setting.name] = Origin("flag", setting.flag)
-    return Resolved(Settings.build(values), origins, found[0] if found else None)
+    given = {name for name, origin in origins.items() if origin.kind in ("flag", "env")}
+    rules = (
+        file_entries(entries, found[0], _display(found[0], cwd), given)
+        if found is not None and entries is not None
+        else ()
+    )
+    built = Settings.build(values)
+    return Resolved(Settings(built.records, rules), origins, found[0] if found else None)
 
 
 def _setting_for(raw_key: str, path: Path, by_key: dict[str, Setting]) -> Setting:

@@ -21,10 +21,6 @@ Dtype = Literal["auto", "bfloat16", "float16", "float32", "half", "float"]
 ProgressMode = Literal["auto", "bar", "plain", "json", "none"]
 
 
-def _choices(names: object) -> str:
-    return "[" + "|".join(str(n) for n in names) + "]"  # type: ignore[attr-defined]
-
-
 @dataclass(frozen=True, slots=True)
 class InputSettings(Options):
     inputs: tuple[str, ...] = option(
@@ -33,17 +29,47 @@ class InputSettings(Options):
         argument=True,
         env=False,
         paths=True,
-        metavar="INPUTS...",
+        metavar="INPUTS",
         panel=Panel.IO,
         default_text="inputs in hymt.toml",
+        common=True,
         help="Files, folders, or - for standard input.",
     )
     format: str | None = option(
         None,
         "--format",
-        metavar=_choices(FORMATS),
+        metavar="FORMAT",
+        per_path=True,
         panel=Panel.IO,
-        help="Input format; required for -, else by suffix.",
+        common=True,
+        help="Input format (default: by suffix): " + ", ".join(FORMATS) + ".",
+    )
+    include: tuple[str, ...] = option(
+        (),
+        "--include",
+        metavar="GLOB",
+        globs=True,
+        env=False,
+        panel=Panel.IO,
+        common=True,
+        help="In folders, only files matching GLOB (.gitignore syntax); repeatable.",
+    )
+    exclude: tuple[str, ...] = option(
+        (),
+        "--exclude",
+        metavar="GLOB",
+        globs=True,
+        env=False,
+        panel=Panel.IO,
+        common=True,
+        help="In folders, leave files and folders matching GLOB alone; repeatable.",
+    )
+    gitignore: bool = option(
+        True,
+        "--gitignore",
+        off_flag="--no-gitignore",
+        panel=Panel.IO,
+        help="In folders, leave alone what git ignores (.gitignore files).",
     )
     source_suffix: str | None = option(
         None,
@@ -51,14 +77,14 @@ class InputSettings(Options):
         metavar="LANG",
         panel=Panel.IO,
         default_text="--from's code",
-        help="Names ending in this language code are sources (mkdocs-i18n: index.en.md -> index.de.md).",
+        help="Names ending in this code are sources: index.en.md -> index.de.md.",
     )
     follow_symlinks: bool = option(
         False,
         "--follow-symlinks",
         off_flag="--no-follow-symlinks",
         panel=Panel.IO,
-        help="Follow symbolic links that lead outside an input folder.",
+        help="Follow symbolic links that lead out of an input folder.",
     )
 
     def validate(self) -> None:
@@ -75,10 +101,17 @@ class LanguageSettings(Options):
         metavar="LANGS",
         comma_list=True,
         panel=Panel.IO,
-        help="Target language code(s), comma-separated: en or de,ja.",
+        common=True,
+        help="Target languages, comma-separated: de or de,ja.",
     )
     source: str = option(
-        "auto", "--from", "-f", metavar="LANG", panel=Panel.IO, help="Source language code, or auto."
+        "auto",
+        "--from",
+        "-f",
+        metavar="LANG",
+        panel=Panel.IO,
+        common=True,
+        help="Source language, or auto (per segment).",
     )
 
 
@@ -90,15 +123,15 @@ class OutputSettings(Options):
         "-o",
         metavar="DIR",
         panel=Panel.IO,
-        help="Write DIR/<lang>/<relative path> instead of <stem>.<lang><suffix> beside each input.",
+        common=True,
+        help="Write DIR/<lang>/... (the same tree) instead of beside each input.",
     )
     overwrite: bool = option(
         False,
         "--overwrite",
         off_flag="--no-overwrite",
         panel=Panel.IO,
-        help="Replace existing outputs hymt did not write (a person's translation, or hymt's "
-        "output edited since).",
+        help="Replace outputs hymt did not write (a person's, or edited since).",
     )
     keep_removed: bool = option(
         False,
@@ -118,6 +151,7 @@ class ModelSettings(Options):
         model_path=True,
         panel=Panel.MODEL,
         default_text=DEFAULT_MODEL,
+        common=True,
         help="Hub model id or local folder.",
     )
     revision: str | None = option(
@@ -126,9 +160,10 @@ class ModelSettings(Options):
     engine: str = option(
         "vllm",
         "--engine",
-        metavar=_choices(ENGINES),
+        metavar="NAME",
         panel=Panel.MODEL,
-        help="; ".join(f"{s.name}: {s.summary}" for s in ENGINES.values()) + ".",
+        common=True,
+        help="One of: " + ", ".join(ENGINES) + " (the README says what each is).",
     )
     engine_args: tuple[str, ...] = option(
         (),
@@ -137,8 +172,7 @@ class ModelSettings(Options):
         pairs=True,
         env=False,
         panel=Panel.MODEL,
-        help="Passed to the engine (vLLM's LLM(...)); VALUE is JSON where it parses: max_num_seqs=2048. "
-        "Repeatable.",
+        help="An argument of vLLM's LLM(...), VALUE as JSON where it parses; repeatable.",
     )
     max_model_len: int | None = option(
         None,
@@ -244,8 +278,8 @@ class MemorySettings(Options):
         "--glossary",
         metavar="FILE",
         panel=Panel.MEMORY,
-        help="Terminology (.tsv, .csv, .json, .tbx); repeatable. Matched terms go into the prompt and are "
-        "checked in the output.",
+        common=True,
+        help="Terminology (.tsv, .csv, .json, .tbx), prompted and checked; repeatable.",
     )
     cache: Path | None = option(
         None,
@@ -262,10 +296,8 @@ class MemorySettings(Options):
         "auto",
         "--context",
         panel=Panel.MEMORY,
-        help="Tell the model what each text belongs to, with HY-MT's context prompt (the context itself is "
-        "never "
-        "translated): a UI string's key and comment, a table row's --context-columns, a document's title "
-        "and nearest heading. auto: where the file says it (strings, tables), not for documents.",
+        help="Tell the model what a text belongs to (a string's key, a row's context columns); "
+        "auto: strings and tables.",
     )
 
 
@@ -275,7 +307,8 @@ class ReportSettings(Options):
         False,
         "--dry-run",
         panel=Panel.REPORTING,
-        help="Plan only: files, segments, tokens, prompts. Loads no engine, writes no document.",
+        common=True,
+        help="Plan only (files, segments, tokens): no engine, nothing written.",
     )
     check: bool = option(
         False,
@@ -283,8 +316,8 @@ class ReportSettings(Options):
         env=False,
         config=False,
         panel=Panel.REPORTING,
-        help="Exit 5 and list the outputs that are missing or stale (source, glossary, model, "
-        "settings); runs no engine.",
+        common=True,
+        help="Exit 5 listing outputs missing or stale; runs no engine (CI).",
     )
     prompts_out: Path | None = option(
         None, "--prompts-out", metavar="FILE", panel=Panel.REPORTING, help="Write every prompt as JSON lines."
@@ -294,6 +327,7 @@ class ReportSettings(Options):
         "--report",
         metavar="FILE",
         panel=Panel.REPORTING,
+        common=True,
         help="Write the run report (JSON; schemas/report-3.schema.json).",
     )
     review: Path | None = option(
@@ -301,18 +335,16 @@ class ReportSettings(Options):
         "--review",
         metavar="FILE",
         panel=Panel.REPORTING,
-        help="Write a review page: one self-contained HTML file with every segment's "
-        "source and translation side by side, and what the checks found (opens "
-        "offline, in any browser).",
+        common=True,
+        help="Write a review page: every segment's source, translation and findings (HTML).",
     )
     strict: bool = option(
         False,
         "--strict",
         off_flag="--no-strict",
         panel=Panel.REPORTING,
-        help="Exit 4 when a glossary term was missed or a segment stayed untranslated (CI gate). "
-        "A QA error keeps the source, so it fails the run; QA warnings do not (make a check an "
-        "error with --qa CHECK=error to gate on it).",
+        common=True,
+        help="Exit 4 on a missed glossary term or an untranslated segment (CI gate).",
     )
     progress: ProgressMode = option(
         "auto",
@@ -333,13 +365,15 @@ class ReportSettings(Options):
         "--quiet",
         "-q",
         panel=Panel.REPORTING,
-        help="No progress or chatter; errors, warnings and the reason for a failure stay.",
+        common=True,
+        help="No progress or chatter; errors and warnings stay.",
     )
     verbose: bool = option(
         False,
         "--verbose",
         "-v",
         panel=Panel.REPORTING,
+        common=True,
         help="More detail: skipped files, the engine log's path.",
     )
 

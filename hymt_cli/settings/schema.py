@@ -17,6 +17,7 @@ from typing import TypeVar
 from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
+from ..inputs.per_path import PathRule
 from ..options import Options, OptionSet, Setting, settings_of
 from .run import (
     RUN_GROUPS,
@@ -60,6 +61,15 @@ def all_settings() -> tuple[Setting, ...]:
     return tuple(found)
 
 
+def per_path_settings() -> tuple[Setting, ...]:
+    """The settings a config file's `[[files]]` entry may give the paths it matches: every
+    format's options, and the run-wide ones declared `per_path` (the format)."""
+    owners = {o for spec in FORMATS.values() for o in spec.options}
+    return tuple(
+        s for s in all_settings() if s.declared.config and (s.owner in owners or s.declared.per_path)
+    )
+
+
 def setting_named(name: str) -> Setting:
     for setting in all_settings():
         if setting.name == name:
@@ -69,9 +79,11 @@ def setting_named(name: str) -> Setting:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The settings of a run: one checked record per options dataclass."""
+    """The settings of a run: one checked record per options dataclass, and the config file's
+    per-path entries (`[[files]]`), which discovery applies to the paths they match."""
 
     records: OptionSet
+    path_rules: tuple[PathRule, ...] = ()
 
     @classmethod
     def build(cls, values: Mapping[str, object] | None = None, /, **more: object) -> Settings:
@@ -92,7 +104,7 @@ class Settings:
         changed: list[Options] = [
             replace(self.of(owner), **changes) for owner, changes in _by_owner(values).items()
         ]
-        return Settings(self.records.with_records(*changed))
+        return Settings(self.records.with_records(*changed), self.path_rules)
 
     def items(self) -> Iterator[tuple[Setting, object]]:
         """(setting, value) for every declared setting."""

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from ..errors import UsageError
+from ..inputs.globs import rebased
 from ..options import Setting, split_list
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
@@ -49,6 +50,8 @@ def _one(setting: Setting, raw: object, where: str, base: Path) -> object:
         return Path(relative_to(base, raw))
     if setting.declared.paths or (setting.declared.model_path and raw.startswith((".", "/", "~"))):
         return relative_to(base, raw)
+    if setting.declared.globs:
+        return rebased(raw, base)
     return raw
 
 

@@ -205,7 +205,7 @@ def test_mkdocs_i18n_sources_are_not_skipped_silently(tmp_path: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
         assert (docs / "index.de.md").read_text().startswith("# ⟦")
-        assert "skipped 1 file(s): 1 not a supported format (-v lists them)" in result.stderr
+        assert "skipped 1 file(s): 1 not a supported format (docs/logo.png) (-v lists them)" in result.stderr
         (docs / "index.de.md").unlink()
     out = hymt(
         "translate",
@@ -253,8 +253,7 @@ def test_skipped_files_are_in_the_report(tmp_path: Path) -> None:
 
 
 def test_help_lists_choices_groups_and_examples() -> None:
-    # (wide enough for the list of formats on one line: a narrower screen wraps it)
-    result = hymt("translate", "--help", text=True, env={"COLUMNS": "320"})
+    result = hymt("translate", "--help-all", text=True, env={"COLUMNS": "320"})
     assert result.returncode == 0
     text = result.stdout
     from hymt_cli.engine import ENGINES
@@ -262,20 +261,44 @@ def test_help_lists_choices_groups_and_examples() -> None:
     from hymt_cli.options import Panel
 
     for choice in (
-        "[" + "|".join(ENGINES) + "]",
-        "[" + "|".join(FORMATS) + "]",
+        ", ".join(ENGINES),
+        ", ".join(FORMATS),
         "[" + "|".join(text_format_names()) + "]",
         "[auto|bar|plain|json|none]",
         "[auto|on|off]",
     ):
         assert choice in text
     for panel in (*Panel.ORDER, "Examples"):
-        assert panel in text
+        assert f"{panel}:" in text or panel == "Examples" and panel in text
     assert "hymt translate docs/ --to de,ja" in text
     options = text[text.index("Input and output") :]
     assert not re.search(r"<(str|int|float|path|bool|list\[str\])>", options), (
         "internal type names in the options"
     )
+
+
+def _help(*args: str, columns: int) -> str:
+    result = hymt(*args, text=True, env={"COLUMNS": str(columns)})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.parametrize("command", ["translate", "config"])
+def test_help_fits_80_columns_and_breaks_no_word(command: str) -> None:
+    """`--help` at 80 columns is short (the common options; the others named, by panel), and no
+    width cuts a word: every word of the help at 80 or 120 columns is a word of the unwrapped help."""
+    words = {w for flag in ("--help", "--help-all") for w in _help(command, flag, columns=1000).split()}
+    short = _help(command, "--help", columns=80)
+    assert len(short.splitlines()) < 120, len(short.splitlines())
+    for columns in (80, 120):
+        for flag in ("--help", "--help-all"):
+            text = _help(command, flag, columns=columns)
+            assert max(len(line) for line in text.splitlines()) <= columns
+            assert set(text.split()) <= words, set(text.split()) - words
+    assert "--to LANGS" in short and "--exclude GLOB" in short and "--encoding NAME" in short
+    assert "--temperature" in short and "--temperature T" not in short  # named, with its panel
+    full = _help(command, "--help-all", columns=80)
+    assert "--temperature T" in full and len(full.splitlines()) > len(short.splitlines())
 
 
 def test_readme_exit_codes_match_the_code() -> None:

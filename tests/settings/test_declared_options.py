@@ -1,5 +1,5 @@
 """A setting is declared once, beside its owner: a format registered here with an option of its
-own gets its flag (in `hymt translate --help`), its config key, its HYMT_* variable, its line in
+own gets its flag (in `hymt translate --help-all`), its config key, its HYMT_* variable, its line in
 `hymt config` and its Python keyword, and the format receives the value, whatever the layer."""
 
 from __future__ import annotations
@@ -103,9 +103,9 @@ def test_one_declaration_gives_a_flag_a_key_a_variable_and_a_keyword(
     assert Settings.build(shout_marks=3).of(ShoutOptions).shout_marks == 3  # the Python keyword
 
     code, out, err = _hymt(
-        "translate", "--help", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch
+        "translate", "--help-all", cwd=tmp_path, env={"COLUMNS": "200"}, monkeypatch=monkeypatch
     )
-    assert code == 0 and "--shout-marks" in out and "exclamation marks" in out
+    assert code == 0 and "--shout-marks N" in out and "exclamation marks" in out
 
     (tmp_path / "hymt.toml").write_text("shout-marks = 2\n")
     code, out, err = _hymt("config", cwd=tmp_path, monkeypatch=monkeypatch)
@@ -148,3 +148,18 @@ def test_names_flags_and_keys_are_unique_across_owners() -> None:
     for attribute in ("name", "key", "flag"):
         values = [getattr(s, attribute) for s in settings]
         assert len(values) == len(set(values)), attribute
+
+
+def test_a_new_format_option_is_a_per_path_setting_too(
+    shout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "loud").mkdir()
+    (tmp_path / "a.shout").write_text("Hello\n", encoding="utf-8")
+    (tmp_path / "loud" / "b.shout").write_text("Hello\n", encoding="utf-8")
+    (tmp_path / "hymt.toml").write_text(
+        'engine = "identity"\nno-cache = true\n[[files]]\nglob = "loud/"\nshout-marks = 3\n'
+    )
+    code, _, err = _hymt("translate", ".", "--to", "fr", cwd=tmp_path, monkeypatch=monkeypatch)
+    assert code == 0, err
+    assert (tmp_path / "a.fr.shout").read_text(encoding="utf-8") == "Hello!\n"
+    assert (tmp_path / "loud" / "b.fr.shout").read_text(encoding="utf-8") == "Hello!!!\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import DocumentFormat, InputSource
+from ..encodings import EncodingOptions
 from ..row_context import ContextColumns, ContextMode
 from ..table_cells import TableOptions
 from .dialect import DelimitedOptions, Dialect
@@ -27,7 +28,9 @@ class DelimitedFormat:
         options: DelimitedOptions,
         cell_format: DocumentFormat,
         context: ContextMode = "auto",
+        encodings: EncodingOptions | None = None,
     ) -> None:
+        self.encodings = encodings or EncodingOptions()
         self.table = table
         self.options = options
         self.cell_format = cell_format
@@ -42,6 +45,7 @@ class DelimitedFormat:
             self.cell_format,
             source,
             self.context,
+            self.encodings,
         )
 
 

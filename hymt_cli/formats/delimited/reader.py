@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..encodings import UTF8, EncodingOptions, encoded
 from ..row_context import NO_CONTEXT, ContextColumns, RowContext
 from ..table_cells import (
     CellPlanner,
@@ -78,7 +79,9 @@ class DelimitedReader:
         cell_format: DocumentFormat,
         source: InputSource,
         context: ContextColumns = NO_CONTEXT,
+        encodings: EncodingOptions | None = None,
     ) -> None:
+        self._encodings = encodings or EncodingOptions()
         self._name = format_name
         self._table = table
         self._options = options
@@ -92,7 +95,7 @@ class DelimitedReader:
 
     def units(self) -> Iterator[Unit]:
         try:
-            self._stream = TextStream(self._source.open_binary())
+            self._stream = TextStream(self._source.open_binary(), encoding=self._encodings.encoding)
             first = self._stream.read()
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or exc}") from None
@@ -156,7 +159,14 @@ class DelimitedReader:
                 self._dialect.delimiter + render_field(name, self._dialect, header.quoted[index])
                 for name, index in zip(names, header.indexes)
             )
-        return DelimitedWriter(out, self._stream, self._dialect, self._table.add_columns, added)
+        return DelimitedWriter(
+            out,
+            self._stream,
+            self._dialect,
+            self._table.add_columns,
+            added,
+            (target_language, self._encodings.output_codec(self._stream.codec)),
+        )
 
     def _read_header(self, scanner: RecordScanner) -> tuple[Header, int | None, Scanned | None] | None:
         """The column names, where the header ends (None: no header) and, without a header,
@@ -280,23 +290,35 @@ class DelimitedReader:
 
 
 class DelimitedWriter:
-    """One output: each batch's text with its translated fields spliced in, encoded as the source."""
+    """One output: each batch's text with its translated fields spliced in, encoded as the source
+    (or in UTF-8 with a BOM, which Excel needs to read it as UTF-8: --output-encoding utf-8)."""
 
     def __init__(
-        self, out: BinaryIO, stream: TextStream, dialect: Dialect, add_columns: bool, added_header: str
+        self,
+        out: BinaryIO,
+        stream: TextStream,
+        dialect: Dialect,
+        add_columns: bool,
+        added_header: str,
+        target: tuple[str, str] = ("", UTF8),  # the target language, and the output's codec
     ) -> None:
         self._out = out
         self._stream = stream
         self._dialect = dialect
         self._add = add_columns
         self._added_header = added_header
+        self._target, self._codec = target
+        # a BOM where the source had none and is written in UTF-8 from another encoding
+        self._bom = self._codec == UTF8 and self._stream.codec not in ("utf-8", "utf-16-le", "utf-16-be")
 
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         batch = unit.content
         assert isinstance(batch, RecordBatch)
         rendered = [[rendered_cell(cell, translated) for cell in cells] for cells in batch.columns]
         text = self._spliced(batch, rendered) if not self._add else self._extended(batch, rendered)
-        self._out.write(self._stream.encode(text))
+        if self._bom:
+            text, self._bom = "\ufeff" + text, False
+        self._out.write(encoded(text, self._codec, self._target))
 
     def close(self) -> None:
         pass

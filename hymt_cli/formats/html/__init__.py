@@ -20,6 +20,7 @@ because everything outside the translated spans is copied from the source.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from ..base import Decoded
@@ -37,8 +38,29 @@ class HtmlFormat(SplicingFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_html(data)
 
+    def decode_input(self, data: bytes) -> Decoded:
+        return decode_html(data, self.encodings.encoding)
+
+    def relabelled(self, text: str, codec: str) -> str:
+        """The page with its `<meta>` charset declaration naming `codec` (one is added after
+        `<head>` where the page declared none)."""
+        declared = _CHARSET.search(text, 0, _HEAD_CHARS)
+        if declared is not None:
+            return text[: declared.start(1)] + codec + text[declared.end(1) :]
+        head = _HEAD.search(text)
+        if head is None:
+            return text
+        return text[: head.end()] + f'<meta charset="{codec}">' + text[head.end() :]
+
     def parse(self, text: str) -> HtmlDocument:
         return HtmlDocument(text)
+
+
+# A charset declaration in the head: `<meta charset="big5">` or the http-equiv form's
+# `content="text/html; charset=big5"` (the prescan reads the first 1024 bytes; a head may be longer).
+_HEAD_CHARS = 1 << 14
+_CHARSET = re.compile(r"""<meta\b[^>]*?\bcharset\s*=\s*["']?\s*([^\s"';>/]+)""", re.IGNORECASE)
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 
 
 class HtmlDocument:

@@ -1,9 +1,10 @@
 """Bytes to text for HTML pages, as a browser decides (WHATWG Encoding and HTML standards).
 
 Order: a byte order mark; else the charset a `<meta>` declares in the first 1024 bytes
-(found by the standard's prescan, over the whole head); else UTF-8 (a page that is not valid UTF-8 and
-declares
-nothing is an error that says so). Labels resolve through `webencodings`, the standard's
+(found by the standard's prescan, over the whole head); else the label `--encoding` gives (a page
+that declares nothing, as a browser set to that encoding reads it); else UTF-8 (a page that is
+not valid UTF-8 and declares nothing is an error that says so). Labels resolve through
+`webencodings`, the standard's
 label table: `iso-8859-1`, `latin1` and `ascii` mean windows-1252, `gb2312` means gbk,
 `x-sjis` and `windows-31j` mean Shift_JIS; a `utf-16` declaration in an ASCII-compatible
 page means UTF-8. Each encoding decodes by the standard's index, as browsers do, where
@@ -56,7 +57,8 @@ def declared_charset(data: bytes) -> str | None:
     return python_codec(encoding) if encoding is not None else None
 
 
-def decode_html(data: bytes) -> Decoded:
+def decode_html(data: bytes, fallback: str | None = None) -> Decoded:
+    """A page's text; `fallback`: the WHATWG label of an undeclared page's encoding."""
     for signature, what in _BINARY:
         if data.startswith(signature):
             raise DocumentDecodeError(f"binary data ({what}), not an HTML page", 0)
@@ -70,11 +72,18 @@ def decode_html(data: bytes) -> Decoded:
                 f"the page declares a charset browsers refuse to decode ({encoding.name})", None
             )
         return _decode(data, python_codec(encoding), f"declared charset {encoding.name}")
+    if fallback is not None:
+        given = webencodings.lookup(fallback)
+        if given is None:
+            raise DocumentDecodeError(f"--encoding {fallback}: not an encoding label browsers know", None)
+        return _decode(data, python_codec(given), f"--encoding {fallback}")
     try:
         return Decoded(data.decode("utf-8"), "utf-8", "xmlcharrefreplace")
     except UnicodeDecodeError as exc:
         raise DocumentDecodeError(
-            f"not valid UTF-8 and no charset declared (add <meta charset=...>): {exc.reason}", exc.start
+            f"not valid UTF-8 and no charset declared (add <meta charset=...>, or name it with "
+            f"--encoding): {exc.reason}",
+            exc.start,
         ) from None
 
 
