@@ -48,6 +48,7 @@ def summarize(
         if dry_run:
             _plan(result, console)
         else:
+            _catalogs(result, console)
             _totals(result, console)
             _qa(result, console)
             _glossary(result, console)
@@ -57,8 +58,10 @@ def summarize(
 
 def _totals(result: RunReport, console: Console) -> None:
     translated = sum(f.translated for f in result.files)
+    current = sum(f.up_to_date for f in result.files if f.status == "ok")
+    written = f"{result.files_ok - current} file(s) written" + (f", {current} up to date" if current else "")
     console.print(
-        f"hymt: {result.files_ok} file(s) written, {result.files_failed} failed; "
+        f"hymt: {written}, {result.files_failed} failed; "
         f"{result.segments} segments: {translated} translated, {result.untranslated} untranslated; "
         f"{result.engine_requests} engine requests, {result.cache_hits} from the memory, "
         f"{result.output_tokens:,} output tokens in {result.seconds:.1f} s"
@@ -73,6 +76,29 @@ def _totals(result: RunReport, console: Console) -> None:
             f"[yellow]warning:[/] {result.untranslated} segment(s) failed validation and kept "
             "their source text (details: --report FILE)"
         )
+
+
+_SHOWN_CATALOGS = 20
+_KEY_COUNTS = ("added", "kept", "updated", "removed", "unchanged")
+
+
+def _catalogs(result: RunReport, console: Console) -> None:
+    """Each file of strings: its keys by what the run did (added, kept: a person's, updated,
+    removed, unchanged); past a few files, their totals."""
+    files = [f for f in result.files if f.keys is not None and f.status == "ok"]
+    for file in files[:_SHOWN_CATALOGS]:
+        assert file.keys is not None
+        console.print(f"hymt: {file.output}: {_key_counts(file.keys)}", markup=False)
+    if len(files) > _SHOWN_CATALOGS:
+        total = {name: sum((f.keys or {}).get(name, 0) for f in files) for name in (*_KEY_COUNTS, "outdated")}
+        console.print(f"hymt: {len(files)} files of strings in all: {_key_counts(total)}", markup=False)
+
+
+def _key_counts(keys: dict[str, int]) -> str:
+    line = ", ".join(f"{keys.get(name, 0)} {name}" for name in _KEY_COUNTS)
+    line = line.replace(" kept", " kept (a person's)", 1) if keys.get("kept") else line
+    outdated = keys.get("outdated", 0)
+    return line + (f"; {outdated} kept whose source changed since" if outdated else "")
 
 
 def _quality(result: RunReport, strict: bool) -> str:

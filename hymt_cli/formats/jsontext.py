@@ -42,7 +42,7 @@ class JsonSyntaxError(ValueError):
 Link = tuple["Link", str | int] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a document has one per value, and frozen costs on each
 class Token:
     """A key, scalar or bracket. `path`: the keys and indices leading to the value it belongs to
     (for a key: the member's value). A string's raw text is `text[start + 1:end - 1]`."""
@@ -77,11 +77,16 @@ class Token:
         return self.link[1] if self.link is not None else None
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
 def _skip(text: str, pos: int, end: int) -> int:
-    """Past the whitespace at pos."""
-    while pos < end and text[pos] in " \t\n\r":
-        pos += 1
-    return pos
+    """Past the whitespace at pos (a pattern: an indented file has much of it)."""
+    if pos >= end or text[pos] not in " \t\n\r":
+        return pos
+    match = _SPACE.match(text, pos, end)
+    assert match is not None
+    return match.end()
 
 
 def decode_string(raw: str) -> str:

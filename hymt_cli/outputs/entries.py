@@ -3,11 +3,10 @@ manifest.py; how a merge reads them: formats/strings/merge.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):  # a tuple: a catalog's manifest holds one per key, read at every run
     """The value at a key: the digest of the source text it stands for ("": a translation that
     failed, stale by construction), of the value, and whether a person wrote it (hymt found it
     there: it is never replaced)."""
@@ -17,8 +16,7 @@ class Record:
     person: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Archived:
+class Archived(NamedTuple):
     """The value of a key the source no longer has, kept to come back with the key."""
 
     source: str  # digest of the source text it stood for ("" when unknown)

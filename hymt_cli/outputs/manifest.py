@@ -104,7 +104,7 @@ def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
     for key, value in (written.entries or {}).items():
         parts = value.split(" ")
         if len(parts) >= 2:
-            records[key] = Record(parts[0], parts[1], person=parts[2:] == ["person"])
+            records[key] = Record(parts[0], parts[1], len(parts) > 2 and parts[2] == "person")
     for key, item in (written.removed or {}).items():
         text = item.get("text")
         if isinstance(text, str):

@@ -214,6 +214,7 @@ class Pipeline:
         result = job.result
         if result is not None:
             job.report.keys = result.counts.as_dict()
+            job.report.up_to_date = result.unchanged
         if job.output is not None:
             self._recorded.add(job.output.parent)
             try:

@@ -103,6 +103,7 @@ class FileReport:
     # updated, removed, unchanged; outdated: kept ones whose source changed since). None: a
     # document, a table.
     keys: dict[str, int] | None = None
+    up_to_date: bool = False  # a file merged into that needed no change: not written again
 
     def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
         """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report

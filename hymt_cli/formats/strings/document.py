@@ -264,6 +264,19 @@ class StringsReader:
         }
         self._every_value = any(path is None for path in targets.values()) or not targets
 
+    def drift(self) -> dict[str, MergeCounts | str]:
+        """Without translating: what a run would do to each target named by `merge_into` (its
+        counts, settled), or why it cannot be merged into. Reads the whole input."""
+        for _ in self.units():
+            pass
+        out: dict[str, MergeCounts | str] = {}
+        for lang, target in self._targets.items():
+            if target.error is not None or target.plan is None:
+                out[lang] = target.error or f"{target.path}: cannot be merged into"
+            else:
+                out[lang] = target.plan.settle()
+        return out
+
     def units(self) -> Iterator[Unit]:
         try:
             data = self._source.read_bytes()
@@ -306,6 +319,8 @@ class StringsReader:
             for leaf in target.plan.leaves
             if target.plan.needs(leaf.path)
         }
+        if not wanted and not any(leaf.category for leaf in outline.leaves()):
+            return iter(())  # nothing to translate, no plural form a target could lack: no scan
         return _scanned(self._format, text, lambda start, end: (start, end) in wanted)
 
     def _unit(self, index: int, chunk: Chunk) -> Unit:
@@ -514,13 +529,17 @@ class MergeWriter(RecordingWriter):
                 f"{self._target.path}: merging would write an unreadable file ({exc}); nothing written"
             ) from None
         assert written is not None
-        before = {leaf.path: leaf.text for leaf in plan.target.leaves()}
         after = {leaf.path: leaf.text for leaf in written.leaves()}
-        for path, fate in plan.fates.items():
-            if fate == "kept" and path in before and after.get(path) != before[path]:
+        changed = {path for path, fate in plan.fates.items() if fate in ("added", "updated", "restored")}
+        gone = {member.path for member in plan.removed}
+        for leaf in plan.target.leaves():  # every value the merge does not change reads as it did
+            path = leaf.path
+            if path in changed or (gone and any(path[:i] in gone for i in range(len(path) + 1))):
+                continue
+            if after.get(path) != leaf.text:
                 where = path_key(path)
                 raise FormatError(
-                    f"{self._target.path}: merging would change a kept value at {where}; nothing written"
+                    f"{self._target.path}: merging would change the value at {where}; nothing written"
                 )
         return written
 

@@ -53,6 +53,10 @@ def digest(text: str) -> str:
 
 def path_key(path: Path) -> str:
     """A path as the manifest names it: a JSON Pointer (RFC 6901: `/settings/save`)."""
+    if path and all(isinstance(p, str) for p in path):
+        plain = "/" + "/".join(path)  # type: ignore[arg-type]
+        if "~" not in plain and plain.count("/") == len(path):
+            return plain
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
@@ -97,6 +101,7 @@ class MergePlan:
     _categories: frozenset[str] | None = None
     _target: dict[Path, Member] = field(default_factory=dict)
     _settled: bool = False
+    _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
 
     @classmethod
     def of(
@@ -145,10 +150,14 @@ class MergePlan:
             self.removed = [] if self.keep_removed else self._removed_members()
             gone = {m.path for m in self.removed}
             described = self.target.companion_of if self.target.companions else None
-            self.counts.removed = sum(
-                1
-                for leaf in self.target.leaves()
-                if _under(leaf.path, gone) and (described is None or described(leaf.path) is None)
+            self.counts.removed = (
+                sum(
+                    1
+                    for leaf in self.target.leaves()
+                    if _under(leaf.path, gone) and (described is None or described(leaf.path) is None)
+                )
+                if gone
+                else 0
             )
             self._settled = True
         return self.counts
@@ -159,11 +168,13 @@ class MergePlan:
 
     def _fate(self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None) -> Fate:
         there = target.get(leaf.path)
-        key = path_key(leaf.path)
+        key = self._keys[leaf.path] = path_key(leaf.path)
         if there is None:
             if leaf.category and categories is not None and leaf.category not in categories:
                 return "skipped"
-            if any(isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))):
+            if len(leaf.path) > 1 and any(
+                isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))
+            ):
                 return "kept"  # the target has a value where the source has keys: the target's
             archived = self.archive.get(key)
             if archived is not None and archived.source and archived.source == digest(leaf.source_text):
@@ -322,7 +333,9 @@ class MergePlan:
         out: dict[str, Record] = {}
         for leaf in output.leaves():
             fate = self.fates.get(leaf.path)
-            key = path_key(leaf.path)
+            if fate is None or fate == "skipped":
+                continue
+            key = self._keys.get(leaf.path) or path_key(leaf.path)
             old = self.records.get(key)
             if fate == "unchanged" or (fate == "updated" and leaf.path in failed):
                 if old is not None:

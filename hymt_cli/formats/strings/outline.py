@@ -20,7 +20,7 @@ from typing import Protocol
 Path = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a file of 100,000 keys makes as many, and frozen costs
 class Leaf:
     """A key with a value: `text` is what the value says (decoded: the same words whatever the
     quoting), `source` what a translation of it is translated from (the text itself in a
@@ -43,7 +43,7 @@ class Leaf:
         return self.text if self.source is None else self.source
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Container:
     """A key whose value holds members (the file's top is the container with path ())."""
 
