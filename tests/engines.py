@@ -386,7 +386,22 @@ STRING_ATTACKS: dict[str, Callable[[str], str]] = {
         t.replace(tag, "{count, plural, one {", 1) if (tag := _first_tag(t)) else t + " {x, select,"
     ),
     "only_tags": lambda t: "".join(re.findall(r"</?s\d+/?>", t)),
+    # a model that translates every word it is sent, a placeholder's name as well
+    "letters": lambda t: _rewritten_letters(t),
 }
+
+
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
+)
+
+
+def _rewritten_letters(text: str) -> str:
+    """Every letter outside the HY-MT tags changed (ROT13): what reaches the model as text comes
+    back changed, so a placeholder sent as text shows up changed in the output."""
+    pieces = re.split(r"(</?s\d+/?>)", text)
+    return "".join(p if i % 2 else p.translate(_ROT13) for i, p in enumerate(pieces))
 
 
 class StringAttack(BatchEngine):

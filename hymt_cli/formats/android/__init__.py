@@ -32,6 +32,7 @@ from ..strings import (
     active,
     category_note,
     escaper,
+    html_escaped,
     located_value,
     looks_like_printf,
     plural_rules,
@@ -157,7 +158,7 @@ class _Scan:
         value = located_value(
             text[found.start : found.end],
             found.parts(text, conventions),
-            chain(escaper(literal), escapes.escape, container),
+            chain(escaper(literal, html=html_escaped(decoded)), escapes.escape, container),
             line_start=escapes.guard_reference,
         )
         return value if value.segments else None

@@ -9,8 +9,11 @@ A format chooses which conventions apply to a value (by format, by PO flags such
   they stand for. The model sees the placeholders as HY-MT tags (`<s1/>`) and may move them
   but not change them; splicing maps each tag back to the exact source text.
 - `escaper(conventions)` makes a translation's text literal again: a `%` from the model becomes
-  `%%` in a printf format, `{` becomes `'{'` in an ICU message, `<` becomes `&lt;` in an HTML
-  value, so that nothing the model writes becomes live syntax that the source did not have.
+  `%%` in a printf format, `{` becomes `'{'` in an ICU message, `<b` becomes `&lt;b` in an HTML
+  value, so that nothing the model writes becomes live syntax that the source did not have. In
+  an HTML value, `&`, `<` and `>` are escaped only where they would read as markup (`&name;`,
+  `<b`), unless the source writes that character only as an entity (`html_escaped`): a bare
+  `Save & close` or `5 > 3` stays bare, a source's `Tom &amp; Jerry` style is followed.
   i18next has no escape for `{{` and `$t(`, nor a plain `{name}` convention for `{`: a zero-width
   space (U+200B) is put inside what would read as a placeholder.
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
+from functools import cache
 
 from ..spans import TEMPLATING, Part
 
@@ -205,6 +209,14 @@ def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> 
     return parts
 
 
+def html_tags(text: str, start: int, end: int) -> list[Part]:
+    """The HTML tags and comments of `text[start:end]` as parts (entities left out): a tag whose
+    attribute holds a placeholder (`<a href="{0}">`) spans several nodes of an ICU message."""
+    pattern = _pattern(frozenset({Convention.HTML}))
+    assert pattern is not None
+    return [_placeholder(m) for m in pattern.finditer(text, start, end) if not m.group("entity")]
+
+
 def _placeholder(match: re.Match[str]) -> Part:
     a, b = match.span()
     groups = match.groupdict()
@@ -269,10 +281,60 @@ def icu_escape(text: str, *, pound: bool, java: bool = False, choice: bool = Fal
     return "".join(out)
 
 
-def _escape_steps(conventions: Conventions) -> list[Callable[[str], str]]:
+_ENTITY_OF = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_CHARACTER_OF = {
+    "&amp;": "&",
+    "&#38;": "&",
+    "&#x26;": "&",
+    "&lt;": "<",
+    "&#60;": "<",
+    "&#x3c;": "<",
+    "&gt;": ">",
+    "&#62;": ">",
+    "&#x3e;": ">",
+}
+# What a bare `&` or `<` would start in HTML: a character reference, a tag, an end tag, a
+# comment, a declaration or a processing instruction.
+_READS_AS_MARKUP = re.compile(r"&(?=#|[A-Za-z][A-Za-z0-9]*;)|<(?=[A-Za-z/!?])")
+
+
+def html_escaped(text: str) -> frozenset[str]:
+    """Which of `&`, `<` and `>` an HTML value writes only as an entity (`&amp;`, never a bare
+    `&`): a translation writes them the same way. The others are escaped only where they would
+    read as markup (`escape_html`)."""
+    pattern = _pattern(frozenset({Convention.HTML}))
+    assert pattern is not None
+    entities: set[str] = set()
+    bare: list[str] = []
+    pos = 0
+    for match in pattern.finditer(text):
+        bare.append(text[pos : match.start()])
+        entity = match.group("entity")
+        if entity and entity.lower() in _CHARACTER_OF:
+            entities.add(_CHARACTER_OF[entity.lower()])
+        pos = match.end()
+    bare.append(text[pos:])
+    outside = "".join(bare)
+    return frozenset(ch for ch in entities if ch not in outside)
+
+
+def escape_html(text: str, always: frozenset[str] = frozenset()) -> str:
+    """Text that an HTML reader shows as `text`: `&` and `<` escaped where they would start
+    markup, and every character of `always` (html_escaped) as its entity."""
+    return _html_escapes(always).sub(lambda m: _ENTITY_OF[m.group(0)], text)
+
+
+@cache
+def _html_escapes(always: frozenset[str]) -> re.Pattern[str]:
+    if not always:
+        return _READS_AS_MARKUP
+    return re.compile(f"[{re.escape(''.join(sorted(always)))}]|{_READS_AS_MARKUP.pattern}")
+
+
+def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callable[[str], str]]:
     steps: list[Callable[[str], str]] = []
     if Convention.HTML in conventions:
-        steps.append(lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+        steps.append(lambda t: escape_html(t, html))
     if conventions & {Convention.PRINTF, Convention.PYTHON_PERCENT, Convention.RUBY, Convention.STRFTIME}:
         steps.append(lambda t: t.replace("%", "%%"))
     if Convention.PYTHON_BRACE in conventions:
@@ -295,12 +357,13 @@ def _break_templating(text: str) -> str:
 
 
 def escaper(
-    conventions: Conventions, *, pound: bool = False, choice: bool = False
+    conventions: Conventions, *, pound: bool = False, choice: bool = False, html: frozenset[str] = frozenset()
 ) -> Callable[[str], str] | None:
     """The function that makes translated text literal under `conventions` (None: nothing to do).
     `pound`: the text is inside an ICU plural branch, where `#` is the number; `choice`: inside
-    a choice branch, where `|` ends it."""
-    steps = _escape_steps(conventions)
+    a choice branch, where `|` ends it; `html`: the characters the source writes only as
+    entities (html_escaped of the value)."""
+    steps = _escape_steps(conventions, html)
     if Convention.JAVA_MESSAGE in conventions:
         steps.append(lambda t: icu_escape(t, pound=False, java=True, choice=choice))
     elif Convention.ICU in conventions:

@@ -5,7 +5,8 @@ container's escapes already undone: see document.py). Its messages become segmen
 - a plain value is one message; placeholders are HY-MT tags (conventions.py);
 - an ICU/Java MessageFormat value (icu.py) is a message whose complex arguments (`plural`,
   `select`, `selectordinal`, `choice`) are placeholders, and every branch text is a message of
-  its own (the argument, the keywords and `#` are never sent);
+  its own (the argument, the keywords and `#` are never sent); an HTML tag holding an argument
+  (`<a href="{0}">`) is one placeholder;
 - a plural or selectordinal lacking categories that a HY-MT language needs (CLDR, plurals.py)
   gets a segment per missing category and language, translated from the source's `other`
   branch (or the nearest), with `Segment.targets` naming that language and a note naming the
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +31,7 @@ from typing import Protocol
 
 from ...text.tags import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
-from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
+from .conventions import STRUCTURED, Convention, Conventions, escaper, html_escaped, html_tags, literal_parts
 from .icu import Complex, IcuError, Literal, Message, Placeholder, parse_message
 from .plurals import PluralKind, category_note, missing_categories, nearest_form
 
@@ -136,11 +138,17 @@ class ParsedValue:
 
 
 def parse_value(
-    text: str, conventions: Conventions, *, plural_languages: Iterable[str] | None = None
+    text: str,
+    conventions: Conventions,
+    *,
+    plural_languages: Iterable[str] | None = None,
+    html: frozenset[str] | None = None,
 ) -> ParsedValue:
     """Segments of one value under its conventions. ICU/Java MessageFormat that does not parse
     is read as plain text (with the other conventions). `plural_languages`: the languages new
-    plural forms are made for (default: every HY-MT language)."""
+    plural forms are made for (default: every HY-MT language); `html`: the characters of `&<>`
+    a translation writes as entities everywhere (default: those the value writes so,
+    conventions.html_escaped)."""
     structured = conventions & STRUCTURED
     tree: Message | None = None
     if structured:
@@ -148,7 +156,7 @@ def parse_value(
             tree = parse_message(text, java=Convention.JAVA_MESSAGE in structured)
         except IcuError:
             conventions = conventions - STRUCTURED
-    builder = _Builder(text, conventions, plural_languages)
+    builder = _Builder(text, conventions, plural_languages, html)
     root = builder.message(tree) if tree is not None else builder.plain()
     return ParsedValue(text, tuple(builder.segments), root)
 
@@ -173,15 +181,24 @@ def located_value(
 
 
 class _Builder:
-    def __init__(self, text: str, conventions: Conventions, languages: Iterable[str] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        conventions: Conventions,
+        languages: Iterable[str] | None,
+        html: frozenset[str] | None = None,
+    ) -> None:
         self.text = text
         self.conventions = conventions
         self.others = conventions - STRUCTURED
         self.languages = tuple(languages) if languages is not None else None
         self.segments: list[ValueSegment] = []
+        if html is None:
+            html = html_escaped(text) if Convention.HTML in conventions else frozenset()
+        self.html = html
 
     def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
-        escape = escaper(self.conventions, pound=pound, choice=choice)
+        escape = escaper(self.conventions, pound=pound, choice=choice, html=self.html)
         if len(parts) == 1 and parts[0].kind == "text" and parts[0].shown is None:
             located = self._plain_text(parts[0], escape)  # most values: no placeholder at all
         else:
@@ -212,17 +229,13 @@ class _Builder:
     def message(self, message: Message, label: str = "") -> _Msg:
         parts: list[Part] = []
         complexes: list[Complex] = []
-        for node in message.nodes:
-            if isinstance(node, Literal):
-                if node.shown is None:
-                    parts.extend(literal_parts(self.text, node.start, node.end, self.others))
-                else:
-                    parts.append(Part(node.start, node.end, "text", shown=node.shown))
-            elif isinstance(node, Placeholder):
-                parts.append(Part(node.start, node.end, "self"))
+        for piece in _pieces(self.text, message, self.others):
+            if isinstance(piece, Part):
+                parts.append(piece)
             else:
-                parts.append(Part(node.start, node.end, "self"))
-                complexes.append(node)
+                parts.append(Part(piece.start, piece.end, "self"))
+                if isinstance(piece, Complex):
+                    complexes.append(piece)
         located, seg = self._located(parts, pound=message.in_plural, choice=message.in_choice)
         if seg >= 0 and label:
             self.segments[seg] = dataclasses.replace(self.segments[seg], label=label)
@@ -335,17 +348,64 @@ def placeholders(text: str, conventions: Conventions) -> Counter[str]:
     stack = [tree]
     while stack:
         message = stack.pop()
-        for node in message.nodes:
-            if isinstance(node, Literal):
-                if node.shown is None:
-                    _count_literal(text, node.start, node.end, others, found)
-            elif isinstance(node, Placeholder):
-                found[re.sub(r"\s+", "", text[node.start : node.end])] += 1
+        for piece in _pieces(text, message, others):
+            if isinstance(piece, Part):
+                if piece.kind in ("self", "open", "close"):
+                    found[text[piece.start : piece.end]] += 1
+            elif isinstance(piece, Placeholder):
+                found[re.sub(r"\s+", "", text[piece.start : piece.end])] += 1
             else:
-                found[f"{{{node.name},{node.kind}}}"] += 1
-                for branch in node.branches:
-                    found[f"{node.name}:{branch.selector}"] += 1
+                found[f"{{{piece.name},{piece.kind}}}"] += 1
+                for branch in piece.branches:
+                    found[f"{piece.name}:{branch.selector}"] += 1
                     stack.append(branch.message)
+    return found
+
+
+def _pieces(text: str, message: Message, others: Conventions) -> list[Part | Placeholder | Complex]:
+    """A message's nodes as parts (literal runs cut by `others`), its arguments as they are; an
+    HTML tag that holds an argument (`<a href="{0}">`) is one part, the argument inside it."""
+    tags = _tags_across(text, message) if Convention.HTML in others else []
+    pieces: list[Part | Placeholder | Complex] = []
+    pos = message.start  # the source before this is in a piece already
+    upcoming = iter(tags)
+    tag = next(upcoming, None)
+    for node in message.nodes:
+        while tag is not None and tag.start < node.end:  # a tag that starts in this literal
+            pieces.extend(literal_parts(text, max(pos, node.start), tag.start, others))
+            pieces.append(tag)
+            pos = tag.end
+            tag = next(upcoming, None)
+        if node.end <= pos:
+            continue  # inside a tag
+        if isinstance(node, Literal):
+            if node.shown is None:
+                pieces.extend(literal_parts(text, max(pos, node.start), node.end, others))
+            else:
+                pieces.append(Part(node.start, node.end, "text", shown=node.shown))
+        else:
+            pieces.append(node)
+        pos = node.end
+    return pieces
+
+
+def _tags_across(text: str, message: Message) -> list[Part]:
+    """The HTML tags of `message` that span several of its nodes: each starts and ends in
+    literal text and holds simple arguments only (`<a href="{1}" target="_blank">`)."""
+    nodes = message.nodes
+    if len(nodes) < 2:
+        return []
+    starts = [node.start for node in nodes]
+    found: list[Part] = []
+    for tag in html_tags(text, message.start, message.end):
+        first, last = bisect_right(starts, tag.start) - 1, bisect_right(starts, tag.end - 1) - 1
+        if first == last or first < 0:
+            continue  # inside one literal: literal_parts finds it
+        ends = (nodes[first], nodes[last])
+        if all(isinstance(n, Literal) and n.shown is None for n in ends) and not any(
+            isinstance(n, Complex) for n in nodes[first : last + 1]
+        ):
+            found.append(tag)
     return found
 
 

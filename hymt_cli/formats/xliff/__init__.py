@@ -38,6 +38,7 @@ from ..strings import (
     Value,
     active,
     escaper,
+    html_escaped,
     located_value,
     parse_message,
     parse_value,
@@ -50,6 +51,7 @@ from .icu_inline import masked
 from .units import Scope, Unit, Walk, local
 
 _PAIRS = frozenset({"g", "pc", "mrk"})
+_XML_TEXT = frozenset("&<>")
 _CANDIDATES = (Convention.PRINTF, Convention.TEMPLATE, Convention.HTML)
 _NEEDS_TRANSLATION = {False: frozenset({"new", "needs-translation"}), True: frozenset({"initial"})}
 
@@ -214,7 +216,9 @@ class _Scan:
             into_xml = container
         elif codes is not None and is_icu_message(codes.text):  # ... with inline codes in them
             value = parse_value(
-                codes.text, active(codes.text, _CANDIDATES, {Convention.ICU, Convention.HTML})
+                codes.text,
+                active(codes.text, _CANDIDATES, {Convention.ICU, Convention.HTML}),
+                html=_XML_TEXT,  # the HTML escape is XML's here: every `&`, `<` and `>`
             )
             into_xml = codes.unmask
         else:
@@ -227,7 +231,7 @@ class _Scan:
             value = located_value(
                 text[found.start : found.end],
                 found.parts(text, conventions),
-                chain(escaper(conventions), container),
+                chain(escaper(conventions, html=html_escaped(found.decoded)), container),
             )
             into_xml = _as_is
         if not value.segments:
