@@ -2,7 +2,8 @@
 
 `is_string_scalar` says whether a scalar is text: quoted and block scalars are; a plain one is
 unless YAML 1.1 or 1.2 reads it as something else (`yes`, `on`, `~`, `12`, `1_000`, `0x1F`,
-`.inf`, `2024-01-02`): Rails (Psych) reads 1.1, other tools 1.2, so both count.
+`.inf`, `2024-01-02`): Rails (Psych) reads 1.1, other tools 1.2, so both count. Psych also reads
+a plain `:year` (or `:"a b"`) as a Ruby symbol (Rails' `date.order: [:year, :month, :day]`).
 
 `write_scalar(value, raw, ...)` gives the raw text of a new value in the style of the source
 scalar `raw`: plain stays plain where a plain scalar can hold the value (no `: ` or ` #`, no
@@ -31,6 +32,7 @@ _NOT_STRING = re.compile(
     | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
         (?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?     # timestamp
     | =|<<
+    | :\S[\s\S]*                                           # a Ruby symbol (Psych)
     )\Z""",
     re.VERBOSE,
 )
