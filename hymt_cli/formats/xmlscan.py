@@ -6,10 +6,14 @@ CDATA section and comment lies in the source. `xml.parsers.expat` reports the by
 of every event; `scan` turns those into offsets in the decoded text (an event ends where
 the next begins).
 
-Nothing is fetched or expanded: a document that declares entities (the billion-laughs
-attack, external entities) is refused with one line, as defusedxml refuses it; an
-undeclared entity in a document with an external DTD stays literal (a `skipped` event
-whose source is `&name;`). External DTDs are never read.
+Nothing is fetched or expanded. An internal entity of the document's own DTD subset
+(`<!ENTITY app_name "Termux">`, as Android projects declare an app's name) is taken as it is:
+its references stay literal in the text, each a `skipped` event whose source is `&app_name;`
+(a placeholder for the formats), as is an undeclared entity in a document with an external
+DTD. Refused with one line, as defusedxml refuses them: external and unparsed entities,
+parameter entities, and an entity whose value refers to another one or holds markup (the
+billion-laughs attack nests them) or is longer than `ENTITY_VALUE_LIMIT` (expat still
+expands references in attribute values). External DTDs are never read.
 """
 
 from __future__ import annotations
@@ -55,9 +59,46 @@ def _refuse_external(_context: str, _base: str | None, _system: str | None, _pub
     raise _Refused("external XML entities are not allowed")
 
 
+ENTITY_VALUE_LIMIT = 1024
+_NESTING = re.compile(r"[&%<]")
+
+
+class _Entities:
+    """The internal general entities a document declares: their references stay literal."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def declare(
+        self,
+        name: str,
+        is_parameter: bool,
+        value: str | None,
+        _base: str | None,
+        _system: str | None,
+        _public: str | None,
+        notation: str | None,
+    ) -> None:
+        if is_parameter:
+            raise _Refused("XML parameter entities are not allowed")
+        if value is None or notation is not None:
+            raise _Refused("external XML entities are not allowed")
+        if _NESTING.search(value):
+            raise _Refused(f"the XML entity {name!r} refers to another entity or holds markup (not allowed)")
+        if len(value) > ENTITY_VALUE_LIMIT:
+            raise _Refused(f"the XML entity {name!r} is longer than {ENTITY_VALUE_LIMIT} characters")
+        self.names.add(name)
+
+    def reference(self, data: str) -> str | None:
+        """The entity `data` refers to when it is a reference to a declared one (`&name;`)."""
+        if data.startswith("&") and data.endswith(";") and data[1:-1] in self.names:
+            return data[1:-1]
+        return None
+
+
 def scan(text: str) -> list[XmlEvent]:
     """Every event of `text`, in order; FormatError (with line and column) when it is not
-    well-formed XML or declares entities."""
+    well-formed XML or declares entities other than plain internal ones."""
     data = text.encode("utf-8", "surrogatepass")
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = False
@@ -74,9 +115,17 @@ def scan(text: str) -> list[XmlEvent]:
     parser.CommentHandler = lambda chars: add("comment", payload=chars)
     parser.SkippedEntityHandler = lambda name, _is_param: add("skipped", name)
     parser.ProcessingInstructionHandler = lambda target, _data: add("pi", target)
-    parser.EntityDeclHandler = _refuse("XML entity declarations are not allowed")
-    parser.UnparsedEntityDeclHandler = _refuse("XML entity declarations are not allowed")
+    entities = _Entities()
+    parser.EntityDeclHandler = entities.declare
+    parser.UnparsedEntityDeclHandler = _refuse("external XML entities are not allowed")
     parser.ExternalEntityRefHandler = _refuse_external
+
+    def unexpanded(data: str) -> None:  # a default handler: internal entities are not expanded
+        name = entities.reference(data)
+        if name is not None:
+            add("skipped", name)
+
+    parser.DefaultHandler = unexpanded
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:

@@ -5,12 +5,14 @@ plurals, references), Apple (.strings encodings, stringsdict plural keys); their
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import polib
 import pytest
-from resource_checks import po_entries
+from engines import STRING_ATTACKS, StringAttack
+from resource_checks import CORPUS, po_entries, translate
 
 from hymt_cli.formats import FormatError, PoOptions, XliffOptions, format_for_path, format_named
 from hymt_cli.formats.android import AndroidFormat
@@ -329,14 +331,42 @@ LAUGHS = (
 
 
 @pytest.mark.parametrize("fmt", [AndroidFormat(), XliffFormat(), StringsDictFormat()], ids=lambda f: f.name)
-def test_entity_declarations_are_refused_at_once(fmt):
+def test_nested_external_and_parameter_entities_are_refused_at_once(fmt):
     start = time.monotonic()
-    with pytest.raises(FormatError, match=r"line 1, column \d+: XML entity declarations are not allowed"):
+    with pytest.raises(FormatError, match=r"line 1, column \d+: the XML entity 'b' refers to another entity"):
         fmt.parse(LAUGHS)
     external = '<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]><r>&e;</r>'
-    with pytest.raises(FormatError, match="entity"):
+    with pytest.raises(FormatError, match="external XML entities are not allowed"):
         fmt.parse(external)
+    parameter = '<!DOCTYPE r [<!ENTITY % p "x">]><r/>'
+    with pytest.raises(FormatError, match="XML parameter entities are not allowed"):
+        fmt.parse(parameter)
+    unparsed = '<!DOCTYPE r [<!NOTATION n SYSTEM "n"><!ENTITY u SYSTEM "u.bin" NDATA n>]><r/>'
+    with pytest.raises(FormatError, match="external XML entities are not allowed"):
+        fmt.parse(unparsed)
+    # one long value referenced in many attributes: expat expands those (quadratic growth)
+    wide = '<!DOCTYPE r [<!ENTITY w "' + "w" * 1025 + '">]><r>' + '<x a="&w;"/>' * 10000 + "</r>"
+    with pytest.raises(FormatError, match="longer than 1024 characters"):
+        fmt.parse(wide)
     assert time.monotonic() - start < 1
+
+
+TERMUX = (
+    '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE resources [\n'
+    '    <!ENTITY TERMUX_APP_NAME "Termux">\n    <!ENTITY COPY "&#169; Termux">\n]>\n<resources>\n'
+    '    <string name="application_name">&TERMUX_APP_NAME;</string>\n'
+    '    <string name="error">&TERMUX_APP_NAME; was unable to install &amp; run %1$s.</string>\n'
+    '    <string name="about">&COPY; 2024</string>\n</resources>\n'
+)
+
+
+def test_internal_entities_stay_literal_as_placeholders():
+    """Termux declares its app's name as an entity (`&TERMUX_APP_NAME;`): the file is read, the
+    references are placeholders (never expanded, never sent), the declarations are kept."""
+    doc = AndroidFormat().parse(TERMUX)
+    assert [s.text for s in doc.segments] == ["<s1/> was unable to install & run <s2/>.", "<s1/> 2024"]
+    out = doc.reassemble({s.id: s.text.replace("install", "installieren") for s in doc.segments})
+    assert out == TERMUX.replace("install &amp;", "installieren &amp;")
 
 
 def test_malformed_xml_names_line_and_column():
@@ -382,3 +412,17 @@ def test_outputs_follow_the_layout_under_out(tmp_path: Path):
     }
     [pot] = [s for s in sources if s.relative.name == "x.pot"]
     assert output_path(pot, language("de"), None) == app / "locale" / "de" / "LC_MESSAGES" / "x.po"
+
+
+@pytest.mark.skipif(
+    not (CORPUS / "android/termux-strings.xml").is_file(), reason="run scripts/gather_corpus.py"
+)
+def test_termux_strings_with_entities_translate_and_keep_every_reference(tmp_path):
+    path = CORPUS / "android/termux-strings.xml"
+    report, outputs = translate([path], StringAttack(STRING_ATTACKS["letters"]), tmp_path, "de")
+    assert report.files_failed == 0, [f.error for f in report.files]
+    source, output = path.read_text(encoding="utf-8"), outputs[path].read_text(encoding="utf-8")
+    references = re.compile(r"&[A-Z_]+;")
+    assert references.findall(output) == references.findall(source) and len(references.findall(source)) > 20
+    assert output.split("<resources>")[0] == source.split("<resources>")[0]  # the declarations
+    assert "Vafgnyyvat obbgfgenc cnpxntrf" in output  # translated: "Installing bootstrap packages"
