@@ -3,8 +3,9 @@
 - `arb`: Flutter ARB (`.arb`, or top-level `@@locale` / `@key` metadata): every message is ICU.
 - `webextension`: `messages.json` of a browser extension (each member an object with a
   `message`): `$NAME$`/`$1` placeholders, `$$` for a dollar sign.
-- `i18next`: `{{name}}` interpolation and `$t(key)` nesting appear: single braces are literal
-  there, so ICU does not apply.
+- `i18next`: `{{name}}` interpolation, `$t(key)` nesting, `_one`/`_other` (v4) or `_plural`
+  (v3) keys, or `__name__` interpolation (i18next's `__` prefix and suffix: node-red) appear:
+  single braces are literal there, so ICU does not apply.
 - `plain`: nested or flat JSON (react-intl/FormatJS, vue-i18n, next-intl, ngx-translate ...): a
   value with braces is read as ICU when it parses as ICU, and printf, Ruby `%{x}`, `{{x}}`
   templating, HTML and Home Assistant's `[%key:...%]` references are recognised by what the
@@ -26,7 +27,9 @@ _HEAD = 4096
 _ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{')
 _WEBEXT = re.compile(r'^\ufeff?\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{[^{}]*"message"\s*:\s*"')
 _ICU_COMPLEX = re.compile(r"\{\s*[\w.-]+\s*,\s*(?:plural|select|selectordinal)\s*,")
-_I18NEXT = re.compile(r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other)"\s*:')
+_I18NEXT = re.compile(
+    r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other|plural)"\s*:|__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__(?![A-Za-z0-9])'
+)
 
 
 def detect(text: str) -> Flavor:

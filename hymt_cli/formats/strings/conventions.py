@@ -37,7 +37,7 @@ class Convention(StrEnum):
     PYTHON_BRACE = "python-brace"  # {name} {0} {} {0:>8} {a.b} (Python str.format, .NET); {{ }} literal
     ICU = "icu"  # ICU MessageFormat: {arg}, plural/select/selectordinal, '' quoting (icu.py)
     JAVA_MESSAGE = "java-message"  # java.text.MessageFormat: {0}, {0,choice,...}, '' quoting (icu.py)
-    I18NEXT = "i18next"  # {{name}} {{- html}} {{val, number}} and nesting $t(key)
+    I18NEXT = "i18next"  # {{name}} {{- html}} {{val, number}}, nesting $t(key); __name__ (legacy, node-red)
     RUBY = "ruby"  # %{name} %<name>s (Ruby, Rails I18n); %% literal
     WEBEXT = "webext"  # $NAME$ and $1 (WebExtension messages.json); $$ literal
     TEMPLATE = "template"  # {{ x }} {% x %} {# x #} (Liquid, Jinja, Hugo, Handlebars, Angular)
@@ -56,6 +56,8 @@ _PRINTF_BODY = (
     r"(?:\d+\$)?[-+0#',]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
+# i18next's interpolation with the `__` prefix and suffix (its first default; node-red's): `__count__`.
+_DUNDER = r"__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__"
 # Home Assistant's build replaces a reference with the string it names: no escape exists.
 _REFERENCE = r"\[%key:[A-Za-z0-9_:.@-]+%\]"
 _PATTERNS: dict[Convention, str] = {
@@ -71,7 +73,8 @@ _PATTERNS: dict[Convention, str] = {
         r"(?P<brace_lit>\{\{|\}\})"
         r"|\{[A-Za-z0-9_]*(?:[.\[][^{}:!\n]*)?(?:![rsa])?(?::(?:[^{}\n]|\{[^{}\n]*\})*)?\}"
     ),
-    Convention.I18NEXT: r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}|\$t\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)",
+    Convention.I18NEXT: r"\{\{(?:[^{}]|\{(?!\{)|\}(?!\}))*\}\}|\$t\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)|"
+    + _DUNDER,
     Convention.TEMPLATE: TEMPLATING,
     Convention.RUBY: (
         r"(?P<ruby_lit>%%)|%\{[^{}\n]*\}"
@@ -143,7 +146,7 @@ _DETECT: dict[Convention, str] = {
     + r"(?![A-Za-z])",
     Convention.PYTHON_PERCENT: r"%\([A-Za-z_]\w*\)[-+ 0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",
     Convention.PYTHON_BRACE: r"\{[A-Za-z0-9_]*(?:![rsa])?(?::[^{}\n]*)?\}",
-    Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(",
+    Convention.I18NEXT: r"\{\{[^{}]+\}\}|\$t\(|" + _DUNDER,
     Convention.TEMPLATE: r"\{\{[^{}]+\}\}|\{%[^{}]*%\}",
     Convention.RUBY: r"%\{\w+\}|%<\w+>[-+ 0#]*\d*(?:\.\d+)?[bBdiouxXeEfgGaAcps]",
     Convention.WEBEXT: r"\$[A-Za-z0-9_@]+\$|\$[1-9]",
@@ -343,11 +346,16 @@ def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callab
         steps.append(lambda t: t.replace("$", "$$"))
     if conventions & {Convention.I18NEXT, Convention.TEMPLATE}:
         steps.append(_break_templating)
+    if Convention.I18NEXT in conventions:
+        steps.append(lambda t: _DUNDER_START.sub("_" + _ZWSP + "_", t))
     if Convention.BRACE in conventions:
         steps.append(lambda t: _BRACE_LIKE.sub("{" + _ZWSP, t))
     if Convention.REFERENCE in conventions:
         steps.append(lambda t: t.replace("[%key:", "[%" + _ZWSP + "key:"))
     return steps
+
+
+_DUNDER_START = re.compile(r"__(?=[A-Za-z0-9$])")
 
 
 def _break_templating(text: str) -> str:
