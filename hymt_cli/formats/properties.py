@@ -15,6 +15,8 @@ its `\\n`s (the usual layout of long messages).
 MessageFormat: a value with arguments (`{0}`, `{1,number}`, `{0,choice,...}`) is a
 java.text.MessageFormat pattern: its arguments are placeholders, a choice's texts are
 segments, and apostrophes follow MessageFormat's rule (`''` for one) in what the model writes.
+Bean Validation: `{min}` parameters and `${inclusive == true ? 'or equal to ' : ''}` EL
+expressions (nested braces and quotes included) are one placeholder each.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.)|$)", re.DOTALL)
 _SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _LEADING_SPACE = re.compile(r"[ \t\f]*")
 _MESSAGE_FORMAT = re.compile(r"\{\d")
-CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML})
+CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML, Convention.EL, Convention.BRACE})
 _BUNDLE_WORDS = re.compile(
     r"messages|strings|bundle|resources|labels|text|i18n|l10n|lang|locali[sz]", re.IGNORECASE
 )
@@ -248,8 +250,13 @@ class PropertiesFormat(StringsFormat):
 
 
 def conventions_for(value: str) -> frozenset[Convention]:
-    """printf and HTML as the value shows them; MessageFormat where it has arguments (`{0}`)."""
-    return active(value, CANDIDATES, {Convention.JAVA_MESSAGE} if _MESSAGE_FORMAT.search(value) else ())
+    """printf and HTML as the value shows them; MessageFormat where it has arguments (`{0}`);
+    else a Bean Validation message's `{name}` parameters and `${...}` EL expressions (Hibernate
+    Validator's ValidationMessages.properties), each one placeholder."""
+    found = active(value, CANDIDATES)
+    if Convention.EL not in found and _MESSAGE_FORMAT.search(value):
+        return (found - {Convention.BRACE}) | {Convention.JAVA_MESSAGE}
+    return found
 
 
 def _writer(style: PropertiesStyle, continuation: str | None):  # type: ignore[no-untyped-def]

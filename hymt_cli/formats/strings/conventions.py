@@ -45,6 +45,7 @@ class Convention(StrEnum):
     STRFTIME = "strftime"  # %Y-%m-%d %H:%M %B %-d (Rails date and time formats); %% literal
     HTML = "html"  # tags and entities inside a value
     REFERENCE = "reference"  # [%key:common::config_flow::data::host%] (Home Assistant strings.json)
+    EL = "el"  # ${days == 0 ? '' : days} (Jakarta Expression Language: Bean Validation messages)
 
 
 Conventions = frozenset[Convention]
@@ -56,6 +57,20 @@ _PRINTF_BODY = (
     r"(?:\d+\$)?[-+0#',]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?"
     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSp@bBhH]|[tT][a-zA-Z])"
 )
+
+
+def _balanced(depth: int) -> str:
+    """What may stand between braces, braces nested `depth` deep: quoted strings (EL's, with
+    backslash escapes) may hold any brace."""
+    atom = r"[^{}'\"]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+    body = f"(?:{atom})*"
+    for _ in range(depth):
+        body = rf"(?:{atom}|\{{{body}\}})*"
+    return body
+
+
+# A Jakarta EL expression, nested braces and quotes included; `${0}` is MessageFormat's `$` and {0}.
+_EL = r"\$\{(?!\d+\})" + _balanced(3) + r"\}"
 # i18next's interpolation with the `__` prefix and suffix (its first default; node-red's): `__count__`.
 _DUNDER = r"__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__"
 # Home Assistant's build replaces a reference with the string it names: no escape exists.
@@ -84,6 +99,7 @@ _PATTERNS: dict[Convention, str] = {
     Convention.BRACE: r"\{[A-Za-z0-9_.$@:-]+\}",
     Convention.STRFTIME: r"(?P<strftime_lit>%%)|%[-_0^#]?[aAbBcCdDeFgGhHIjklLmMnNpPrRsStTuUVwWxXyYzZ+]",
     Convention.REFERENCE: _REFERENCE,
+    Convention.EL: _EL,
     Convention.HTML: (
         r"(?P<comment><!--.*?-->)"
         r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
@@ -95,6 +111,7 @@ _PATTERNS: dict[Convention, str] = {
 _ORDER = (
     Convention.REFERENCE,
     Convention.HTML,
+    Convention.EL,
     Convention.I18NEXT,
     Convention.TEMPLATE,
     Convention.RUBY,
@@ -154,6 +171,7 @@ _DETECT: dict[Convention, str] = {
     Convention.STRFTIME: r"%[-_0^#]?[YmdHMSBbAaIpye](?:.*%[-_0^#]?[YmdHMSBbAaIpye])",
     Convention.HTML: r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]\w*);",
     Convention.REFERENCE: _REFERENCE,
+    Convention.EL: _EL,
 }
 _DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
 _COMPILED: dict[Conventions, re.Pattern[str] | None] = {}
@@ -348,6 +366,8 @@ def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callab
         steps.append(_break_templating)
     if Convention.I18NEXT in conventions:
         steps.append(lambda t: _DUNDER_START.sub("_" + _ZWSP + "_", t))
+    if Convention.EL in conventions:
+        steps.append(lambda t: t.replace("${", "$" + _ZWSP + "{").replace("#{", "#" + _ZWSP + "{"))
     if Convention.BRACE in conventions:
         steps.append(lambda t: _BRACE_LIKE.sub("{" + _ZWSP, t))
     if Convention.REFERENCE in conventions:
