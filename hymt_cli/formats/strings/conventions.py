@@ -73,15 +73,22 @@ def _balanced(depth: int) -> str:
 _EL = r"\$\{(?!\d+\})" + _balanced(3) + r"\}"
 # i18next's interpolation with the `__` prefix and suffix (its first default; node-red's): `__count__`.
 _DUNDER = r"__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__"
+# Python's optparse replaces `%prog` in usage and version texts, `%default` in option help:
+# in a printf or Python message they are one placeholder each, not `%p` + `rog`, `%d` + `efault`.
+_OPTPARSE = r"%(?:prog|default)(?![A-Za-z0-9_])"
 # Home Assistant's build replaces a reference with the string it names: no escape exists.
 _REFERENCE = r"\[%key:[A-Za-z0-9_:.@-]+%\]"
 _PATTERNS: dict[Convention, str] = {
-    Convention.PRINTF: r"(?P<printf_lit>%%)|%(?:\d+\$)?#@[A-Za-z_]\w*@|"
+    Convention.PRINTF: r"(?P<printf_lit>%%)|"
+    + _OPTPARSE
+    + r"|%(?:\d+\$)?#@[A-Za-z_]\w*@|"
     + _PRINTF_INTTYPES
     + "|%"
     + _PRINTF_BODY,
     Convention.PYTHON_PERCENT: (
-        r"(?P<py_lit>%%)|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
+        r"(?P<py_lit>%%)|"
+        + _OPTPARSE
+        + r"|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
         r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
     ),
     Convention.PYTHON_BRACE: (
