@@ -169,6 +169,7 @@ COLUMNS: dict[str, tuple[tuple[str, ...], bool]] = {
     "csv/godot-translation-demo.csv": (("en",), True),
     "csv/multisafepay-magento-de_DE.csv": (("2",), False),
     "csv/elasticsuite-core-en_US.csv": (("2",), False),
+    "csv/openmage-Mage_Customer.csv": (("2",), False),
     "tsv/gap-validation.tsv": (("Text", "A", "B"), True),
     "tsv/language-resources-jvf-prompts.tsv": (("2",), False),
     "tsv/cldr-country-names-en.tsv": (("2",), False),

@@ -14,11 +14,11 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Literal, get_args
+from typing import ClassVar, Literal, Protocol, get_args
 
 from ..options import Options, Panel, option
 from ..text.segments import Segment
-from .base import DocumentFormat, FormatError, ParsedDocument, Unit
+from .base import FormatError, ParsedDocument, Unit
 from .row_context import needs_context
 from .text import fit_line_breaks
 
@@ -83,10 +83,19 @@ class TableCell:
     parsed: ParsedDocument | None
 
 
+class CellParser(Protocol):
+    """What a table asks of the format its cells are parsed with: a document format (txt, md,
+    html), or a table's own (a Magento dictionary's phrases)."""
+
+    name: ClassVar[str]
+
+    def parse(self, text: str) -> ParsedDocument: ...
+
+
 class CellPlanner:
     """A batch's segments, built column by column from the column's unique values."""
 
-    def __init__(self, cell_format: DocumentFormat) -> None:
+    def __init__(self, cell_format: CellParser) -> None:
         self._format = cell_format
         self.segments: list[Segment] = []
         self.weights: dict[int, int] = {}

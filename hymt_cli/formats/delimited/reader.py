@@ -12,13 +12,14 @@ the encoding are the source's.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from ..base import DocumentFormat, FormatError, InputSource, Unit
 from ..encodings import UTF8, EncodingOptions, encoded
 from ..row_context import NO_CONTEXT, ContextColumns, RowContext
 from ..table_cells import (
+    CellParser,
     CellPlanner,
     ContextCells,
     TableCell,
@@ -31,7 +32,8 @@ from ..table_cells import (
 from ..text_stream import TextStream
 from .dialect import DelimitedOptions, Dialect
 from .fields import field_value, is_quoted, render_field
-from .scanner import SEPARATOR_HINT, RecordScanner, Scanned, Span, sniff_delimiter
+from .magento import TRANSLATED_COLUMN, PhraseCells, is_dictionary
+from .scanner import SEPARATOR_HINT, RecordScanner, Scanned, Span, sample_field_counts, sniff_delimiter
 
 _Cells = tuple[tuple[TableCell, ...], ...]  # per selected column, its cells in the batch
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of rows
@@ -86,7 +88,7 @@ class DelimitedReader:
         self._table = table
         self._options = options
         self._default_delimiter = default_delimiter
-        self._cell_format = cell_format
+        self._cell_format: CellParser = cell_format
         self._source = source
         self._context = context
         self._stream: TextStream | None = None
@@ -108,6 +110,7 @@ class DelimitedReader:
         )
         self._dialect = Dialect(delimiter, self._options.escaping)
         scanner = RecordScanner(self._stream, self._dialect, first)
+        self._recognise(first)
         read = self._read_header(scanner)
         if read is None:  # nothing but blank lines (or nothing): written as it is
             yield CellPlanner(self._cell_format).unit(
@@ -148,6 +151,18 @@ class DelimitedReader:
             rows = []
             if got is None:
                 return
+
+    def _recognise(self, first: str) -> None:
+        """A Magento translation dictionary (magento.py) is read as Magento reads it: its cells
+        are phrases and, unless `--columns` says otherwise, its second column is translated."""
+        assert self._dialect is not None
+        counts = sample_field_counts(first[:SNIFF_CHARS], self._dialect, records=1)
+        if not counts or not is_dictionary(self._source.display, counts[0]):
+            return
+        self._cell_format = PhraseCells()
+        if not self._table.columns:
+            self._table = replace(self._table, columns=(TRANSLATED_COLUMN,))
+            self._options = replace(self._options, header=False)
 
     def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
         assert self._stream is not None and self._dialect is not None

@@ -46,6 +46,7 @@ class Convention(StrEnum):
     HTML = "html"  # tags and entities inside a value
     REFERENCE = "reference"  # [%key:common::config_flow::data::host%] (Home Assistant strings.json)
     EL = "el"  # ${days == 0 ? '' : days} (Jakarta Expression Language: Bean Validation messages)
+    MAGENTO = "magento"  # %1 %customer_name (Magento 2), %s %1$s (Magento 1), %value% (Zend_Validate)
 
 
 Conventions = frozenset[Convention]
@@ -71,6 +72,12 @@ def _balanced(depth: int) -> str:
 
 # A Jakarta EL expression, nested braces and quotes included; `${0}` is MessageFormat's `$` and {0}.
 _EL = r"\$\{(?!\d+\})" + _balanced(3) + r"\}"
+# Magento's phrases: Zend_Validate's `%value%`, sprintf's `%1$s` and `%s` (Magento 1), then
+# Magento 2's `%1` and `%name` (Phrase's placeholder renderer replaces `%` + an argument's key).
+_MAGENTO = (
+    r"%[A-Za-z_]\w*%|%\d+\$[-+0#']*\d*(?:\.\d+)?[bcdeEfFgGosuxX]|%\d+"
+    r"|%[-+0#']*\d*(?:\.\d+)?[bcdeEfFgGosuxX](?![A-Za-z0-9_])|%[A-Za-z_]\w*"
+)
 # i18next's interpolation with the `__` prefix and suffix (its first default; node-red's): `__count__`.
 _DUNDER = r"__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__"
 # Python's optparse replaces `%prog` in usage and version texts, `%default` in option help:
@@ -86,9 +93,7 @@ _PATTERNS: dict[Convention, str] = {
     + "|%"
     + _PRINTF_BODY,
     Convention.PYTHON_PERCENT: (
-        r"(?P<py_lit>%%)|"
-        + _OPTPARSE
-        + r"|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
+        r"(?P<py_lit>%%)|" + _OPTPARSE + r"|%\([^()\n]*\)[-+ 0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?"
         r"[diouxXeEfFgGcrsa]|%[-+0#]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlL]?[diouxXeEfFgGcrsa]"
     ),
     Convention.PYTHON_BRACE: (
@@ -107,6 +112,7 @@ _PATTERNS: dict[Convention, str] = {
     Convention.STRFTIME: r"(?P<strftime_lit>%%)|%[-_0^#]?[aAbBcCdDeFgGhHIjklLmMnNpPrRsStTuUVwWxXyYzZ+]",
     Convention.REFERENCE: _REFERENCE,
     Convention.EL: _EL,
+    Convention.MAGENTO: _MAGENTO,
     Convention.HTML: (
         r"(?P<comment><!--.*?-->)"
         r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
@@ -123,6 +129,7 @@ _ORDER = (
     Convention.TEMPLATE,
     Convention.RUBY,
     Convention.STRFTIME,
+    Convention.MAGENTO,
     Convention.PYTHON_PERCENT,
     Convention.PRINTF,
     Convention.PYTHON_BRACE,
@@ -179,6 +186,7 @@ _DETECT: dict[Convention, str] = {
     Convention.HTML: r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]\w*);",
     Convention.REFERENCE: _REFERENCE,
     Convention.EL: _EL,
+    Convention.MAGENTO: r"%\d|%[A-Za-z_]",
 }
 _DETECT_RE = {c: re.compile(p, re.DOTALL) for c, p in _DETECT.items()}
 _COMPILED: dict[Conventions, re.Pattern[str] | None] = {}
@@ -373,6 +381,8 @@ def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callab
         steps.append(_break_templating)
     if Convention.I18NEXT in conventions:
         steps.append(lambda t: _DUNDER_START.sub("_" + _ZWSP + "_", t))
+    if Convention.MAGENTO in conventions and Convention.PRINTF not in conventions:
+        steps.append(lambda t: _MAGENTO_START.sub("%" + _ZWSP, t))  # Magento 2: no escape
     if Convention.EL in conventions:
         steps.append(lambda t: t.replace("${", "$" + _ZWSP + "{").replace("#{", "#" + _ZWSP + "{"))
     if Convention.BRACE in conventions:
@@ -382,6 +392,7 @@ def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callab
     return steps
 
 
+_MAGENTO_START = re.compile(r"%(?=[A-Za-z0-9_])")
 _DUNDER_START = re.compile(r"__(?=[A-Za-z0-9$])")
 
 
