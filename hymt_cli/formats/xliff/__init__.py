@@ -3,7 +3,9 @@
 What is sent: the source of every unit (2.0: every segment) that has no target yet, an empty
 one, or one whose state says it still needs translating (1.2 `new`/`needs-translation`, 2.0 an
 explicit `initial`); in a catalog whose target language is its source language (Symfony's
-`validators.en.xlf`) every unit. Inline codes are HY-MT tags: `<g>`, `<mrk>`, `<pc>` pairs
+`validators.en.xlf`) every unit; a 1.2 `<seg-source>` with `<mrk mtype="seg">` segments is sent
+instead of the `<source>`, so that the target has the same segments (and `mid`s). Inline codes
+are HY-MT tags: `<g>`, `<mrk>`, `<pc>` pairs
 around text, `<x/> <bx/> <ex/> <bpt> <ept> <ph> <it>`, `<sc/> <ec/> <cp/>` placeholders, copied
 into the target exactly. Notes are context. Never touched: units with a translation,
 `translate="no"`, `<alt-trans>`, notes, every other element and attribute.
@@ -204,7 +206,10 @@ class _Scan:
                 yield from self._emptied(unit, scope)
             return
         events, text = self.events, self.text
-        found = content(text, events, unit.source, unit.source_end, classify)
+        if unit.segmented >= 0:  # the target repeats the `<mrk mtype="seg">` of the seg-source
+            found = content(text, events, unit.segmented, unit.segmented_end, classify)
+        else:
+            found = content(text, events, unit.source, unit.source_end, classify)
         if found.text_only and not is_text(found.decoded):
             return
         container = escape_cdata if found.cdata_only else escape_text

@@ -1,7 +1,9 @@
 """The translation units of an XLIFF 1.2 or 2.0 document, found in its XML events.
 
 1.2: `<file source-language target-language>` > `<group>`* > `<trans-unit>` > `<source>`,
-`<seg-source>`, `<target state>`, `<note>`, `<alt-trans>` (never touched). 2.0: `<xliff srcLang
+`<seg-source>`, `<target state>`, `<note>`, `<alt-trans>` (never touched). A `<seg-source>`
+that cuts the source into `<mrk mtype="seg" mid="n">` segments (Okapi, Trados) is what is
+translated: the target repeats its segments, each `mid` with its translation. 2.0: `<xliff srcLang
 trgLang>` > `<file>` > `<group>`* > `<unit>` > `<notes>`, `<segment state>` > `<source>`,
 `<target>`. `translate="no"` on a unit or any element above it leaves it alone.
 """
@@ -38,6 +40,9 @@ class Unit:
     state: str = ""
     notes: list[str] = field(default_factory=list)
     scope: int = 0  # event index of the `<file>` (1.2) or `<xliff>` (2.0) start tag
+    # 1.2: a `<seg-source>` whose `<mrk mtype="seg">` segments a target repeats (-1: none)
+    segmented: int = -1
+    segmented_end: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,10 @@ class Scope:
     event: int
     source_language: str
     target_language: str
+
+
+def _is_segment(event: XmlEvent) -> bool:
+    return local(event.name) == "mrk" and event.attrs.get("mtype") == "seg"
 
 
 def _text(events: Sequence[XmlEvent], first: int, last: int) -> str:
@@ -105,6 +114,8 @@ class Walk:
                 unit.source, unit.source_end, unit.anchor = i, j, j
             elif name == "seg-source":
                 unit.anchor = j
+                if any(_is_segment(events[a]) for a, _ in children(events, i, j)):
+                    unit.segmented, unit.segmented_end = i, j
             elif name == "target" and unit.target < 0:
                 unit.target, unit.target_end, unit.state_at = i, j, i
                 unit.state = events[i].attrs.get("state", "")
