@@ -36,12 +36,14 @@ def summarize(
     strict: bool = False,
     code: ExitCode = ExitCode.OK,
 ) -> None:
+    warned: set[str] = set()  # an input's warning, in each of its languages' files: told once
     for file in result.files:
         if file.status == "failed" and file.error:  # a file failing in every language: one line
             console.print(f"[red]error:[/] {_esc(file.error)}")
             if file.hint:
                 console.print(f"  hint: {file.hint}", markup=False)
-        elif file.warning:
+        elif file.warning and file.warning not in warned:
+            warned.add(file.warning)
             console.print(f"[yellow]warning:[/] {_esc(file.warning)}")
     if not quiet:
         _skipped(result, console, verbose=verbose)

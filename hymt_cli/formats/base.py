@@ -103,7 +103,8 @@ class Unit:
     table rows. `content` is the format's own (what its writer needs); `weights` says how many
     occurrences a segment stands for (rows sharing a cell value; 1 where absent) and `labels`
     how a report names a segment (default: its id); `only` which segments a target language
-    needs, where it needs fewer than all."""
+    needs, where it needs fewer than all. `warning`: what reading the unit found that a person
+    should know, such as a guess the format made (the run adds it to the file's warning)."""
 
     index: int
     segments: Sequence[Segment]
@@ -113,6 +114,7 @@ class Unit:
     # Target language -> the only segments it needs (a target file merged: its missing and stale
     # keys); a language not named needs every segment.
     only: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    warning: str = ""
 
     def weight(self, segment_id: int) -> int:
         return self.weights.get(segment_id, 1)

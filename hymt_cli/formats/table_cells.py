@@ -131,9 +131,9 @@ class CellPlanner:
             cells.append(TableCell(value, tuple(range(start, len(segments))), parts))
         return tuple(cells)
 
-    def unit(self, index: int, content: object) -> Unit:
+    def unit(self, index: int, content: object, warning: str = "") -> Unit:
         self.labels.size = len(self.segments)
-        return Unit(index, self.segments, content, self.weights, self.labels)
+        return Unit(index, self.segments, content, self.weights, self.labels, warning)
 
     def _split(self, value: str) -> ParsedDocument | None:
         """The cell format's parse of a value, or None where the whole value is one segment

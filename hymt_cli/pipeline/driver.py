@@ -152,6 +152,8 @@ class Pipeline:
                 self._unreadable(current, f"{current.source.display}: {exc}")
                 continue
             current.read += 1
+            if unit.warning:
+                self._warn(current, unit.warning)
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
@@ -263,6 +265,13 @@ class Pipeline:
             )
             current.jobs = []
         current.fail(message)
+
+    @staticmethod
+    def _warn(current: OpenInput, message: str) -> None:
+        """What the format found reading an input (Unit.warning): in its files' warning."""
+        line = f"{current.source.display}: {message}"
+        for job in current.jobs:
+            job.report.warning = "; ".join(filter(None, [job.report.warning, line]))
 
     def _plan_unit(self, window: Window, current: OpenInput, unit: Unit) -> None:
         planner = window.planner

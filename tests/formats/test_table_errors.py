@@ -63,6 +63,20 @@ CASES = [
         "no line has the field 'name'; fields of the first line: title, body",
     ),
     ("utf16odd.jsonl", b"\xff\xfe{\x00}", ("title",), "not valid UTF-16 (little-endian)"),
+    (  # a field that merely starts with a quote: its lines would be merged into one record
+        "merged.tsv",
+        b'id\ttitle\n1\t"Hello" world\n2\t"Red shirt\n3\tBlue hat\n4\tGreen "x" cap\n',
+        ("title",),
+        "line 3, column 3: a quoted field runs over 3 lines and its closing quote is followed by 'x': "
+        "those lines would be merged into one record; if the file's quotes are part of the text, pass "
+        "--escaping none",
+    ),
+    (
+        "merged.csv",
+        b'id,title\n1,"Red shirt\n2,Blue "hat"\n',
+        ("title",),
+        "line 2, column 3: a quoted field runs over 2 lines and its closing quote is followed by 'h'",
+    ),
     ("nocolumns.jsonl", b'{"title": "Red"}\n', (), "jsonl needs --columns"),
 ]
 
@@ -155,3 +169,40 @@ def test_cli_prints_one_error_line_per_bad_file_and_exits_1(tmp_path: Path) -> N
     assert (tmp_path / "out" / "de" / "good.csv").read_text(encoding="utf-8").startswith("id,title\n1,⟦")
     assert (tmp_path / "out" / "de" / "good.jsonl").read_text(encoding="utf-8").startswith('{"title": "⟦')
     assert not (tmp_path / "out" / "de" / "bad.csv").exists()
+
+
+MERGED_TSV = b'id\ttitle\n1\t"Red shirt\n2\tBlue hat\n3\tGreen cap"\n4\tPlain\n'
+
+
+def test_lines_a_quoted_tsv_field_would_merge_are_a_warning_naming_the_line(tmp_path: Path) -> None:
+    """A closing quote at a field's end is valid RFC 4180: the field holds the lines and tabs
+    between (Python's csv module writes such fields), so it is read so, with a warning."""
+    path = tmp_path / "ui.tsv"
+    path.write_bytes(MERGED_TSV)
+    report = run_files([path], PseudoEngine, out=tmp_path / "out", columns=("title",), to="de,fr")
+    assert report.files_failed == 0
+    for file in report.files:
+        assert file.warning == (
+            f"{path}: line 2, column 3: a quoted field runs over 3 lines that hold tabs, read as one "
+            "field (RFC 4180); if they are records of their own and the quotes part of the text, pass "
+            "--escaping none"
+        )
+    result = hymt(
+        "translate", str(path), "--to", "de,fr", "--engine", "pseudo", "--columns", "title",
+        "-o", str(tmp_path / "cli"), text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [
+        f"warning: {report.files[0].warning}"  # once, whatever the number of languages
+    ]
+    as_text = run_files(
+        [path], PseudoEngine, out=tmp_path / "none", columns=("title",), escaping="none"
+    ).files[0]
+    assert as_text.warning is None and as_text.segments == 4
+
+
+def test_quoted_fields_over_several_lines_without_tabs_are_no_doubt(tmp_path: Path) -> None:
+    path = tmp_path / "notes.tsv"
+    path.write_bytes(b'id\tnote\n1\t"First line\nsecond line"\n2\t"a ""quoted"" word"\n')
+    [file] = run_files([path], PseudoEngine, out=tmp_path / "out", columns=("note",)).files
+    assert file.status == "ok" and file.warning is None and file.segments == 2

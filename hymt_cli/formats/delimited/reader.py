@@ -239,7 +239,7 @@ class DelimitedReader:
             rows, cells = self._cells_in_context(planner, text, records, selected, context_picks, context)
         else:
             rows, cells = self._cells(planner, text, records, selected)
-        return planner.unit(index, RecordBatch(text, rows, header_end, cells))
+        return planner.unit(index, RecordBatch(text, rows, header_end, cells), scanner.take_doubts())
 
     def _cells(
         self, planner: CellPlanner, text: str, records: Sequence[Scanned], picks: Sequence[int]

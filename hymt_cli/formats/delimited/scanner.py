@@ -44,6 +44,8 @@ class RecordSyntax:
         self._delimiter = dialect.delimiter
         self._special = dialect.special
         self._unquoted = dialect.unquoted
+        # (offset, why) of the first doubt about the record scanned last (see _check_lines)
+        self.suspect: tuple[int, str] | None = None
 
     def scan(self, text: str, pos: int, final: bool, wanted: Sequence[int] | None) -> Scanned | None:
         """The record at `pos` (None: it may go on past the end of `text`, which is not `final`).
@@ -94,6 +96,9 @@ class RecordSyntax:
                     if not final:
                         return None
                     raise RecordError("unterminated quoted field (the quote that opens it is here)", pos)
+                if match.end() == size and not final and _BREAK.search(text, pos, size):
+                    return None  # what follows the closing quote says whether lines were merged
+                self._check_lines(text, pos, match.end())
                 pos = match.end()
             end = self._unquoted.match(text, pos)
             assert end is not None  # the pattern matches the empty string
@@ -118,7 +123,38 @@ class RecordSyntax:
                 return None
             raise RecordError("a backslash at the end of the file escapes nothing", pos)
 
+    def take_suspect(self) -> tuple[int, str] | None:
+        """The doubt about the record scanned last, forgotten here."""
+        suspect, self.suspect = self.suspect, None
+        return suspect
 
+    def _check_lines(self, text: str, start: int, end: int) -> None:
+        """A quoted field `text[start:end]` that holds a line break may be lines merged into one
+        record (a field that merely starts with a quote, in a file whose quotes are text). RFC
+        4180 allows the break, not text after the closing quote: that is an error. In a TSV,
+        tabs on its later lines (other records' fields, it seems) are a warning (`suspect`)."""
+        first_break = _BREAK.search(text, start, end)
+        if first_break is None:
+            return
+        lines = len(_BREAK.findall(text, start, end)) + 1
+        after = text[end : end + 1]
+        if after and after not in (self._delimiter, "\r", "\n"):
+            raise RecordError(
+                f"a quoted field runs over {lines} lines and its closing quote is followed by "
+                f"{after!r}: those lines would be merged into one record; {_AS_TEXT}",
+                start,
+            )
+        if self._delimiter == "\t" and "\t" in text[first_break.end() : end] and self.suspect is None:
+            self.suspect = (
+                start,
+                f"a quoted field runs over {lines} lines that hold tabs, read as one field (RFC 4180); "
+                "if they are records of their own and the quotes part of the text, pass --escaping none",
+            )
+
+
+_AS_TEXT = "if the file's quotes are part of the text, pass --escaping none"
+_BREAK = re.compile(r"\r\n|\r|\n")
+_DOUBTS_SHOWN = 3
 # Excel writes (and reads) a first line `sep=;` that names the delimiter
 SEPARATOR_HINT = re.compile(r"sep=([^\r\n\"])(?:\r\n|\r|\n)")
 
@@ -137,6 +173,8 @@ class RecordScanner:
             self._pos = hint.end()
         self._where = LineCounter()  # of `_pos`
         self._final = stream.done
+        self._doubts: list[str] = []  # the first doubts about records read (line, column: why)
+        self._doubted = 0
 
     @property
     def position(self) -> int:
@@ -155,7 +193,14 @@ class RecordScanner:
                 raise self._error(str(exc), exc.offset) from None
             if scanned is not None:
                 break
+            self._syntax.take_suspect()  # scanned again with more text
             self._read_more()
+        suspect = self._syntax.take_suspect()
+        if suspect is not None:
+            offset, why = suspect
+            self._doubted += 1
+            if len(self._doubts) < _DOUBTS_SHOWN:
+                self._doubts.append(self._where_is(why, offset))
         line = self._where.line
         self._where.advance(self._text[self._pos : scanned.next])
         self._pos = scanned.next
@@ -163,6 +208,15 @@ class RecordScanner:
 
     def text(self, start: int, end: int) -> str:
         return self._text[start:end]
+
+    def take_doubts(self) -> str:
+        """What the records read since the last call make doubtful (a warning; "" when nothing)."""
+        if not self._doubted:
+            return ""
+        more = self._doubted - len(self._doubts)
+        told = "; ".join(self._doubts) + (f" (and {more} more such field(s))" if more else "")
+        self._doubts, self._doubted = [], 0
+        return told
 
     def release(self) -> None:
         """Forget the text before the current position (the records read are done with)."""
@@ -177,10 +231,14 @@ class RecordScanner:
         self._final = self._stream.done
 
     def _error(self, message: str, offset: int) -> FormatError:
+        return FormatError(self._where_is(message, offset))
+
+    def _where_is(self, message: str, offset: int) -> str:
+        """`message` after the line and column of `offset` (in the current record)."""
         where = LineCounter()
         where.line, where.column, where.after_cr = self._where.line, self._where.column, self._where.after_cr
         where.advance(self._text[self._pos : offset])
-        return FormatError(f"line {where.line}, column {where.column}: {message}")
+        return f"line {where.line}, column {where.column}: {message}"
 
 
 def sample_field_counts(sample: str, dialect: Dialect, records: int = 20) -> list[int]:
