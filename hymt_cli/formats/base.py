@@ -39,11 +39,13 @@ class Decoded:
     """A document's text, and how text goes back to bytes the way the source was written.
 
     `errors` is the codec error handler for characters the encoding lacks (HTML writes them
-    as character references; plain formats are UTF-8 and lack nothing)."""
+    as character references; plain formats are UTF-8 and lack nothing). `warning`: a guess the
+    decoding made that a person should know (the first unit carries it to the run)."""
 
     text: str
     encoding: str = "utf-8"
     errors: str = "strict"
+    warning: str = ""
 
     def encode(self, text: str) -> bytes:
         return text.encode(self.encoding, self.errors)

@@ -7,8 +7,9 @@ is escaped as Properties needs (`\\\\`, `\\n`, `\\t`, a leading `\\ `) and as th
 - a file of ASCII bytes is ISO-8859-1 with `\\uXXXX` escapes (what Java before 9 reads, and
   `native2ascii` writes): every non-ASCII character of a translation becomes `\\uXXXX` (in the
   file's hex case);
-- valid UTF-8 (Java 9+ bundles) is written as UTF-8; other bytes are ISO-8859-1, where what
-  Latin-1 lacks becomes `\\uXXXX`.
+- valid UTF-8 (Java 9+ bundles) is written as UTF-8; other bytes are ISO-8859-1 (what Java 9+
+  falls back to, and Java 8 reads), where what Latin-1 lacks becomes `\\uXXXX`; the run warns
+  that it guessed so, naming the file and the first byte that is not UTF-8.
 A translated line break becomes `\\n`, continued on a new line where the source continues after
 its `\\n`s (the usual layout of long messages).
 
@@ -214,8 +215,15 @@ class PropertiesFormat(StringsFormat):
             return Decoded(data.decode("latin-1"), "latin-1")
         try:
             return Decoded(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            return Decoded(data.decode("latin-1"), "latin-1")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            return Decoded(
+                data.decode("latin-1"),
+                "latin-1",
+                warning=f"not valid UTF-8 (line {line}, byte offset {exc.start}: {exc.reason}): read as "
+                "ISO-8859-1, as Java reads such a bundle, and written so (\\uXXXX for what it lacks); if "
+                "it is in another encoding, convert it to UTF-8 first",
+            )
 
     def scan(self, text: str) -> Iterator[Item]:
         hexes = re.findall(r"\\u([0-9a-fA-F]{4})", text)

@@ -293,12 +293,14 @@ class StringsReader:
             # A unit ends before an item that is not a new form of the one before it: new forms
             # stay in the unit of the entry they fall back to.
             if size >= SEGMENTS_PER_UNIT and not (isinstance(item, Entry) and item.targets is not None):
-                yield self._unit(index, _chunk(text, pending, ids, item.start))
+                yield self._unit(
+                    index, _chunk(text, pending, ids, item.start), "" if index else decoded.warning
+                )
                 index, pending, size = index + 1, [], 0
             pending.append(item)
             if isinstance(item, Entry):
                 size += len(item.value.segments)
-        yield self._unit(index, _chunk(text, pending, ids, len(text)))
+        yield self._unit(index, _chunk(text, pending, ids, len(text)), "" if index else decoded.warning)
 
     def _items(self, text: str) -> Iterator[Item]:
         if not self.merges:
@@ -323,7 +325,7 @@ class StringsReader:
             return iter(())  # nothing to translate, no plural form a target could lack: no scan
         return _scanned(self._format, text, lambda start, end: (start, end) in wanted)
 
-    def _unit(self, index: int, chunk: Chunk) -> Unit:
+    def _unit(self, index: int, chunk: Chunk, warning: str = "") -> Unit:
         segments, labels = chunk_segments(chunk)
         only: dict[str, frozenset[int]] = {}
         entries = [(item, first) for item, first in zip(chunk.items, chunk.firsts) if isinstance(item, Entry)]
@@ -333,7 +335,7 @@ class StringsReader:
             if entry.targets is not None and entry.start == entry.end and entry.path:
                 for lang in entry.targets:
                     self._new_forms.setdefault(lang, {})[entry.path] = entry.value.text
-        return Unit(index, segments, chunk, labels=labels, only=only)
+        return Unit(index, segments, chunk, labels=labels, only=only, warning=warning)
 
     def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
         assert self._decoded is not None, "writer() is called after the first unit"
