@@ -41,6 +41,7 @@ _SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _LEADING_SPACE = re.compile(r"[ \t\f]*")
 _MESSAGE_FORMAT = re.compile(r"\{\d")
 CANDIDATES = frozenset({Convention.PRINTF, Convention.HTML, Convention.EL, Convention.BRACE})
+_BEAN_VALIDATION = frozenset({Convention.EL, Convention.BRACE})
 _BUNDLE_WORDS = re.compile(
     r"messages|strings|bundle|resources|labels|text|i18n|l10n|lang|locali[sz]", re.IGNORECASE
 )
@@ -262,8 +263,10 @@ def conventions_for(value: str) -> frozenset[Convention]:
     else a Bean Validation message's `{name}` parameters and `${...}` EL expressions (Hibernate
     Validator's ValidationMessages.properties), each one placeholder."""
     found = active(value, CANDIDATES)
-    if Convention.EL not in found and _MESSAGE_FORMAT.search(value):
+    if _MESSAGE_FORMAT.search(value) and Convention.EL not in found:
         return (found - {Convention.BRACE}) | {Convention.JAVA_MESSAGE}
+    if found & _BEAN_VALIDATION:  # a `{x}` or `${x}` of the model's would be interpolated too
+        return found | _BEAN_VALIDATION
     return found
 
 
