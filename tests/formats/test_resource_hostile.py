@@ -113,9 +113,27 @@ def _check_xliff(source: Path, output: Path, attack: str) -> None:
             assert placeholders(text) == placeholders(source_text) or not placeholders(source_text)
 
 
+# HTML a value's text holds (what Html.fromHtml or a WebView renders where the source has some),
+# and references to the entities a file's DTD declares (`&product;`): a translation has the
+# source's, no other.
+HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+DECLARED = re.compile(r"<!ENTITY\s+([\w.-]+)\s")
+
+
+def _html(text: str) -> Counter[str]:
+    return Counter(HTML_TAG.findall(text))
+
+
+def _references(text: str) -> Counter[str]:
+    return Counter(f"&{name};" for name in DECLARED.findall(text) for _ in range(text.count(f"&{name};")))
+
+
 def _check_android(source: Path, output: Path, attack: str) -> None:
     old, new = xml_tree(source), xml_tree(output)
     assert [(e.tag, e.get("name")) for e in new] == [(e.tag, e.get("name")) for e in old]
+    raw_old, raw_new = source.read_text(encoding="utf-8"), output.read_text(encoding="utf-8")
+    assert raw_new.split("<resources")[0] == raw_old.split("<resources")[0]  # the DTD with its entities
+    assert _references(raw_new) == _references(raw_old)
     for before, after in zip(old, new):
         if before.get("translatable") == "false" or (attack in UNUSABLE and before.tag != "plurals"):
             assert _bare(after) == _bare(before)
@@ -141,6 +159,8 @@ def _check_android(source: Path, output: Path, attack: str) -> None:
             if twin is None:
                 continue  # a quantity the target does not have
             assert _elements(twin) == _elements(value)
+            if _html("".join(value.itertext())):  # rendered as HTML: no tag of the model's
+                assert _html("".join(twin.itertext())) == _html("".join(value.itertext()))
             if placeholders("".join(value.itertext())):
                 assert placeholders("".join(twin.itertext())) == placeholders("".join(value.itertext()))
             raw = ET.tostring(twin, encoding="unicode")
@@ -163,6 +183,8 @@ def _check_strings(source: Path, output: Path, attack: str) -> None:
             assert after == before
         if placeholders(before):
             assert placeholders(after) == placeholders(before), (before, after)
+        if _html(before):  # rendered as HTML: no tag of the model's
+            assert _html(after) == _html(before), (before, after)
 
 
 def _check_stringsdict(source: Path, output: Path, attack: str) -> None:

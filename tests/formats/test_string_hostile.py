@@ -7,6 +7,7 @@ every answer that could not be used is reported, and an unusable one is never wr
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +41,27 @@ def _key(key: str, lang: str) -> str:
     return re.sub(rf"^{lang}(?=\.)", "en", key)  # Rails' root key names the target
 
 
+# What a program reads as syntax, counted by regexes of their own (not the grammar under test):
+# HTML tags, Bean Validation's `{min}` and `${...}` EL expressions (properties), i18next's
+# `__name__` (JSON). Where a source value has some, its translation has the same, whatever the
+# model answered.
+INDEPENDENT = {
+    "all": re.compile(r"</?[A-Za-z][^<>{}]*>"),
+    "properties": re.compile(r"\$\{(?:[^{}'\"]|'[^']*'|\"[^\"]*\"|\{[^{}]*\})*\}|(?<!\$)\{[A-Za-z][\w.]*\}"),
+    "json": re.compile(r"__[A-Za-z0-9][\w.-]*?__"),
+}
+
+
+def _syntax_kept(fmt: str, old: str, new: str) -> bool:
+    """Each kind of syntax the source value has, the translation has as well, and no more."""
+    for kind in ("all", fmt):
+        pattern = INDEPENDENT.get(kind)
+        if pattern is not None and pattern.search(old):
+            if Counter(pattern.findall(new)) != Counter(pattern.findall(old)):
+                return False
+    return True
+
+
 def _assert_kept(outputs: dict[Path, Path], attack: str, lang: str = "ja") -> None:
     for source, output in outputs.items():
         fmt = FORMAT_OF[source.suffix]
@@ -55,6 +77,7 @@ def _assert_kept(outputs: dict[Path, Path], attack: str, lang: str = "ja") -> No
                 continue
             assert isinstance(new, str), (source.name, key)
             assert markup(fmt, text, new, old) == markup(fmt, text, old), (source.name, key, new)
+            assert _syntax_kept(fmt, old, new), (source.name, key, new)
             if attack in UNUSABLE:
                 assert new == old, (source.name, key)
 
