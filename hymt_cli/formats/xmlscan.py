@@ -11,9 +11,9 @@ Nothing is fetched or expanded. An internal entity of the document's own DTD sub
 its references stay literal in the text, each a `skipped` event whose source is `&app_name;`
 (a placeholder for the formats), as is an undeclared entity in a document with an external
 DTD. Refused with one line, as defusedxml refuses them: external and unparsed entities,
-parameter entities, and an entity whose value refers to another one or holds markup (the
-billion-laughs attack nests them) or is longer than `ENTITY_VALUE_LIMIT` (expat still
-expands references in attribute values). External DTDs are never read.
+parameter entities, and an entity whose value refers to another one (the billion-laughs attack
+nests them) or is longer than `ENTITY_VALUE_LIMIT` (expat still expands references in
+attribute values). External DTDs are never read.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def _refuse_external(_context: str, _base: str | None, _system: str | None, _pub
 
 
 ENTITY_VALUE_LIMIT = 1024
-_NESTING = re.compile(r"[&%<]")
+# A reference to an entity other than XML's five (the replacement text has its character
+# references undone already; a parameter entity cannot be referred to in an internal subset).
+_NESTING = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[A-Za-z_:][\w.:-]*;")
 
 
 class _Entities:
@@ -84,7 +86,7 @@ class _Entities:
         if value is None or notation is not None:
             raise _Refused("external XML entities are not allowed")
         if _NESTING.search(value):
-            raise _Refused(f"the XML entity {name!r} refers to another entity or holds markup (not allowed)")
+            raise _Refused(f"the XML entity {name!r} refers to another entity (not allowed)")
         if len(value) > ENTITY_VALUE_LIMIT:
             raise _Refused(f"the XML entity {name!r} is longer than {ENTITY_VALUE_LIMIT} characters")
         self.names.add(name)

@@ -353,7 +353,8 @@ def test_nested_external_and_parameter_entities_are_refused_at_once(fmt):
 
 TERMUX = (
     '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE resources [\n'
-    '    <!ENTITY TERMUX_APP_NAME "Termux">\n    <!ENTITY COPY "&#169; Termux">\n]>\n<resources>\n'
+    '    <!ENTITY TERMUX_APP_NAME "Termux">\n    <!ENTITY COPY "&#169; Smith &amp; Sons, 100&#37;">\n'
+    '    <!ENTITY BOLD "<b>Termux</b>">\n]>\n<resources>\n'
     '    <string name="application_name">&TERMUX_APP_NAME;</string>\n'
     '    <string name="error">&TERMUX_APP_NAME; was unable to install &amp; run %1$s.</string>\n'
     '    <string name="about">&COPY; 2024</string>\n</resources>\n'

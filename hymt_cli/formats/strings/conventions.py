@@ -384,7 +384,7 @@ def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callab
     if Convention.MAGENTO in conventions and Convention.PRINTF not in conventions:
         steps.append(lambda t: _MAGENTO_START.sub("%" + _ZWSP, t))  # Magento 2: no escape
     if Convention.EL in conventions:
-        steps.append(lambda t: t.replace("${", "$" + _ZWSP + "{").replace("#{", "#" + _ZWSP + "{"))
+        steps.append(lambda t: t.replace("${", "$" + _ZWSP + "{"))
     if Convention.BRACE in conventions:
         steps.append(lambda t: _BRACE_LIKE.sub("{" + _ZWSP, t))
     if Convention.REFERENCE in conventions:
