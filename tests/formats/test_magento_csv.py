@@ -10,12 +10,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from engines import STRING_ATTACKS, StringAttack
+from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, StringAttack, assert_reported
 from pipelines import sources_of, write
 from table_helpers import csv_rows, run_files, settings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "csv"
-PLACEHOLDER = re.compile(r"%[A-Za-z_]\w*%|%\d+\$[a-z]|%\d+|%[sd]|%[A-Za-z_]\w*|<[^<>]+>")
+PLACEHOLDER = re.compile(r"%[A-Za-z_]\w+%|%\d+\$[a-z]|%\d+|%[sd]|%[A-Za-z_]\w*|</?[A-Za-z][^<>]*>")
+
+
+def _placeholders(value: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(value.replace("%%", "")))
+
+
 PHRASES = (
     '"Hello %customer_name,","Hello %customer_name,"\n'
     '"Order #%1 of %2 (%value%)","Order #%1 of %2 (%value%)"\n'
@@ -77,10 +83,10 @@ def test_real_dictionaries_keep_every_placeholder(name: str, where: str, tmp_pat
     before = csv_rows(path.read_bytes(), ",")
     after = _translated(path, tmp_path / "out")
     assert [row[0] for row in after] == [row[0] for row in before]  # the phrases are the keys
-    with_placeholders = [(a, b) for a, b in zip(before, after) if PLACEHOLDER.search(a[1])]
+    with_placeholders = [(a, b) for a, b in zip(before, after) if _placeholders(a[1])]
     assert len(with_placeholders) > 10
     for old, new in with_placeholders:
-        assert sorted(PLACEHOLDER.findall(new[1])) == sorted(PLACEHOLDER.findall(old[1])), old
+        assert _placeholders(new[1]) == _placeholders(old[1]), old
 
 
 def test_named_columns_are_the_users_and_other_csv_files_are_plain_tables(tmp_path: Path) -> None:
@@ -88,3 +94,23 @@ def test_named_columns_are_the_users_and_other_csv_files_are_plain_tables(tmp_pa
     assert _sent(path, columns=("1",), header=False)[0] == "Hello <s1/>,"  # still phrases
     other = write(tmp_path, "data/en_US.csv", PHRASES)
     assert _sent(other, columns=("2",), header=False)[0] == "Hello %customer_name,"
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "magento" / "i18n" / "en_US.csv"
+
+
+@pytest.mark.parametrize("attack", sorted({**ATTACKS, **STRING_ATTACKS}))
+def test_hostile_answers_keep_phrases_rows_and_placeholders(attack: str, tmp_path: Path) -> None:
+    engine = (
+        (lambda: Adversary(attack)) if attack in ATTACKS else (lambda: StringAttack(STRING_ATTACKS[attack]))
+    )
+    report = run_files([SAMPLE], engine, out=tmp_path / "out")
+    assert report.files_failed == 0
+    assert_reported(report, attack)
+    before = csv_rows(SAMPLE.read_bytes(), ",")
+    after = csv_rows((tmp_path / "out" / "de" / SAMPLE.name).read_bytes(), ",")
+    assert [row[0] for row in after] == [row[0] for row in before]
+    for old, new in zip(before, after):
+        assert _placeholders(new[1]) == _placeholders(old[1]), (old, new)
+        if attack in UNUSABLE:
+            assert new == old

@@ -46,7 +46,9 @@ class PhraseCells:
     def parse(self, text: str) -> StringsDocument:
         if not text.strip() or not is_text(text):
             return StringsDocument(text, ())
-        value = parse_value(text, active(text, (Convention.PRINTF, Convention.HTML), {Convention.MAGENTO}))
+        # HTML always: Magento templates print many phrases unescaped, so no tag the model writes
+        # may become live (a bare `&` or `>` stays bare).
+        value = parse_value(text, active(text, (Convention.PRINTF,), {Convention.MAGENTO, Convention.HTML}))
         return StringsDocument(text, (Entry(0, len(text), value, _as_written),) if value.segments else ())
 
 
