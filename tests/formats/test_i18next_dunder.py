@@ -54,3 +54,10 @@ def test_a_file_with_dunder_placeholders_is_i18next_and_invented_ones_are_inert(
     assert report.files_failed == 0
     values = dict(read_pairs("json", outputs[path].read_bytes()))
     assert values["errors"] == "Failed to register __count__ node type _\u200b_evil__ {\u200b{x}}"
+
+
+def test_a_dunder_key_does_not_make_a_file_i18next(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "locales/en/app.json", '{\n  "__comment__": "ICU messages",\n  "hi": "Hello {name}"\n}\n'
+    )
+    assert _sent(path) == ["ICU messages", "Hello <s1/>"]  # {name}: an ICU argument, as before

@@ -28,7 +28,9 @@ _ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{'
 _WEBEXT = re.compile(r'^\ufeff?\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{[^{}]*"message"\s*:\s*"')
 _ICU_COMPLEX = re.compile(r"\{\s*[\w.-]+\s*,\s*(?:plural|select|selectordinal)\s*,")
 _I18NEXT = re.compile(
-    r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other|plural)"\s*:|__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__(?![A-Za-z0-9])'
+    r'\{\{[^{}"]*\}\}|\$t\(|"[^"\\]*_(?:one|other|plural)"\s*:'
+    # `__name__` in a value (a key such as "__comment__" says nothing)
+    r'|:\s*"[^"\\\n]*__[A-Za-z0-9$][A-Za-z0-9_.$-]*?__(?![A-Za-z0-9])'
 )
 
 
