@@ -73,8 +73,8 @@ def _balanced(depth: int) -> str:
 # A Jakarta EL expression, nested braces and quotes included; `${0}` is MessageFormat's `$` and {0}.
 _EL = r"\$\{(?!\d+\})" + _balanced(3) + r"\}"
 # Magento's phrases: Zend_Validate's `%value%` (two letters at least: `%s%%` is `%s` and `%%`),
-# sprintf's `%1$s` and `%s` (Magento 1), then
-# Magento 2's `%1` and `%name` (Phrase's placeholder renderer replaces `%` + an argument's key).
+# sprintf's `%1$s` and `%s` (Magento 1), then Magento 2's `%1` and `%name` (its Phrase renderer
+# replaces `%` and an argument's key).
 _MAGENTO = (
     r"%[A-Za-z_]\w+%|%\d+\$[-+0#']*\d*(?:\.\d+)?[bcdeEfFgGosuxX]|%\d+"
     r"|%[-+0#']*\d*(?:\.\d+)?[bcdeEfFgGosuxX](?![A-Za-z0-9_])|%[A-Za-z_]\w*"

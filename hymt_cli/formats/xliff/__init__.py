@@ -5,10 +5,10 @@ one, or one whose state says it still needs translating (1.2 `new`/`needs-transl
 explicit `initial`); in a catalog whose target language is its source language (Symfony's
 `validators.en.xlf`) every unit; a 1.2 `<seg-source>` with `<mrk mtype="seg">` segments is sent
 instead of the `<source>`, so that the target has the same segments (and `mid`s). Inline codes
-are HY-MT tags: `<g>`, `<mrk>`, `<pc>` pairs
-around text, `<x/> <bx/> <ex/> <bpt> <ept> <ph> <it>`, `<sc/> <ec/> <cp/>` placeholders, copied
-into the target exactly. Notes are context. Never touched: units with a translation,
-`translate="no"`, `<alt-trans>`, notes, every other element and attribute.
+are HY-MT tags: `<g>`, `<mrk>`, `<pc>` pairs around text, `<x/> <bx/> <ex/> <bpt> <ept> <ph>
+<it>`, `<sc/> <ec/> <cp/>` placeholders, copied into the target exactly. Notes are context.
+Never touched: units with a translation, `translate="no"`, `<alt-trans>`, notes, every other
+element and attribute.
 
 Edits a target file carries: the target language (`target-language` on each 1.2 `<file>`,
 `trgLang` on the 2.0 root) unless the file already names it (`de-CH` for `de`), and `state` on
