@@ -153,7 +153,7 @@ class Pipeline:
                 continue
             current.read += 1
             if unit.warning:
-                self._warn(current, unit.warning)
+                current.warn(unit.warning)
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
@@ -265,13 +265,6 @@ class Pipeline:
             )
             current.jobs = []
         current.fail(message)
-
-    @staticmethod
-    def _warn(current: OpenInput, message: str) -> None:
-        """What the format found reading an input (Unit.warning): in its files' warning."""
-        line = f"{current.source.display}: {message}"
-        for job in current.jobs:
-            job.report.warning = "; ".join(filter(None, [job.report.warning, line]))
 
     def _plan_unit(self, window: Window, current: OpenInput, unit: Unit) -> None:
         planner = window.planner

@@ -34,6 +34,12 @@ class OpenInput:
     exhausted: bool = False
     failed: bool = False
 
+    def warn(self, message: str) -> None:
+        """What the format found reading the input (Unit.warning): in each of its files' warning."""
+        line = f"{self.source.display}: {message}"
+        for job in self.jobs:
+            job.report.warning = "; ".join(filter(None, [job.report.warning, line]))
+
     def fail(self, message: str) -> None:
         """The input turned out unreadable: every job fails, one line for the input."""
         self.failed = True

@@ -73,7 +73,7 @@ def test_what_would_read_as_markup_is_escaped_whatever_the_source_writes(name: s
 
 
 def test_the_style_is_read_per_character() -> None:
-    from hymt_cli.formats.strings.conventions import escape_html, html_escaped
+    from hymt_cli.formats.strings.html_text import escape_html, html_escaped
 
     assert html_escaped(BARE) == frozenset()
     assert html_escaped(ESCAPED) == {"&", ">"}

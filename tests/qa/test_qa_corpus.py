@@ -77,8 +77,8 @@ def _table_columns(path: Path) -> dict[str, object]:
     listed = COLUMNS.get(f"{path.parent.name}/{path.name}")
     if listed is not None:
         return {"columns": listed[0], "header": listed[1]}
-    config = path.parent / "hymt.toml"
-    return {"columns": tuple(tomllib.loads(config.read_text())["columns"])}
+    config = tomllib.loads((path.parent / "hymt.toml").read_text())
+    return {"columns": tuple(config["columns"]), "header": config.get("header", True)}
 
 
 def string_columns(path: Path) -> tuple[str, ...]:

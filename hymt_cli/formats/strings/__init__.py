@@ -38,7 +38,6 @@ from .conventions import (
     Conventions,
     active,
     escaper,
-    html_escaped,
     icu_escape,
     literal_parts,
     looks_like_printf,
@@ -54,6 +53,7 @@ from .document import (
     StringsReader,
     context_of,
 )
+from .html_text import html_escaped
 from .icu import IcuError, parse_message
 from .merge import MergeCounts
 from .plurals import (

@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from functools import cache
 
 from ..spans import TEMPLATING, Part
+from .html_text import HTML_MARKUP, escape_html
 
 
 class Convention(StrEnum):
@@ -114,12 +114,7 @@ _PATTERNS: dict[Convention, str] = {
     Convention.REFERENCE: _REFERENCE,
     Convention.EL: _EL,
     Convention.MAGENTO: _MAGENTO,
-    Convention.HTML: (
-        r"(?P<comment><!--.*?-->)"
-        r"|<(?P<close>/?)(?P<tag>[A-Za-z][A-Za-z0-9:._-]*)"
-        r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?(?P<slash>/?)>"
-        r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
-    ),
+    Convention.HTML: HTML_MARKUP,
 }
 # The order placeholders are tried in where several conventions apply: the longest first.
 _ORDER = (
@@ -316,56 +311,6 @@ def icu_escape(text: str, *, pound: bool, java: bool = False, choice: bool = Fal
             out.append(ch)
         i += 1
     return "".join(out)
-
-
-_ENTITY_OF = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_CHARACTER_OF = {
-    "&amp;": "&",
-    "&#38;": "&",
-    "&#x26;": "&",
-    "&lt;": "<",
-    "&#60;": "<",
-    "&#x3c;": "<",
-    "&gt;": ">",
-    "&#62;": ">",
-    "&#x3e;": ">",
-}
-# What a bare `&` or `<` would start in HTML: a character reference, a tag, an end tag, a
-# comment, a declaration or a processing instruction.
-_READS_AS_MARKUP = re.compile(r"&(?=#|[A-Za-z][A-Za-z0-9]*;)|<(?=[A-Za-z/!?])")
-
-
-def html_escaped(text: str) -> frozenset[str]:
-    """Which of `&`, `<` and `>` an HTML value writes only as an entity (`&amp;`, never a bare
-    `&`): a translation writes them the same way. The others are escaped only where they would
-    read as markup (`escape_html`)."""
-    pattern = _pattern(frozenset({Convention.HTML}))
-    assert pattern is not None
-    entities: set[str] = set()
-    bare: list[str] = []
-    pos = 0
-    for match in pattern.finditer(text):
-        bare.append(text[pos : match.start()])
-        entity = match.group("entity")
-        if entity and entity.lower() in _CHARACTER_OF:
-            entities.add(_CHARACTER_OF[entity.lower()])
-        pos = match.end()
-    bare.append(text[pos:])
-    outside = "".join(bare)
-    return frozenset(ch for ch in entities if ch not in outside)
-
-
-def escape_html(text: str, always: frozenset[str] = frozenset()) -> str:
-    """Text that an HTML reader shows as `text`: `&` and `<` escaped where they would start
-    markup, and every character of `always` (html_escaped) as its entity."""
-    return _html_escapes(always).sub(lambda m: _ENTITY_OF[m.group(0)], text)
-
-
-@cache
-def _html_escapes(always: frozenset[str]) -> re.Pattern[str]:
-    if not always:
-        return _READS_AS_MARKUP
-    return re.compile(f"[{re.escape(''.join(sorted(always)))}]|{_READS_AS_MARKUP.pattern}")
 
 
 def _escape_steps(conventions: Conventions, html: frozenset[str]) -> list[Callable[[str], str]]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +30,10 @@ from typing import Protocol
 
 from ...text.tags import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
-from .conventions import STRUCTURED, Convention, Conventions, escaper, html_escaped, html_tags, literal_parts
-from .icu import Complex, IcuError, Literal, Message, Placeholder, parse_message
+from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
+from .html_text import html_escaped
+from .icu import Complex, IcuError, Message, Placeholder, parse_message
+from .message_pieces import message_pieces
 from .plurals import PluralKind, category_note, missing_categories, nearest_form
 
 Source = Callable[[int, int], str]
@@ -148,7 +149,7 @@ def parse_value(
     is read as plain text (with the other conventions). `plural_languages`: the languages new
     plural forms are made for (default: every HY-MT language); `html`: the characters of `&<>`
     a translation writes as entities everywhere (default: those the value writes so,
-    conventions.html_escaped)."""
+    html_text.html_escaped)."""
     structured = conventions & STRUCTURED
     tree: Message | None = None
     if structured:
@@ -229,7 +230,7 @@ class _Builder:
     def message(self, message: Message, label: str = "") -> _Msg:
         parts: list[Part] = []
         complexes: list[Complex] = []
-        for piece in _pieces(self.text, message, self.others):
+        for piece in message_pieces(self.text, message, self.others):
             if isinstance(piece, Part):
                 parts.append(piece)
             else:
@@ -348,7 +349,7 @@ def placeholders(text: str, conventions: Conventions) -> Counter[str]:
     stack = [tree]
     while stack:
         message = stack.pop()
-        for piece in _pieces(text, message, others):
+        for piece in message_pieces(text, message, others):
             if isinstance(piece, Part):
                 if piece.kind in ("self", "open", "close"):
                     found[text[piece.start : piece.end]] += 1
@@ -359,53 +360,6 @@ def placeholders(text: str, conventions: Conventions) -> Counter[str]:
                 for branch in piece.branches:
                     found[f"{piece.name}:{branch.selector}"] += 1
                     stack.append(branch.message)
-    return found
-
-
-def _pieces(text: str, message: Message, others: Conventions) -> list[Part | Placeholder | Complex]:
-    """A message's nodes as parts (literal runs cut by `others`), its arguments as they are; an
-    HTML tag that holds an argument (`<a href="{0}">`) is one part, the argument inside it."""
-    tags = _tags_across(text, message) if Convention.HTML in others else []
-    pieces: list[Part | Placeholder | Complex] = []
-    pos = message.start  # the source before this is in a piece already
-    upcoming = iter(tags)
-    tag = next(upcoming, None)
-    for node in message.nodes:
-        while tag is not None and tag.start < node.end:  # a tag that starts in this literal
-            pieces.extend(literal_parts(text, max(pos, node.start), tag.start, others))
-            pieces.append(tag)
-            pos = tag.end
-            tag = next(upcoming, None)
-        if node.end <= pos:
-            continue  # inside a tag
-        if isinstance(node, Literal):
-            if node.shown is None:
-                pieces.extend(literal_parts(text, max(pos, node.start), node.end, others))
-            else:
-                pieces.append(Part(node.start, node.end, "text", shown=node.shown))
-        else:
-            pieces.append(node)
-        pos = node.end
-    return pieces
-
-
-def _tags_across(text: str, message: Message) -> list[Part]:
-    """The HTML tags of `message` that span several of its nodes: each starts and ends in
-    literal text and holds simple arguments only (`<a href="{1}" target="_blank">`)."""
-    nodes = message.nodes
-    if len(nodes) < 2:
-        return []
-    starts = [node.start for node in nodes]
-    found: list[Part] = []
-    for tag in html_tags(text, message.start, message.end):
-        first, last = bisect_right(starts, tag.start) - 1, bisect_right(starts, tag.end - 1) - 1
-        if first == last or first < 0:
-            continue  # inside one literal: literal_parts finds it
-        ends = (nodes[first], nodes[last])
-        if all(isinstance(n, Literal) and n.shown is None for n in ends) and not any(
-            isinstance(n, Complex) for n in nodes[first : last + 1]
-        ):
-            found.append(tag)
     return found
 
 
