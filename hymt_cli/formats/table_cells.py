@@ -133,7 +133,7 @@ class CellPlanner:
 
     def unit(self, index: int, content: object, warning: str = "") -> Unit:
         self.labels.size = len(self.segments)
-        return Unit(index, self.segments, content, self.weights, self.labels, warning)
+        return Unit(index, self.segments, content, self.weights, self.labels, warning=warning)
 
     def _split(self, value: str) -> ParsedDocument | None:
         """The cell format's parse of a value, or None where the whole value is one segment
