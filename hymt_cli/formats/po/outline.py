@@ -33,6 +33,7 @@ from ..base import FormatError
 from ..layout import same_language
 from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice
 from ..strings.plurals import GettextPlurals, gettext_plurals, gettext_plurals_of, parse_plural_forms
+from ..strings.shape import is_text
 from .entries import Entry, _lines, read_entries
 from .header import HeaderInfo
 from .messages import flagged_write, msgstr_lines, value_start
@@ -47,7 +48,11 @@ def message_key(entry: Entry) -> str:
 
 
 def _source(entry: Entry) -> str:
+    """What a message is translated from: its msgid (and msgid_plural); "" where there is
+    nothing to translate (a URL, a path: the scan sends none, gettext shows the msgid)."""
     assert entry.msgid is not None
+    if not is_text(entry.msgid.value):
+        return ""
     plural = entry.msgid_plural
     return entry.msgid.value if plural is None else f"{entry.msgid.value}\x00{plural.value}"
 

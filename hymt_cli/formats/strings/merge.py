@@ -149,6 +149,15 @@ class MergePlan:
         self._settled = False
         return fate
 
+    def nothing_to_translate(self, path: Path) -> None:
+        """A key the target holds with no value whose source the scan finds nothing to
+        translate in (a PO msgid of placeholders and markup: gettext shows it as it is): not a
+        missing one."""
+        if self.fates.get(path) == "added" and path in self._target:
+            self.fates[path] = "unchanged"
+            self.counts.added -= 1
+            self.counts.unchanged += 1
+
     def settle(self) -> MergeCounts:
         """The counts, once every key of the source is known (removals found)."""
         if not self._settled:

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from ..base import FormatError
 from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice, indentation, reindented
+from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import children, matching_end
 from .units import Unit, Walk, local
@@ -163,6 +164,10 @@ class XliffSyntax:
                 value = ""
         if not value.strip():
             value = ""
+        if not is_text(
+            "".join(e.data for e in events[unit.source + 1 : unit.source_end] if e.kind == "text")
+        ):
+            source = ""  # nothing to translate (inline codes only, a URL): the scan sends none
         value_start, value_end, place = scanned._placement(unit)
         span = (events[unit.source].start, events[unit.source_end].end)
         rewrite = functools.partial(self._rewritten, start, end, span, (value_start, value_end), place)
