@@ -92,12 +92,19 @@ class Run:
     requested: list[str]
 
 
-def translate(source: Path, lang: str, *, keep_removed: bool = False, pseudo: bool = False) -> Run:
+def translate(
+    source: Path,
+    lang: str,
+    *,
+    keep_removed: bool = False,
+    pseudo: bool = False,
+    options: OptionSet | None = None,
+) -> Run:
     """The source into `lang` beside it, where its layout puts the target (identity engine: a
     translation is its source; `pseudo`: every word changed; every request counted)."""
     engine = CountingEngine(PseudoEngine() if pseudo else IdentityEngine())
     pipeline = make_pipeline(engine, to=lang, keep_removed=keep_removed)
-    report = pipeline.run(sources_of([source]))
+    report = pipeline.run(sources_of([source], options=options))
     assert len(report.files) == 1, report.files
     file = report.files[0]
     assert file.status == "ok", (file.error, file.warning)
