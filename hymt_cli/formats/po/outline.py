@@ -25,6 +25,7 @@ Into a target (`PoSyntax`), as msgmerge writes it:
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -34,11 +35,12 @@ from ..layout import same_language
 from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice
 from ..strings.plurals import GettextPlurals, gettext_plurals, gettext_plurals_of, parse_plural_forms
 from ..strings.shape import is_text
-from .entries import Entry, _lines, read_entries
+from .entries import Entry, read_entries
 from .header import HeaderInfo
 from .messages import flagged_write, msgstr_lines, value_start
 
 _BLANK = " \t\r\n\ufeff"
+_OBSOLETE_LINE = re.compile(r"^[ \t]*#~", re.MULTILINE)
 
 
 def message_key(entry: Entry) -> str:
@@ -115,26 +117,41 @@ def _shown(entry: Entry) -> str:
 
 def _obsolete(text: str) -> list[Leaf]:
     """The obsolete entries (`#~` lines, with the comment lines right above them): their keys
-    and translations ("" when fuzzy or empty)."""
+    and translations ("" when fuzzy or empty). Only the blocks around `#~` lines are read."""
     found: list[Leaf] = []
-    block: list[tuple[int, str]] = []  # (offset, line) of a run of non-blank lines
-
-    def close() -> None:
-        if block and all(line.lstrip().startswith("#") for _, line in block):
+    done = -1
+    for match in _OBSOLETE_LINE.finditer(text):
+        if match.start() < done:
+            continue
+        block = _block_around(text, match.start())
+        done = block[-1][0] + len(block[-1][1])
+        if all(line.lstrip().startswith("#") for _, line in block):
             obsolete = [line.lstrip()[2:] for _, line in block if line.lstrip().startswith("#~")]
-            if obsolete:
-                leaf = _obsolete_leaf(text, block, obsolete)
-                if leaf is not None:
-                    found.append(leaf)
-        block.clear()
-
-    for _, offset, line in _lines(text):
-        if line.strip():
-            block.append((offset, line))
-        else:
-            close()
-    close()
+            leaf = _obsolete_leaf(text, block, obsolete)
+            if leaf is not None:
+                found.append(leaf)
     return found
+
+
+def _block_around(text: str, pos: int) -> list[tuple[int, str]]:
+    """(offset, line) of the run of non-blank lines that holds `pos` (a line start)."""
+    lines: list[tuple[int, str]] = []
+    start = pos
+    while start > 0:
+        before = text.rfind("\n", 0, start - 1) + 1
+        line = text[before : start - 1].rstrip("\r")
+        if not line.strip():
+            break
+        start = before
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip("\r")
+        if not line.strip():
+            break
+        lines.append((start, line))
+        start = end + 1
+    return lines
 
 
 def _obsolete_leaf(text: str, block: list[tuple[int, str]], lines: list[str]) -> Leaf | None:
