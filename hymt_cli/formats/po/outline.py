@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ...text.languages import LANGUAGES
 from ..base import FormatError
 from ..layout import same_language
-from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice
+from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice, collector_paused
 from ..strings.plurals import GettextPlurals, gettext_plurals, gettext_plurals_of, parse_plural_forms
 from ..strings.shape import is_text
 from .entries import Entry, read_entries
@@ -81,6 +81,11 @@ def po_outline(text: str, *, fuzzy: bool = False) -> Outline:
     """The messages of a PO file in order (its header and obsolete entries are none), obsolete
     ones as `retired`; FormatError where it is no PO file or holds a key twice. `fuzzy`: every
     machine translation is flagged (the scan's entries then start at the flags line)."""
+    with collector_paused():
+        return _outline(text, fuzzy)
+
+
+def _outline(text: str, fuzzy: bool) -> Outline:
     newline = _newline(text)
     entries = list(read_entries(text))
     header = entries[0] if entries and entries[0].is_header else None

@@ -43,7 +43,7 @@ from ..strings import (
     parse_value,
 )
 from ..strings.icu import Complex
-from ..strings.outline import Outline
+from ..strings.outline import Outline, collector_paused
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
@@ -144,7 +144,8 @@ class XliffFormat(StringsFormat):
         return _Scan(text, self.review, wanted).items()
 
     def outline(self, text: str) -> Outline:
-        return xliff_outline(_Scan(text, self.review))
+        with collector_paused():
+            return xliff_outline(_Scan(text, self.review))
 
 
 class _Scan:
