@@ -4,15 +4,21 @@ edits of a file's values made the way a person makes them (one value's text repl
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import polib
 from engines import CountingEngine
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.formats import FORMATS
+from hymt_cli.formats.po.cstring import field_lines
+from hymt_cli.formats.po.entries import read_entries
 from hymt_cli.formats.strings import StringsFormat
 from hymt_cli.formats.strings.outline import Leaf
 from hymt_cli.options import OptionSet
@@ -34,10 +40,18 @@ class Catalog:
     target_at: str
     lang: str
     person: str | None = None
+    # The source is a translation made a template (its msgstr emptied, as xgettext writes
+    # one): a project whose template is generated, not kept (xz's po/).
+    template: bool = False
 
     @property
     def id(self) -> str:
         return f"{self.fmt}:{Path(self.source).name}"
+
+    @property
+    def keyed_by_source(self) -> bool:
+        """Whether a key is its source text (a PO message: a changed msgid is another one)."""
+        return self.fmt == "po"
 
     def available(self) -> bool:
         return (CORPUS / self.source).is_file() and (self.person is None or (CORPUS / self.person).is_file())
@@ -45,11 +59,31 @@ class Catalog:
     def lay_out(self, project: Path) -> tuple[Path, Path]:
         source, target = project / self.source_at, project / self.target_at
         source.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(CORPUS / self.source, source)
+        target.parent.mkdir(parents=True, exist_ok=True)  # the project's layout (po/de/LC_MESSAGES/)
+        if self.template:
+            source.write_text(_template_of(CORPUS / self.source), encoding="utf-8")
+        else:
+            shutil.copyfile(CORPUS / self.source, source)
         if self.person is not None:
-            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(CORPUS / self.person, target)
         return source, target
+
+
+def _template_of(path: Path) -> str:
+    """A PO file as its template (polib): no translation, no fuzzy flag, no obsolete entry, and
+    a header naming no language."""
+    po = polib.pofile(str(path))
+    for entry in list(po):
+        if entry.obsolete:
+            po.remove(entry)
+            continue
+        entry.msgstr = ""
+        entry.msgstr_plural = {i: "" for i in entry.msgstr_plural} if entry.msgid_plural else {}
+        entry.flags = [f for f in entry.flags if f != "fuzzy"]
+        entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
+    for field in ("Language", "Plural-Forms", "Last-Translator", "Language-Team"):
+        po.metadata.pop(field, None)
+    return str(po)
 
 
 @dataclass
@@ -58,12 +92,19 @@ class Run:
     requested: list[str]
 
 
-def translate(source: Path, lang: str, *, keep_removed: bool = False) -> Run:
+def translate(
+    source: Path,
+    lang: str,
+    *,
+    keep_removed: bool = False,
+    pseudo: bool = False,
+    options: OptionSet | None = None,
+) -> Run:
     """The source into `lang` beside it, where its layout puts the target (identity engine: a
-    translation is its source, every request counted)."""
-    engine = CountingEngine(IdentityEngine())
+    translation is its source; `pseudo`: every word changed; every request counted)."""
+    engine = CountingEngine(PseudoEngine() if pseudo else IdentityEngine())
     pipeline = make_pipeline(engine, to=lang, keep_removed=keep_removed)
-    report = pipeline.run(sources_of([source]))
+    report = pipeline.run(sources_of([source], options=options))
     assert len(report.files) == 1, report.files
     file = report.files[0]
     assert file.status == "ok", (file.error, file.warning)
@@ -92,7 +133,8 @@ def text_leaves(path: Path, fmt: str) -> list[Leaf]:
         leaf
         for leaf in outline.leaves()
         if leaf.write is not None
-        and sum(ch.isalpha() for ch in leaf.text) > 3
+        and sum(ch.isalpha() for ch in (leaf.text or leaf.source_text)) > 3
+        and "\x00" not in leaf.source_text  # a PO plural message
         and not leaf.category
         and outline.companion_of(leaf.path) is None
         and "://" not in leaf.text
@@ -107,6 +149,34 @@ def edit_value(path: Path, fmt: str, leaf: Leaf, new: str) -> None:
     text = decoded.text
     assert leaf.write is not None
     path.write_bytes(decoded.encode(text[: leaf.value_start] + leaf.write(new) + text[leaf.value_end :]))
+
+
+def change_source(path: Path, fmt: str, leaf: Leaf, new: str) -> None:
+    """Give a key of a source file new source text: its value, or a bilingual file's msgid or
+    `<source>` (a PO message whose msgid changes is another message)."""
+    format_ = strings_format(fmt)
+    data = path.read_bytes()
+    decoded = format_.decode(data)
+    text = decoded.text
+    if fmt == "po":
+        entry = next(e for e in read_entries(text) if e.start == leaf.start)
+        assert entry.msgid is not None
+        start, end, written = entry.msgid.start, entry.msgid.end, "\n".join(field_lines("msgid", new))
+    elif fmt == "xliff":
+        found = re.compile(r"(<(?:\w+:)?source\b[^>]*>)(.*?)(</(?:\w+:)?source>)", re.DOTALL).search(
+            text, leaf.start, leaf.end
+        )
+        assert found is not None
+        start, end, written = found.start(2), found.end(2), html.escape(new, quote=False)
+    else:
+        edit_value(path, fmt, leaf, new)
+        return
+    path.write_bytes(decoded.encode(text[:start] + written + text[end:]))
+
+
+def key_of(fmt: str, path: tuple[str | int, ...]) -> str:
+    """A member's key as strings_helpers.read_pairs names it (PO and XLIFF)."""
+    return str(path[0]) if fmt == "po" else "/".join(map(str, path))
 
 
 def remove_member(path: Path, fmt: str, leaf: Leaf) -> None:

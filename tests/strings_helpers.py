@@ -1,6 +1,6 @@
 """What the string-file tests share: each format's own parser (json, ruamel.yaml, tomllib,
-javaproperties) flattening a file to its keys and values in order, and the conventions the
-format reads each value with (to compare placeholders before and after)."""
+javaproperties, polib, ElementTree for XLIFF) flattening a file to its keys and values in order,
+and the conventions the format reads each value with (to compare placeholders before and after)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import difflib
 import json
 import re
 import tomllib
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import javaproperties
+import polib
 from ruamel.yaml import YAML
 
 from hymt_cli.formats.json_strings.flavor import conventions_of, detect
@@ -81,7 +83,12 @@ class _Members(dict[str, Any]):
 
 
 def read_pairs(fmt: str, data: bytes) -> Pairs:
-    """(key path, value) of every scalar in order, as the format's own parser reads the file."""
+    """(key path, value) of every scalar in order, as the format's own parser reads the file
+    (PO and XLIFF: every message or unit, and its translation)."""
+    if fmt == "po":
+        return _po_pairs(data)
+    if fmt == "xliff":
+        return _xliff_pairs(data)
     if fmt in ("json", "arb"):
         return _json_pairs(data.decode("utf-8"))
     if fmt == "yaml":
@@ -95,6 +102,79 @@ def read_pairs(fmt: str, data: bytes) -> Pairs:
         return out
     text = data.decode("utf-8") if not data.isascii() and _is_utf8(data) else data.decode("latin-1")
     return [(e.key, e.value) for e in javaproperties.parse(text) if isinstance(e, javaproperties.KeyValue)]
+
+
+def _po_pairs(data: bytes) -> Pairs:
+    """Each active message, as gettext keys it (`msgctxt\x04msgid`), and its translation as
+    msgfmt takes it: "" when empty or fuzzy; plural forms joined by NUL in index order."""
+    po = polib.pofile(data.decode("utf-8" if _is_utf8(data) else "latin-1"))
+    out: Pairs = []
+    for entry in po:
+        if entry.obsolete or (entry.msgid == "" and entry.msgctxt is None):
+            continue
+        key = entry.msgid if entry.msgctxt is None else f"{entry.msgctxt}\x04{entry.msgid}"
+        if entry.msgid_plural:
+            forms = [entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural)]
+            value = "\x00".join(forms) if any(forms) else ""
+        else:
+            value = entry.msgstr
+        out.append((key, "" if "fuzzy" in entry.flags else value))
+    return out
+
+
+_XLIFF_PLACEHOLDER_STATES = frozenset({"new", "needs-translation", "initial"})
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _xliff_pairs(data: bytes) -> Pairs:
+    """Each unit (2.0: each segment, `#n` after its unit's id) as `file/id`, the file named only
+    where the document has several, and its target's content; "" for no target, an empty one,
+    or one left in a state that still needs translating that repeats its source."""
+    root = ET.fromstring(data)
+    files = [f for f in root if _local(f.tag) == "file"]
+    out: Pairs = []
+    for number, file in enumerate(files):
+        name = "" if len(files) == 1 else file.get("original") or file.get("id") or f"#{number + 1}"
+        _xliff_units(file, name, file.get("translate") != "no", out)
+    return out
+
+
+def _xliff_units(element: ET.Element, name: str, translate: bool, out: Pairs) -> None:
+    for child in element:
+        tag = _local(child.tag)
+        here = translate and child.get("translate") != "no"
+        if tag in ("body", "group"):
+            _xliff_units(child, name, here, out)
+        elif tag in ("trans-unit", "unit") and here:
+            unit_id = child.get("id") or child.get("resname") or ""
+            segments = [s for s in child if _local(s.tag) == "segment"] or [child]
+            for n, segment in enumerate(segments):
+                key = f"{name}/{unit_id}"
+                if len(segments) > 1:
+                    key += f"/{segment.get('id') or f'#{n + 1}'}"
+                source = next((c for c in segment if _local(c.tag) == "source"), None)
+                target = next((c for c in segment if _local(c.tag) == "target"), None)
+                holder = segment if _local(segment.tag) == "segment" else target
+                out.append((key, _target_value(source, target, holder)))
+
+
+def _inner(element: ET.Element | None) -> str:
+    if element is None:
+        return ""
+    return (element.text or "") + "".join(ET.tostring(c, encoding="unicode") for c in element)
+
+
+def _target_value(source: ET.Element | None, target: ET.Element | None, holder: ET.Element | None) -> str:
+    value = _inner(target)
+    if not value.strip():
+        return ""
+    state = holder.get("state", "") if holder is not None else ""
+    if state in _XLIFF_PLACEHOLDER_STATES and value.strip() == _inner(source).strip():
+        return ""
+    return value
 
 
 def _is_utf8(data: bytes) -> bool:

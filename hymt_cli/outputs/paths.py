@@ -101,7 +101,8 @@ class OutputRules:
     def __init__(self, sources: list[Source], out_dir: Path | None, *, overwrite: bool = False) -> None:
         self._out_dir = out_dir
         self._overwrite = overwrite
-        self._inputs = {s.path.resolve() for s in sources if s.path is not None}
+        self._sources = sources
+        self._inputs = {s.path.resolve(): s for s in sources if s.path is not None}
         self._writers: dict[Path, str] = {}  # output -> the input it is translated from
 
     def claim(self, source: Source, lang: Language) -> Claim:
@@ -111,9 +112,9 @@ class OutputRules:
             return Claim(None)
         resolved = out.resolve()
         if resolved in self._inputs:
-            return Claim(
-                out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"
-            )
+            onto = self._onto_an_input(source, lang, out, resolved)
+            if onto is not None:
+                return onto
         first = self._writers.setdefault(resolved, source.display)
         if first != source.display:
             return Claim(
@@ -125,6 +126,8 @@ class OutputRules:
                 return Claim(
                     out, f"{out} exists and is no regular file (a link, a folder ...): not merged into"
                 )
+            if os.path.getsize(out) == 0:
+                return Claim(out)  # an empty file (`touch de.po`) holds nothing to keep: written anew
             return Claim(out, merge=True)
         if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
             return Claim(
@@ -133,6 +136,47 @@ class OutputRules:
                 "hymt's output edited since): skipped; --overwrite replaces it",
             )
         return Claim(out)
+
+    def _written_to(self, path: Path, lang: Language) -> Source | None:
+        """The input of the run that merges into `path` in `lang` (a template into its
+        translation), if any."""
+        for source in self._sources:
+            out = output_path(source, lang, self._out_dir) if source.merges else None
+            if (
+                out is not None
+                and out.resolve() == path
+                and source.path is not None
+                and source.path.resolve() != path
+            ):
+                return source
+        return None
+
+    def _onto_an_input(self, source: Source, lang: Language, out: Path, resolved: Path) -> Claim | None:
+        """An output that is an input of the run: refused, unless that input is the
+        translation the source merges into (a template and its `de.po` named together: the
+        translation is filled from the template, not translated over itself). None: claimed."""
+        translation = self._inputs[resolved]
+        own = output_path(translation, lang, self._out_dir)
+        if own is None or own.resolve() != resolved or not source.merges:
+            return Claim(
+                out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"
+            )
+        if translation is not source:
+            return None  # the template merges into its translation
+        writer = self._written_to(resolved, lang)
+        if writer is not None:
+            return Claim(
+                out,
+                protected=f"{source.display} is the {lang.code} translation that {writer.display} "
+                "is merged into: not translated itself",
+            )
+        return Claim(
+            out,
+            f"{source.display} is itself the {lang.code} translation (its output is the file); to fill its "
+            "untranslated entries, translate its source into it (a PO file's .pot template, the source "
+            "language's file): hymt merges into a translation that exists; or write a filled copy "
+            "elsewhere with -o DIR",
+        )
 
 
 class PendingOutput:

@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from merge_helpers import (
     Catalog,
+    change_source,
     edit_value,
     forget_hymt,
+    key_of,
     only_inserted,
     remove_member,
+    strings_format,
     text_leaves,
     translate,
 )
@@ -60,6 +63,55 @@ CATALOGS = [
         "ru",
         "arb/smooth-app_ru.arb",
     ),
+    Catalog(
+        "po",
+        "po/sphinx.pot",
+        "sphinx/locale/sphinx.pot",
+        "sphinx/locale/ru/LC_MESSAGES/sphinx.po",
+        "ru",
+        "po/sphinx-ru.po",
+    ),
+    Catalog(
+        "po",
+        "po/allauth-en.po",
+        "allauth/locale/en/LC_MESSAGES/django.po",
+        "allauth/locale/fr/LC_MESSAGES/django.po",
+        "fr",
+        "po/allauth-fr.po",
+    ),
+    Catalog(
+        "po",
+        "po/allauth-en.po",
+        "allauth/locale/en/LC_MESSAGES/django.po",
+        "allauth/locale/ru/LC_MESSAGES/django.po",
+        "ru",
+        "po/allauth-ru.po",
+    ),
+    Catalog("po", "po/xz-pl.po", "po/xz.pot", "po/cs.po", "cs", "po/xz-cs.po", template=True),
+    Catalog(
+        "po",
+        "po/godot-extractable.pot",
+        "extractable/extractable.pot",
+        "extractable/ja.po",
+        "ja",
+        "po/godot-extractable-ja.po",
+    ),
+    Catalog(
+        "xliff",
+        "xliff/symfony-validators.en.xlf",
+        "translations/validators.en.xlf",
+        "translations/validators.my.xlf",
+        "my",
+        "xliff/symfony-validators.my.xlf",
+    ),
+    Catalog(
+        "xliff",
+        "xliff/k8s-dashboard-messages.xlf",
+        "i18n/messages.xlf",
+        "i18n/messages.ja.xlf",
+        "ja",
+        "xliff/k8s-dashboard-messages.ja.xlf",
+    ),
 ]
 ids = [c.id for c in CATALOGS]
 
@@ -82,9 +134,16 @@ def _keys(catalog: Catalog, pairs: dict[str, object]) -> set[str]:
 
 def _hymt_output(catalog: Catalog, project: Path) -> tuple[Path, Path]:
     source, target = Catalog(
-        catalog.fmt, catalog.source, catalog.source_at, catalog.target_at, catalog.lang
+        catalog.fmt,
+        catalog.source,
+        catalog.source_at,
+        catalog.target_at,
+        catalog.lang,
+        template=catalog.template,
     ).lay_out(project)
-    first = translate(source, catalog.lang)
+    # PO and XLIFF leave out a translation identical to its source (gettext shows the msgid):
+    # every word changed, so that the catalog is full of translations
+    first = translate(source, catalog.lang, pseudo=catalog.fmt in ("po", "xliff"))
     assert first.requested and target.is_file()
     settle(target.parent)
     return source, target
@@ -126,7 +185,7 @@ def test_b_only_the_keys_missing_from_a_person_s_target_are_translated(
     before_text = target.read_bytes().decode("utf-8")
     before = _pairs(catalog, target)
     source_pairs = _pairs(catalog, source)
-    run = translate(source, catalog.lang, keep_removed=True)
+    run = translate(source, catalog.lang, keep_removed=True, pseudo=catalog.fmt in ("po", "xliff"))
     after = _pairs(catalog, target)
     after_text = target.read_bytes().decode("utf-8")
     for key, value in before.items():  # a person's values, byte for byte
@@ -136,10 +195,22 @@ def test_b_only_the_keys_missing_from_a_person_s_target_are_translated(
     assert all(k in source_pairs for k in added)
     assert run.report.keys is not None and run.report.keys["added"] == len(added) > 0
     assert run.report.keys["removed"] == 0
-    assert only_inserted(before_text, after_text)  # nothing of the target moved or changed
     assert 0 < len(run.requested) <= sum(1 for k in added if isinstance(after[k], str)) * 8
+    if catalog.fmt in ("po", "xliff"):  # a message or unit without a translation is written whole
+        before_text = _without_members(catalog, before_text, {k for k, v in before.items() if v == ""})
+    assert only_inserted(before_text, after_text)  # nothing of the target moved or changed
     rerun = translate(source, catalog.lang, keep_removed=True)
     assert rerun.requested == [] and target.read_text(encoding="utf-8") == after_text
+
+
+def _without_members(catalog: Catalog, text: str, keys: set[str]) -> str:
+    """`text` less the members at `keys` (bilingual entries translated in place)."""
+    outline = strings_format(catalog.fmt).outline(text)
+    assert outline is not None
+    for leaf in sorted(outline.leaves(), key=lambda leaf: -leaf.start):
+        if key_of(catalog.fmt, leaf.path) in keys:
+            text = text[: leaf.start] + text[leaf.end :]
+    return text
 
 
 @pytest.mark.parametrize("catalog", CATALOGS, ids=ids)
@@ -152,16 +223,22 @@ def test_c_a_person_s_edit_is_kept_and_a_changed_source_is_sent_again(
     edited, changed = leaves[len(leaves) // 3], leaves[2 * len(leaves) // 3]
     edit_value(target, catalog.fmt, edited, "Von einer Person übersetzt")
     source_leaf = next(leaf for leaf in text_leaves(source, catalog.fmt) if leaf.path == changed.path)
-    edit_value(source, catalog.fmt, source_leaf, "Entirely new wording here")
+    change_source(source, catalog.fmt, source_leaf, "Entirely new wording here")
     old = _pairs(catalog, target)
     run = translate(source, catalog.lang)
     assert run.requested == ["Entirely new wording here"]
     assert run.report.keys is not None
-    assert (run.report.keys["updated"], run.report.keys["added"], run.report.keys["removed"]) == (1, 0, 0)
+    counts = (run.report.keys["updated"], run.report.keys["added"], run.report.keys["removed"])
     new = _pairs(catalog, target)
     assert "Von einer Person übersetzt" in new.values()
     changed_keys = [k for k in old if old[k] != new.get(k)]
-    assert len(changed_keys) == 1 and new[changed_keys[0]] != old[changed_keys[0]]
+    if catalog.keyed_by_source:  # another msgid is another message: the old one goes obsolete
+        assert counts == (0, 1, 1)
+        assert changed_keys == [key_of(catalog.fmt, changed.path)] and changed_keys[0] not in new
+        assert set(new) - set(old) == {"Entirely new wording here"}
+    else:
+        assert counts == (1, 0, 0)
+        assert len(changed_keys) == 1 and new[changed_keys[0]] != old[changed_keys[0]]
 
 
 @pytest.mark.parametrize("catalog", CATALOGS, ids=ids)

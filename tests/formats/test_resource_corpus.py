@@ -63,7 +63,7 @@ def test_splice_contract_is_byte_exact(path: Path):
 def _declared_target(path: Path) -> str:
     """The target language the file itself names where it is a HY-MT code (a PO file's
     Language, an XLIFF target language that is not its source language), else German."""
-    head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    head = path.read_text(encoding="utf-8", errors="replace")[:20000]  # after long credits
     found = re.search(r'"Language: ([A-Za-z]+)', head) or re.search(
         r'(?:target-language|trgLang)="([A-Za-z]+)[^"]*"', head
     )

@@ -42,12 +42,14 @@ from ..strings import (
     looks_like_printf,
     parse_value,
 )
+from ..strings.outline import Outline
 from ..strings.shape import is_text
 from .charset import decode_po
 from .entries import Entry as PoEntry
 from .entries import read_entries
 from .header import HeaderInfo, edited_header, new_header
-from .messages import PluralMessage, PluralTable, empty_block, msgstr_lines
+from .messages import PluralMessage, PluralTable, empty_block, flagged_write, msgstr_lines, value_start
+from .outline import po_outline
 
 # Format flags (`#, c-format`) -> the placeholder conventions of the message.
 _FLAGS: dict[str, Convention] = {
@@ -110,6 +112,12 @@ class PoFormat(StringsFormat):
     def scan(self, text: str) -> Iterator[Item]:
         return _Scan(text, self.fuzzy).items()
 
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return _Scan(text, self.fuzzy, wanted).items()
+
+    def outline(self, text: str) -> Outline:
+        return po_outline(text, fuzzy=self.fuzzy)
+
 
 def _newline(text: str) -> str:
     match = re.search(r"\r\n|\n|\r", text)
@@ -117,9 +125,10 @@ def _newline(text: str) -> str:
 
 
 class _Scan:
-    def __init__(self, text: str, fuzzy: bool) -> None:
+    def __init__(self, text: str, fuzzy: bool, wanted: Callable[[int, int], bool] | None = None) -> None:
         self.text = text
         self.fuzzy = fuzzy
+        self.wanted = wanted  # the entry spans that must be read (a merge needs few); None: all
         self.newline = _newline(text)
         self.header = HeaderInfo()
         self._table: PluralTable | None = None
@@ -182,10 +191,13 @@ class _Scan:
             return
         if not is_text(entry.msgid.value):  # a URL, a path, an address: gettext shows the msgid
             return
+        flagged = self.fuzzy and "fuzzy" not in entry.flags
+        start = value_start(self.text, entry, fuzzy=self.fuzzy)
+        if self.wanted is not None and not self.wanted(start, block_end):
+            return
         conventions = conventions_of(entry.flags, entry.msgid.value)
         context = [f"Context: {entry.msgctxt.value}"] if entry.msgctxt is not None else []
         note = "\n".join(line for line in [*context, *entry.extracted] if line)
-        start = block_start
         write: Callable[[str], str]
         value: Value
         if plural:
@@ -202,21 +214,9 @@ class _Scan:
         else:
             value = parse_value(entry.msgid.value, conventions)
             write = functools.partial(msgstr_lines, "msgstr", newline=self.newline)
-        if self.fuzzy and "fuzzy" not in entry.flags:
-            start, write = self._flagged(entry, block_start, write)
+        if flagged:
+            write = flagged_write(self.text, entry, write, self.newline)
         yield Entry(start, block_end, value, write, note=note, role=_role(entry))
-
-    def _flagged(
-        self, entry: PoEntry, block_start: int, write: Callable[[str], str]
-    ) -> tuple[int, Callable[[str], str]]:
-        """The entry from its flags line (or where one goes) to its msgstr, written with `fuzzy`."""
-        text, newline = self.text, self.newline
-        if entry.flags_line is not None:
-            start, end = entry.flags_line
-            flagged = "#, fuzzy, " + text[start + 2 : end].lstrip()
-            return start, lambda new: flagged + text[end:block_start] + write(new)
-        at = entry.first_keyword
-        return at, lambda new: "#, fuzzy" + newline + text[at:block_start] + write(new)
 
 
 def _role(entry: PoEntry) -> str:

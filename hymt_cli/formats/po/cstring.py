@@ -41,6 +41,9 @@ class CStringError(ValueError):
 
 def unquote(line: str, start: int) -> tuple[str, int]:
     """The string literal that starts at `line[start]` (a `"`): its value and where it ends."""
+    close = line.find('"', start + 1)
+    if close >= 0 and line.find("\\", start + 1, close) < 0:  # no escape: most strings
+        return line[start + 1 : close], close + 1
     out: list[str] = []
     pos = start + 1
     while True:

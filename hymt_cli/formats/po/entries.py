@@ -17,7 +17,7 @@ from ..base import FormatError
 from .cstring import CStringError, unquote
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)[ \t]*")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +60,14 @@ class Entry:
 
 def _lines(text: str) -> Iterator[tuple[int, int, str]]:
     """(line number, offset, line without its line break); a byte order mark is no line's text."""
-    pos, number = (1 if text.startswith("\ufeff") else 0), 0
-    while pos < len(text):
-        match = _LINE.match(text, pos)
-        assert match is not None
-        line = match.group(0).rstrip("\r\n")
+    end = len(text)
+    number = 0
+    for match in _LINE.finditer(text, 1 if text.startswith("\ufeff") else 0):
+        start = match.start()
+        if start == end:
+            return
         number += 1
-        yield number, pos, line
-        pos = match.end() if match.end() > pos else pos + 1
+        yield number, start, match.group(1)
 
 
 class _Reader:

@@ -23,12 +23,34 @@ from ..strings import Conventions, ValueSegment, category_note, parse_value
 from ..strings.plurals import GettextPlurals
 from ..strings.values import ParsedValue
 from .cstring import field_lines
+from .entries import Entry as PoEntry
 
 Plurals = Callable[[str], GettextPlurals]  # target language -> its forms
 
 
 def msgstr_lines(keyword: str, text: str, newline: str) -> str:
     return newline.join(field_lines(keyword, text))
+
+
+def value_start(text: str, entry: PoEntry, *, fuzzy: bool) -> int:
+    """Where an entry's written value starts: its msgstr, or with `fuzzy` (every machine
+    translation flagged) its flags line, or where one goes, for an entry not flagged yet."""
+    if not fuzzy or "fuzzy" in entry.flags:
+        return entry.msgstr[0].start
+    return entry.flags_line[0] if entry.flags_line is not None else entry.first_keyword
+
+
+def flagged_write(
+    text: str, entry: PoEntry, write: Callable[[str], str], newline: str
+) -> Callable[[str], str]:
+    """`write` for the entry from its flags line (or where one goes) to its msgstr, with `fuzzy`."""
+    block_start = entry.msgstr[0].start
+    if entry.flags_line is not None:
+        start, end = entry.flags_line
+        flagged = "#, fuzzy, " + text[start + 2 : end].lstrip()
+        return lambda new: flagged + text[end:block_start] + write(new)
+    at = entry.first_keyword
+    return lambda new: "#, fuzzy" + newline + text[at:block_start] + write(new)
 
 
 @dataclass(frozen=True, slots=True)

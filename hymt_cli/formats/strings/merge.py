@@ -14,8 +14,13 @@ and whether hymt wrote the value or found it there; outputs/manifest.py keeps th
 
 A removed key leaves the catalog, as `msgmerge` makes it obsolete and i18next-parser moves it
 to its `_old` file: its value is kept in the manifest (`Archived`) and comes back if the key
-does with the same source text; `keep_removed` leaves such keys where they are. A person's
+does with the same source text; `keep_removed` leaves such keys where they are. A format whose
+files keep what leaves them (PO's obsolete `#~` entries: `Outline.retired`, `Retiring`) keeps
+it there too, and a key that comes back takes its value from there first. A person's
 value whose source text changed since hymt first saw it is kept and reported (`outdated`).
+An empty value that hymt wrote itself for the same source text is hymt's, not a missing one
+(PO leaves a translation identical to its msgid empty). A bilingual format rewrites a whole
+member from the source's (`Leaf.rewrite`: the target's `<source>` or msgid_plural follows).
 
 A member is the same member in source and target by its path (outline.py). Everything of the
 target that no fate touches keeps its bytes: new members are copied from the source (their
@@ -37,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ...outputs.entries import Archived, Record
-from .outline import Container, Copied, Leaf, Member, Outline, Path, Splice, indentation
+from .outline import Container, Copied, Leaf, Member, Outline, Path, Retiring, Splice, indentation
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
 COUNTED = ("added", "kept", "updated", "removed", "unchanged")
@@ -144,6 +149,15 @@ class MergePlan:
         self._settled = False
         return fate
 
+    def nothing_to_translate(self, path: Path) -> None:
+        """A key the target holds with no value whose source the scan finds nothing to
+        translate in (a PO msgid of placeholders and markup: gettext shows it as it is): not a
+        missing one."""
+        if self.fates.get(path) == "added" and path in self._target:
+            self.fates[path] = "unchanged"
+            self.counts.added -= 1
+            self.counts.unchanged += 1
+
     def settle(self) -> MergeCounts:
         """The counts, once every key of the source is known (removals found)."""
         if not self._settled:
@@ -176,15 +190,17 @@ class MergePlan:
                 isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))
             ):
                 return "kept"  # the target has a value where the source has keys: the target's
-            archived = self.archive.get(key)
-            if archived is not None and archived.source and archived.source == digest(leaf.source_text):
-                return "restored"
-            return "added"
+            return "restored" if self._restoring(leaf) is not None else "added"
         if not isinstance(there, Leaf):
             return "kept"
-        if _blank(there.text) and not _blank(leaf.source_text) and there.write is not None:
-            return "added"  # an empty value is a missing translation (i18next-parser writes "")
         record = self.records.get(key)
+        if (
+            _blank(there.text)
+            and not _blank(leaf.source_text)
+            and there.write is not None
+            and not _left_empty(record, there.text)
+        ):
+            return "added"  # an empty value is a missing translation (i18next-parser writes "")
         if record is None or record.output != digest(there.text):
             return "kept"
         if record.person:
@@ -225,22 +241,56 @@ class MergePlan:
         target = self._target
         splices: list[Splice] = []
         failed = set(failed)
+        items = sorted(rendered.items())
+        starts = [span[0] for span, _ in items]
         for leaf in self.leaves:
             fate, there = self.fates.get(leaf.path), target.get(leaf.path)
             if not isinstance(there, Leaf):
                 continue
             if (fate == "updated" and leaf.path not in failed) or fate == "added":
-                splices.append(_rewritten(there, leaf, source_text, rendered))
+                if there.rewrite is not None:
+                    copied = _copied(source_text, leaf, rendered, items, starts)
+                    splices.append(Splice(there.start, there.end, there.rewrite(copied.text)))
+                else:
+                    splices.append(_rewritten(there, leaf, source_text, rendered))
         splices.extend(self._insertions(source_text, rendered, target))
         splices.extend(self._removals(target))
+        syntax = self.target.syntax
+        if isinstance(syntax, Retiring):
+            retired = self.target.retired
+            revived = [
+                retired[leaf.path]
+                for leaf in self.leaves
+                if leaf.path in retired
+                and leaf.path not in target
+                and self.fates.get(leaf.path) in ("added", "restored")
+            ]
+            if self.removed or revived:
+                splices.extend(syntax.retire(self.target_text, self.removed, revived))
         return _applied(self.target_text, splices)
+
+    def _restoring(self, leaf: Leaf) -> Archived | None:
+        """The value a key that is back comes back with: the target's own retired member for it
+        (msgmerge revives an obsolete entry whose msgid is back), else the manifest's archive,
+        where either stood for the same source text."""
+        source = digest(leaf.source_text)
+        retired = self.target.retired.get(leaf.path)
+        if retired is not None and not _blank(retired.text) and digest(retired.source_text) == source:
+            archived = self.archive.get(path_key(leaf.path))
+            mine = archived is not None and not archived.person and archived.text == retired.text
+            return Archived(source, retired.text, person=not mine)
+        archived = self.archive.get(path_key(leaf.path))
+        if archived is not None and archived.source and archived.source == source:
+            return archived
+        return None
 
     def _restored(self) -> dict[tuple[int, int], tuple[str | None, str]]:
         out: dict[tuple[int, int], tuple[str | None, str]] = {}
         for leaf in self.leaves:
             if self.fates.get(leaf.path) == "restored" and leaf.write is not None:
-                text = self.archive[path_key(leaf.path)].text
-                out[(leaf.value_start, leaf.value_end)] = (text, leaf.write(text))
+                back = self._restoring(leaf)
+                assert back is not None
+                out[(leaf.value_start, leaf.value_end)] = (back.text, leaf.write(back.text))
         return out
 
     def _insertions(
@@ -344,8 +394,9 @@ class MergePlan:
                 src = "" if leaf.path in failed else digest(source[leaf.path].source_text)
                 out[key] = Record(src, digest(leaf.text))
             elif fate == "restored":
-                archived = self.archive[key]
-                out[key] = Record(archived.source, digest(leaf.text), archived.person)
+                back = self._restoring(source[leaf.path])
+                assert back is not None
+                out[key] = Record(back.source, digest(leaf.text), back.person)
             elif fate == "kept" and leaf.path in source:
                 value = digest(leaf.text)
                 if old is not None and old.person and old.output == value:
@@ -372,6 +423,12 @@ class MergePlan:
                 person=not known or record is None or record.person,
             )
         return out
+
+
+def _left_empty(record: Record | None, text: str) -> bool:
+    """An empty value that hymt wrote for a translation the format leaves out (a PO msgstr
+    identical to its msgid stays empty: gettext shows the msgid), not a missing one."""
+    return record is not None and not record.person and bool(record.source) and record.output == digest(text)
 
 
 def _under(path: Path, roots: set[Path]) -> bool:

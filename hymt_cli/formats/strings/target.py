@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
 from ...outputs.manifest import entry_records
+from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
 from .merge import MergeCounts, MergePlan, digest, path_key
 from .outline import Leaf, Outline
@@ -120,7 +121,14 @@ class TargetFile:
         for entry, first in firsts:
             path = self.path_of(entry)
             if path is not None and self.plan.needs(path):
-                out.update(range(first, first + len(entry.value.segments)))
+                lang = self.lang
+                segments = entry.value.segments
+                if not any(
+                    is_translatable(s.text) and (s.targets is None or lang in s.targets) for s in segments
+                ):
+                    self.plan.nothing_to_translate(path)
+                    continue
+                out.update(range(first, first + len(segments)))
         return frozenset(out)
 
     def path_of(self, entry: Entry) -> KeyPath | None:

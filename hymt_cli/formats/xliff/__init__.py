@@ -46,10 +46,12 @@ from ..strings import (
     parse_value,
 )
 from ..strings.icu import Complex
+from ..strings.outline import Outline, collector_paused
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
 from .icu_inline import masked
+from .outline import xliff_outline
 from .units import Scope, Unit, Walk, local
 
 _PAIRS = frozenset({"g", "pc", "mrk"})
@@ -142,10 +144,18 @@ class XliffFormat(StringsFormat):
     def scan(self, text: str) -> Iterator[Item]:
         return _Scan(text, self.review).items()
 
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return _Scan(text, self.review, wanted).items()
+
+    def outline(self, text: str) -> Outline:
+        with collector_paused():
+            return xliff_outline(_Scan(text, self.review))
+
 
 class _Scan:
-    def __init__(self, text: str, review: bool) -> None:
+    def __init__(self, text: str, review: bool, wanted: Callable[[int, int], bool] | None = None) -> None:
         self.text = text
+        self.wanted = wanted  # the entry spans that must be read (a merge needs few); None: all
         self.events = scan(text)
         self.walk = Walk(self.events)
         self.review = review
@@ -204,6 +214,8 @@ class _Scan:
         if self._done(unit, scope):
             if scope.target_language:
                 yield from self._emptied(unit, scope)
+            return
+        if self.wanted is not None and not self.wanted(*self._placement(unit)[:2]):
             return
         events, text = self.events, self.text
         if unit.segmented >= 0:  # the target repeats the `<mrk mtype="seg">` of the seg-source
