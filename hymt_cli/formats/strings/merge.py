@@ -171,8 +171,10 @@ class MergePlan:
             return "added"
         if not isinstance(there, Leaf):
             return "kept"
-        if _blank(there.text) and not _blank(leaf.source_text) and there.write is not None:
-            return "added"  # an empty value is a missing translation (i18next-parser writes "")
+        if not there.text and not _blank(leaf.source_text) and there.write is not None:
+            # An empty value is a missing translation (i18next-parser writes ""); one of white
+            # space is a person's (Rails' Russian thousands delimiter is " ").
+            return "added"
         record = self.records.get(key)
         if record is None or record.output != digest(there.text):
             return "kept"
@@ -204,11 +206,18 @@ class MergePlan:
         return removed
 
     # -- writing -----------------------------------------------------------------------------
-    def merged(self, source_text: str, rendered: Rendered, failed: Iterable[Path] = ()) -> str:
+    def merged(
+        self,
+        source_text: str,
+        rendered: Rendered,
+        failed: Iterable[Path] = (),
+        points: Mapping[Path, str] | None = None,
+    ) -> str:
         """The target's text with the plan carried out. `rendered`: the raw text each source
-        item is written as in this language, by its source span (a value translated, a new
-        plural form inserted at a point, an edit such as ARB's `@@locale`): what a new file
-        would hold there. `failed`: paths whose translation is incomplete."""
+        item is written as in this language, by its source span (a value translated, the new
+        plural forms inserted at a point, an edit such as ARB's `@@locale`): what a new file
+        would hold there. `failed`: paths whose translation is incomplete. `points`: each new
+        plural form's own text by its path (several forms share a point: `few`, `many`)."""
         self.settle()
         rendered = {**rendered, **self._restored()}
         target = self._target
@@ -220,7 +229,7 @@ class MergePlan:
                 continue
             if (fate == "updated" and leaf.path not in failed) or fate == "added":
                 splices.append(_rewritten(there, leaf, source_text, rendered))
-        splices.extend(self._insertions(source_text, rendered, target))
+        splices.extend(self._insertions(source_text, rendered, target, points or {}))
         splices.extend(self._removals(target))
         return _applied(self.target_text, splices)
 
@@ -233,7 +242,7 @@ class MergePlan:
         return out
 
     def _insertions(
-        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member]
+        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member], points: Mapping[Path, str]
     ) -> list[Splice]:
         syntax = self.target.syntax
         by_path: dict[Path, Member] = {m.path: m for m in self.source.members}
@@ -257,7 +266,7 @@ class MergePlan:
         described = {key: path for path, key in self.source.companions.items()}
         keeps_companions = bool(self.target.companions)
         for root, member in sorted(roots.items(), key=lambda item: (item[1].start, len(item[0]))):
-            copied = [_copied(source_text, member, rendered, items, starts)]
+            copied = [_copied(source_text, member, rendered, items, starts, points)]
             companion = described.get(root)
             if (
                 keeps_companions
@@ -265,7 +274,7 @@ class MergePlan:
                 and companion not in target
                 and companion in by_path
             ):
-                copied.append(_copied(source_text, by_path[companion], rendered, items, starts))
+                copied.append(_copied(source_text, by_path[companion], rendered, items, starts, points))
             siblings = order.get(root[:-1], [root])
             at = siblings.index(root)
             previous = next((p for p in reversed(siblings[:at]) if p in target), None)
@@ -383,16 +392,22 @@ def _copied(
     rendered: Rendered,
     items: Sequence[tuple[tuple[int, int], tuple[str | None, str]]],
     starts: Sequence[int],
+    points: Mapping[Path, str],
 ) -> Copied:
     """A source member as it goes into the target: its text with the items inside it rendered
     (`items`: `rendered` sorted by span, `starts` their starts)."""
     if isinstance(member, Leaf) and member.start == member.end:  # a new plural form: its own text
-        return Copied(rendered.get((member.value_start, member.value_end), (None, ""))[1], "", point=True)
+        own = points.get(member.path)
+        if own is None:
+            own = rendered.get((member.value_start, member.value_end), (None, ""))[1]
+        return Copied(own, "", point=True)
     start, end = member.start, member.end
     pieces: list[str] = []
     pos = start
     for (s, e), (_, raw) in items[bisect_left(starts, start) : bisect_right(starts, end)]:
-        if s < pos or e > end or (s == e and s in (start, end)):
+        # A point at the member's start is its previous sibling's; one at its end is its own
+        # where the member holds it (a plural mapping that YAML ends with its new forms).
+        if s < pos or e > end or (s == e and (s == start or (s == end and isinstance(member, Leaf)))):
             continue
         pieces.append(source_text[pos:s])
         pieces.append(raw)
