@@ -193,6 +193,7 @@ class MergePlan:
         wanted.update(m.path for m in self.source.members)
         companions = self.target.companions
         wanted.update(path for path, key in companions.items() if key in wanted)
+        values = {leaf.path for leaf in self.leaves}
         removed: list[Member] = []
         last: Path | None = None
         for member in self.target.members:
@@ -201,6 +202,8 @@ class MergePlan:
                 continue
             if any(isinstance(target.get(path[:i]), Leaf) for i in range(1, len(path))):
                 continue
+            if any(path[:i] in values for i in range(1, len(path))):
+                continue  # inside the target's keys where the source has a value: kept with them
             last = path
             removed.append(member)
         return removed

@@ -22,7 +22,7 @@ from ..layout import path_language, same_language, spell
 
 _ROOT_KEY = re.compile(
     r"""^(?:"(?P<dq>[^"\\\n]*)"|'(?P<sq>[^'\n]*)'|(?P<plain>[^\s#'"\-?:%\[{&*!|>@`][^\n]*?))"""
-    r"""[ \t]*:(?P<rest>[ \t][^\n]*|)$""",
+    r"""[ \t]*:(?P<rest>[ \t][^\n]*|\r?)$""",
     re.MULTILINE,
 )
 _DOCUMENT_END = re.compile(r"^(?:---|\.\.\.)(?:[ \t]|$)", re.MULTILINE)
