@@ -23,7 +23,7 @@ expressions (nested braces and quotes included) are one placeholder each.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -33,6 +33,7 @@ from .base import Decoded, FormatError
 from .layout import Layout, in_i18n_place, path_language, stem_suffix
 from .strings import Entry, Item, StringsFormat, active, parse_value
 from .strings.conventions import Convention
+from .strings.outline import Container, Copied, Leaf, Member, Outline, Splice, indentation, newline_of
 from .strings.shape import is_text
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -99,10 +100,7 @@ def escape(value: str, style: PropertiesStyle, continuation: str | None) -> str:
         elif ch in ":=" and style.escaped_colons:
             out.append("\\" + ch)
         elif code < 0x20 or code == 0x7F or (style.escape_above is not None and code > style.escape_above):
-            units = ch.encode("utf-16-be", "surrogatepass")  # above U+FFFF: a surrogate pair
-            for j in range(0, len(units), 2):
-                unit = int.from_bytes(units[j : j + 2], "big")
-                out.append(f"\\u{unit:04X}" if style.upper_hex else f"\\u{unit:04x}")
+            out.append(_u_escaped(ch, style.upper_hex))
         else:
             out.append(ch)
     return "".join(out)
@@ -227,23 +225,18 @@ class PropertiesFormat(StringsFormat):
             )
 
     def scan(self, text: str) -> Iterator[Item]:
-        hexes = re.findall(r"\\u([0-9a-fA-F]{4})", text)
-        body = text.lstrip("\ufeff")
-        # ASCII: Latin-1 with \u escapes; beyond Latin-1 somewhere: UTF-8, raw; else escape what
-        # Latin-1 lacks (right whichever of the two the bytes were).
-        above = 0x7F if body.isascii() else (None if re.search("[^\x00-\xff]", body) else 0xFF)
-        style = PropertiesStyle(
-            above,
-            any(re.search("[A-F]", h) for h in hexes[:50]) or not hexes,
-            re.search(r"(?<!\\)\\:", text) is not None,
-        )
+        return self._scan(text, None)
+
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return self._scan(text, wanted)
+
+    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+        style = style_of(text)
         for pair in pairs(text):
+            if wanted is not None and not wanted(pair.value_start, pair.value_end):
+                continue
             raw = text[pair.value_start : pair.value_end]
-            try:
-                value = unescape(raw)
-            except ValueError as exc:
-                line = text.count("\n", 0, pair.value_start) + 1
-                raise FormatError(f"not a valid properties file: {exc} at line {line}") from None
+            value = _value(text, pair, raw)
             if not value.strip() or not is_text(value):
                 continue
             parsed = parse_value(value, conventions_for(value))
@@ -256,6 +249,104 @@ class PropertiesFormat(StringsFormat):
                     pair.key,
                     _comment_above(text, pair.key_start),
                 )
+
+    def outline(self, text: str) -> Outline:
+        style = style_of(text)
+        start = 1 if text.startswith("\ufeff") else 0
+        members: list[Member] = [Container((), start, len(text), len(text), len(text))]
+        for pair in pairs(text):
+            raw = text[pair.value_start : pair.value_end]
+            value = _value(text, pair, raw)
+            members.append(
+                Leaf(
+                    (pair.key,),
+                    pair.key_start,
+                    pair.value_end,
+                    pair.value_start,
+                    pair.value_end,
+                    value,
+                    _writer(style, _continuation(raw)),
+                )
+            )
+        return Outline(tuple(members), PropertiesSyntax(style))
+
+
+def style_of(text: str) -> PropertiesStyle:
+    """How the file writes values: ASCII: Latin-1 with \\u escapes; beyond Latin-1 somewhere:
+    UTF-8, raw; else escape what Latin-1 lacks (right whichever of the two the bytes were)."""
+    hexes = re.findall(r"\\u([0-9a-fA-F]{4})", text)
+    body = text.lstrip("\ufeff")
+    above = 0x7F if body.isascii() else (None if re.search("[^\x00-\xff]", body) else 0xFF)
+    return PropertiesStyle(
+        above,
+        any(re.search("[A-F]", h) for h in hexes[:50]) or not hexes,
+        re.search(r"(?<!\\)\\:", text) is not None,
+    )
+
+
+def _value(text: str, pair: _Pair, raw: str) -> str:
+    try:
+        return unescape(raw)
+    except ValueError as exc:
+        line = text.count("\n", 0, pair.value_start) + 1
+        raise FormatError(f"not a valid properties file: {exc} at line {line}") from None
+
+
+class PropertiesSyntax:
+    """Members are logical lines: a new one goes on its own line(s) after its sibling, with the
+    characters the target's encoding lacks written as `\\uXXXX`; a removed one takes its lines."""
+
+    def __init__(self, style: PropertiesStyle) -> None:
+        self.style = style
+
+    def _body(self, text: str, member: Copied) -> str:
+        body = member.text.replace("\r\n", "\n")
+        above, upper = self.style.escape_above, self.style.upper_hex
+        if above is not None:
+            body = re.sub(f"[^\\x00-{chr(above)}]", lambda m: _u_escaped(m.group(0), upper), body)
+        newline = newline_of(text)
+        return body.replace("\n", newline) if newline != "\n" else body
+
+    def insert_after(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
+        newline = newline_of(text)
+        indent = indentation(text, sibling.start)
+        added = "".join(newline + indent + self._body(text, m) for m in members)
+        return Splice(sibling.end, sibling.end, added)
+
+    def insert_before(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
+        newline = newline_of(text)
+        indent = indentation(text, sibling.start)
+        added = "".join(self._body(text, m) + newline + indent for m in members)
+        return Splice(sibling.start, sibling.start, added)
+
+    def insert_into(self, text: str, container: Container, members: Sequence[Copied]) -> Splice:
+        newline = newline_of(text)
+        added = "".join(newline + self._body(text, m) for m in members)
+        if not text.strip():
+            added = added[len(newline) :] + newline
+        elif text.endswith("\n"):
+            added = added[len(newline) :] + newline
+        return Splice(len(text), len(text), added)
+
+    def remove(
+        self, text: str, run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
+    ) -> Splice:
+        start = text.rfind("\n", 0, run[0].start) + 1
+        newline = text.find("\n", run[-1].end)
+        end = len(text) if newline < 0 else newline + 1
+        if newline < 0 and start > 0:  # the last line, without a line break: the break before it
+            start -= 2 if text[start - 2 : start] == "\r\n" else 1
+        return Splice(start, end, "")
+
+
+def _u_escaped(ch: str, upper: bool) -> str:
+    """`\\uXXXX` (above U+FFFF: a surrogate pair of them)."""
+    units = ch.encode("utf-16-be", "surrogatepass")
+    out = ""
+    for j in range(0, len(units), 2):
+        unit = int.from_bytes(units[j : j + 2], "big")
+        out += f"\\u{unit:04X}" if upper else f"\\u{unit:04x}"
+    return out
 
 
 def conventions_for(value: str) -> frozenset[Convention]:

@@ -228,6 +228,18 @@ class StringsFormat(SplicingFormat):
         exists; None: this format does not merge (its targets are written whole)."""
         return None
 
+    def target_outline(self, text: str, lang: str | None) -> Outline | None:
+        """The members of a target file in `lang` (None: `outline`'s, the source's). A file
+        that holds several languages (a Jekyll `_data/ui-text.yml`) is outlined at that
+        language's part; any other file as `outline` does."""
+        return self.outline(text)
+
+    def starts_from_source(self, text: str) -> bool:
+        """Whether a target of this source that does not exist yet starts as a copy of the
+        source and is merged into (a file that holds several languages, whose target is its
+        language's part), rather than written anew."""
+        return False
+
     def parse(self, text: str) -> StringsDocument:
         return StringsDocument(text, self.scan(text))
 
@@ -248,6 +260,8 @@ class StringsReader:
         self._decoded: Decoded | None = None
         self._outline: Outline | None = None
         self._targets: dict[str, TargetFile] = {}
+        self._anew: list[str] = []  # the languages whose target does not exist yet
+        self._keep_removed = False
         self._every_value = True  # some target is written anew: it needs every value
         self._new_forms: dict[str, dict[tuple[str | int, ...], str]] = {}  # lang -> path -> source text
 
@@ -262,7 +276,9 @@ class StringsReader:
         self._targets = {
             lang: TargetFile(lang, path, keep_removed) for lang, path in targets.items() if path is not None
         }
-        self._every_value = any(path is None for path in targets.values()) or not targets
+        self._anew = [lang for lang, path in targets.items() if path is None]
+        self._keep_removed = keep_removed
+        self._every_value = bool(self._anew) or not targets
 
     def drift(self) -> dict[str, MergeCounts | str]:
         """Without translating: what a run would do to each target named by `merge_into` (its
@@ -284,7 +300,7 @@ class StringsReader:
             raise FormatError(f"cannot read: {exc.strerror or exc}") from None
         decoded = self._decoded = self._format.decode(data)
         text = decoded.text
-        items = self._items(text)
+        items = self._items(text, data)
         ids = count()
         pending: list[Item] = []
         size = 0
@@ -302,7 +318,7 @@ class StringsReader:
                 size += len(item.value.segments)
         yield self._unit(index, _chunk(text, pending, ids, len(text)), "" if index else decoded.warning)
 
-    def _items(self, text: str) -> Iterator[Item]:
+    def _items(self, text: str, data: bytes) -> Iterator[Item]:
         if not self.merges:
             return _scanned(self._format, text, None)
         try:
@@ -310,6 +326,10 @@ class StringsReader:
         except (FormatError, ValueError, RecursionError) as exc:
             raise FormatError(f"cannot parse as {self._format.name}: {exc}") from None
         assert outline is not None
+        if self._anew and self._format.starts_from_source(text):  # a copy of the source, merged into
+            for lang in self._anew:
+                self._targets[lang] = TargetFile(lang, None, self._keep_removed, base=data)
+            self._every_value = False
         for target in self._targets.values():
             target.prepare(self._format, outline)
         if self._every_value:
@@ -355,7 +375,7 @@ class StringsReader:
     def _records_of_new_file(self, lang: str, output: str, failed: Iterable[KeyPath]) -> MergeResult | None:
         if self._outline is None:
             return None
-        written = self._format.outline(output)
+        written = self._format.target_outline(output, lang)
         assert written is not None
         records = records_of_new_file(self._outline, written, self._new_forms.get(lang, {}), failed)
         return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
@@ -377,6 +397,7 @@ class Renderings:
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.by_span: dict[tuple[int, int], tuple[str | None, str]] = {}
+        self.points: dict[KeyPath, str] = {}  # each new plural form's own text (merge.merged)
         self.failed: set[KeyPath] = set()
         self._texts: dict[int, str] = {}  # id(entry) -> its rendered text (a new form's fallback)
 
@@ -415,8 +436,14 @@ class Renderings:
             text = self._texts.get(id(entry.fallback), entry.fallback.value.text)
         if missing and path is not None:
             self.failed.add(path)
-        point = entry.start == entry.end
-        self.by_span[(entry.start, entry.end)] = (None if point else text, entry.write(text))
+        raw = entry.write(text)
+        if entry.start == entry.end:  # new plural forms at one point follow each other there
+            before = self.by_span.get((entry.start, entry.end))
+            self.by_span[(entry.start, entry.end)] = (None, (before[1] if before else "") + raw)
+            if path is not None:
+                self.points[path] = raw
+            return
+        self.by_span[(entry.start, entry.end)] = (text, raw)
 
 
 class RecordingWriter:
@@ -492,7 +519,7 @@ class MergeWriter(RecordingWriter):
         plan = target.plan
         assert plan is not None and target.decoded is not None
         try:
-            now = _read_again(target.path)
+            now = _read_again(target.path) if target.path is not None else target.data
         except OSError as exc:
             raise FormatError(
                 f"{target.path}: cannot read the existing translation: {exc.strerror or exc}"
@@ -509,12 +536,12 @@ class MergeWriter(RecordingWriter):
             before = target.plan
             assert before is not None
             failed |= {path for path in plan.fates if plan.needs(path) and not before.needs(path)}
-        text = plan.merged(self._source_text, renderings.by_span, failed)
+        text = plan.merged(self._source_text, renderings.by_span, failed, renderings.points)
         written = self._checked(plan, text)
         data = _encoded(
             codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True
         )
-        unchanged = data == now
+        unchanged = data == now and target.path is not None
         if not unchanged:
             self._out.write(data)
         self.result = MergeResult(
@@ -525,10 +552,10 @@ class MergeWriter(RecordingWriter):
         """The merged text read back: it must parse, and every value a person wrote must read as
         it did (a merge that would lose one writes nothing)."""
         try:
-            written = self._format.outline(text)
+            written = self._format.target_outline(text, self._target.lang)
         except (FormatError, ValueError, RecursionError) as exc:
             raise FormatError(
-                f"{self._target.path}: merging would write an unreadable file ({exc}); nothing written"
+                f"{self._target.where}: merging would write an unreadable file ({exc}); nothing written"
             ) from None
         assert written is not None
         after = {leaf.path: leaf.text for leaf in written.leaves()}
@@ -541,7 +568,7 @@ class MergeWriter(RecordingWriter):
             if after.get(path) != leaf.text:
                 where = path_key(path)
                 raise FormatError(
-                    f"{self._target.path}: merging would change the value at {where}; nothing written"
+                    f"{self._target.where}: merging would change the value at {where}; nothing written"
                 )
         return written
 

@@ -195,7 +195,7 @@ class MergePlan:
             return "kept"
         record = self.records.get(key)
         if (
-            _blank(there.text)
+            not there.text  # one of white space is a person's (Rails' Russian delimiter " ")
             and not _blank(leaf.source_text)
             and there.write is not None
             and not _left_empty(record, there.text)
@@ -218,6 +218,7 @@ class MergePlan:
         wanted.update(m.path for m in self.source.members)
         companions = self.target.companions
         wanted.update(path for path, key in companions.items() if key in wanted)
+        values = {leaf.path for leaf in self.leaves}
         removed: list[Member] = []
         last: Path | None = None
         for member in self.target.members:
@@ -226,16 +227,25 @@ class MergePlan:
                 continue
             if any(isinstance(target.get(path[:i]), Leaf) for i in range(1, len(path))):
                 continue
+            if any(path[:i] in values for i in range(1, len(path))):
+                continue  # inside the target's keys where the source has a value: kept with them
             last = path
             removed.append(member)
         return removed
 
     # -- writing -----------------------------------------------------------------------------
-    def merged(self, source_text: str, rendered: Rendered, failed: Iterable[Path] = ()) -> str:
+    def merged(
+        self,
+        source_text: str,
+        rendered: Rendered,
+        failed: Iterable[Path] = (),
+        points: Mapping[Path, str] | None = None,
+    ) -> str:
         """The target's text with the plan carried out. `rendered`: the raw text each source
-        item is written as in this language, by its source span (a value translated, a new
-        plural form inserted at a point, an edit such as ARB's `@@locale`): what a new file
-        would hold there. `failed`: paths whose translation is incomplete."""
+        item is written as in this language, by its source span (a value translated, the new
+        plural forms inserted at a point, an edit such as ARB's `@@locale`): what a new file
+        would hold there. `failed`: paths whose translation is incomplete. `points`: each new
+        plural form's own text by its path (several forms share a point: `few`, `many`)."""
         self.settle()
         rendered = {**rendered, **self._restored()}
         target = self._target
@@ -249,11 +259,11 @@ class MergePlan:
                 continue
             if (fate == "updated" and leaf.path not in failed) or fate == "added":
                 if there.rewrite is not None:
-                    copied = _copied(source_text, leaf, rendered, items, starts)
+                    copied = _copied(source_text, leaf, rendered, items, starts, points or {})
                     splices.append(Splice(there.start, there.end, there.rewrite(copied.text)))
                 else:
                     splices.append(_rewritten(there, leaf, source_text, rendered))
-        splices.extend(self._insertions(source_text, rendered, target))
+        splices.extend(self._insertions(source_text, rendered, target, points or {}))
         splices.extend(self._removals(target))
         syntax = self.target.syntax
         if isinstance(syntax, Retiring):
@@ -294,7 +304,7 @@ class MergePlan:
         return out
 
     def _insertions(
-        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member]
+        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member], points: Mapping[Path, str]
     ) -> list[Splice]:
         syntax = self.target.syntax
         by_path: dict[Path, Member] = {m.path: m for m in self.source.members}
@@ -318,7 +328,7 @@ class MergePlan:
         described = {key: path for path, key in self.source.companions.items()}
         keeps_companions = bool(self.target.companions)
         for root, member in sorted(roots.items(), key=lambda item: (item[1].start, len(item[0]))):
-            copied = [_copied(source_text, member, rendered, items, starts)]
+            copied = [_copied(source_text, member, rendered, items, starts, points)]
             companion = described.get(root)
             if (
                 keeps_companions
@@ -326,7 +336,7 @@ class MergePlan:
                 and companion not in target
                 and companion in by_path
             ):
-                copied.append(_copied(source_text, by_path[companion], rendered, items, starts))
+                copied.append(_copied(source_text, by_path[companion], rendered, items, starts, points))
             siblings = order.get(root[:-1], [root])
             at = siblings.index(root)
             previous = next((p for p in reversed(siblings[:at]) if p in target), None)
@@ -453,16 +463,22 @@ def _copied(
     rendered: Rendered,
     items: Sequence[tuple[tuple[int, int], tuple[str | None, str]]],
     starts: Sequence[int],
+    points: Mapping[Path, str],
 ) -> Copied:
     """A source member as it goes into the target: its text with the items inside it rendered
     (`items`: `rendered` sorted by span, `starts` their starts)."""
     if isinstance(member, Leaf) and member.start == member.end:  # a new plural form: its own text
-        return Copied(rendered.get((member.value_start, member.value_end), (None, ""))[1], "", point=True)
+        own = points.get(member.path)
+        if own is None:
+            own = rendered.get((member.value_start, member.value_end), (None, ""))[1]
+        return Copied(own, "", point=True)
     start, end = member.start, member.end
     pieces: list[str] = []
     pos = start
     for (s, e), (_, raw) in items[bisect_left(starts, start) : bisect_right(starts, end)]:
-        if s < pos or e > end or (s == e and s in (start, end)):
+        # A point at the member's start is its previous sibling's; one at its end is its own
+        # where the member holds it (a plural mapping that YAML ends with its new forms).
+        if s < pos or e > end or (s == e and (s == start or (s == end and isinstance(member, Leaf)))):
             continue
         pieces.append(source_text[pos:s])
         pieces.append(raw)

@@ -38,7 +38,7 @@ class MergeFormat(Protocol):
 
     def decode(self, data: bytes) -> Decoded: ...
 
-    def outline(self, text: str) -> Outline | None: ...
+    def target_outline(self, text: str, lang: str | None) -> Outline | None: ...
 
 
 @dataclass(slots=True)
@@ -67,11 +67,14 @@ def plural_categories(lang: str) -> frozenset[str] | None:
 
 @dataclass(eq=False)
 class TargetFile:
-    """One target language's file that exists, and its merge plan once the source is read."""
+    """One target language's file that exists, and its merge plan once the source is read; or
+    (`path` None) one that does not exist yet and starts as a copy of the source (`base`: a
+    file of several languages, StringsFormat.starts_from_source)."""
 
     lang: str
-    path: Path
+    path: Path | None
     keep_removed: bool = False
+    base: bytes | None = None
     data: bytes = b""
     decoded: Decoded | None = None
     plan: MergePlan | None = None
@@ -82,7 +85,7 @@ class TargetFile:
         """Read the target and its records and plan the merge; a target that cannot be read or
         parsed keeps its error (the job fails on it, nothing is written over it)."""
         try:
-            self.data = _read_plain(self.path)
+            self.data = _read_plain(self.path) if self.path is not None else self.base or b""
         except OSError as exc:
             self.error = f"{self.path}: cannot read the existing translation: {exc.strerror or exc}"
             return
@@ -92,15 +95,15 @@ class TargetFile:
     def _planned(self, fmt: MergeFormat, source: Outline, data: bytes) -> MergePlan | None:
         try:
             decoded = fmt.decode(data)
-            target = fmt.outline(decoded.text)
+            target = fmt.target_outline(decoded.text, self.lang)
         except (FormatError, ValueError, RecursionError) as exc:
-            self.error = f"{self.path}: the existing translation cannot be merged into: {exc}"
+            self.error = f"{self.where}: the existing translation cannot be merged into: {exc}"
             return None
         if target is None:
-            self.error = f"{self.path}: the existing translation cannot be merged into"
+            self.error = f"{self.where}: the existing translation cannot be merged into"
             return None
         self.decoded = decoded
-        records, archive = entry_records(self.path)
+        records, archive = entry_records(self.path) if self.path is not None else ({}, {})
         return MergePlan.of(
             source,
             list(source.leaves()),
@@ -111,6 +114,11 @@ class TargetFile:
             categories=plural_categories(self.lang),
             keep_removed=self.keep_removed,
         )
+
+    @property
+    def where(self) -> str:
+        """The target as messages name it."""
+        return str(self.path) if self.path is not None else f"the new {self.lang} translation"
 
     def needed(self, firsts: Iterable[tuple[Entry, int]]) -> frozenset[int]:
         """The segment ids of a unit's entries (each with its first id) this language still

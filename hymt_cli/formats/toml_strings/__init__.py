@@ -22,8 +22,10 @@ from ..base import Decoded, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
 from ..strings import Entry, Item, StringsFormat, active, category_note, missing_categories, parse_value
 from ..strings.conventions import Convention
+from ..strings.outline import Outline
 from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
+from .outline import toml_outline
 from .tomltext import Table, TomlString, encode, scan
 
 CANDIDATES = frozenset({Convention.TEMPLATE, Convention.PRINTF, Convention.BRACE, Convention.HTML})
@@ -70,19 +72,27 @@ class TomlStringsFormat(StringsFormat):
         return decode_utf8(data)
 
     def scan(self, text: str) -> Iterator[Item]:
-        try:
-            data = tomllib.loads(text.removeprefix("\ufeff"))
-        except tomllib.TOMLDecodeError as exc:
-            raise FormatError(f"not valid TOML: {exc}") from None
+        return self._scan(text, None)
+
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return self._scan(text, wanted)
+
+    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+        data = _loaded(text)
         strings, tables = scan(text)
         plural = _plural_tables(strings, tables)
         for string in strings:
-            entry = self._entry(text, string, data)
-            if entry is not None:
-                yield entry
             group = plural.get(string.path[:-1])
+            if wanted is None or group is not None or wanted(string.start, string.end):
+                entry = self._entry(text, string, data)
+                if entry is not None:
+                    yield entry
             if group is not None and group[-1] is string:
                 yield from self._new_forms(text, group, data)
+
+    def outline(self, text: str) -> Outline:
+        _loaded(text)
+        return toml_outline(text, _writer)
 
     def _entry(self, text: str, string: TomlString, data: Any) -> Entry | None:
         value = string.value
@@ -132,7 +142,16 @@ class TomlStringsFormat(StringsFormat):
                     entry.note,
                     frozenset({lang}),
                     entry,
+                    path=(*base.path[:-1], category),
                 )
+
+
+def _loaded(text: str) -> Any:
+    """The document as tomllib reads it (a FormatError with line and column where it is no TOML)."""
+    try:
+        return tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"not valid TOML: {exc}") from None
 
 
 def _prefixed(head: str, write: Callable[[str], str]) -> Callable[[str], str]:

@@ -26,6 +26,8 @@ _ESCAPE = re.compile(
 _SIMPLE = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\", "e": "\x1b"}
 
 Path = tuple[str, ...]
+# A key path as outline.py names it: array items and `[[array tables]]` numbered.
+KeyPath = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,30 @@ class Table:
     path: Path
     start: int  # the header's start (-1: the root table)
     keys: tuple[str, ...]  # its own keys (dotted keys: the first part), in order
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A value (a pair's, an array item's) as outline.py needs it."""
+
+    path: KeyPath
+    key_start: int  # where its key starts (-1: an array item)
+    start: int  # the value's span
+    end: int
+    kind: (
+        str  # a string's quoting (`"`, `'`, `\"\"\"`, `'''`), `[` an array, `{` an inline table, "" any other
+    )
+    value: str  # a string's text; the raw text of any other value
+    inline: bool  # inside an inline table or an array
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A table header: `[a.b]`, `[[a]]` (`path`: the table's, array tables numbered)."""
+
+    path: KeyPath
+    start: int
+    end: int  # after its `]`
 
 
 def decode(raw: str, style: str) -> str:
@@ -107,6 +133,10 @@ class _Scanner:
         self.tables: list[Table] = []
         self.keys: list[str] = []
         self.table_start = -1
+        self.pairs: list[Pair] = []
+        self.headers: list[Header] = []
+        self.numbered: KeyPath = ()  # the table's path as outline.py names it
+        self.arrays: dict[KeyPath, int] = {}  # array tables: how many so far
 
     def run(self) -> None:
         text = self.text
@@ -121,7 +151,7 @@ class _Scanner:
                 key, key_start = self._key()
                 self._expect("=")
                 self.keys.append(key[0])
-                self._value((*self.table, *key), key_start, inline=False)
+                self._value((*self.table, *key), key_start, inline=False, numbered=(*self.numbered, *key))
         self.tables.append(Table(self.table, self.table_start, tuple(self.keys)))
 
     def _skip_space_and_comments(self) -> None:
@@ -150,6 +180,18 @@ class _Scanner:
         key, _ = self._key()
         self._expect("]]" if array else "]")
         self.table, self.table_start, self.keys = key, start, []
+        numbered: list[str | int] = []
+        for part in key[:-1]:  # `[a.b]` under `[[a]]`: in a's last table
+            numbered.append(part)
+            if tuple(numbered) in self.arrays:
+                numbered.append(self.arrays[tuple(numbered)] - 1)
+        numbered.append(key[-1])
+        if array:
+            count = self.arrays.get(tuple(numbered), 0)
+            self.arrays[tuple(numbered)] = count + 1
+            numbered.append(count)
+        self.numbered = tuple(numbered)
+        self.headers.append(Header(self.numbered, start, self.pos))
 
     def _key(self) -> tuple[Path, int]:
         parts: list[str] = []
@@ -170,32 +212,40 @@ class _Scanner:
                 return tuple(parts), start
             self.pos += 1
 
-    def _value(self, path: Path, key_start: int, *, inline: bool) -> None:
+    def _value(self, path: Path, key_start: int, *, inline: bool, numbered: KeyPath) -> None:
         text = self.text
         self.pos = _WS.match(text, self.pos).end()  # type: ignore[union-attr]
         for pattern, style in ((_ML_BASIC, '"""'), (_ML_LITERAL, "'''"), (_BASIC, '"'), (_LITERAL, "'")):
             match = pattern.match(text, self.pos)
             if match:
                 raw = match.group(0)
+                value = decode(raw, style)
                 self.found.append(
-                    TomlString(match.start(), match.end(), style, path, decode(raw, style), key_start, inline)
+                    TomlString(match.start(), match.end(), style, path, value, key_start, inline)
                 )
+                self.pairs.append(Pair(numbered, key_start, match.start(), match.end(), style, value, inline))
                 self.pos = match.end()
                 return
         ch = text[self.pos : self.pos + 1]
-        if ch == "[":
-            self._array(path)
-        elif ch == "{":
-            self._inline_table(path)
-        else:
-            match = _OTHER_VALUE.match(text, self.pos)
-            if match is None:
-                raise ValueError(f"bad value at offset {self.pos}")
-            self.pos = match.end()
-            if text.startswith(" ", self.pos) and re.match(r" \d{2}:\d{2}", text[self.pos : self.pos + 6]):
-                self.pos = _OTHER_VALUE.match(text, self.pos + 1).end()  # type: ignore[union-attr]
+        start = self.pos
+        at = len(self.pairs)
+        if ch in "[{":
+            self.pairs.append(Pair(numbered, key_start, start, start, ch, "", inline))
+            if ch == "[":
+                self._array(path, numbered)
+            else:
+                self._inline_table(path, numbered)
+            self.pairs[at] = Pair(numbered, key_start, start, self.pos, ch, "", inline)
+            return
+        match = _OTHER_VALUE.match(text, self.pos)
+        if match is None:
+            raise ValueError(f"bad value at offset {self.pos}")
+        self.pos = match.end()
+        if text.startswith(" ", self.pos) and re.match(r" \d{2}:\d{2}", text[self.pos : self.pos + 6]):
+            self.pos = _OTHER_VALUE.match(text, self.pos + 1).end()  # type: ignore[union-attr]
+        self.pairs.append(Pair(numbered, key_start, start, self.pos, "", text[start : self.pos], inline))
 
-    def _array(self, path: Path) -> None:
+    def _array(self, path: Path, numbered: KeyPath) -> None:
         self.pos += 1
         index = 0
         while True:
@@ -203,13 +253,13 @@ class _Scanner:
             if self.text.startswith("]", self.pos):
                 self.pos += 1
                 return
-            self._value((*path, str(index)), -1, inline=True)
+            self._value((*path, str(index)), -1, inline=True, numbered=(*numbered, index))
             index += 1
             self._skip_space_and_comments()
             if self.text.startswith(",", self.pos):
                 self.pos += 1
 
-    def _inline_table(self, path: Path) -> None:
+    def _inline_table(self, path: Path, numbered: KeyPath) -> None:
         self.pos += 1
         while True:
             self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
@@ -218,7 +268,7 @@ class _Scanner:
                 return
             key, key_start = self._key()
             self._expect("=")
-            self._value((*path, *key), key_start, inline=True)
+            self._value((*path, *key), key_start, inline=True, numbered=(*numbered, *key))
             self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
             if self.text.startswith(",", self.pos):
                 self.pos += 1
@@ -229,6 +279,13 @@ def scan(text: str) -> tuple[list[TomlString], list[Table]]:
     scanner = _Scanner(text)
     scanner.run()
     return scanner.found, scanner.tables
+
+
+def structure(text: str) -> tuple[list[Pair], list[Header]]:
+    """Every value and every table header of a document tomllib accepted, in document order."""
+    scanner = _Scanner(text)
+    scanner.run()
+    return scanner.pairs, scanner.headers
 
 
 def iter_strings(text: str) -> Iterator[TomlString]:

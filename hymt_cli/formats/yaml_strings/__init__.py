@@ -9,12 +9,15 @@ plain scalar that cannot hold the translation becomes a double-quoted one): scal
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
 from ..strings import Item, StringsFormat
+from ..strings.outline import Outline
+from .outline import yaml_outline
+from .roots import root_of
 from .walk import Walk
 
 
@@ -38,13 +41,43 @@ class YamlStringsFormat(StringsFormat):
         return decode_yaml(data)
 
     def scan(self, text: str) -> Iterator[Item]:
-        from ruamel.yaml.error import MarkedYAMLError, YAMLError
+        return self._scan(text, None)
+
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return self._scan(text, wanted)
+
+    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+        from ruamel.yaml.error import YAMLError
 
         try:
-            yield from Walk(text).items()
-        except MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise FormatError(f"not valid YAML: {exc.problem or exc.context}{where}") from None
+            yield from Walk(text, wanted).items()
         except YAMLError as exc:
-            raise FormatError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
+            raise _format_error(exc) from None
+
+    def outline(self, text: str) -> Outline:
+        return self.target_outline(text, None)
+
+    def target_outline(self, text: str, lang: str | None) -> Outline:
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            return yaml_outline(text, lang)
+        except YAMLError as exc:
+            raise _format_error(exc) from None
+
+    def starts_from_source(self, text: str) -> bool:
+        """A file of several locales (roots.py): its translation is the output file's subtree of
+        the target language, and an output that does not exist yet starts as the source."""
+        root = root_of(text)
+        return root is not None and root.kind == "locales"
+
+
+def _format_error(exc: Exception) -> FormatError:
+    """ruamel.yaml's error as one line, with its line and column."""
+    from ruamel.yaml.error import MarkedYAMLError
+
+    if isinstance(exc, MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        return FormatError(f"not valid YAML: {exc.problem or exc.context}{where}")
+    return FormatError(f"not valid YAML: {str(exc).splitlines()[0]}")

@@ -28,6 +28,7 @@ from ..strings import Edit, Entry, Item, active, category_note, missing_categori
 from ..strings.conventions import Convention
 from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
+from .roots import root_of
 from .scalars import is_string_scalar, write_scalar
 
 DATA_KEYS = frozenset(
@@ -80,6 +81,14 @@ CANDIDATES = frozenset(
     }
 )
 _PROPERTIES = re.compile(r"(?:[&!][^\s]*\s+)*")
+
+
+def value_start(text: str, start: int, end: int) -> int:
+    """Where a scalar's value starts, past its anchor and tag (`&a !!str text`)."""
+    properties = _PROPERTIES.match(text, start, end)
+    return properties.end() if properties else start
+
+
 _MESSAGE_KEYS = frozenset({"message", "description"})
 _COMMENT_LINES = 5
 
@@ -98,6 +107,7 @@ class _Frame:
     kind: Literal["map", "seq"]
     flow: bool
     path: tuple[str, ...]
+    keys: tuple[str | int, ...]  # the path as outline.py names it (item numbers, not `[n]`)
     expect_key: bool = True
     key: str = ""
     key_start: int = 0
@@ -115,9 +125,15 @@ _KEY_ALIAS = re.compile(r"\*([^\s,\[\]{}]+)[ \t]*:(?=\s|$)", re.MULTILINE)
 
 
 class Walk:
-    def __init__(self, text: str, *, rails_root: bool = True) -> None:
+    def __init__(self, text: str, wanted: Callable[[int, int], bool] | None = None) -> None:
+        """`wanted`: the only value spans that must be entries (a merge needing a few: the others
+        are not parsed); values a plural or a message object holds always are."""
         self.text = text
-        self.rails_root = rails_root
+        self.wanted = wanted
+        self.root = root_of(text)
+        # A file of several locales: only the source locale's subtree is read (roots.py).
+        self.subtree = self.root.key if self.root is not None and self.root.kind == "locales" else None
+        self.rooted = self.root is not None
         self.ascii_only = (
             re.search(r"\\u[0-9a-fA-F]{4}", text) is not None
             and re.search(r"[^\x00-\x7f]", text.lstrip("\ufeff")) is None
@@ -148,7 +164,7 @@ class Walk:
                 self.stack, self.locale_file = [], False
             elif self.stack and self.stack[-1].opaque and not isinstance(event, CollectionEndEvent):
                 if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
-                    self.stack.append(_Frame("seq", True, (), opaque=True))
+                    self.stack.append(_Frame("seq", True, (), (), opaque=True))
             elif isinstance(event, ScalarEvent):
                 yield from self._scalar(event)
             elif isinstance(event, AliasEvent):
@@ -160,12 +176,12 @@ class Walk:
             elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
                 if self._key_expected():  # `? [a, b] : value`: a complex key, nothing in it is sent
                     self.stack[-1].plural = False
-                    self.stack.append(_Frame("seq", True, (), opaque=True))
+                    self.stack.append(_Frame("seq", True, (), (), opaque=True))
                     continue
-                path = self._child_path()
+                path, keys = self._child_path(), self._child_keys()
                 self._value_seen(held=None)
                 kind: Literal["map", "seq"] = "map" if isinstance(event, MappingStartEvent) else "seq"
-                self.stack.append(_Frame(kind, bool(event.flow_style), path))
+                self.stack.append(_Frame(kind, bool(event.flow_style), path, keys))
             elif isinstance(event, CollectionEndEvent):
                 closed = self.stack.pop()
                 if closed.opaque:
@@ -176,6 +192,20 @@ class Walk:
 
     def _key_expected(self) -> bool:
         return bool(self.stack) and self.stack[-1].kind == "map" and self.stack[-1].expect_key
+
+    def _child_keys(self) -> tuple[str | int, ...]:
+        if not self.stack:
+            return ()
+        frame = self.stack[-1]
+        return (*frame.keys, frame.key) if frame.kind == "map" else (*frame.keys, frame.count)
+
+    def _outline_path(self, keys: tuple[str | int, ...]) -> tuple[str | int, ...]:
+        """A key path as outline.py names it: below the root key that names the language."""
+        return keys[1:] if self.rooted else keys
+
+    def _outside(self, keys: tuple[str | int, ...]) -> bool:
+        """Whether a value is outside the part of the file that is read (another locale's)."""
+        return self.subtree is not None and keys[:1] != (self.subtree,)
 
     def _child_path(self) -> tuple[str, ...]:
         if not self.stack:
@@ -235,7 +265,7 @@ class Walk:
             for member in held:
                 if member.entry is not None:
                     yield member.entry
-        if self.rails_root and not self.stack[:-1] and frame.count == 0 and len(self.stack) == 1:
+        if self.subtree is None and not self.stack[:-1] and frame.count == 0 and len(self.stack) == 1:
             code = path_language(key) if event.style is None else None  # type: ignore[attr-defined]
             if code is not None:
                 self.locale_file = True
@@ -251,15 +281,19 @@ class Walk:
         if anchor and anchor in self.key_aliases:
             return None  # aliased as a key somewhere: translating it would rename that key
         key = frame.key if frame is not None and frame.kind == "map" else ""
-        if not self.locale_file and key.lower() in DATA_KEYS:
+        if self._outside(self._child_keys()):
+            return None
+        if not self.locale_file and self.subtree is None and key.lower() in DATA_KEYS:
             return None
         if frame is not None and frame.held is not None and key == "description":
             frame.description = value
+        start = value_start(self.text, start, end)
+        held = frame is not None and frame.held is not None
+        if self.wanted is not None and not held and not self.wanted(start, end):
+            return None
         parsed = parse_value(value, active(value, CANDIDATES))
         if not parsed.segments:
             return None
-        properties = _PROPERTIES.match(self.text, start, end)
-        start = properties.end() if properties else start
         raw = self.text[start:end]
         flow = any(f.flow for f in self.stack)
         column = frame.key_column if frame is not None else 0
@@ -310,6 +344,7 @@ class Walk:
                     base.entry.note,
                     frozenset({lang}),
                     base.entry,
+                    path=(*self._outline_path(frame.keys), category),
                 )
 
     def _line_end(self, end: int) -> int:

@@ -1,0 +1,127 @@
+"""Merging into a YAML target that exists: what a Rails locale file keeps (comments, quoting,
+block scalars, CRLF, its own root key), where new keys go, and what a broken target gets (an
+error naming it, nothing written)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engines import CountingEngine
+from pipelines import make_pipeline, sources_of, write
+from ruamel.yaml import YAML
+
+from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.engine.pseudo import pseudo_localize as tr
+from hymt_cli.reporting.report import FileReport
+
+
+def run(source: Path, lang: str) -> tuple[FileReport, list[str]]:
+    """`source` into `lang` with the pseudo engine; the file's report and the texts requested."""
+    engine = CountingEngine(PseudoEngine())
+    report = make_pipeline(engine, to=lang).run(sources_of([source]))
+    assert len(report.files) == 1
+    return report.files[0], engine.requested
+
+
+def load(path: Path) -> object:
+    return YAML(typ="safe", pure=True).load(path.read_bytes())
+
+
+SOURCE = """\
+en:
+  # the greeting on the home page
+  greeting: "Hello"
+  farewell: 'Goodbye'
+  about: |
+    We make things.
+    Since 1999.
+  errors:
+    blank: "can't be blank"
+    taken: "has already been taken"
+"""
+
+
+def test_a_missing_key_goes_after_its_sibling_and_every_other_byte_stays(tmp_path: Path) -> None:
+    source = write(tmp_path, "config/locales/en.yml", SOURCE)
+    target = write(
+        tmp_path,
+        "config/locales/de.yml",
+        '# Deutsch, von Hand\r\nde:\r\n  # Gruß\r\n  greeting:   "Hallo"   # kurz\r\n'
+        "  about: |\r\n    Wir machen Dinge.\r\n\r\n  errors:\r\n    blank: 'muss ausgefüllt werden'\r\n",
+    )
+    report, requested = run(source, "de")
+    assert report.status == "ok", report.error
+    assert sorted(requested) == ["Goodbye", "has already been taken"]
+    assert report.keys is not None and (report.keys["added"], report.keys["kept"]) == (2, 3)
+    text = target.read_bytes().decode()
+    # a person's lines stay byte for byte (CRLF, comments, spacing, quoting, the block scalar);
+    # the new ones come after their source sibling, indented as the target indents, with CRLF
+    assert text == (
+        '# Deutsch, von Hand\r\nde:\r\n  # Gruß\r\n  greeting:   "Hallo"   # kurz\r\n'
+        f"  farewell: '{tr('Goodbye')}'\r\n"
+        "  about: |\r\n    Wir machen Dinge.\r\n\r\n  errors:\r\n    blank: 'muss ausgefüllt werden'\r\n"
+        f'    taken: "{tr("has already been taken")}"\r\n'
+    )
+    assert "\n" not in text.replace("\r\n", "")
+    again, requested = run(source, "de")
+    assert requested == [] and target.read_bytes().decode() == text
+
+
+def test_an_empty_value_is_filled_quoted_as_the_values_beside_it(tmp_path: Path) -> None:
+    source = write(tmp_path, "locales/en.yml", 'en:\n  a: "Open"\n  b: "Close"\n  c: "Save"\n')
+    target = write(tmp_path, "locales/de.yml", 'de:\n  a:\n  b: ~\n  c: "Speichern"\n')
+    report, requested = run(source, "de")
+    assert report.status == "ok", report.error
+    assert requested == ["Open", "Close"]
+    assert target.read_text() == f'de:\n  a: "{tr("Open")}"\n  b: "{tr("Close")}"\n  c: "Speichern"\n'
+
+
+def test_the_target_keeps_its_own_root_key(tmp_path: Path) -> None:
+    source = write(tmp_path, "locales/en.yml", "en:\n  a: Open\n  b: Close\n")
+    target = write(tmp_path, "locales/pt.yml", "pt-BR:\n  a: Abrir\n")
+    report, requested = run(source, "pt")
+    assert report.status == "ok", report.error
+    assert requested == ["Close"]
+    assert target.read_text() == f"pt-BR:\n  a: Abrir\n  b: {tr('Close')}\n"
+
+
+def test_a_key_the_source_turned_into_a_map_keeps_the_target_s_value(tmp_path: Path) -> None:
+    source = write(
+        tmp_path,
+        "locales/en.yml",
+        "en:\n  items:\n    one: one item\n    other: '%{count} items'\n  title: Title\n  menu: Menu\n",
+    )
+    target = write(
+        tmp_path, "locales/de.yml", "de:\n  items: Dinge\n  title:\n    short: Titel\n  menu: Menü\n"
+    )
+    before = target.read_bytes()
+    report, requested = run(source, "de")
+    assert report.status == "ok", report.error
+    assert requested == []  # the target's value stands for the key, whatever its shape now
+    assert target.read_bytes() == before
+
+
+def test_a_removed_key_takes_its_lines_and_the_comment_above_the_next_stays(tmp_path: Path) -> None:
+    source = write(tmp_path, "locales/en.yml", "en:\n  a: One\n  c: Three\n")
+    write(tmp_path, "locales/en.yml", "en:\n  a: One\n  b: |\n    Two\n    lines\n  # see c\n  c: Three\n")
+    target_path = tmp_path / "locales/de.yml"
+    run(source, "de")  # hymt's output: every value hymt's
+    assert "b: |" in target_path.read_text()
+    source.write_text("en:\n  a: One\n  # see c\n  c: Three\n")
+    report, requested = run(source, "de")
+    assert report.status == "ok", report.error
+    assert report.keys is not None and report.keys["removed"] == 1 and requested == []
+    assert target_path.read_text() == f"de:\n  a: {tr('One')}\n  # see c\n  c: {tr('Three')}\n"
+
+
+def test_a_target_that_does_not_parse_is_an_error_naming_it_and_is_not_written(tmp_path: Path) -> None:
+    source = write(tmp_path, "locales/en.yml", "en:\n  a: Open\n")
+    target = write(tmp_path, "locales/de.yml", "de:\n  a: [Offen\n")
+    other = write(tmp_path, "config/locales/en.yml", "en:\n  b: Close\n")
+    engine = CountingEngine(PseudoEngine())
+    report = make_pipeline(engine, to="de").run(sources_of([source, other]))
+    failed, written = sorted(report.files, key=lambda f: f.status)
+    assert failed.status == "failed" and failed.input == str(source)
+    assert str(target) in (failed.error or "") and "not valid YAML" in (failed.error or "")
+    assert target.read_text() == "de:\n  a: [Offen\n"
+    assert written.status == "ok" and written.input == str(other) and Path(written.output).is_file()
