@@ -355,11 +355,14 @@ def _scanned(fmt: StringsFormat, text: str, wanted: Callable[[int, int], bool] |
 
 class Renderings:
     """What one language's items of the source are written as, by source span (merge.Rendered),
-    and the keys whose translation is incomplete."""
+    and the keys whose translation is incomplete. New plural forms at one point (Russian `few`
+    and `many` after `other`) share their span: it holds them all, in order (what a member copied
+    whole carries), and `points` each one by its path (what is inserted alone)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.by_span: dict[tuple[int, int], tuple[str | None, str]] = {}
+        self.points: dict[KeyPath, str] = {}
         self.failed: set[KeyPath] = set()
         self._texts: dict[int, str] = {}  # id(entry) -> its rendered text (a new form's fallback)
 
@@ -398,8 +401,14 @@ class Renderings:
             text = self._texts.get(id(entry.fallback), entry.fallback.value.text)
         if missing and path is not None:
             self.failed.add(path)
-        point = entry.start == entry.end
-        self.by_span[(entry.start, entry.end)] = (None if point else text, entry.write(text))
+        span, raw = (entry.start, entry.end), entry.write(text)
+        if entry.start < entry.end:
+            self.by_span[span] = (text, raw)
+            return
+        if path is not None:
+            self.points[path] = raw
+        before = self.by_span.get(span)
+        self.by_span[span] = (None, raw if before is None else before[1] + raw)
 
 
 class RecordingWriter:
@@ -492,7 +501,7 @@ class MergeWriter(RecordingWriter):
             before = target.plan
             assert before is not None
             failed |= {path for path in plan.fates if plan.needs(path) and not before.needs(path)}
-        text = plan.merged(self._source_text, renderings.by_span, failed)
+        text = plan.merged(self._source_text, renderings.by_span, failed, renderings.points)
         written = self._checked(plan, text)
         data = _encoded(
             codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True

@@ -204,11 +204,18 @@ class MergePlan:
         return removed
 
     # -- writing -----------------------------------------------------------------------------
-    def merged(self, source_text: str, rendered: Rendered, failed: Iterable[Path] = ()) -> str:
+    def merged(
+        self,
+        source_text: str,
+        rendered: Rendered,
+        failed: Iterable[Path] = (),
+        points: Mapping[Path, str] | None = None,
+    ) -> str:
         """The target's text with the plan carried out. `rendered`: the raw text each source
-        item is written as in this language, by its source span (a value translated, a new
-        plural form inserted at a point, an edit such as ARB's `@@locale`): what a new file
-        would hold there. `failed`: paths whose translation is incomplete."""
+        item is written as in this language, by its source span (a value translated, the new
+        plural forms inserted at a point, an edit such as ARB's `@@locale`): what a new file
+        would hold there. `points`: each new plural form's own raw text, by its path (several
+        share a point). `failed`: paths whose translation is incomplete."""
         self.settle()
         rendered = {**rendered, **self._restored()}
         target = self._target
@@ -220,7 +227,7 @@ class MergePlan:
                 continue
             if (fate == "updated" and leaf.path not in failed) or fate == "added":
                 splices.append(_rewritten(there, leaf, source_text, rendered))
-        splices.extend(self._insertions(source_text, rendered, target))
+        splices.extend(self._insertions(source_text, rendered, target, points or {}))
         splices.extend(self._removals(target))
         return _applied(self.target_text, splices)
 
@@ -233,7 +240,7 @@ class MergePlan:
         return out
 
     def _insertions(
-        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member]
+        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member], points: Mapping[Path, str]
     ) -> list[Splice]:
         syntax = self.target.syntax
         by_path: dict[Path, Member] = {m.path: m for m in self.source.members}
@@ -257,7 +264,7 @@ class MergePlan:
         described = {key: path for path, key in self.source.companions.items()}
         keeps_companions = bool(self.target.companions)
         for root, member in sorted(roots.items(), key=lambda item: (item[1].start, len(item[0]))):
-            copied = [_copied(source_text, member, rendered, items, starts)]
+            copied = [_copied(source_text, member, rendered, items, starts, points)]
             companion = described.get(root)
             if (
                 keeps_companions
@@ -265,7 +272,7 @@ class MergePlan:
                 and companion not in target
                 and companion in by_path
             ):
-                copied.append(_copied(source_text, by_path[companion], rendered, items, starts))
+                copied.append(_copied(source_text, by_path[companion], rendered, items, starts, points))
             siblings = order.get(root[:-1], [root])
             at = siblings.index(root)
             previous = next((p for p in reversed(siblings[:at]) if p in target), None)
@@ -383,11 +390,15 @@ def _copied(
     rendered: Rendered,
     items: Sequence[tuple[tuple[int, int], tuple[str | None, str]]],
     starts: Sequence[int],
+    points: Mapping[Path, str],
 ) -> Copied:
     """A source member as it goes into the target: its text with the items inside it rendered
     (`items`: `rendered` sorted by span, `starts` their starts)."""
     if isinstance(member, Leaf) and member.start == member.end:  # a new plural form: its own text
-        return Copied(rendered.get((member.value_start, member.value_end), (None, ""))[1], "", point=True)
+        own = points.get(member.path)
+        if own is None:
+            own = rendered.get((member.value_start, member.value_end), (None, ""))[1]
+        return Copied(own, "", point=True)
     start, end = member.start, member.end
     pieces: list[str] = []
     pos = start
