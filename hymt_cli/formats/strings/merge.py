@@ -127,7 +127,11 @@ class MergePlan:
     def add(self, leaf: Leaf) -> Fate:
         """One more key of the source (a plural form the target needs, met while reading)."""
         described = self.source.companions and self.source.companion_of(leaf.path) is not None
-        fate: Fate = "skipped" if described else self._fate(leaf, self._target, self._categories)
+        fate: Fate = (
+            "skipped"
+            if described or not leaf.translatable
+            else self._fate(leaf, self._target, self._categories)
+        )
         self.leaves.append(leaf)
         self.fates[leaf.path] = fate
         counts = self.counts
@@ -199,6 +203,9 @@ class MergePlan:
                 continue
             if any(isinstance(target.get(path[:i]), Leaf) for i in range(1, len(path))):
                 continue
+            parent = target.get(path[:-1]) if path else None
+            if isinstance(parent, Container) and parent.forms and parent.path in wanted:
+                continue  # a form only the target has, of a plural the source still has
             last = path
             removed.append(member)
         return removed
