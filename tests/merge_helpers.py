@@ -123,8 +123,14 @@ def strings_format(fmt: str) -> StringsFormat:
     return built
 
 
-def text_leaves(path: Path, fmt: str) -> list[Leaf]:
-    """The values of a file that hold words (what a person would edit)."""
+def file_text(path: Path, fmt: str) -> str:
+    """A file's text as its format decodes it (a UTF-16 `.strings`, an XML declaration's charset)."""
+    return strings_format(fmt).decode(path.read_bytes()).text
+
+
+def text_leaves(path: Path, fmt: str, *, forms: bool = False) -> list[Leaf]:
+    """The values of a file that hold words (what a person would edit); `forms`: plural forms
+    too, but `other` (the forms a target lacks are translated from it)."""
     format_ = strings_format(fmt)
     decoded = format_.decode(path.read_bytes())
     outline = format_.outline(decoded.text)
@@ -135,7 +141,7 @@ def text_leaves(path: Path, fmt: str) -> list[Leaf]:
         if leaf.write is not None
         and sum(ch.isalpha() for ch in (leaf.text or leaf.source_text)) > 3
         and "\x00" not in leaf.source_text  # a PO plural message
-        and not leaf.category
+        and (not leaf.category or (forms and leaf.category != "other"))
         and outline.companion_of(leaf.path) is None
         and "://" not in leaf.text
     ]

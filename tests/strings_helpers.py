@@ -1,11 +1,14 @@
 """What the string-file tests share: each format's own parser (json, ruamel.yaml, tomllib,
-javaproperties, polib, ElementTree for XLIFF) flattening a file to its keys and values in order,
+javaproperties, polib, ElementTree for XLIFF and Android resources, plistlib for stringsdict, a
+reader of Apple's documented `.strings` grammar) flattening a file to its keys and values in order,
 and the conventions the format reads each value with (to compare placeholders before and after)."""
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import json
+import plistlib
 import re
 import tomllib
 import xml.etree.ElementTree as ET
@@ -15,6 +18,7 @@ from typing import Any
 
 import javaproperties
 import polib
+from resource_checks import strings_pairs
 from ruamel.yaml import YAML
 
 from hymt_cli.formats.json_strings.flavor import conventions_of, detect
@@ -100,6 +104,12 @@ def read_pairs(fmt: str, data: bytes) -> Pairs:
         out = []
         _flatten(tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), "", out)
         return out
+    if fmt == "android":
+        return _android_pairs(data)
+    if fmt == "stringsdict":
+        return _stringsdict_pairs(data)
+    if fmt == "strings":
+        return _apple_strings_pairs(data)
     text = data.decode("utf-8") if not data.isascii() and _is_utf8(data) else data.decode("latin-1")
     return [(e.key, e.value) for e in javaproperties.parse(text) if isinstance(e, javaproperties.KeyValue)]
 
@@ -175,6 +185,72 @@ def _target_value(source: ET.Element | None, target: ET.Element | None, holder: 
     if state in _XLIFF_PLACEHOLDER_STATES and value.strip() == _inner(source).strip():
         return ""
     return value
+
+
+def _inner_xml(element: ET.Element) -> str:
+    """An element's content as ElementTree writes it (text, children and their tails)."""
+    return (element.text or "") + "".join(ET.tostring(child, encoding="unicode") for child in element)
+
+
+def _android_pairs(data: bytes) -> Pairs:
+    """Every resource of strings by its name (`name (product)` where it has a product): a
+    string-array's items as `name[0]`, a plural's as `name[few]`; their content as written."""
+    out: Pairs = []
+    for element in ET.fromstring(data):
+        name = element.get("name")
+        if name is None:
+            continue
+        if element.get("product") is not None:
+            name = f"{name} ({element.get('product')})"
+        if element.tag == "string" or (element.tag == "item" and element.get("type") == "string"):
+            out.append((name, _inner_xml(element)))
+        elif element.tag == "string-array":
+            out.extend((f"{name}[{i}]", _inner_xml(item)) for i, item in enumerate(element.iter("item")))
+        elif element.tag == "plurals":
+            out.extend((f"{name}[{item.get('quantity')}]", _inner_xml(item)) for item in element.iter("item"))
+    return out
+
+
+# What a stringsdict rule is (its type, its number's format), not what it says: no key.
+_RULE_KEYS = frozenset({"NSStringFormatSpecTypeKey", "NSStringFormatValueTypeKey"})
+
+
+def _stringsdict_pairs(data: bytes) -> Pairs:
+    """Every string of the plist's dictionaries by its key path (`files-count.files.one`), a
+    rule's type keys left out."""
+    out: Pairs = []
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key not in _RULE_KEYS:
+                    walk(item, f"{path}.{key}" if path else key)
+        else:
+            out.append((path, value))
+
+    walk(plistlib.loads(data), "")
+    return out
+
+
+_STRINGS_ESCAPE = re.compile(r"\\(?:[Uu]([0-9A-Fa-f]{4})|(.))", re.DOTALL)
+_STRINGS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def _apple_strings_pairs(data: bytes) -> Pairs:
+    """`"key" = "value";` pairs as Apple reads them: UTF-16 by its byte order mark, else UTF-8;
+    escapes (`\\"`, `\\n`, `\\U20AC`) undone."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = data.decode("utf-16")
+    else:
+        text = data.decode("utf-8")
+
+    def unescape(raw: str) -> str:
+        return _STRINGS_ESCAPE.sub(
+            lambda m: chr(int(m.group(1), 16)) if m.group(1) else _STRINGS_SIMPLE.get(m.group(2), m.group(2)),
+            raw,
+        )
+
+    return [(unescape(key), unescape(value)) for key, value in strings_pairs(text)]
 
 
 def _is_utf8(data: bytes) -> bool:

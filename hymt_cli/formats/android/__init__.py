@@ -16,7 +16,7 @@ target does not have (`one` in Japanese) is left out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -37,6 +37,7 @@ from ..strings import (
     looks_like_printf,
     plural_rules,
 )
+from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..strings.values import ParsedValue
 from ..xmlscan import XmlEvent, decode_xml, scan
@@ -54,6 +55,7 @@ from ..xmlvalues import (
     wrapped,
 )
 from . import escapes
+from .outline import android_outline, resource_key
 
 _REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
 _RESOURCES = frozenset({"string", "string-array", "plurals"})
@@ -86,10 +88,19 @@ class AndroidFormat(StringsFormat):
     def scan(self, text: str) -> Iterator[Item]:
         return iter(_Scan(text).items())
 
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return iter(_Scan(text, wanted).items())
+
+    def outline(self, text: str) -> Outline:
+        return android_outline(text)
+
 
 class _Scan:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, wanted: Callable[[int, int], bool] | None = None) -> None:
+        """`wanted`: the only value spans that must be entries (a merge needing a few); a
+        plural's `other` always is (the forms a target lacks are translated from it)."""
         self.text = text
+        self.wanted = wanted
         self.events = scan(text)
         root = next((i for i, e in enumerate(self.events) if e.kind == "start"), None)
         if root is None or self.events[root].name != "resources":
@@ -164,10 +175,12 @@ class _Scan:
         return value if value.segments else None
 
     def _entry(self, first: int, last: int, key: str, note: str, printf: bool) -> Entry | None:
+        start, end = self.events[first].end, self.events[last].start
+        if self.wanted is not None and not self.wanted(start, end):
+            return None
         value = self._value(first, last, printf)
         if value is None:
             return None
-        start, end = self.events[first].end, self.events[last].start
         return Entry(start, end, value, as_is, key=key, note=note)
 
     def _plurals(self, first: int, last: int, name: str, note: str, printf: bool) -> Iterator[Item]:
@@ -183,6 +196,12 @@ class _Scan:
             category = events[i].attrs["quantity"]
             having = frozenset(code for code in LANGUAGES if category in plural_rules(code).categories())
             yield Edit(gap_start(events, i), events[j].end, left_out_unless(having))
+            if (
+                self.wanted is not None
+                and category != "other"
+                and not self.wanted(events[i].end, events[j].start)
+            ):
+                continue
             value = self._value(i, j, printf)
             if value is None:
                 continue
@@ -219,4 +238,5 @@ class _Scan:
                     note=note,
                     targets=frozenset({code}),
                     fallback=base,
+                    path=(resource_key(events[first].attrs), category),
                 )

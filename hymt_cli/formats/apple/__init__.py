@@ -16,17 +16,20 @@ Outputs follow the `.lproj` layout (layout.apple_lproj): `en.lproj/Localizable.s
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError
 from ..layout import Layout, apple_lproj
 from ..strings import Convention, Entry, Item, StringsFormat, active, looks_like_printf, parse_value
+from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..xmlscan import decode_xml
 from .lexer import pairs, quote
+from .strings_outline import strings_outline
 from .stringsdict import stringsdict_items
+from .stringsdict_outline import stringsdict_outline
 
 
 def decode_strings(data: bytes) -> Decoded:
@@ -61,12 +64,23 @@ class AppleStringsFormat(StringsFormat):
         return decode_strings(data)
 
     def scan(self, text: str) -> Iterator[Item]:
+        return self._scan(text, None)
+
+    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+        return self._scan(text, wanted)
+
+    def outline(self, text: str) -> Outline:
+        return strings_outline(text)
+
+    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
         for pair in pairs(text):
             if pair.value is None or not is_text(pair.value.value):
                 continue
-            text = pair.value.value
-            always = {Convention.PRINTF} if looks_like_printf(text) else set()
-            value = parse_value(text, active(text, (Convention.PRINTF, Convention.HTML), always))
+            if wanted is not None and not wanted(pair.value.start, pair.value.end):
+                continue
+            said = pair.value.value
+            always = {Convention.PRINTF} if looks_like_printf(said) else set()
+            value = parse_value(said, active(said, (Convention.PRINTF, Convention.HTML), always))
             if value.segments:
                 yield Entry(
                     pair.value.start, pair.value.end, value, quote, key=pair.key.value, note=pair.comment
@@ -87,6 +101,9 @@ class StringsDictFormat(StringsFormat):
 
     def scan(self, text: str) -> Iterator[Item]:
         return iter(stringsdict_items(text))
+
+    def outline(self, text: str) -> Outline:
+        return stringsdict_outline(text)
 
 
 __all__ = ["AppleStringsFormat", "StringsDictFormat"]

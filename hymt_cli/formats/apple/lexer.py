@@ -42,6 +42,8 @@ class Pair:
     key: Token
     value: Token | None  # None: `"key";`
     comment: str
+    start: int = -1  # where the pair starts: its comment, else its key
+    end: int = -1  # after its `;`
 
 
 def unescape(raw: str) -> str:
@@ -67,15 +69,16 @@ def _fail(text: str, pos: int, reason: str) -> FormatError:
     return FormatError(f"line {line}, column {column}: {reason}")
 
 
-def _comment_before(text: str, start: int, end: int) -> str:
-    """The text of the last comment in the white space text[start:end]."""
+def _comment_before(text: str, start: int, end: int) -> tuple[str, int]:
+    """The text of the last comment in the white space text[start:end], and where it starts
+    (`end` where there is none)."""
     found = [m for m in _COMMENT.finditer(text, start, end)]
     if not found:
-        return ""
+        return "", end
     last = found[-1]
     if text[last.end() : end].count("\n") > 1:  # a blank line after it: it is not about the pair
-        return ""
-    return (last.group(1) if last.group(1) is not None else last.group(2)).strip()
+        return "", end
+    return (last.group(1) if last.group(1) is not None else last.group(2)).strip(), last.start()
 
 
 def _token(text: str, pos: int) -> Token | None:
@@ -94,7 +97,7 @@ def pairs(text: str) -> Iterator[Pair]:
     while True:
         space = _SPACE.match(text, pos)
         assert space is not None
-        comment = _comment_before(text, pos, space.end())
+        comment, start = _comment_before(text, pos, space.end())
         pos = space.end()
         if pos >= len(text):
             return
@@ -115,4 +118,4 @@ def pairs(text: str) -> Iterator[Pair]:
         if not text.startswith(";", pos):
             raise _fail(text, pos, "expected ';'")
         pos += 1
-        yield Pair(key, value, comment)
+        yield Pair(key, value, comment, start, pos)

@@ -133,9 +133,10 @@ class _Scan:
                 if entry is not None:
                     self.items.append(entry)
             elif self.events[value[0]].name == "dict":
-                self._rule(path, value)
+                self._rule(path, value, (name, key))
 
-    def _rule(self, path: str, element: tuple[int, int]) -> None:
+    def _rule(self, path: str, element: tuple[int, int], keys: tuple[str, str]) -> None:
+        """A rule dictionary; `keys`: its entry's key and its variable's (a new form's path)."""
         events = self.events
         pairs = list(self._pairs(*element))
         kind = next((_text(events, *v) for k, v in pairs if k == "NSStringFormatSpecTypeKey"), "")
@@ -162,12 +163,14 @@ class _Scan:
                 key_event = self._key_event(element, n)
                 other_at = (key_event, value[0], value[1])
         if base is not None and other_at is not None:
-            self._new_forms(path, base, present, other_at)
+            self._new_forms(path, base, present, other_at, keys)
 
     def _key_event(self, element: tuple[int, int], n: int) -> int:
         return _children(self.events, *element)[2 * n][0]
 
-    def _new_forms(self, path: str, base: Entry, present: set[str], other_at: tuple[int, int, int]) -> None:
+    def _new_forms(
+        self, path: str, base: Entry, present: set[str], other_at: tuple[int, int, int], keys: tuple[str, str]
+    ) -> None:
         """A `<key>few</key> <string>...</string>` pair after `other` for each target lacking it."""
         events, text = self.events, self.text
         key_event, value_first, value_last = other_at
@@ -194,6 +197,7 @@ class _Scan:
                         key=f"{path}.{category}",
                         targets=frozenset({code}),
                         fallback=base,
+                        path=(*keys, category),
                     )
                 )
 

@@ -392,7 +392,9 @@ def _scanned(fmt: StringsFormat, text: str, wanted: Callable[[int, int], bool] |
 
 class Renderings:
     """What one language's items of the source are written as, by source span (merge.Rendered),
-    and the keys whose translation is incomplete."""
+    and the keys whose translation is incomplete. New plural forms at one point (Russian `few`
+    and `many` after `other`) share their span: it holds them all, in order (what a member copied
+    whole carries), and `points` each one by its path (what is inserted alone)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang

@@ -137,7 +137,11 @@ class MergePlan:
     def add(self, leaf: Leaf) -> Fate:
         """One more key of the source (a plural form the target needs, met while reading)."""
         described = self.source.companions and self.source.companion_of(leaf.path) is not None
-        fate: Fate = "skipped" if described else self._fate(leaf, self._target, self._categories)
+        fate: Fate = (
+            "skipped"
+            if described or not leaf.translatable
+            else self._fate(leaf, self._target, self._categories)
+        )
         self.leaves.append(leaf)
         self.fates[leaf.path] = fate
         counts = self.counts
@@ -229,6 +233,9 @@ class MergePlan:
                 continue
             if any(path[:i] in values for i in range(1, len(path))):
                 continue  # inside the target's keys where the source has a value: kept with them
+            parent = target.get(path[:-1]) if path else None
+            if isinstance(parent, Container) and parent.forms and parent.path in wanted:
+                continue  # a form only the target has, of a plural the source still has
             last = path
             removed.append(member)
         return removed

@@ -28,7 +28,9 @@ class Leaf:
     quoting), `source` what a translation of it is translated from (the text itself in a
     monolingual file; a PO entry's msgid), `write(text)` the raw text for [value_start,
     value_end) (None: the raw value is copied as it is, a number, a boolean ...). `category`
-    names the plural category a member is a form of (`items_few`: few), "" when none."""
+    names the plural category a member is a form of (`items_few`: few), "" when none.
+    `translatable=False`: a key of the source never added to a target (Android's
+    `translatable="false"`), kept where a target has it."""
 
     path: Path
     start: int
@@ -39,6 +41,7 @@ class Leaf:
     write: Callable[[str], str] | None
     source: str | None = None
     category: str = ""
+    translatable: bool = True
     # A bilingual format's member written anew in a target from the source's member as this
     # language's file has it (`Copied.text`): what [start, end) becomes when the value is
     # translated there, the source side included (a PO entry's msgid_plural, an XLIFF
@@ -52,13 +55,17 @@ class Leaf:
 
 @dataclass(slots=True)
 class Container:
-    """A key whose value holds members (the file's top is the container with path ())."""
+    """A key whose value holds members (the file's top is the container with path ()).
+    `forms`: its members are the forms of one plural (an Android `<plurals>`, a stringsdict
+    rule), so that a form only the target has (a person's `zero`) is the target's: it goes
+    only with the plural."""
 
     path: Path
     start: int
     end: int
     inner_start: int  # members go in [inner_start, inner_end)
     inner_end: int
+    forms: bool = False
 
 
 Member = Leaf | Container
