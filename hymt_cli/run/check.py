@@ -32,12 +32,13 @@ def check_outputs(config: RunConfig) -> CheckResult:
         else None
     )
     sources = [s for s in found.sources if s.path is not None]
-    run = provenance(config, memory_context(config.engine, glossary))
+    run = provenance(config, memory_context(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
     stale, edited = stale_outputs(
         sources,
         config.targets,
         settings.output.out,
         lambda source: output_provenance(run, source.format.name, options),
+        exact_locales=settings.output.locale_paths == "exact",
     )
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))
