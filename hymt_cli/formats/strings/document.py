@@ -28,6 +28,7 @@ from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
+from ...text.languages import plural_code
 from ...text.segments import Segment
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
@@ -140,7 +141,7 @@ class _Splicer:
         return "".join(out)
 
     def _entry(self, entry: Entry, first: int, translated: Mapping[int, str]) -> str | None:
-        if entry.targets is not None and (self.lang is None or self.lang not in entry.targets):
+        if entry.targets is not None and (self.lang is None or plural_code(self.lang) not in entry.targets):
             return None
         local = {
             i: translated[first + i] for i in range(len(entry.value.segments)) if first + i in translated
