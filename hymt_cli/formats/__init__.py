@@ -31,7 +31,7 @@ from .document import SplicingFormat
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
-from .layout import Layout, Marked, marked
+from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
@@ -66,12 +66,24 @@ def _cells(options: OptionSet) -> SplicingFormat:
 
 
 def _table(
-    name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat], *options: type[Options]
+    name: str,
+    suffixes: tuple[str, ...],
+    build: Callable[[OptionSet], InputFormat],
+    *options: type[Options],
+    layouts: tuple[Layout, ...] = (),
 ) -> None:
     """A table format: rows read and written a batch at a time, its cells parsed as documents;
     its --context-columns are asked for, so their context goes to the model by default."""
     register(
-        FormatSpec(name, suffixes, build, (TableOptions, *options), document=False, context_by_default=True)
+        FormatSpec(
+            name,
+            suffixes,
+            build,
+            (TableOptions, *options),
+            document=False,
+            context_by_default=True,
+            layouts=layouts,
+        )
     )
 
 
@@ -95,6 +107,8 @@ _table(
     CsvFormat.suffixes,
     lambda o: CsvFormat(o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode),
     DelimitedOptions,
+    # Magento's translation dictionaries: app/i18n/en_US.csv -> de_DE.csv
+    layouts=(file_named_by_language,),
 )
 _table(
     TsvFormat.name,
