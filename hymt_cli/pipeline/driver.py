@@ -99,7 +99,12 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
+        self._rules = OutputRules(
+            list(sources),
+            self.options.out_dir,
+            overwrite=self.options.overwrite,
+            exact_locales=self.options.exact_locales,
+        )
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             with deferred():
@@ -187,6 +192,8 @@ class Pipeline:
             report.status, report.warning = "skipped", claim.protected
         elif self.options.dry_run:
             report.status = "skipped"
+        if claim.note is not None and report.warning is None:
+            report.warning = claim.note
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
@@ -197,6 +204,7 @@ class Pipeline:
             report,
             self.write_stdout,
             live=claim.refusal is None and claim.protected is None,
+            label=claim.locale,
         )
         job.on_committed = lambda: self._committed(job)
         return job

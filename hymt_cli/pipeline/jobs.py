@@ -48,6 +48,9 @@ class Job:
     report: FileReport
     write_stdout: Callable[[bytes], None] | None = None
     on_committed: Callable[[], None] = lambda: None
+    # The locale as the output's path writes it (`de_DE`: outputs.Claim.locale): what the file
+    # says it is in. None: the target's own code.
+    label: str | None = None
     pending: PendingOutput | None = None
     writer: UnitWriter | None = None
     live: bool = True  # planned and written; False once failed, or when refused or skipped
@@ -113,7 +116,7 @@ class Job:
         if self.writer is None:
             with deferred():  # the temp file it creates is always known to `discard`
                 self.pending = PendingOutput(self.output, self.write_stdout)
-            self.writer = self.input.reader.writer(self.lang.code, self.pending.handle)
+            self.writer = self.input.reader.writer(self.label or self.lang.code, self.pending.handle)
         return self.writer
 
     def _guarded(self, action: Callable[[], object]) -> None:

@@ -33,6 +33,9 @@ class RunOptions:
     # job's tail. False: plain document order (benchmarks compare the two).
     long_first: bool = True
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
+    # Each target under its own name only, never where the project keeps its locale in another
+    # spelling (outputs/locale_places.py: `locales/de_DE/` for de).
+    exact_locales: bool = False
     # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
     # formats that give them by default (FormatSpec.context_by_default).
     context: Literal["auto", "on", "off"] = "auto"
