@@ -161,3 +161,15 @@ def test_a_run_writes_into_the_projects_folder_and_says_its_locale(tmp_path: Pat
     )  # fmt: skip
     assert exact.returncode == 0, exact.stderr
     assert (tmp_path / "config/locales/de/devise.yml").read_text(encoding="utf-8").startswith("de:\n")
+
+
+def test_two_targets_of_one_run_never_share_a_file(tmp_path: Path) -> None:
+    _tree(tmp_path, {"locales/en/a.json": "", "locales/pt_BR/a.json": ""})
+    path = tmp_path / "locales/en/a.json"
+    fmt = format_for_path(path)
+    assert fmt is not None
+    source = SourceFile(path, Path("locales/en/a.json"), fmt)
+    rules = OutputRules([source], None, overwrite=True)
+    first, second = rules.claim(source, language("pt")), rules.claim(source, language("pt-BR"))
+    assert first.path == second.path == tmp_path / "locales/pt_BR/a.json"
+    assert first.refusal is None and second.refusal is not None and "pt translation" in second.refusal
