@@ -52,7 +52,6 @@ def check_side_files(
     sources: Sequence[Source],
     targets: Sequence[Language],
     out_dir: Path | None,
-    *,
     exact_locales: bool = False,
 ) -> None:
     """(flag, path) of the files a run writes besides its outputs; UsageError for the first that

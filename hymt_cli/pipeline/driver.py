@@ -23,7 +23,7 @@ from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.manifest import record, settle
-from ..outputs.paths import OutputRules, PendingOutput
+from ..outputs.paths import PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport
@@ -99,12 +99,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = OutputRules(
-            list(sources),
-            self.options.out_dir,
-            overwrite=self.options.overwrite,
-            exact_locales=self.options.exact_locales,
-        )
+        self._rules = self.options.output_rules(sources)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             with deferred():
@@ -185,6 +180,7 @@ class Pipeline:
             str(claim.path) if claim.path else "<stdout>",
             lang.code,
             format=opened.source.format.name,
+            warning=claim.note,  # (a person's file there, or a refusal, says more)
         )
         if claim.refusal is not None:
             report.status, report.error = "failed", claim.refusal
@@ -192,8 +188,6 @@ class Pipeline:
             report.status, report.warning = "skipped", claim.protected
         elif self.options.dry_run:
             report.status = "skipped"
-        if claim.note is not None and report.warning is None:
-            report.warning = claim.note
         if self.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from ..formats import output_provenance
+from ..inputs.sources import SourceFile
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import OptionSet
+from ..outputs.paths import OutputRules
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
 
@@ -44,6 +47,12 @@ class RunOptions:
     # (`format_settings`: the run's options, formats/provenance.py).
     provenance: str = ""
     format_settings: OptionSet | None = None
+
+    def output_rules(self, sources: Sequence[SourceFile]) -> OutputRules:
+        """Where this run's outputs go, and which it may not write."""
+        return OutputRules(
+            list(sources), self.out_dir, overwrite=self.overwrite, exact_locales=self.exact_locales
+        )
 
     def provenance_of(self, format_name: str) -> str:
         """What an output of format `format_name` is recorded as written with."""

@@ -39,6 +39,6 @@ def check_outputs(config: RunConfig) -> CheckResult:
         config.targets,
         settings.output.out,
         lambda source: output_provenance(run, source.format.name, options),
-        exact_locales=settings.output.locale_paths == "exact",
+        exact_locales=settings.output.exact_locales,
     )
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))

@@ -64,8 +64,7 @@ def provenance(config: RunConfig, context: MemoryContext) -> str:
 
 
 def memory_context(engine: EngineChoice, glossary: Glossary | None, remapped: str = "") -> MemoryContext:
-    """What decides a translation besides its text and its context: the memory's key. `remapped`:
-    the targets a [locales] table gives another model language (RunConfig.remapped)."""
+    """What decides a translation besides its text and its context (RunConfig.remapped too)."""
     spec = engine.runs
     return build_context(
         engine=spec.name,
@@ -120,17 +119,11 @@ class Session:
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
-        settings, engine = self.settings, self.config.engine
+        settings, engine, out = self.settings, self.config.engine, self.settings.output
         dry_run = settings.reporting.dry_run
         self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
         side = [(flag, path) for flag, path, folder in _locations(self.config, memory=True) if not folder]
-        check_side_files(
-            side,
-            self.found.sources,
-            self.config.targets,
-            settings.output.out,
-            exact_locales=settings.output.locale_paths == "exact",
-        )
+        check_side_files(side, self.found.sources, self.config.targets, out.out, out.exact_locales)
         if self.extras.stdin is not None:
             self.found.sources = [
                 replace(s, data=self.extras.stdin, stdin_name=self.extras.stdin_name) if s.path is None else s
@@ -237,7 +230,7 @@ class Session:
             dry_run=settings.reporting.dry_run,
             prompts_out=settings.reporting.prompts_out,
             overwrite=settings.output.overwrite,
-            exact_locales=settings.output.locale_paths == "exact",
+            exact_locales=settings.output.exact_locales,
             provenance=provenance(config, context),
             format_settings=config.discovery.options,
             context=settings.memory.context,

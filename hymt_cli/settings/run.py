@@ -130,6 +130,10 @@ class OutputSettings(Options):
         "(locales/de_DE/ for --to de, values-pt-rBR/ for pt); exact: always the target's own name.",
     )
 
+    @property
+    def exact_locales(self) -> bool:
+        return self.locale_paths == "exact"
+
 
 @dataclass(frozen=True, slots=True)
 class ModelSettings(Options):
