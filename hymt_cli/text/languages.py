@@ -187,7 +187,7 @@ def plural_languages() -> tuple[str, ...]:
     locale of one of them whose plural rules differ from all of its language's (pt-PT: 0 is
     `other` there, `one` in pt)."""
     extra: list[str] = []
-    for tag in own_plural_locales():
+    for tag in own_plural_locales(frozenset(maximized(code)[0] for code in LANGUAGES)):
         language = maximized(tag)[0]
         same = [c for c in (*LANGUAGES, *extra) if maximized(c)[0] == language]
         if same and all(plural_rules_of(tag) != plural_rules_of(c) for c in same):

@@ -180,21 +180,42 @@ def plural_rules_of(tag: str) -> PluralRules:
 
 
 @cache
-def own_plural_locales() -> tuple[str, ...]:
-    """The CLDR locales with plural rules of their own (not their parent's), as tags: `pt-PT`,
-    `en-001`, `zh-Hant` ...; every other locale has its parent's."""
+def own_plural_locales(languages: frozenset[str]) -> tuple[str, ...]:
+    """The CLDR locales of `languages` whose own plural rules differ from their language's, as
+    tags (`pt-PT`); every other locale has its parent's. Read from each locale's own data file
+    (no merged data: a few milliseconds, not Babel's merge of every locale)."""
+    found = []
+    for name in _locale_names():
+        language = name.split("_")[0]
+        if "_" not in name or language not in languages:
+            continue
+        own = _own_rules(name)
+        if own and any(
+            rules is not None and rules != _own_rules(language).get(kind) for kind, rules in own.items()
+        ):
+            found.append(name.replace("_", "-"))
+    return tuple(found)
+
+
+def _locale_names() -> list[str]:
+    from babel import localedata
+
+    return localedata.locale_identifiers()
+
+
+@cache
+def _own_rules(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The plural rules a CLDR locale's own data file gives (cardinal, ordinal; none: its parent's)."""
     import pickle
 
     from babel import localedata
 
-    found = []
-    for name in localedata.locale_identifiers():
-        if "_" not in name:
-            continue
-        # The locale's own data file, unmerged: what localedata.load reads (whose cache would
-        # keep the unmerged data for every later lookup if asked for it with merge_inherited=False).
-        with open(localedata.resolve_locale_filename(name), "rb") as handle:
-            own = pickle.load(handle)
-        if "plural_form" in own or "ordinal_form" in own:
-            found.append(name.replace("_", "-"))
-    return tuple(found)
+    # The file itself, unmerged: what localedata.load reads (whose cache would keep the unmerged
+    # data for every later lookup if asked for it with merge_inherited=False).
+    with open(localedata.resolve_locale_filename(name), "rb") as handle:
+        own = pickle.load(handle)
+    return {
+        kind: tuple(sorted(own[kind].rules.items()))
+        for kind in ("plural_form", "ordinal_form")
+        if kind in own
+    }
