@@ -42,7 +42,8 @@ MIN_LETTERS = 20  # shorter texts are too often names, codes or brands that stay
 
 
 def target_script_share(text: str, lang_code: str) -> float | None:
-    """Share of the letters of `text` written in the target language's script(s)."""
+    """Share of the letters of `text` written in the script(s) of the model language `lang_code`
+    (`zh-Hant` for a zh-TW target)."""
     scripts = _TARGET_SCRIPTS.get(lang_code)
     letters = _LETTER.findall(LOOSE_TAG.sub("", text))
     if scripts is None or not letters:
@@ -63,10 +64,10 @@ class CheckedRequest(Protocol):
 
 def wrong_script(request: CheckedRequest, cleaned: str) -> Problem | None:
     """Pipeline validator (model engines only): the output is not in the target's script."""
-    source_share = target_script_share(request.core, request.lang.code)
+    source_share = target_script_share(request.core, request.lang.model)
     if source_share is None or source_share > 0.5 or len(_LETTER.findall(request.core)) < MIN_LETTERS:
         return None  # same-script pair, unknown script, or too short to judge
-    output_share = target_script_share(cleaned, request.lang.code)
+    output_share = target_script_share(cleaned, request.lang.model)
     if output_share is not None and output_share < 0.2:
         return Problem(f"output is not in {request.lang.english} (wrong script)", check="script")
     return None

@@ -32,7 +32,7 @@ from .encodings import EncodingOptions
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
-from .layout import Layout, Marked, marked
+from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
@@ -72,7 +72,11 @@ def _columns_needed(options: OptionSet) -> str | None:
 
 
 def _table(
-    name: str, suffixes: tuple[str, ...], build: Callable[[OptionSet], InputFormat], *options: type[Options]
+    name: str,
+    suffixes: tuple[str, ...],
+    build: Callable[[OptionSet], InputFormat],
+    *options: type[Options],
+    layouts: tuple[Layout, ...] = (),
 ) -> None:
     """A table format: rows read and written a batch at a time, its cells parsed as documents;
     its --context-columns are asked for, so their context goes to the model by default; a folder
@@ -86,6 +90,7 @@ def _table(
             document=False,
             context_by_default=True,
             needs=_columns_needed,
+            layouts=layouts,
         )
     )
 
@@ -127,6 +132,8 @@ _table(
     ),
     DelimitedOptions,
     EncodingOptions,
+    # Magento's translation dictionaries: app/i18n/en_US.csv -> de_DE.csv
+    layouts=(file_named_by_language,),
 )
 _table(
     TsvFormat.name,

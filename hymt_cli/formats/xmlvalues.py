@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..text.languages import plural_code
 from .escaped import Chunk, EscapedRun
 from .spans import Part
 from .strings import Conventions, literal_parts
@@ -185,7 +186,7 @@ def left_out_unless(having: frozenset[str]) -> Callable[[str], str | None]:
     """An edit that removes an element for the target languages not in `having`."""
 
     def replace(lang: str) -> str | None:
-        return None if lang in having else ""
+        return None if plural_code(lang) in having else ""
 
     return replace
 

@@ -1,4 +1,6 @@
-"""The run's glossary: every entry, resolved per target language on first use."""
+"""The run's glossary: every entry, resolved per target language on first use. A glossary names
+the model's languages (`pt`, `zh-Hant`: entries.language_code): an entry for pt serves every
+locale written in Portuguese (pt-BR, pt-PT)."""
 
 from __future__ import annotations
 
@@ -21,16 +23,16 @@ class Glossary:
 
     def matcher(self, lang: Language) -> Matcher:
         """The automaton of the entries that apply when translating into `lang`."""
-        matcher = self._matchers.get(lang.code)
+        matcher = self._matchers.get(lang.model)
         if matcher is None:
-            matcher = self._matchers[lang.code] = Matcher(self._entries_for(lang))
+            matcher = self._matchers[lang.model] = Matcher(self._entries_for(lang))
         return matcher
 
     def _entries_for(self, lang: Language) -> list[Entry]:
-        source = self.source.code if self.source else None
+        source = self.source.model if self.source else None
         chosen: dict[tuple[str, bool], Entry] = {}
         for entry in self.entries:
-            if entry.target_lang not in (None, lang.code) or entry.source_lang == lang.code:
+            if entry.target_lang not in (None, lang.model) or entry.source_lang == lang.model:
                 continue
             if source is not None and entry.source_lang not in (None, source):
                 continue

@@ -2,11 +2,13 @@
 
 A folder is walked for files of a supported format. Left alone, each with its reason (the
 report lists them, `-v` prints them, the summary counts them):
-- translations: `guide.fr.txt` (a language code before the suffix), unless the code is the
+- translations: `guide.fr.txt`, `guide.pt-BR.md` (a language code or a locale with its region
+  or script before the suffix), unless the code is the
   source language's (`--source-suffix en`, or `--from en`: then `index.en.md` is a source and
   its translations are `index.de.md`); string files whose path names a language the way their
   ecosystem does (`locales/de/x.json`, `Messages_de.properties`: formats/layout.py), unless it
-  is the source language (--from or --source-suffix; English when neither is given);
+  is in the source language (--from or --source-suffix; English when neither is given: `en/`,
+  `en_US/`, `en-GB/`; where the source names a region, that locale alone);
 - string files of a suffix shared with configuration files (`.json`, `.yml`, `.toml`,
   `.properties`) outside a folder that shows strings (`locales/`, `i18n/` ...; --format, or
   naming the file, takes them);
@@ -40,11 +42,12 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.layout import same_language
+from ..formats.layout import in_language_of
 from ..options import OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
-from ..text.languages import LANGUAGES
+from ..text.languages import LANGUAGES, model_language
+from ..text.locales import parse_locale
 from .gitignore import GitIgnores
 from .globs import GlobSet
 from .per_path import Applied, PathRule, settings_for
@@ -86,10 +89,15 @@ class Discovered:
 
 
 def language_suffix(path: Path) -> str | None:
-    """`en` for `guide.en.md`, `zh-hant` for `a.zh-Hant.md`; None when there is none."""
+    """`en` for `guide.en.md`, `zh-hant` for `a.zh-Hant.md`, `pt-br` for `a.pt-BR.md` (a locale
+    with a region or script that HY-MT writes); None when there is none."""
     inner = Path(path.stem).suffix
     code = inner[1:].lower() if inner else ""
-    return code if code in _LANGUAGE_SUFFIXES else None
+    if code in _LANGUAGE_SUFFIXES:
+        return code
+    found = parse_locale(code)
+    qualified = found is not None and (found.script is not None or found.region is not None)
+    return code if qualified and model_language(code) is not None else None
 
 
 def is_translation_name(path: Path, source_suffix: str | None = None) -> bool:
@@ -321,7 +329,7 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if found is not None and found.code is not None and not same_language(found.code, source):
+        if found is not None and found.code is not None and not in_language_of(found.code, source):
             return f"a translation ({found.code}): its path names the language"
         needs = format_needs(format_name, applied.options)
         if needs is not None:

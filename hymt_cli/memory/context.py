@@ -1,5 +1,6 @@
 """What decides a translation besides its text and languages: the model (with its revision or its
-folder's digest), the prompt template, the glossary and the sampling. Its digest keys the memory's
+folder's digest), the prompt template, the glossary, the sampling, and the locales a [locales]
+table sends to another model language than CLDR's (zh-HK=yue). Its digest keys the memory's
 model entries and is the provenance the output manifests record (`--check` compares it)."""
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ class MemoryContext:
     template_version: str
     glossary_digest: str
     sampling: str
+    locales: str = ""  # `zh-HK=yue`: targets written by another model language than CLDR's
 
     @property
     def key(self) -> str:
         return _digest(json.dumps(self.describe(), sort_keys=True))[:32]
 
     def describe(self) -> dict[str, str]:
-        return {
+        described = {
             "model": self.model,
             "model_digest": self.model_digest,
             "template_version": self.template_version,
             "glossary_digest": self.glossary_digest,
             "sampling": self.sampling,
         }
+        if self.locales:  # (none: the keys entries had before locales existed)
+            described["locales"] = self.locales
+        return described
 
 
 def model_digest(model: str, revision: str | None) -> str:
@@ -61,15 +66,18 @@ def build_context(
     template_version: str,
     glossary_digest: str = "",
     model_free: bool = False,
+    locales: str = "",
 ) -> MemoryContext:
     """The context of a run. Model-free engines (identity, pseudo) are their own "model"."""
     if model_free or model is None:
-        return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "")
+        return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "", locales)
     fields: tuple[str, ...] = tuple(getattr(sampling, "__slots__", ()))
     described = (
         json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
     )
-    return MemoryContext(model, model_digest(model, revision), template_version, glossary_digest, described)
+    return MemoryContext(
+        model, model_digest(model, revision), template_version, glossary_digest, described, locales
+    )
 
 
 def _digest(text: str) -> str:

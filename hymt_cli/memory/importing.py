@@ -10,35 +10,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import InputError
-from ..text.languages import LANGUAGES
+from ..errors import InputError, UsageError
+from ..text.languages import language
 from .store import Entry, is_unicode
 
 MAX_RECORD_BYTES = 8 << 20  # one JSON line or one <seg>: far above any paragraph a model translates
 XML_LANG = "xml:lang"
 UNDETERMINED = "und"  # BCP 47 for entries made with --from auto
-_ALIASES = {
-    "zh-tw": "zh-Hant",
-    "zh-hk": "zh-Hant",
-    "zh-mo": "zh-Hant",
-    "zh-cn": "zh",
-    "zh-hans": "zh",
-    "zh-sg": "zh",
-    "fil": "tl",
-}
-_BY_LOWER = {code.lower(): code for code in LANGUAGES}
 CHAR_TYPE = "x-hymt-char"  # <ph type=...>U+001B</ph>: a character XML cannot carry
 CHAR_CODE = re.compile(r"U\+([0-9A-F]{4,6})")
 
 
 def language_code(tag: str) -> str | None:
-    """A TMX/BCP 47 tag as one of hymt's codes (`fr-FR` -> `fr`, `zh-TW` -> `zh-Hant`), or None."""
-    lower = tag.strip().lower().replace("_", "-")
-    if lower in _BY_LOWER:
-        return _BY_LOWER[lower]
-    if lower in _ALIASES:
-        return _ALIASES[lower]
-    return _BY_LOWER.get(lower.split("-")[0])
+    """A TMX/BCP 47 tag as the memory knows targets (Language.memory_code): `fr-FR` -> fr,
+    `zh-TW` -> zh-Hant (CLDR's likely subtags: the language's own locale), `pt-PT` -> pt-PT
+    (a translation for Portugal serves pt-PT, never pt-BR); None when no HY-MT language writes it."""
+    try:
+        return language(tag).memory_code
+    except UsageError:
+        return None
 
 
 @dataclass(slots=True)

@@ -52,6 +52,7 @@ def check_side_files(
     sources: Sequence[Source],
     targets: Sequence[Language],
     out_dir: Path | None,
+    exact_locales: bool = False,
 ) -> None:
     """(flag, path) of the files a run writes besides its outputs; UsageError for the first that
     is one of the run's inputs, one of its outputs, or another of them."""
@@ -63,7 +64,7 @@ def check_side_files(
             continue
         taken.setdefault(source.path.resolve(), f"is an input of this run ({source.display})")
         for lang in targets:
-            out = output_path(source, lang, out_dir)
+            out = output_path(source, lang, out_dir, exact_locales=exact_locales)
             if out is not None:
                 taken.setdefault(out.resolve(), f"is the output of {source.display} in {lang.code}")
     for flag, path in side:

@@ -1,7 +1,10 @@
 """Where each translation goes, what may never be overwritten, and writing it atomically.
 
 One set of rules for every format: an output is `<stem>.<lang><suffix>` beside its input,
-or `<out>/<lang>/<relative path>`; standard input goes to standard output. An output that
+or `<out>/<lang>/<relative path>` (`<lang>` the target's locale: `guide.pt-BR.md`), or where the
+format's ecosystem names the locale (formats/layout.py), and there where the project keeps that
+locale already (locale_places.py: `locales/de_DE/` for --to de); standard input goes to
+standard output. An output that
 is an input of the run, or that a second input would also write, is refused. A file that
 exists and that hymt did not write (manifest.py) — a person's translation — is skipped
 unless `overwrite` says otherwise; a file of strings there is merged into instead, key by key
@@ -19,6 +22,7 @@ from typing import BinaryIO, Protocol
 
 from ..text.languages import Language
 from .atomic import commit_temp, temp_beside
+from .locale_places import Place, locale_place
 from .manifest import written_by_hymt
 
 
@@ -26,7 +30,11 @@ class Renamable(Protocol):
     """A path that names its language (formats.layout.Marked is one)."""
 
     def rewrite(self, code: str) -> Path:
-        """The same path naming language `code`."""
+        """The same path naming locale `code` (in the ecosystem's spelling)."""
+        ...
+
+    def names(self, path: Path) -> str | None:
+        """The code another path of the same layouts names (None: none)."""
         ...
 
 
@@ -57,31 +65,48 @@ class Source(Protocol):
         ...
 
 
-def output_path(source: Source, lang: Language, out_dir: Path | None) -> Path | None:
+def output_path(
+    source: Source, lang: Language, out_dir: Path | None, *, exact_locales: bool = False
+) -> Path | None:
     """`<stem>.<lang><suffix>` beside the source, or `<out>/<lang>/<relative path>`; None = stdout.
     A path that names its language the way its format's ecosystem does (formats/layout.py:
     `locales/en/x.json`, `Messages.properties`) names the target there instead
     (`locales/de/x.json`, `Messages_de.properties`): beside the source, or with `-o` under
     `<out>/` when the language is named inside the relative path (`<out>/locales/de/x.json`:
-    the tree mirrored in the ecosystem's layout), else under `<out>/<lang>/`."""
+    the tree mirrored in the ecosystem's layout), else under `<out>/<lang>/`; and where the
+    project keeps the target's locale in another spelling, there (locale_places.py; not with
+    `exact_locales`)."""
+    found = output_place(source, lang, out_dir, exact_locales=exact_locales)
+    return found.path if found is not None else None
+
+
+def output_place(
+    source: Source, lang: Language, out_dir: Path | None, *, exact_locales: bool = False
+) -> Place | None:
+    """`output_path`, with why a place the project has for the locale was not taken."""
     if source.path is None:
         return None
     relative, path = source.relative, source.path
     found = source.marked
     if found is not None:
-        new = found.rewrite(lang.code)
-        if out_dir is None:
-            return new
-        root = path.parts[: -len(relative.parts)]
-        if new.parts[: len(root)] == root:  # the layout lies inside the input folder: mirrored
-            return out_dir / Path(*new.parts[len(root) :])
-        return out_dir / lang.code / relative.with_name(new.name)
+        rewrite = found.rewrite
+
+        def place(code: str) -> Path:
+            new = rewrite(code)
+            if out_dir is None:
+                return new
+            root = path.parts[: -len(relative.parts)]
+            if new.parts[: len(root)] == root:  # the layout lies inside the input folder: mirrored
+                return out_dir / Path(*new.parts[len(root) :])
+            return out_dir / lang.code / relative.with_name(new.name)
+
+        return locale_place(place, found.names, lang.code, source=path, exact=exact_locales)
     if source.lang_suffix:  # index.en.md: the source's own language code goes
         relative = relative.with_name(relative.stem[: -len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)
     if out_dir is not None:
-        return out_dir / lang.code / relative
-    return path.with_name(f"{path.stem}.{lang.code}{path.suffix}")
+        return Place(out_dir / lang.code / relative)
+    return Place(path.with_name(f"{path.stem}.{lang.code}{path.suffix}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,55 +118,79 @@ class Claim:
     refusal: str | None = None
     protected: str | None = None
     merge: bool = False  # the file exists and is merged into, key by key (a file of strings)
+    note: str | None = None  # written, with a warning (a locale's place the project has twice)
+    # The locale as the path writes it (`de_DE` under locales/de_DE/ for --to de): what the file
+    # says it is in (ARB `@@locale`, Rails' root key, a PO header). None: the target's own code.
+    locale: str | None = None
 
 
 class OutputRules:
     """Claims output paths for a run; refuses those that would lose data."""
 
-    def __init__(self, sources: list[Source], out_dir: Path | None, *, overwrite: bool = False) -> None:
+    def __init__(
+        self,
+        sources: list[Source],
+        out_dir: Path | None,
+        *,
+        overwrite: bool = False,
+        exact_locales: bool = False,
+    ) -> None:
         self._out_dir = out_dir
         self._overwrite = overwrite
+        self._exact_locales = exact_locales
         self._sources = sources
         self._inputs = {s.path.resolve(): s for s in sources if s.path is not None}
-        self._writers: dict[Path, str] = {}  # output -> the input it is translated from
+        # output -> the input it is translated from, and into which locale
+        self._writers: dict[Path, tuple[str, str]] = {}
 
     def claim(self, source: Source, lang: Language) -> Claim:
         """The output of `source` in `lang`, and whether it may be written."""
-        out = output_path(source, lang, self._out_dir)
-        if out is None:
+        found = output_place(source, lang, self._out_dir, exact_locales=self._exact_locales)
+        if found is None:
             return Claim(None)
+        out = found.path
         resolved = out.resolve()
         if resolved in self._inputs:
             onto = self._onto_an_input(source, lang, out, resolved)
             if onto is not None:
                 return onto
-        first = self._writers.setdefault(resolved, source.display)
+        first, first_lang = self._writers.setdefault(resolved, (source.display, lang.code))
         if first != source.display:
             return Claim(
                 out,
                 f"{source.display}: output {out} is already written from {first}; use separate --out folders",
+            )
+        if first_lang != lang.code:
+            return Claim(
+                out,
+                f"{source.display}: output {out} is already its {first_lang} translation ({lang.code} "
+                "is the same locale there); give one of them, or --locale-paths exact",
             )
         if not self._overwrite and source.merges and os.path.lexists(out):
             if os.path.islink(out) or not os.path.isfile(out):
                 return Claim(
                     out, f"{out} exists and is no regular file (a link, a folder ...): not merged into"
                 )
-            if os.path.getsize(out) == 0:
-                return Claim(out)  # an empty file (`touch de.po`) holds nothing to keep: written anew
-            return Claim(out, merge=True)
+            if os.path.getsize(out) == 0:  # (`touch de.po`): nothing to keep, written anew
+                return Claim(out, note=found.note, locale=found.written)
+            return Claim(out, merge=True, note=found.note, locale=found.written)
         if not self._overwrite and os.path.lexists(out) and not written_by_hymt(out):
             return Claim(
                 out,
                 protected=f"{out} exists and hymt did not write it (a person's translation, or "
                 "hymt's output edited since): skipped; --overwrite replaces it",
             )
-        return Claim(out)
+        return Claim(out, note=found.note, locale=found.written)
 
     def _written_to(self, path: Path, lang: Language) -> Source | None:
         """The input of the run that merges into `path` in `lang` (a template into its
         translation), if any."""
         for source in self._sources:
-            out = output_path(source, lang, self._out_dir) if source.merges else None
+            out = (
+                output_path(source, lang, self._out_dir, exact_locales=self._exact_locales)
+                if source.merges
+                else None
+            )
             if (
                 out is not None
                 and out.resolve() == path
@@ -156,7 +205,7 @@ class OutputRules:
         translation the source merges into (a template and its `de.po` named together: the
         translation is filled from the template, not translated over itself). None: claimed."""
         translation = self._inputs[resolved]
-        own = output_path(translation, lang, self._out_dir)
+        own = output_path(translation, lang, self._out_dir, exact_locales=self._exact_locales)
         if own is None or own.resolve() != resolved or not source.merges:
             return Claim(
                 out, f"{source.display}: output {out} is an input of this run; refusing to overwrite it"

@@ -30,6 +30,8 @@ def stale_outputs(
     targets: tuple[Language, ...],
     out_dir: Path | None,
     provenance: Callable[[S], str],
+    *,
+    exact_locales: bool = False,
 ) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures);
     `provenance`: what a run would record as having written a source's outputs."""
@@ -38,7 +40,7 @@ def stale_outputs(
     for source in sources:
         assert source.path is not None
         for lang in targets:
-            out = output_path(source, lang, out_dir)
+            out = output_path(source, lang, out_dir, exact_locales=exact_locales)
             assert out is not None
             reason = _why_stale(source.path, out, provenance(source))
             if reason == "edited":

@@ -23,7 +23,7 @@ from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.manifest import locked, record, settle
-from ..outputs.paths import OutputRules, PendingOutput
+from ..outputs.paths import PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport
@@ -99,7 +99,7 @@ class Pipeline:
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = OutputRules(list(sources), self.options.out_dir, overwrite=self.options.overwrite)
+        self._rules = self.options.output_rules(sources)
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             with deferred():
@@ -187,6 +187,7 @@ class Pipeline:
             str(claim.path) if claim.path else "<stdout>",
             lang.code,
             format=opened.source.format.name,
+            warning=claim.note,  # (a person's file there, or a refusal, says more)
         )
         if claim.refusal is not None:
             report.status, report.error = "failed", claim.refusal
@@ -205,6 +206,7 @@ class Pipeline:
             self.write_stdout,
             live=claim.refusal is None and claim.protected is None,
             merge=claim.merge,
+            label=claim.locale,
         )
         job.on_committed = lambda: self._committed(job)
         if claim.path is not None and claim.merge:

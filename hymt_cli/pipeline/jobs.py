@@ -59,6 +59,9 @@ class Job:
     # Held from closing the writer to recording the output (a merge: the lock of its folder's
     # manifest, so that another run cannot write the target in between).
     guard: Callable[[], AbstractContextManager[object]] = nullcontext
+    # The locale as the output's path writes it (`de_DE`: outputs.Claim.locale): what the file
+    # says it is in. None: the target's own code.
+    label: str | None = None
     pending: PendingOutput | None = None
     writer: UnitWriter | None = None
     live: bool = True  # planned and written; False once failed, or when refused or skipped
@@ -135,7 +138,9 @@ class Job:
         if self.writer is None:
             with deferred():  # the temp file it creates is always known to `discard`
                 self.pending = PendingOutput(self.output, self.write_stdout)
-            self.writer = self.input.reader.writer(self.lang.code, self.pending.handle)
+            # A target merged into is known by the run's code and says its own locale already
+            written_as = self.lang.code if self.merge else self.label or self.lang.code
+            self.writer = self.input.reader.writer(written_as, self.pending.handle)
         return self.writer
 
     def _guarded(self, action: Callable[[], object]) -> None:

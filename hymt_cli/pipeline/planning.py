@@ -19,8 +19,9 @@ from ..text.sentences import split_long
 from ..text.tags import has_tags
 from .batching import max_new_tokens, max_source_tokens
 
-# (target language code, source text, context): what makes a request unique. The context is what
-# the model is told besides the text ("" for none): the same text in another context is another request.
+# (target, source text, context): what makes a request unique. The target is its memory code
+# (Language.memory_code: pt-BR and pt are one, pt-PT another); the context is what the model is
+# told besides the text ("" for none): the same text in another context is another request.
 RequestKey = tuple[str, str, str]
 
 
@@ -38,7 +39,7 @@ class Ask:
 
     @property
     def key(self) -> RequestKey:
-        return (self.lang.code, self.core, self.context)
+        return (self.lang.memory_code, self.core, self.context)
 
     @property
     def model_text(self) -> str:
@@ -115,7 +116,7 @@ class Planner:
     def ask(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> Ask:
         """The request for `core` in `lang` (and `context`), registered once; counted at every use."""
         context = sendable(context)  # a key or comment read from untrusted bytes
-        key = (lang.code, core, context)
+        key = (lang.memory_code, core, context)
         ask = self.asks.get(key)
         if ask is None:
             # Prompt form, glossary use and tags all follow from the text and the language: a
@@ -183,7 +184,7 @@ class Planner:
         )
 
     def _overhead_tokens(self, lang: Language, chinese_source: bool, formatted: bool, context: str) -> int:
-        key = (lang.code, chinese_source, formatted, context)
+        key = (lang.model, chinese_source, formatted, context)
         if key not in self._overhead:
             # An empty source under the same template (and context): what every prompt of this kind pays.
             probe = build_prompt(

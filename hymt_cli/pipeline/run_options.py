@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from ..formats import output_provenance
+from ..inputs.sources import SourceFile
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import OptionSet
+from ..outputs.paths import OutputRules
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
 
@@ -35,6 +38,9 @@ class RunOptions:
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # A string file merged into (formats/strings/merge.py): keys its source lost stay.
     keep_removed: bool = False
+    # Each target under its own name only, never where the project keeps its locale in another
+    # spelling (outputs/locale_places.py: `locales/de_DE/` for de).
+    exact_locales: bool = False
     # Segments' contexts (HY-MT's context prompt): "on" every format's, "off" none, "auto" those of
     # formats that give them by default (FormatSpec.context_by_default).
     context: Literal["auto", "on", "off"] = "auto"
@@ -43,6 +49,12 @@ class RunOptions:
     # (`format_settings`: the run's options, formats/provenance.py).
     provenance: str = ""
     format_settings: OptionSet | None = None
+
+    def output_rules(self, sources: Sequence[SourceFile]) -> OutputRules:
+        """Where this run's outputs go, and which it may not write."""
+        return OutputRules(
+            list(sources), self.out_dir, overwrite=self.overwrite, exact_locales=self.exact_locales
+        )
 
     def provenance_of(self, format_name: str, own: OptionSet | None = None) -> str:
         """What an output of format `format_name` is recorded as written with (`own`: the input's

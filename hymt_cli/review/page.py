@@ -36,6 +36,7 @@ from ..outputs.atomic import open_atomically
 from ..qa import BY_ID
 from ..reporting.report import FileReport, RunReport
 from ..text.languages import LANGUAGES
+from ..text.locales import english_name
 from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
@@ -128,13 +129,21 @@ def _direction(lang: str | None) -> str:
     return "rtl" if lang is not None and lang.split("-")[0].lower() in RIGHT_TO_LEFT else "ltr"
 
 
+def _name(lang: str | None) -> str | None:
+    """A target's English name: HY-MT's for its languages (`Traditional Chinese`), CLDR's for a
+    locale (`Portuguese (Brazil)`)."""
+    if lang is None:
+        return None
+    return LANGUAGES[lang].english if lang in LANGUAGES else english_name(lang)
+
+
 def _file_json(report: FileReport, counts: OutputCounts) -> dict[str, object]:
     lang = report.lang
     return {
         "input": report.input,
         "output": report.output,
         "lang": lang,
-        "lang_name": LANGUAGES[lang].english if lang in LANGUAGES else None,
+        "lang_name": _name(lang),
         "dir": _direction(lang),
         "format": report.format,
         "status": report.status,

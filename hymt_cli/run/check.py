@@ -38,37 +38,42 @@ def check_outputs(config: RunConfig) -> CheckResult:
         else None
     )
     sources = [s for s in found.sources if s.path is not None]
-    run = provenance(config, memory_context(config.engine, glossary))
+    run = provenance(config, memory_context(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
-    out = settings.output.out
-    merged = [s for s in sources if s.merges and any(_exists(s, lang, out) for lang in config.targets)]
+    out, exact = settings.output.out, settings.output.exact_locales
+    merged = [s for s in sources if s.merges and any(_exists(s, lang, out, exact) for lang in config.targets)]
     stale, edited = stale_outputs(
         [s for s in sources if s not in merged],
         config.targets,
         out,
         lambda source: output_provenance(run, source.format.name, source.options or options),
+        exact_locales=exact,
     )
     for source in merged:
         catalog_stale, catalog_notes = _catalog_drift(
-            source, config.targets, out, settings.output.keep_removed
+            source, config.targets, out, settings.output.keep_removed, exact
         )
         stale += catalog_stale
         edited += catalog_notes
     return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))
 
 
-def _exists(source: SourceFile, lang: Language, out: Path | None) -> bool:
-    path = output_path(source, lang, out)
+def _exists(source: SourceFile, lang: Language, out: Path | None, exact: bool) -> bool:
+    path = output_path(source, lang, out, exact_locales=exact)
     return path is not None and path.is_file()
 
 
 def _catalog_drift(
-    source: SourceFile, targets: Sequence[Language], out: Path | None, keep_removed: bool
+    source: SourceFile,
+    targets: Sequence[Language],
+    out: Path | None,
+    keep_removed: bool,
+    exact: bool,
 ) -> tuple[list[Stale], list[Stale]]:
     """A file of strings against the targets it is merged into, key by key: stale where a run
     would change one (keys missing, stale or removed); a note for a person's values whose
     source changed since."""
-    paths = {lang.code: output_path(source, lang, out) for lang in targets}
+    paths = {lang.code: output_path(source, lang, out, exact_locales=exact) for lang in targets}
     reader = source.format.open(source)
     assert isinstance(reader, StringsReader)
     existing = {code: path for code, path in paths.items() if path is not None and path.is_file()}

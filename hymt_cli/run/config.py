@@ -24,7 +24,7 @@ from ..formats import RunContext
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet
 from ..settings import Settings
-from ..text.languages import Language, language, parse_language_list
+from ..text.languages import Language, language, model_language, parse_language_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +102,9 @@ class RunConfig:
             raise UsageError(
                 "no target language: pass --to, e.g. --to de,ja", hint='or set to = "de,ja" in hymt.toml'
             )
-        targets = tuple(parse_language_list(langs.to))
-        source = None if langs.source.strip().lower() == "auto" else language(langs.source)
+        table = langs.locale_table
+        targets = tuple(parse_language_list(langs.to, table))
+        source = None if langs.source.strip().lower() == "auto" else language(langs.source, table)
         suffix = (
             language(run_inputs.source_suffix).code
             if run_inputs.source_suffix is not None
@@ -132,6 +133,14 @@ class RunConfig:
     @property
     def source_code(self) -> str | None:
         return self.source.code if self.source is not None else None
+
+    @property
+    def remapped(self) -> str:
+        """The targets whose model language the [locales] table chose other than CLDR's default
+        (`zh-HK=yue`; "" for none): what they are translated with decides their translations."""
+        return ",".join(
+            f"{lang.code}={lang.model}" for lang in self.targets if lang.model != model_language(lang.code)
+        )
 
 
 def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> None:

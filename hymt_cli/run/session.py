@@ -63,8 +63,8 @@ def provenance(config: RunConfig, context: MemoryContext) -> str:
     return context.key if mode == "auto" else f"{context.key}:context-{mode}"
 
 
-def memory_context(engine: EngineChoice, glossary: Glossary | None) -> MemoryContext:
-    """What decides a translation besides its text and its context: the memory's key."""
+def memory_context(engine: EngineChoice, glossary: Glossary | None, remapped: str = "") -> MemoryContext:
+    """What decides a translation besides its text and its context (RunConfig.remapped too)."""
     spec = engine.runs
     return build_context(
         engine=spec.name,
@@ -74,6 +74,7 @@ def memory_context(engine: EngineChoice, glossary: Glossary | None) -> MemoryCon
         template_version=TEMPLATE_VERSION,
         glossary_digest=glossary.digest if glossary else "",
         model_free=not spec.needs_model,
+        locales=remapped,
     )
 
 
@@ -118,11 +119,11 @@ class Session:
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
-        settings, engine = self.settings, self.config.engine
+        settings, engine, out = self.settings, self.config.engine, self.settings.output
         dry_run = settings.reporting.dry_run
         self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
         side = [(flag, path) for flag, path, folder in _locations(self.config, memory=True) if not folder]
-        check_side_files(side, self.found.sources, self.config.targets, settings.output.out)
+        check_side_files(side, self.found.sources, self.config.targets, out.out, out.exact_locales)
         if self.extras.stdin is not None:
             self.found.sources = [
                 replace(s, data=self.extras.stdin, stdin_name=self.extras.stdin_name) if s.path is None else s
@@ -172,10 +173,10 @@ class Session:
         self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None
     ) -> None:
         settings, config = self.settings, self.config
-        context = memory_context(engine, glossary)
+        context = memory_context(engine, glossary, self.config.remapped)
         options = self._run_options(context)
         memory = self.memory = (
-            PipelineMemory(self.memory_file, context, config.source_code)
+            PipelineMemory(self.memory_file, context, config.source.memory_code if config.source else None)
             if self.memory_file is not None
             else None
         )
@@ -230,6 +231,7 @@ class Session:
             prompts_out=settings.reporting.prompts_out,
             overwrite=settings.output.overwrite,
             keep_removed=settings.output.keep_removed,
+            exact_locales=settings.output.exact_locales,
             provenance=provenance(config, context),
             format_settings=config.discovery.options,
             context=settings.memory.context,

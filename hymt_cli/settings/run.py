@@ -15,10 +15,12 @@ from ..formats import FORMATS, ContextMode
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import Options, Panel, option
 from ..qa import QaOptions
+from ..text.languages import locale_table
 
 DEFAULT_MODEL = "tencent/HY-MT1.5-1.8B"
 Dtype = Literal["auto", "bfloat16", "float16", "float32", "half", "float"]
 ProgressMode = Literal["auto", "bar", "plain", "json", "none"]
+LocalePaths = Literal["existing", "exact"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +104,8 @@ class LanguageSettings(Options):
         comma_list=True,
         panel=Panel.IO,
         common=True,
-        help="Target languages, comma-separated: de or de,ja.",
+        help="Target language(s) or locales, comma-separated: de,ja or pt-BR,zh_TW,es-419 (BCP 47 or "
+        "POSIX; each is written by the HY-MT language of its language and script: pt-BR by pt).",
     )
     source: str = option(
         "auto",
@@ -113,6 +116,25 @@ class LanguageSettings(Options):
         common=True,
         help="Source language, or auto (per segment).",
     )
+    locales: tuple[str, ...] = option(
+        (),
+        "--locales",
+        metavar="LOCALE=LANG",
+        comma_list=True,
+        pairs=True,
+        panel=Panel.IO,
+        help="Which HY-MT language writes a locale where CLDR's choice is not the one wanted: "
+        "--locales zh-HK=yue (hymt.toml: a [locales] table).",
+    )
+
+    def validate(self) -> None:
+        """Every entry is LOCALE=LANG with a HY-MT language; written the one way (`zh-HK=yue`)."""
+        object.__setattr__(self, "locales", tuple(f"{k}={v}" for k, v in self.locale_table.items()))
+
+    @property
+    def locale_table(self) -> dict[str, str]:
+        """{locale: HY-MT code} of --locales / [locales]."""
+        return locale_table(self.locales)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +162,17 @@ class OutputSettings(Options):
         panel=Panel.IO,
         help="Merging into a string file: keep the keys its source no longer has.",
     )
+    locale_paths: LocalePaths = option(
+        "existing",
+        "--locale-paths",
+        panel=Panel.IO,
+        help="existing: a target goes where the project keeps that locale in another spelling "
+        "(locales/de_DE/ for --to de, values-pt-rBR/ for pt); exact: always the target's own name.",
+    )
+
+    @property
+    def exact_locales(self) -> bool:
+        return self.locale_paths == "exact"
 
 
 @dataclass(frozen=True, slots=True)

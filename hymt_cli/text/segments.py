@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .languages import plural_code
 from .tags import TAG
 
 # A surrogate code point on its own: what a `\ud800` escape in a JSON, YAML, Android or
@@ -32,11 +33,14 @@ class Segment:
     # "heading", "list item", "table cell", "key settings.save". "" = not said.
     role: str = ""
     # The target languages this segment is translated into (None: every target). A plural form
-    # that only some languages have (Russian `few`) is a segment of its own for each of them.
+    # that only some languages have (Russian `few`) is a segment of its own for each of them,
+    # named by the language whose plural rules a target follows (languages.plural_code: pt-BR
+    # by pt, pt-AO by pt-PT).
     targets: frozenset[str] | None = None
 
     def is_for(self, lang: str) -> bool:
-        return self.targets is None or lang in self.targets
+        """Is the segment translated into `lang` (a locale: `pt-BR`)?"""
+        return self.targets is None or plural_code(lang) in self.targets
 
 
 def is_translatable(text: str) -> bool:

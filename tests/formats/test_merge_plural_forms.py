@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from engines import CountingEngine
 from pipelines import make_pipeline, sources_of, write
 from ruamel.yaml import YAML
@@ -67,3 +68,24 @@ def test_yaml_rails_mappings(tmp_path: Path) -> None:
     assert ru["files"]["one"] == "один файл"
     assert list(ru["pages"]) == ["one", "other", "few", "many"]  # the missing one comes whole
     assert text.count("few:") == 2 and text.count("many:") == 2
+
+
+@pytest.mark.parametrize("locale", ["pt-BR", "pt_BR"])
+def test_a_locales_own_plural_forms_stay_when_its_target_is_merged_into(tmp_path: Path, locale: str) -> None:
+    """pt-BR follows Portuguese rules (CLDR `many`: a million files): the form a new file gains
+    is hymt's, recorded by the locale's plural rules, and a second run keeps it, sends nothing."""
+    source = write(
+        tmp_path,
+        "locales/en/app.json",
+        json.dumps({"files_one": "one file", "files_other": "{{count}} files"}),
+    )
+    first = CountingEngine(IdentityEngine())
+    report = make_pipeline(first, to=locale).run(sources_of([source]))
+    assert [f.status for f in report.files] == ["ok"], report.files[0].error
+    target = tmp_path / "locales/pt-BR/app.json"
+    written = json.loads(target.read_text())
+    assert set(written) == {"files_one", "files_other", "files_many"}
+    again = CountingEngine(IdentityEngine())
+    report = make_pipeline(again, to=locale).run(sources_of([source]))
+    assert report.files[0].keys is not None and report.files[0].keys["removed"] == 0
+    assert again.requested == [] and json.loads(target.read_text()) == written

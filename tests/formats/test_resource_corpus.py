@@ -29,8 +29,9 @@ from resource_checks import (
 )
 
 from hymt_cli.engine.pseudo import PseudoEngine
+from hymt_cli.errors import UsageError
 from hymt_cli.formats import format_for_path
-from hymt_cli.text.languages import LANGUAGES
+from hymt_cli.text.languages import language
 
 PO, XLIFF, ANDROID = files("po"), files("xliff"), files("android")
 STRINGS, STRINGSDICT = files("strings"), files("stringsdict")
@@ -61,15 +62,18 @@ def test_splice_contract_is_byte_exact(path: Path):
 
 
 def _declared_target(path: Path) -> str:
-    """The target language the file itself names where it is a HY-MT code (a PO file's
-    Language, an XLIFF target language that is not its source language), else German."""
+    """The target locale the file itself names where HY-MT writes it (a PO file's Language, an
+    XLIFF target language that is not its source language: `de-CH`), else German."""
     head = path.read_text(encoding="utf-8", errors="replace")[:20000]  # after long credits
-    found = re.search(r'"Language: ([A-Za-z]+)', head) or re.search(
-        r'(?:target-language|trgLang)="([A-Za-z]+)[^"]*"', head
+    found = re.search(r'"Language: ([A-Za-z_]+)', head) or re.search(
+        r'(?:target-language|trgLang)="([A-Za-z0-9_-]+)"', head
     )
     source = re.search(r'(?:source-language|srcLang)="([A-Za-z]+)', head)
-    if found and found.group(1) in LANGUAGES and not (source and source.group(1) == found.group(1)):
-        return found.group(1)
+    if found and not (source and source.group(1) == re.split("[-_]", found.group(1))[0]):
+        try:
+            return language(found.group(1)).code
+        except UsageError:
+            pass
     return "de"
 
 

@@ -168,9 +168,9 @@ def test_xliff12_targets_state_and_language():
     assert [s.text for s in doc.segments] == ["Open <s1>file</s1> <s2/>", "Later", "Close"]
     assert doc.segments[0].context == "Key: a\nmenu"
     out = doc.reassemble(
-        {0: "<s1>Datei</s1> <s2/> öffnen", 1: "Später", 2: "Schliessen"}, target_language="de"
+        {0: "<s1>Datei</s1> <s2/> öffnen", 1: "Später", 2: "Schliessen"}, target_language="de_CH"
     )
-    assert 'target-language="de-CH"' in out  # the file's own tag names German: kept
+    assert 'target-language="de-CH"' in out  # the file's own tag names the target: kept
     assert (
         '<target state="translated" state-qualifier="mt-suggestion"><g id="1">Datei</g> <x id="2"/> öffnen'
         "</target>"
@@ -182,9 +182,11 @@ def test_xliff12_targets_state_and_language():
     review = (
         XliffFormat(XliffOptions(xliff_review=True))
         .parse(XLIFF12)
-        .reassemble({1: "Später"}, target_language="de")
+        .reassemble({1: "Später"}, target_language="de-CH")
     )
     assert 'state="needs-review-translation">Später' in review
+    german = doc.reassemble({}, target_language="de")  # Swiss German is not German (Germany): another locale
+    assert 'target-language="de"' in german and "<target>Fertig</target>" not in german
     french = doc.reassemble({}, target_language="fr")
     assert 'target-language="fr"' in french and '<target state="needs-translation"></target>' in french
 
@@ -286,7 +288,7 @@ def test_layouts_name_the_target_the_ecosystem_way(tmp_path: Path):
     assert android_values(Path("res/values-night/strings.xml")).rewrite("zh-Hant") == Path(
         "res/values-b+zh+Hant-night/strings.xml"
     )  # never a second file in values-night/
-    assert android_values(Path("res/values-pt-rBR/strings.xml")).code == "pt"
+    assert android_values(Path("res/values-pt-rBR/strings.xml")).code == "pt-BR"
     assert apple_lproj(Path("App/en.lproj/Localizable.strings")).rewrite("zh") == Path(
         "App/zh-Hans.lproj/Localizable.strings"
     )

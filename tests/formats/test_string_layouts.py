@@ -55,7 +55,7 @@ def test_output_names_follow_the_layout(source: str, lang: str, expected: str) -
     ("layout", "source", "code", "target"),
     [
         (android_values, "res/values/strings.xml", None, "res/values-b+zh+Hant/strings.xml"),
-        (android_values, "res/values-pt-rBR/strings.xml", "pt", "res/values-b+zh+Hant/strings.xml"),
+        (android_values, "res/values-pt-rBR/strings.xml", "pt-BR", "res/values-b+zh+Hant/strings.xml"),
         (android_values, "res/values-night/strings.xml", None, "res/values-b+zh+Hant-night/strings.xml"),
         (apple_lproj, "App/en.lproj/Localizable.strings", "en", "App/zh-Hant.lproj/Localizable.strings"),
         (apple_lproj, "App/Base.lproj/Main.strings", None, "App/zh-Hant.lproj/Main.strings"),

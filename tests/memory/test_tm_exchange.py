@@ -80,7 +80,7 @@ def test_jsonl_unusable_records_are_skipped_and_counted_by_reason(tmp_path: Path
         json.dumps({"source": "One", "target": "Un", "tgt_lang": "fr", "src_lang": 1}),  # 11
     )
     result = read_entries(path)
-    assert result.entries == [Entry("Red", "Rouge", "en", "fr"), Entry("Tea", "Tee", "auto", "de")]
+    assert result.entries == [Entry("Red", "Rouge", "en", "fr"), Entry("Tea", "Tee", "auto", "de-AT")]
     assert result.skipped == 8
     assert result.describe_skipped() == (
         "skipped 8: 2 not a JSON object (first: line 2, list); 2 'source' missing or not a string (first: "
@@ -232,7 +232,7 @@ def test_tmx_unusable_units_are_skipped_and_counted(tmp_path: Path) -> None:
         ]
     )
     result = read_entries(_tmx(tmp_path, body))
-    assert result.entries == [Entry("Red", "Rouge", "en", "fr"), Entry("Yellow", "Jaune", "en", "fr")]
+    assert result.entries == [Entry("Red", "Rouge", "en", "fr"), Entry("Yellow", "Jaune", "en", "fr-CA")]
     assert result.skips.counts == {
         "inline markup in <seg>": 2,
         "unknown language": 1,

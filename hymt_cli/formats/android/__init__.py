@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
-from ...text.languages import LANGUAGES
+from ...text.languages import plural_languages
 from ..base import Decoded, FormatError
 from ..layout import Layout, android_values
 from ..strings import (
@@ -194,7 +194,9 @@ class _Scan:
         by_category: dict[str, Entry] = {}
         for i, j in items:
             category = events[i].attrs["quantity"]
-            having = frozenset(code for code in LANGUAGES if category in plural_rules(code).categories())
+            having = frozenset(
+                code for code in plural_languages() if category in plural_rules(code).categories()
+            )
             yield Edit(gap_start(events, i), events[j].end, left_out_unless(having))
             if (
                 self.wanted is not None
@@ -224,7 +226,7 @@ class _Scan:
         tag = text[events[other].start : events[other].end]
         close = text[events[other_end].start : events[other_end].end]
         at = events[other_end].end
-        for code in LANGUAGES:
+        for code in plural_languages():
             for category in plural_rules(code).categories():
                 if category in present:
                     continue

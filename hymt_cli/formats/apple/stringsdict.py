@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ...text.languages import LANGUAGES
+from ...text.languages import plural_languages
 from ..base import FormatError
 from ..strings import (
     Convention,
@@ -149,7 +149,7 @@ class _Scan:
                 continue
             targets = None
             if plural and key not in ("zero", "other"):
-                targets = frozenset(c for c in LANGUAGES if key in plural_rules(c).categories())
+                targets = frozenset(c for c in plural_languages() if key in plural_rules(c).categories())
                 key_event = self._key_event(element, n)
                 self.items.append(
                     Edit(gap_start(events, key_event), events[value[1]].end, left_out_unless(targets))
@@ -183,7 +183,7 @@ class _Scan:
         value_close = text[events[value_last].start : events[value_last].end]
         at = events[value_last].end
         value = base.value
-        for code in LANGUAGES:
+        for code in plural_languages():
             for category in plural_rules(code).categories():
                 if category in present:
                     continue

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from ...text.languages import LANGUAGES
+from ...text.languages import plural_code, plural_languages
 from ...text.tags import TAG
 from ..strings import Conventions, ValueSegment, category_note, parse_value
 from ..strings.plurals import GettextPlurals
@@ -79,7 +79,7 @@ class PluralTable:
     def __init__(self, plurals: Plurals) -> None:
         self.plurals = cache(plurals)
         extra: list[ExtraForm] = []
-        for lang in LANGUAGES:
+        for lang in plural_languages():
             forms = self.plurals(lang)
             seen: set[str] = set()
             for category, numbers in zip(forms.categories, forms.examples):
@@ -142,7 +142,7 @@ class PluralMessage:
         return value.render(local, lang)
 
     def _form(self, category: str, translated: Mapping[int, str], lang: str) -> str | None:
-        form = self._forms.get((lang, category))
+        form = self._forms.get((plural_code(lang), category))
         if category == "one" and form is None:
             return self._rendered(self.singular, 0, translated, lang)
         if form is not None:
@@ -164,7 +164,9 @@ class PluralMessage:
                 return self.text
             texts.append(text)
         sources = [
-            self.singular.text if c == "one" and (lang, c) not in self._forms else self.plural.text
+            self.singular.text
+            if c == "one" and (plural_code(lang), c) not in self._forms
+            else self.plural.text
             for c in forms.categories
         ]
         if texts == sources:

@@ -28,6 +28,7 @@ from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
+from ...text.languages import plural_code
 from ...text.segments import Segment, is_translatable
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
@@ -147,7 +148,7 @@ class _Splicer:
         return "".join(out)
 
     def _entry(self, entry: Entry, first: int, translated: Mapping[int, str]) -> str | None:
-        if entry.targets is not None and (self.lang is None or self.lang not in entry.targets):
+        if entry.targets is not None and (self.lang is None or plural_code(self.lang) not in entry.targets):
             return None
         local = {
             i: translated[first + i] for i in range(len(entry.value.segments)) if first + i in translated
@@ -263,7 +264,7 @@ class StringsReader:
         self._anew: list[str] = []  # the languages whose target does not exist yet
         self._keep_removed = False
         self._every_value = True  # some target is written anew: it needs every value
-        self._new_forms: dict[str, dict[tuple[str | int, ...], str]] = {}  # lang -> path -> source text
+        self._new_forms: dict[str, dict[tuple[str | int, ...], str]] = {}  # plural code -> path -> text
 
     @property
     def merges(self) -> bool:
@@ -353,8 +354,8 @@ class StringsReader:
             only[lang] = target.needed(entries)
         for entry, _ in entries:  # the source text of every new plural form, for the records
             if entry.targets is not None and entry.start == entry.end and entry.path:
-                for lang in entry.targets:
-                    self._new_forms.setdefault(lang, {})[entry.path] = entry.value.text
+                for code in entry.targets:  # (languages.plural_code: a target's plural rules)
+                    self._new_forms.setdefault(code, {})[entry.path] = entry.value.text
         return Unit(index, segments, chunk, labels=labels, only=only, warning=warning)
 
     def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
@@ -377,7 +378,9 @@ class StringsReader:
             return None
         written = self._format.target_outline(output, lang)
         assert written is not None
-        records = records_of_new_file(self._outline, written, self._new_forms.get(lang, {}), failed)
+        records = records_of_new_file(
+            self._outline, written, self._new_forms.get(plural_code(lang), {}), failed
+        )
         return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
 
 
@@ -419,7 +422,7 @@ class Renderings:
                 if new is not None:
                     self.by_span[(item.start, item.end)] = (None, new)
                 continue
-            if item.targets is not None and self.lang not in item.targets:
+            if item.targets is not None and plural_code(self.lang) not in item.targets:
                 continue
             if only is not None and first not in only:
                 continue
@@ -430,8 +433,9 @@ class Renderings:
         local = {i: translated[first + i] for i in range(len(value.segments)) if first + i in translated}
         text = value.render(local, self.lang)
         self._texts[id(entry)] = text
+        code = plural_code(self.lang)
         missing = any(
-            (s.targets is None or self.lang in s.targets) and is_translatable(s.text) and i not in local
+            (s.targets is None or code in s.targets) and is_translatable(s.text) and i not in local
             for i, s in enumerate(value.segments)
         )
         if entry.fallback is not None and not value.complete(local, self.lang):

@@ -1,4 +1,7 @@
-"""CLDR plural categories for every HY-MT language, from Babel (the CLDR data Python projects share).
+"""CLDR plural categories for every HY-MT language and locale, from Babel (the CLDR data Python
+projects share). A locale has its own rules where CLDR gives it some (`pt-PT`: 0 is `other`, not
+`one` as in Brazil); a function given a locale (`pt-BR`, `pt-AO`) answers for the language whose
+rules it follows (text.languages.plural_code: pt, pt-PT).
 
 What a format asks:
 - `plural_rules(code).categories(kind)`: the categories a target needs, CLDR order, `other`
@@ -6,8 +9,9 @@ What a format asks:
   branches and i18next `_one/_few/...` keys use these.
 - `plural_rules(code).examples(category, kind)`: numbers that fall in a category (`few` in
   Russian: 2, 3, 4, 22, 23, 24 ...), told to the model as context, never translated.
-- `missing_categories(present, kind)`: which categories each HY-MT language needs that a
-  source message lacks; the formats derive those forms (from the source's `other` form).
+- `missing_categories(present, kind)`: which categories each language of `plural_languages()`
+  (the HY-MT languages, and pt-PT) needs that a source message lacks; the formats derive those
+  forms (from the source's `other` form).
 - `gettext_plurals(code)`: the `Plural-Forms` header and, for each `msgstr[i]`, the category it
   stands for and its example numbers (PO, for strings-b). The header is Babel's gettext table
   (what `pybabel init` writes), whose forms are the categories an integer can take: gettext's
@@ -28,7 +32,9 @@ from typing import Any, Literal
 from babel import Locale
 from babel.messages.plurals import get_plural
 
-from ...text.languages import LANGUAGES
+from ...text.languages import LANGUAGES, plural_code, plural_languages
+from ...text.locales import babel_locale as _locale_data
+from ...text.locales import english_name
 
 CATEGORIES: tuple[str, ...] = ("zero", "one", "two", "few", "many", "other")  # CLDR order
 PluralKind = Literal["cardinal", "ordinal"]
@@ -41,8 +47,9 @@ _SHOWN = 6  # examples per category
 
 
 def babel_locale(code: str) -> Locale:
-    """The Babel locale of a HY-MT language code (`zh-Hant` -> zh_Hant, `tl` -> fil)."""
-    return Locale.parse(code.replace("-", "_"))
+    """The Babel locale of a language code or locale (`zh-Hant` -> zh_Hant, `tl` -> fil,
+    `pt-PT` -> pt_PT)."""
+    return _locale_data(code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +106,8 @@ def _examples(
 
 @cache
 def plural_rules(code: str) -> PluralRules:
-    """The rules of a HY-MT language (KeyError: not a HY-MT language code)."""
-    lang = LANGUAGES[code].code
+    """The rules of a HY-MT language, or of the language a locale follows (`pt-BR`: pt)."""
+    lang = plural_code(code)
     locale = babel_locale(lang)
     cardinal, ordinal = locale.plural_form, locale.ordinal_form
     cardinal_cats, ordinal_cats = _ordered(cardinal.tags), _ordered(ordinal.tags)
@@ -120,13 +127,13 @@ def plural_rules(code: str) -> PluralRules:
 def missing_categories(
     present: Iterable[str], kind: PluralKind = "cardinal", languages: Iterable[str] | None = None
 ) -> dict[str, tuple[str, ...]]:
-    """HY-MT language -> the categories it needs that `present` lacks (languages lacking
+    """Language (`plural_languages()`) -> the categories it needs that `present` lacks (languages lacking
     nothing are left out). Explicit selectors in `present` (`=1`) are no category, but cover one
     whose every number they name (German `one` is only 1: `=1` is enough)."""
     have = set(present)
     explicit = frozenset(p[1:] for p in have if p.startswith("="))
     out: dict[str, tuple[str, ...]] = {}
-    for code in languages if languages is not None else LANGUAGES:
+    for code in languages if languages is not None else plural_languages():
         rules = plural_rules(code)
         missing = tuple(
             c for c in rules.categories(kind) if c not in have and not rules.covered(c, explicit, kind)
@@ -150,7 +157,14 @@ def category_note(code: str, category: str, kind: PluralKind = "cardinal") -> st
     examples = plural_rules(code).examples(category, kind)
     which = "ordinal" if kind == "ordinal" else "plural"
     numbers = f" (n = {', '.join(examples)}, ...)" if examples else ""
-    return f'{LANGUAGES[code].english} {which} form "{category}"{numbers}'
+    return f'{_english(code)} {which} form "{category}"{numbers}'
+
+
+def _english(code: str) -> str:
+    """How a plural note names the language: HY-MT's name (`Portuguese`), CLDR's for a locale
+    with rules of its own (`Portuguese (Portugal)`)."""
+    lang = plural_code(code)
+    return LANGUAGES[lang].english if lang in LANGUAGES else english_name(lang) or lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +188,9 @@ class GettextPlurals:
 
 @cache
 def gettext_plurals(code: str) -> GettextPlurals:
-    """Babel's gettext plural table for a HY-MT language, each form mapped to its CLDR category."""
-    lang = LANGUAGES[code].code
+    """Babel's gettext plural table for a language or locale (`pt_PT`: `n != 1`, `pt`: `n > 1`),
+    each form mapped to its CLDR category."""
+    lang = plural_code(code)
     table = get_plural(babel_locale(lang))
     found = gettext_plurals_of(lang, table.num_plurals, table.plural_expr)
     assert found is not None
@@ -206,7 +221,7 @@ def gettext_plurals_of(code: str, nplurals: int, expression: str) -> GettextPlur
         pick = gettext.c2py(expression)
     except (ValueError, SyntaxError, RecursionError):
         return None
-    rule = babel_locale(LANGUAGES[code].code).plural_form
+    rule = babel_locale(plural_code(code)).plural_form
     numbers: list[list[int]] = [[] for _ in range(nplurals)]
     votes: list[dict[str, int]] = [{} for _ in range(nplurals)]
     for n in (*_INTEGERS, *_LARGE):

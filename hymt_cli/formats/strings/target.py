@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
 from ...outputs.manifest import entry_records
+from ...text.languages import plural_code
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
 from .merge import MergeCounts, MergePlan, digest, path_key
@@ -129,10 +130,10 @@ class TargetFile:
         for entry, first in firsts:
             path = self.path_of(entry)
             if path is not None and self.plan.needs(path):
-                lang = self.lang
                 segments = entry.value.segments
+                code = plural_code(self.lang)
                 if not any(
-                    is_translatable(s.text) and (s.targets is None or lang in s.targets) for s in segments
+                    is_translatable(s.text) and (s.targets is None or code in s.targets) for s in segments
                 ):
                     self.plan.nothing_to_translate(path)
                     continue
@@ -143,7 +144,7 @@ class TargetFile:
         """The key of a source entry: its value's leaf, or a new plural form's own path (met
         for the first time: it joins the plan)."""
         if entry.targets is not None and entry.start == entry.end:
-            if self.lang not in entry.targets or not entry.path:
+            if plural_code(self.lang) not in entry.targets or not entry.path:
                 return None
             assert self.plan is not None
             if entry.path not in self.plan.fates:

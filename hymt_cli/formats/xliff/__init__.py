@@ -123,7 +123,7 @@ def dotted_language(path: Path) -> Marked | None:
     if code is None:
         return None
     prefix = base + dot
-    return Marked(code.written, lambda lang: path.with_name(f"{prefix}{spell(lang, code.sep)}{path.suffix}"))
+    return Marked(code.written, lambda lang: path.with_name(f"{prefix}{code.spelled(lang)}{path.suffix}"))
 
 
 class XliffFormat(StringsFormat):

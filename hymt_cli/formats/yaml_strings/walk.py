@@ -269,8 +269,7 @@ class Walk:
             code = path_language(key) if event.style is None else None  # type: ignore[attr-defined]
             if code is not None:
                 self.locale_file = True
-                sep = code.sep
-                yield Edit(start, event.end_mark.index, lambda lang: lang.replace("-", sep))  # type: ignore[attr-defined]
+                yield Edit(start, event.end_mark.index, code.spelled)  # type: ignore[attr-defined]
 
     def _entry(self, frame: _Frame | None, event: object, start: int, end: int) -> Entry | None:
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]
