@@ -20,8 +20,10 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 def clean_output(text: str, sent: str = "") -> str:
     """Strip surrounding whitespace and the `<target>` wrapper HY-MT may add: only the layers
     the model added (a source that really reads `<target>…</target>` keeps its own)."""
-    own = _wrappers(sent)
     cleaned = text.strip()
+    if "<target>" not in cleaned:
+        return cleaned  # (most answers: no wrapper to look for)
+    own = _wrappers(sent)
     while _wrappers(cleaned) > own:
         match = _TARGET_WRAPPER.match(cleaned)
         assert match is not None
@@ -121,6 +123,8 @@ def find_loop(text: str) -> tuple[str, str] | None:
     n = len(text)
     if n < LOOP_REPEATS:
         return None
+    if n <= 256 and max(map(text.count, set(text))) < LOOP_REPEATS:
+        return None  # each character of a loop's unit is there LOOP_REPEATS times (a short text, quick)
     wide = int.from_bytes(text.encode("utf-32-le"), "little")  # 4 bytes a character
     best: tuple[int, int] | None = None  # (start, unit)
     for unit in range(1, LOOP_UNIT + 1):

@@ -1,36 +1,55 @@
-"""Any document format as a pipeline input: one document is one unit.
+"""Any document format as a pipeline input: a document is one unit, or a unit per part.
 
 The reader reads and decodes the bytes and parses the text; the writer splices the
 translations into the parsed document and encodes it the way the source was encoded.
+
+A format that knows where a document may be cut (`cut`: text and Markdown) has a long
+document read, translated and written a part at a time, as a table's rows are: the parts'
+segments are the whole document's, and the parts' outputs, one after the other, are the
+whole output, byte for byte. A document shorter than one part is parsed whole.
 """
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
 from ..text.segments import Segment
-from .base import Decoded, FormatError, InputSource, ParsedDocument, Unit
+from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
+
+PART_BYTES = 1 << 18  # a part of a long document: about this many bytes, cut where the format can
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A unit's content: the decoded source and its parse."""
+    """A unit's content: the decoded source (of the part) and its parse."""
 
     decoded: Decoded
     parsed: ParsedDocument
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Where a part of a document begins: which part (from 0) and its first line (from 1)."""
+
+    index: int = 0
+    line: int = 1
+
+
 class SplicingFormat:
     """What every document format shares: opening an input as one unit (the pipeline's
-    `InputFormat`), and conveniences over `parse` (handy in tests)."""
+    `InputFormat`), or as parts where the format says where a document may be cut, and
+    conveniences over `parse` (handy in tests)."""
 
     name: ClassVar[str]
     suffixes: ClassVar[tuple[str, ...]]
     # --encoding and --output-encoding (formats/encodings.py), given by `with_encodings`.
     encodings: EncodingOptions = EncodingOptions()
+    # UTF-8 documents that `cut` finds places to cut: read in parts (`parse_part`).
+    in_parts: ClassVar[bool] = False
 
     def decode(self, data: bytes) -> Decoded:  # pragma: no cover - every format defines it
         raise NotImplementedError
@@ -54,6 +73,16 @@ class SplicingFormat:
     def parse(self, text: str) -> ParsedDocument:  # pragma: no cover - every format defines it
         raise NotImplementedError
 
+    def cut(self, text: str, *, first: bool) -> int:
+        """Where `text`, a document's text from its start (`first`) or from an earlier cut, may be
+        cut: the offset of the last place where what comes before and what comes after parse on
+        their own into the document's segments (0: no such place). For `in_parts` formats."""
+        return 0
+
+    def parse_part(self, text: str, part: Part) -> ParsedDocument:
+        """A part's parse: its segments as the whole document's parse has them there."""
+        return self.parse(text)
+
     def open(self, source: InputSource) -> DocumentReader:
         return DocumentReader(self, source)
 
@@ -67,26 +96,57 @@ class SplicingFormat:
 
 
 class DocumentReader:
-    def __init__(self, fmt: SplicingFormat, source: InputSource) -> None:
+    def __init__(self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int | None = None) -> None:
         self._format = fmt
         self._source = source
+        self._part_bytes = part_bytes or PART_BYTES
 
     def units(self) -> Iterator[Unit]:
+        if self._format.in_parts and self._format.encodings.encoding is None:  # (UTF-8, as it was)
+            yield from self._parts()
+            return
         try:
             data = self._source.read_bytes()
         except OSError as exc:
-            raise FormatError(f"cannot read: {exc.strerror or exc}") from None
+            raise _unreadable(exc) from None
         decoded = self._format.decode_input(data)
         codec = self._format.encodings.output_codec(decoded.encoding)
         if codec != decoded.encoding:  # written in another encoding: the text says so, if it can
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
+        yield self._unit(decoded, Part())
+
+    def _parts(self) -> Iterator[Unit]:
+        """The document a part at a time: read until a cut is found past `part_bytes`."""
+        fmt = self._format
         try:
-            parsed = self._format.parse(decoded.text)
+            binary = self._source.open_binary()
+        except OSError as exc:
+            raise _unreadable(exc) from None
+        with binary:
+            text = _Utf8Blocks(binary)
+            held = ""
+            part = Part()
+            while True:
+                held += text.read(max(self._part_bytes, len(held)))  # as much again: rescans stay linear
+                if text.done:
+                    if held or part.index == 0:
+                        yield self._unit(Decoded(held), part)
+                    return
+                cut = fmt.cut(held, first=part.index == 0)
+                if cut > 0:
+                    piece, held = held[:cut], held[cut:]
+                    yield self._unit(Decoded(piece), part)
+                    part = Part(part.index + 1, part.line + _line_breaks(piece))
+
+    def _unit(self, decoded: Decoded, part: Part) -> Unit:
+        fmt = self._format
+        try:
+            parsed = fmt.parse_part(decoded.text, part)
         except FormatError:
             raise
         except (ValueError, RecursionError) as exc:
-            raise FormatError(f"cannot parse as {self._format.name}: {exc}") from None
-        yield Unit(0, parsed.segments, Document(decoded, parsed))
+            raise FormatError(f"cannot parse as {fmt.name}: {exc}") from None
+        return Unit(part.index, parsed.segments, Document(decoded, parsed))
 
     def writer(self, target_language: str, out: BinaryIO) -> DocumentWriter:
         return DocumentWriter(target_language, out)
@@ -113,3 +173,44 @@ class DocumentWriter:
 
     def close(self) -> None:
         pass
+
+
+def _unreadable(exc: OSError) -> FormatError:
+    return FormatError(f"cannot read: {exc.strerror or exc}")
+
+
+def _line_breaks(text: str) -> int:
+    """Line breaks in `text`, which ends at a cut (never between the CR and the LF of a CR LF)."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+class _Utf8Blocks:
+    """Strict UTF-8 text of a binary stream, as much as asked at a time; the BOM stays in the
+    text (U+FEFF), as `decode_utf8` keeps it, and an error names its byte offset in the file."""
+
+    def __init__(self, binary: BinaryIO) -> None:
+        self._binary = binary
+        self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self._offset = 0  # bytes given to the decoder so far
+        self.done = False
+
+    def read(self, size: int) -> str:
+        """`size` bytes' text (less at the end of the stream: then `done`)."""
+        data = b""
+        try:
+            while len(data) < size and (more := self._binary.read(size - len(data))):
+                data += more
+        except OSError as exc:
+            raise _unreadable(exc) from None
+        final = len(data) < size
+        pending = len(self._decoder.getstate()[0])
+        try:
+            text = self._decoder.decode(data, final=final)
+        except UnicodeDecodeError as exc:
+            offset = self._offset - pending + exc.start
+            raise DocumentDecodeError(
+                f"not valid UTF-8 ({exc.reason}; --encoding names the encoding of a file in another)", offset
+            ) from None
+        self._offset += len(data)
+        self.done = final
+        return text

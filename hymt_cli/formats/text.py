@@ -15,10 +15,12 @@ from typing import Literal
 from ..options import Options, Panel, option
 from ..text.segments import Segment
 from .base import Decoded, decode_utf8
-from .document import SplicingFormat
+from .document import Part, SplicingFormat
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _BREAK = re.compile(r"\r\n|\r|\n")
+# A blank line (spaces at most), its break complete: a CR at the very end may be a CR LF's half.
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r(?!\n|$)|\n)")
 _LINE_BREAKS = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
 
 
@@ -68,6 +70,7 @@ class TextOptions(Options):
 class TextFormat(SplicingFormat):
     name = "txt"
     suffixes = (".txt",)
+    in_parts = True
 
     def __init__(self, options: TextOptions | None = None) -> None:
         self.segment_by = (options or TextOptions()).segment_by
@@ -77,6 +80,18 @@ class TextFormat(SplicingFormat):
 
     def parse(self, text: str) -> TextDocument:
         return TextDocument(text, self.spans_of(text))
+
+    def parse_part(self, text: str, part: Part) -> TextDocument:
+        return TextDocument(text, self.spans_of(text), first_line=part.line)
+
+    def cut(self, text: str, *, first: bool) -> int:
+        """After the last whole line (by lines), after the last blank line (by paragraphs)."""
+        if self.segment_by == "line":
+            return max(text.rfind("\n"), text.rfind("\r", 0, len(text) - 1)) + 1
+        end = 0
+        for blank in _BLANK_LINE.finditer(text):
+            end = blank.end()
+        return end
 
     def spans_of(self, src: str) -> list[_Span]:
         lines = [_content_span(src, a, b) for a, b in _lines(src)]
@@ -99,13 +114,15 @@ class TextFormat(SplicingFormat):
 
 
 class TextDocument:
-    def __init__(self, src: str, spans: list[_Span]) -> None:
+    """`first_line`: the line the text begins at (a part of a document read in parts)."""
+
+    def __init__(self, src: str, spans: list[_Span], *, first_line: int = 1) -> None:
         self.src = src
         self._spans = spans
         # The model sees "\n" line breaks whatever the file uses; reassembly restores them.
         breaks = [m.end() for m in _BREAK.finditer(src)]  # where each line after the first starts
         self.segments = [
-            Segment(i, _BREAK.sub("\n", src[s.start : s.end]), role=_lines_role(breaks, s))
+            Segment(i, _BREAK.sub("\n", src[s.start : s.end]), role=_lines_role(breaks, s, first_line))
             for i, s in enumerate(spans)
         ]
 
@@ -122,10 +139,11 @@ class TextDocument:
         return "".join(out)
 
 
-def _lines_role(breaks: list[int], span: _Span) -> str:
-    """Segment.role of a plain-text segment: the lines it spans ("line 4", "lines 4-6"), counted from 1."""
-    first = bisect.bisect_right(breaks, span.start) + 1
-    last = bisect.bisect_right(breaks, span.end - 1) + 1
+def _lines_role(breaks: list[int], span: _Span, first_line: int) -> str:
+    """Segment.role of a plain-text segment: the lines it spans ("line 4", "lines 4-6"), counted
+    from `first_line`."""
+    first = bisect.bisect_right(breaks, span.start) + first_line
+    last = bisect.bisect_right(breaks, span.end - 1) + first_line
     return f"line {first}" if first == last else f"lines {first}\u2013{last}"
 
 

@@ -8,7 +8,7 @@ token ids and output budget never change. What comes back is recorded elsewhere
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from ..glossary import Glossary, GlossaryUse
 from ..model.prompts import build_prompt, source_is_chinese
@@ -36,10 +36,11 @@ class Ask:
     formatted: bool = False  # carries <sN> tags: HY-MT's formatted-translation prompt
     glossary: GlossaryUse | None = None  # matched terms, do-not-translate placeholders
     context: str = ""  # read by the model, never translated (HY-MT's context prompt)
+    chinese_source: bool = False  # the prompt's form: the source is (or looks) Chinese
+    key: RequestKey = field(init=False, repr=False, compare=False)  # read at every step: kept
 
-    @property
-    def key(self) -> RequestKey:
-        return (self.lang.memory_code, self.core, self.context)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (self.lang.memory_code, self.core, self.context))
 
     @property
     def model_text(self) -> str:
@@ -55,6 +56,9 @@ class PlannedRequest(Ask):
     prompt_tokens: int
     source_tokens: int
     max_tokens: int
+
+
+_ASK_FIELDS = tuple(f.name for f in fields(Ask) if f.init)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +103,13 @@ class Planner:
         self.planned: dict[RequestKey, PlannedRequest] = {}
         self.uses: Counter[RequestKey] = Counter()
         self._overhead: dict[tuple[str, bool, bool, str], int] = {}
+        self._longest = max_source_tokens(context_tokens, 64)
 
     def pieces_for(self, text: str, lang: Language, where: tuple[str, int], context: str = "") -> list[Piece]:
-        limit = max_source_tokens(self.context_tokens, 64)
-        # A token is at least one UTF-8 byte: shorter texts need no counting.
-        parts = (
-            [text] if len(text.encode("utf-8")) <= limit else split_long(text, limit, self.tokenizer.count)
-        )
+        limit = self._longest
+        # A token is at least one UTF-8 byte (a character at most four): shorter texts need no counting.
+        short = len(text) * 4 <= limit or len(text.encode("utf-8")) <= limit
+        parts = [text] if short else split_long(text, limit, self.tokenizer.count)
         pieces = []
         for part in parts:
             lead, core, trail = _split_whitespace(part)
@@ -115,7 +119,8 @@ class Planner:
 
     def ask(self, core: str, lang: Language, where: tuple[str, int], context: str = "") -> Ask:
         """The request for `core` in `lang` (and `context`), registered once; counted at every use."""
-        context = sendable(context)  # a key or comment read from untrusted bytes
+        if context:
+            context = sendable(context)  # a key or comment read from untrusted bytes
         key = (lang.memory_code, core, context)
         ask = self.asks.get(key)
         if ask is None:
@@ -133,7 +138,7 @@ class Planner:
                 formatted=formatted,
                 context=context,
             )
-            ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use, context)
+            ask = self.asks[key] = Ask(core, lang, prompt, where, formatted, use, context, chinese_source)
             self._order.append(ask)
         self.uses[key] += 1
         return ask
@@ -171,12 +176,10 @@ class Planner:
         return self.planned[ask.key]
 
     def _planned(self, ask: Ask, ids: tuple[int, ...], prompt_tokens: int) -> PlannedRequest:
-        overhead = self._overhead_tokens(
-            ask.lang, source_is_chinese(self.source, ask.core), ask.formatted, ask.context
-        )
+        overhead = self._overhead_tokens(ask.lang, ask.chinese_source, ask.formatted, ask.context)
         source_tokens = max(1, prompt_tokens - overhead)
         return PlannedRequest(
-            **{f.name: getattr(ask, f.name) for f in fields(Ask)},
+            **{name: getattr(ask, name) for name in _ASK_FIELDS},
             prompt_ids=ids,
             prompt_tokens=prompt_tokens,
             source_tokens=source_tokens,

@@ -24,12 +24,13 @@ def finish_unit(
     warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
     for segment_id, pieces in work.pieces.items():
         keys = [p.key for p in pieces if p.key is not None]
+        found = [outcomes[k] for k in keys]
         weight = unit.weight(segment_id)
-        if any(outcomes[k].attempts > 1 for k in keys):
+        if any(o.attempts > 1 for o in found):
             report.retried += weight
-        if any(outcomes[k].repaired for k in keys):
+        if any(o.repaired for o in found):
             report.repaired += weight
-        failed = [outcomes[k].problem for k in keys if outcomes[k].translation is None]
+        failed = [o.problem for o in found if o.translation is None]
         if failed:
             report.untranslated += weight
             report.add_problem(

@@ -30,6 +30,9 @@ class QaSuite:
         ]
         self._errors = tuple(c for c in active if self.levels[c.id] == "error")
         self._warnings = tuple(c for c in active if self.levels[c.id] == "warning")
+        # An answer that is its source word for word (the identity engine's, a name's): only these.
+        self._errors_of_source = tuple(c for c in self._errors if c.flags_the_source)
+        self._warnings_of_source = tuple(c for c in self._warnings if c.flags_the_source)
         self.consistency: ConsistencyTracker[object] | None = (
             ConsistencyTracker() if self.levels["inconsistent"] != "off" else None
         )
@@ -40,11 +43,13 @@ class QaSuite:
 
     def errors(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
         """What rejects this answer (empty: nothing)."""
-        return _run(self._errors, "error", Pair(source, answer, target, self.source_lang))
+        checks = self._errors if answer != source else self._errors_of_source
+        return _run(checks, "error", Pair(source, answer, target, self.source_lang)) if checks else ()
 
     def warnings(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
         """What to flag about this kept answer."""
-        return _run(self._warnings, "warning", Pair(source, answer, target, self.source_lang))
+        checks = self._warnings if answer != source else self._warnings_of_source
+        return _run(checks, "warning", Pair(source, answer, target, self.source_lang)) if checks else ()
 
     @property
     def has_checks(self) -> bool:
@@ -53,8 +58,15 @@ class QaSuite:
 
     def judge(self, source: str, answer: str, target: str) -> tuple[tuple[Flag, ...], tuple[Flag, ...]]:
         """(errors, warnings) of one answer, its texts read once."""
+        errors, warnings = (
+            (self._errors, self._warnings)
+            if answer != source
+            else (self._errors_of_source, self._warnings_of_source)
+        )
+        if not errors and not warnings:
+            return (), ()
         pair = Pair(source, answer, target, self.source_lang)
-        return _run(self._errors, "error", pair), _run(self._warnings, "warning", pair)
+        return _run(errors, "error", pair), _run(warnings, "warning", pair)
 
     def check(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
         """Every enabled per-answer check, errors first."""

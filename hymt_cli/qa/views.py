@@ -4,12 +4,15 @@ codes, its numbers, and its prose (the text with addresses and codes blanked out
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
 from .addresses import Address, find_addresses
 from .codes import Code, find_codes, find_dimensions, spaced_form
 from .markup import halfwidth, positions, without_tags
 from .numbers import NumberToken, find_numbers, has_numbers
+
+T = TypeVar("T")
 
 _DIGIT = re.compile(r"\d")
 _FULLWIDTH = re.compile("[\uff01-\uff5e]")
@@ -23,6 +26,26 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+class cached_property(Generic[T]):
+    """functools.cached_property without its lock (Python 3.11 takes one at every first read:
+    a tenth of the QA checks' time on a short answer): the value goes into the instance's dict,
+    where every later read finds it first."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+
+    @overload
+    def __get__(self, view: None, owner: type) -> cached_property[T]: ...
+    @overload
+    def __get__(self, view: object, owner: type) -> T: ...
+    def __get__(self, view: object | None, owner: type) -> T | cached_property[T]:
+        if view is None:
+            return self
+        value = view.__dict__[self._name] = self._compute(view)
+        return value
 
 
 class TextView:

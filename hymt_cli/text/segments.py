@@ -12,6 +12,8 @@ from .tags import TAG
 # `.strings` value reads as (a pair is joined into one character: `join_surrogates`). It is no
 # Unicode text: it cannot be encoded, tokenized or sent, so such a text is never translated.
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Word characters but digits and `_`: every letter is one (a few numerals too: `½`, `²`).
+_LETTER_LIKE = re.compile(r"[^\W\d_]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,9 @@ def is_translatable(text: str) -> bool:
     """Text worth a model call: it has at least one letter (not only numbers, symbols, space),
     and it is Unicode text (no lone surrogate: it stays as the source has it)."""
     # Inline tags (`<s1/>`) are markup, not words.
-    return any(ch.isalpha() for ch in TAG.sub("", text)) and LONE_SURROGATE.search(text) is None
+    words = TAG.sub("", text) if "<" in text else text
+    has_letter = any(m.group().isalpha() for m in _LETTER_LIKE.finditer(words))
+    return has_letter and LONE_SURROGATE.search(text) is None
 
 
 def join_surrogates(text: str) -> str:

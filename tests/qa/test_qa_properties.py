@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.qa import check_answer
+from hymt_cli.qa.checks import CHECKS, Pair
 from hymt_cli.text.segments import is_translatable
 
 PIECES = (
@@ -81,6 +82,18 @@ def segment_text() -> st.SearchStrategy[str]:
 @example("word.<s2/> “q”", "ja")
 def test_the_source_is_its_own_answer(text: str, target: str) -> None:
     assert check_answer(text, text, target, translating=False) == ()
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segment_text(), TARGETS, st.sampled_from([None, "en", "fr", "ja"]))
+@example("Price, 1,299.00,", "de", None)
+@example("Word the the؟", "de", "fr")
+def test_only_checks_that_flag_the_source_can_flag_it(text: str, target: str, source: str | None) -> None:
+    """A QA suite skips the other checks for an answer that is its source (the identity engine's
+    every answer): each of them, run itself, must pass it."""
+    for check in CHECKS:
+        if check.run is not None and not check.flags_the_source:
+            assert check.run(Pair(text, text, target, source)) is None, check.id
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

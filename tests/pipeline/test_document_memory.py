@@ -1,0 +1,82 @@
+"""A long text document goes through the pipeline in bounded memory, as a table's rows do: the
+memory allocated while it is read, translated and written stays flat as its lines grow fourfold
+(each window's parts are freed before the next are read). bench/RESULTS.md has the figures at a
+million lines and more; speed is measured there, not here."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from pipelines import run_pipeline
+
+from hymt_cli.engine.identity import IdentityEngine
+from hymt_cli.formats import TextOptions, document
+from hymt_cli.options import OptionSet
+
+RequestKey = tuple[str, str, str]
+LINES = 4_000
+
+
+class PeakProbe:
+    """A translation memory that knows nothing and keeps nothing: the pipeline asks it as each
+    window fills and tells it the answers as they come, and it notes the peak of memory allocated
+    since its last call (tracemalloc)."""
+
+    def __init__(self) -> None:
+        self.peaks: list[int] = []
+
+    def _note(self) -> None:
+        self.peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.reset_peak()
+
+    @property
+    def peak(self) -> int:
+        """The peak while windows were read and translated: not the last stretch, where the
+        output is committed and its digest taken (a MiB at a time: as much as the file here)."""
+        return max(self.peaks[:-1])
+
+    def recall(self, keys: Sequence[RequestKey]) -> list[str | None]:
+        self._note()
+        return [None] * len(keys)
+
+    def remember(self, items: Sequence[tuple[RequestKey, str]]) -> None:
+        self._note()
+
+
+def peak_of_a_run(tmp_path: Path, lines: int) -> int:
+    """Peak bytes allocated while `lines` short lines (each its own text) go through the pipeline."""
+    src = tmp_path / f"lines-{lines}.txt"
+    src.write_text("".join(f"Line number {i} of the file.\n" for i in range(lines)))
+    out = tmp_path / f"out-{lines}"
+    probe = PeakProbe()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        report = run_pipeline(
+            [src],
+            IdentityEngine,
+            options=OptionSet([TextOptions(segment_by="line")]),
+            out_dir=out,
+            window_segments=512,
+            memory=probe,
+        )
+    finally:
+        tracemalloc.stop()
+    assert report.files_ok == 1 and report.segments == lines
+    assert (out / "fr" / src.name).read_bytes() == src.read_bytes()
+    return probe.peak
+
+
+def test_a_long_text_runs_in_the_memory_of_a_short_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(document, "PART_BYTES", 4096, raising=False)  # parts of about 140 lines
+    small = peak_of_a_run(tmp_path, LINES)
+    large = peak_of_a_run(tmp_path, 4 * LINES)
+    assert large < 1.2 * small, (
+        f"peak {small / 2**20:.2f} MiB at {LINES} lines, {large / 2**20:.2f} MiB at 4x"
+    )
