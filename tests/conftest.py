@@ -42,8 +42,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _model_root(request: pytest.FixtureRequest) -> Path:
-    cache = request.config.cache
-    if cache is None:  # pytest -p no:cacheprovider
+    cache = getattr(request.config, "cache", None)
+    if cache is None:  # pytest -p no:cacheprovider (the plugin that sets `config.cache`)
         return request.getfixturevalue("tmp_path_factory").mktemp("tiny-model")
     return cache.mkdir(f"hymt-tiny-model-v{BUILDER_VERSION}")
 
