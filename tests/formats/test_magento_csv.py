@@ -38,7 +38,8 @@ def _sent(path: Path, columns: tuple[str, ...] = (), **options: object) -> list[
 def _translated(path: Path, out: Path, attack: str = "letters", **options: object) -> list[list[str]]:
     report = run_files([path], lambda: StringAttack(STRING_ATTACKS[attack]), out=out, **options)
     assert report.files_failed == 0, [f.error for f in report.files]
-    return csv_rows((out / "de" / path.name).read_bytes(), ",")
+    (written,) = [Path(f.output) for f in report.files]  # i18n/en_US.csv: de.csv (locales)
+    return csv_rows(written.read_bytes(), ",")
 
 
 def test_a_dictionary_needs_no_columns_and_keeps_its_placeholders(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_hostile_answers_keep_phrases_rows_and_placeholders(attack: str, tmp_pat
     assert report.files_failed == 0
     assert_reported(report, attack)
     before = csv_rows(SAMPLE.read_bytes(), ",")
-    after = csv_rows((tmp_path / "out" / "de" / SAMPLE.name).read_bytes(), ",")
+    after = csv_rows(Path(report.files[0].output).read_bytes(), ",")
     assert [row[0] for row in after] == [row[0] for row in before]
     for old, new in zip(before, after):
         assert _placeholders(new[1]) == _placeholders(old[1]), (old, new)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from engines import CountingEngine
 from pipelines import make_pipeline, sources_of, write
 from ruamel.yaml import YAML
@@ -125,3 +126,45 @@ def test_a_target_that_does_not_parse_is_an_error_naming_it_and_is_not_written(t
     assert str(target) in (failed.error or "") and "not valid YAML" in (failed.error or "")
     assert target.read_text() == "de:\n  a: [Offen\n"
     assert written.status == "ok" and written.input == str(other) and Path(written.output).is_file()
+
+
+def _root_blocks(text: str) -> dict[str, str]:
+    """A YAML file's top-level keys and the lines of each (comments go with the key after them)."""
+    blocks: dict[str, str] = {}
+    key, lines = "", []
+    for line in text.splitlines(keepends=True):
+        if line[:1] not in ("", " ", "\t", "#", "\n", "\r") and ":" in line:
+            blocks[key] = "".join(lines)
+            key, lines = line.split(":")[0].strip("\"'"), []
+        lines.append(line)
+    blocks[key] = "".join(lines)
+    return blocks
+
+
+def test_a_file_of_every_locale_gains_the_target_under_its_own_root_key(tmp_path: Path) -> None:
+    """minimal-mistakes' `_data/ui-text.yml` holds every locale under its own root key: its
+    translation is a copy of it with the target's part filled (German: the keys `de` lacks) or
+    added (Ukrainian: none yet), each root key once, every other locale's lines as they were."""
+    corpus = Path(__file__).resolve().parents[2] / "shared/corpus/yaml/minimal-mistakes-ui-text.yml"
+    if not corpus.is_file():
+        pytest.skip("corpus file missing: yaml/minimal-mistakes-ui-text.yml (scripts/gather_corpus.py)")
+    source = write(tmp_path, "_data/ui-text.yml", corpus.read_text(encoding="utf-8"))
+    report = make_pipeline(PseudoEngine(), to="de,uk").run(sources_of([source]))
+    assert [f.status for f in report.files] == ["ok", "ok"], [f.error for f in report.files]
+    original = load(source)
+    before = _root_blocks(source.read_text(encoding="utf-8"))
+    assert isinstance(original, dict) and "uk" not in original
+    for lang in ("de", "uk"):
+        out = tmp_path / f"_data/ui-text.{lang}.yml"
+        after = _root_blocks(out.read_text(encoding="utf-8"))
+        # (the file ends without a line break: a new part at its end starts on a line of its own)
+        kept = {k: v.rstrip() for k, v in after.items() if k != lang}
+        assert kept == {k: v.rstrip() for k, v in before.items() if k != lang}
+        data = load(out)
+        assert isinstance(data, dict)
+        assert set(data[lang]) >= set(original["en"])  # every key of the source, once (a mapping)
+    german = load(tmp_path / "_data/ui-text.de.yml")
+    assert isinstance(german, dict)
+    people = {k: v for k, v in original["de"].items() if v}
+    assert people and {k: german["de"][k] for k in people} == people  # a person's German, as it was
+    assert all(german["de"][k] for k in original["en"] if original["en"][k])  # the gaps filled

@@ -26,6 +26,7 @@ from hymt_cli.engine.pseudo import OPEN, PseudoEngine
 from hymt_cli.formats.strings import document
 
 FILES = corpus_files() + sample_files()
+SEVERAL_LOCALES = {"minimal-mistakes-ui-text.yml"}  # a Jekyll theme's `_data/ui-text.yml`
 BY_LANGUAGE: dict[str, list[Path]] = {}
 for _path in FILES:
     BY_LANGUAGE.setdefault(source_language(_path), []).append(_path)
@@ -73,6 +74,8 @@ def test_identity_gives_every_file_back_byte_for_byte(
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_pseudo_output_parses_with_the_same_keys_and_placeholders(path: Path, tmp_path: Path) -> None:
+    if path.name in SEVERAL_LOCALES:
+        pytest.skip("every locale in one file: its own language's part is the source (test_merge_yaml)")
     lang = source_language(path)  # the same plural categories: no form is added
     [(source, output)] = _run([path], lang, PseudoEngine, tmp_path).items()
     fmt = FORMAT_OF[path.suffix]

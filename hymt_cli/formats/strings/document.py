@@ -36,7 +36,8 @@ from ..layout import Layout, in_i18n_place
 from .merge import MergeCounts, MergePlan, path_key
 from .outline import Outline
 from .outline import Path as KeyPath
-from .target import MergeResult, TargetFile, records_of_new_file
+from .plurals import for_languages
+from .target import MergeResult, TargetFile, lacks_plural_forms, records_of_new_file
 from .values import Value
 
 SEGMENTS_PER_UNIT = 2048
@@ -262,6 +263,7 @@ class StringsReader:
         self._outline: Outline | None = None
         self._targets: dict[str, TargetFile] = {}
         self._anew: list[str] = []  # the languages whose target does not exist yet
+        self._languages: tuple[str, ...] | None = None  # (None: every language)
         self._keep_removed = False
         self._every_value = True  # some target is written anew: it needs every value
         self._new_forms: dict[str, dict[tuple[str | int, ...], str]] = {}  # plural code -> path -> text
@@ -278,6 +280,7 @@ class StringsReader:
             lang: TargetFile(lang, path, keep_removed) for lang, path in targets.items() if path is not None
         }
         self._anew = [lang for lang, path in targets.items() if path is None]
+        self._languages = tuple(targets)  # new plural forms are made for these only
         self._keep_removed = keep_removed
         self._every_value = bool(self._anew) or not targets
 
@@ -321,7 +324,7 @@ class StringsReader:
 
     def _items(self, text: str, data: bytes) -> Iterator[Item]:
         if not self.merges:
-            return _scanned(self._format, text, None)
+            return _scanned(self._format, text, None, self._languages)
         try:
             outline = self._outline = self._format.outline(text)
         except (FormatError, ValueError, RecursionError) as exc:
@@ -334,7 +337,7 @@ class StringsReader:
         for target in self._targets.values():
             target.prepare(self._format, outline)
         if self._every_value:
-            return _scanned(self._format, text, None)
+            return _scanned(self._format, text, None, self._languages)
         wanted = {
             (leaf.value_start, leaf.value_end)
             for target in self._targets.values()
@@ -342,9 +345,9 @@ class StringsReader:
             for leaf in target.plan.leaves
             if target.plan.needs(leaf.path)
         }
-        if not wanted and not any(leaf.category for leaf in outline.leaves()):
-            return iter(())  # nothing to translate, no plural form a target could lack: no scan
-        return _scanned(self._format, text, lambda start, end: (start, end) in wanted)
+        if not wanted and not lacks_plural_forms(outline, self._targets):
+            return iter(())  # nothing to translate, no plural form a target lacks: no scan
+        return _scanned(self._format, text, lambda start, end: (start, end) in wanted, self._languages)
 
     def _unit(self, index: int, chunk: Chunk, warning: str = "") -> Unit:
         segments, labels = chunk_segments(chunk)
@@ -384,9 +387,15 @@ class StringsReader:
         return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
 
 
-def _scanned(fmt: StringsFormat, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+def _scanned(
+    fmt: StringsFormat,
+    text: str,
+    wanted: Callable[[int, int], bool] | None,
+    languages: Iterable[str] | None = None,
+) -> Iterator[Item]:
     try:
-        yield from (fmt.scan(text) if wanted is None else fmt.scan_wanted(text, wanted))
+        items = fmt.scan(text) if wanted is None else fmt.scan_wanted(text, wanted)
+        yield from for_languages(items, languages)
     except FormatError:
         raise
     except (ValueError, RecursionError) as exc:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -124,23 +125,53 @@ def plural_rules(code: str) -> PluralRules:
     )
 
 
+# The plural codes a run translates into, while a source of its is scanned (`for_languages`):
+# new plural forms are made for those alone, not for every language (None: every language).
+_SCANNED_FOR: ContextVar[tuple[str, ...] | None] = ContextVar("scanned_for", default=None)
+
+
+def for_languages(items: Iterable[Any], languages: Iterable[str] | None) -> Iterator[Any]:
+    """`items` (a scan of a source of strings) made for `languages` only: a plural gets the
+    forms those lack, not every language's (an English catalog into German makes no Russian
+    `few`). The languages hold while the scan runs, never between its items."""
+    codes = None if languages is None else tuple(sorted({plural_code(lang) for lang in languages}))
+    source = iter(items)
+    while True:
+        token = _SCANNED_FOR.set(codes)
+        try:
+            item = next(source)
+        except StopIteration:
+            return
+        finally:
+            _SCANNED_FOR.reset(token)
+        yield item
+
+
 def missing_categories(
     present: Iterable[str], kind: PluralKind = "cardinal", languages: Iterable[str] | None = None
 ) -> dict[str, tuple[str, ...]]:
     """Language (`plural_languages()`) -> the categories it needs that `present` lacks (languages lacking
     nothing are left out). Explicit selectors in `present` (`=1`) are no category, but cover one
     whose every number they name (German `one` is only 1: `=1` is enough)."""
-    have = set(present)
+    chosen = tuple(languages) if languages is not None else _SCANNED_FOR.get()
+    return dict(_missing(frozenset(present), kind, chosen))
+
+
+@cache
+def _missing(
+    have: frozenset[str], kind: PluralKind, languages: tuple[str, ...] | None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`missing_categories`, once per set of categories (a catalog's plurals share a few)."""
     explicit = frozenset(p[1:] for p in have if p.startswith("="))
-    out: dict[str, tuple[str, ...]] = {}
+    out: list[tuple[str, tuple[str, ...]]] = []
     for code in languages if languages is not None else plural_languages():
         rules = plural_rules(code)
         missing = tuple(
             c for c in rules.categories(kind) if c not in have and not rules.covered(c, explicit, kind)
         )
         if missing:
-            out[code] = missing
-    return out
+            out.append((code, missing))
+    return tuple(out)
 
 
 def nearest_form(present: Iterable[str]) -> str | None:

@@ -66,6 +66,30 @@ def plural_categories(lang: str) -> frozenset[str] | None:
     )
 
 
+def lacks_plural_forms(source: Outline, langs: Iterable[str]) -> bool:
+    """Does a plural of the source lack a category one of `langs` uses (its target gains that
+    form, which only a scan of the source writes)? True where a language's rules are unknown."""
+    groups: dict[tuple[KeyPath, str], set[str]] = {}
+    for leaf in source.leaves():
+        if leaf.category:
+            name = str(leaf.path[-1])
+            bare = leaf.category.removeprefix("ordinal:")
+            stem = name[: -len(bare)] if name.endswith(bare) else name  # `items_one`: `items_`
+            groups.setdefault((leaf.path[:-1], stem), set()).add(leaf.category)
+    if not groups:
+        return False
+    needed = [plural_categories(lang) for lang in langs]
+    if any(categories is None for categories in needed):
+        return True
+    for present in {frozenset(found) for found in groups.values()}:
+        ordinal = any(c.startswith("ordinal:") for c in present)
+        for categories in needed:
+            assert categories is not None
+            if any(c.startswith("ordinal:") == ordinal and c not in present for c in categories):
+                return True
+    return False
+
+
 @dataclass(eq=False)
 class TargetFile:
     """One target language's file that exists, and its merge plan once the source is read; or
