@@ -23,6 +23,7 @@ work with the engines, take any number per GPU, and need nothing from vLLM but `
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import multiprocessing
 import os
@@ -154,6 +155,7 @@ class ReplicaEngine:
             process.start()
             child_end.close()
             self._replicas.append(_Replica(slot, process, parent_end))
+        atexit.register(self._stop_at_exit)
         try:
             while not any(r.ready for r in self._replicas):
                 if all(r.dead for r in self._replicas):
@@ -303,6 +305,16 @@ class ReplicaEngine:
             self.failures.append(f"{replica.slot.label}: {why}")
             self._phase(replica, f"stopped ({why})")
 
+    def _stop_at_exit(self) -> None:
+        """The interpreter ends with the engine open (an exception past the code that would
+        close it, a script that never does): its exit joins the replicas, which would wait for
+        requests forever. They are stopped at once instead (SIGTERM: each stops its engine's
+        own processes too)."""
+        self._stop_now()
+        for replica in self._replicas:
+            replica.dead = True
+            replica.conn.close()
+
     def _stop_now(self) -> None:
         """Stop replicas still starting (they read no message before they are ready): SIGTERM,
         which a replica turns into an orderly exit that stops its engine's own processes too."""
@@ -318,6 +330,7 @@ class ReplicaEngine:
 
     def close(self) -> None:
         """Stop every replica (each closes its engine); safe to call twice."""
+        atexit.unregister(self._stop_at_exit)
         for replica in self._replicas:
             if not replica.dead:
                 self._send(replica, ("close", None))
