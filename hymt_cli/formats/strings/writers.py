@@ -12,6 +12,7 @@ from ...text.languages import plural_code
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError, Unit
 from .merge import MergePlan, path_key
+from .merge_writing import merged
 from .outline import Outline
 from .outline import Path as KeyPath
 from .splice import Chunk, Edit, Entry, Splicer
@@ -27,7 +28,7 @@ class Renderings:
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.by_span: dict[tuple[int, int], tuple[str | None, str]] = {}
-        self.points: dict[KeyPath, str] = {}  # each new plural form's own text (merge.merged)
+        self.points: dict[KeyPath, str] = {}  # each new plural form's own text (merge_writing.merged)
         self.failed: set[KeyPath] = set()
         self._texts: dict[int, str] = {}  # id(entry) -> its rendered text (a new form's fallback)
 
@@ -167,7 +168,7 @@ class MergeWriter(RecordingWriter):
             before = target.plan
             assert before is not None
             failed |= {path for path in plan.fates if plan.needs(path) and not before.needs(path)}
-        text = plan.merged(self._source_text, renderings.by_span, failed, renderings.points)
+        text = merged(plan, self._source_text, renderings.by_span, failed, renderings.points)
         written = self._checked(plan, text)
         data = _encoded(
             codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True
