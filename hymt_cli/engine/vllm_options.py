@@ -1,5 +1,5 @@
 """The vLLM engine's own options (its registry entry brings them; the model's name, revision,
-dtype and context length are run-wide: settings/run.py)."""
+dtype and context length are run-wide: settings/generation.py)."""
 
 from __future__ import annotations
 

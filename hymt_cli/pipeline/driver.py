@@ -16,28 +16,26 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from ..engine.base import Engine
 from ..formats import FORMATS, FormatError, StringsReader, Unit
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
-from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
-from ..reporting.report import FileReport, GlossaryStats, RunReport
+from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool
 from ..signals import deferred
-from ..text.languages import Language
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory
 from .engine_start import EngineHolder
 from .flagging import Flagger
-from .jobs import Job, OpenInput
+from .jobs import OpenInput
 from .outcomes import Check, Outcomes
+from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
 from .run_options import RunOptions
 from .unit_results import finish_unit
@@ -96,11 +94,17 @@ class Pipeline:
         self._prompts: PendingOutput | None = None
         self._on_planned = on_planned
         self.review = review
-        self._recorded: set[Path] = set()  # output folders whose manifest this run updated
 
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
-        self._rules = self.options.output_rules(sources)
+        self._jobs = OutputJobs(
+            self.options,
+            self.options.output_rules(sources),
+            self.report,
+            self.progress,
+            self.write_stdout,
+            glossary=self.glossary is not None,
+        )
         self._queue = deque(sources)
         if self.options.prompts_out is not None:
             with deferred():
@@ -128,7 +132,7 @@ class Pipeline:
             self.engine.close(failed=failed)
             if failed:
                 self._discard_all()
-            self._settle_manifests()
+            self._jobs.settle_manifests()
         report = self.report
         report.segments = sum(f.segments for f in report.files)
         report.engine_seconds = round(report.engine_seconds, 3)
@@ -176,7 +180,7 @@ class Pipeline:
             opened = OpenInput(source, source.format.open(source), iter(()))
             opened.units = opened.reader.units()
             for lang in self.options.targets:
-                job = self._job(opened, lang)
+                job = self._jobs.job(opened, lang)
                 opened.jobs.append(job)
                 window.new_jobs += job.live
             if isinstance(opened.reader, StringsReader) and opened.reader.merges:
@@ -189,73 +193,6 @@ class Pipeline:
                 self._input_order[opened] = len(self._inputs)  # document order, for QA reports
                 self._inputs.append(opened)
         return self._current
-
-    def _job(self, opened: OpenInput, lang: Language) -> Job:
-        claim = self._rules.claim(opened.source, lang)
-        report = FileReport(
-            opened.source.display,
-            str(claim.path) if claim.path else "<stdout>",
-            lang.code,
-            format=opened.source.format.name,
-            warning=claim.note,  # (a person's file there, or a refusal, says more)
-        )
-        if claim.refusal is not None:
-            report.status, report.error = "failed", claim.refusal
-        elif claim.protected is not None:
-            report.status, report.warning = "skipped", claim.protected
-        elif self.options.dry_run:
-            report.status = "skipped"
-        if self.glossary is not None:
-            report.glossary = GlossaryStats()
-        self.report.files.append(report)
-        job = Job(
-            opened,
-            lang,
-            claim.path,
-            report,
-            self.write_stdout,
-            live=claim.refusal is None and claim.protected is None,
-            merge=claim.merge,
-            label=claim.locale,
-        )
-        job.on_committed = lambda: self._committed(job)
-        if claim.path is not None and claim.merge:
-            folder = claim.path.parent
-            job.guard = lambda: locked(folder)
-        return job
-
-    def _committed(self, job: Job) -> None:
-        result = job.result
-        if result is not None:
-            job.report.keys = result.counts.as_dict()
-            job.report.up_to_date = result.unchanged
-        if job.output is not None:
-            self._recorded.add(job.output.parent)
-            try:
-                record(
-                    job.output,
-                    job.input.source.path,
-                    self.options.provenance_of(job.input.source.format.name, job.input.source.options),
-                    entries=result.records if result is not None else None,
-                    removed=result.archive if result is not None else None,
-                )
-            except OSError as exc:
-                unrecorded = (
-                    f"{job.output}: written, but not recorded in its folder's manifest "
-                    f"({exc.strerror or exc}): the next run will not replace it"
-                )
-                job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
-        self.progress.file_done(job.report.output)
-
-    def _settle_manifests(self) -> None:
-        """Each output folder's manifest lists every output, this run's included, with no journal
-        beside it (manifest.py); a folder that cannot be settled keeps its journal, which counts too."""
-        for folder in sorted(self._recorded):
-            try:
-                settle(folder)
-            except OSError:
-                pass
-        self._recorded.clear()
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True

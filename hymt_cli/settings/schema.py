@@ -1,5 +1,5 @@
 """Every setting of a run, gathered from where each is declared: the run-wide groups
-(settings/run.py), then each registered format's and engine's options dataclass.
+(settings/run.py, generation.py), then each registered format's and engine's options dataclass.
 
 `Settings` is the typed whole: one record per group, reached by its class
 (`settings.of(ModelSettings)`, `settings.of(TextOptions)`), built from values keyed by the
@@ -19,16 +19,8 @@ from ..errors import UsageError
 from ..formats import FORMATS
 from ..inputs.per_path import PathRule
 from ..options import Options, OptionSet, Setting, settings_of
-from .run import (
-    RUN_GROUPS,
-    InputSettings,
-    LanguageSettings,
-    MemorySettings,
-    ModelSettings,
-    OutputSettings,
-    ReportSettings,
-    SamplingSettings,
-)
+from .generation import ModelSettings, SamplingSettings
+from .run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
 
 _T = TypeVar("_T", bound=Options)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_text_format import TEXTS
+from text_helpers import TEXTS
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import DocumentDecodeError, FormatError, TextOptions, Unit

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strings_helpers import CORPUS
 
-from hymt_cli.formats.json_strings.outline import _fast_members, _members, json_outline
+from hymt_cli.formats.json_strings.outline import json_outline, pattern_members, token_members
 from hymt_cli.formats.jsontext import JsonSyntaxError
 
 _scalars = st.one_of(
@@ -28,9 +28,9 @@ _documents = st.recursive(
 
 
 def _same(text: str) -> None:
-    fast = _fast_members(text, str)
+    fast = pattern_members(text, str)
     assert fast is not None
-    assert fast == _members(text, str)
+    assert fast == token_members(text, str)
 
 
 @given(_documents, st.sampled_from([None, 0, 1, 2, 4, "\t"]), st.booleans())
@@ -55,6 +55,6 @@ def test_real_catalogs_read_the_same_both_ways() -> None:
     ['{"a": 1,}', '{"a" 1}', "[1 2]", '{"a": "x\ny"}', '{"a": 01}', "{} {}", '{"a": [}', "[", '{"a": "\\q"}'],
 )
 def test_what_is_no_json_is_refused_with_its_place(text: str) -> None:
-    assert _fast_members(text, str) is None
+    assert pattern_members(text, str) is None
     with pytest.raises(JsonSyntaxError, match="line 1, column"):
         json_outline(text)

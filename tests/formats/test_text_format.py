@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from text_helpers import TEXTS
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import TextOptions, format_named
@@ -14,29 +14,6 @@ from hymt_cli.formats.text import TextFormat
 
 SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").rglob("*.txt"))
 PARAGRAPH, LINE = TextFormat(TextOptions(segment_by="paragraph")), TextFormat(TextOptions(segment_by="line"))
-
-# Heavy in what breaks naive splitters: CR/LF mixes, BOM, NBSP, ideographic space, emoji,
-# combining marks, tabs, blank-line runs, CJK, RTL.
-ALPHABET = st.sampled_from(
-    list("ab yZ.,!?\t\r\n\n\n")
-    + [
-        "\r\n",
-        "\ufeff",
-        "\u00a0",
-        "\u3000",
-        "é",
-        "e\u0301",
-        "😀",
-        "👩‍💻",
-        "中",
-        "文",
-        "。",
-        "ש",
-        "\u2028",
-        "  ",
-    ]
-)
-TEXTS = st.lists(ALPHABET, max_size=80).map("".join)
 
 
 def identity(fmt: TextFormat, src: str) -> str:

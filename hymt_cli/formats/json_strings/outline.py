@@ -32,8 +32,8 @@ def json_outline(text: str, *, arb: bool = False) -> Outline:
     def write(value: str) -> str:
         return encode_string(value, style)
 
-    fast = _fast_members(text, write)
-    members: list[Member | None] = list(fast) if fast is not None else _members(text, write)
+    fast = pattern_members(text, write)
+    members: list[Member | None] = list(fast) if fast is not None else token_members(text, write)
     done = [m for m in members if m is not None]
     if not done or not isinstance(done[0], Container):
         raise ValueError("the document is no JSON object or array")
@@ -46,7 +46,7 @@ def json_outline(text: str, *, arb: bool = False) -> Outline:
     return Outline(tuple(_plural_forms(done)), JsonSyntax(_indent_unit(text)), companions)
 
 
-def _members(text: str, write: Callable[[str], str]) -> list[Member | None]:
+def token_members(text: str, write: Callable[[str], str]) -> list[Member | None]:
     """The members from jsontext's tokens (strict: raises JsonSyntaxError with line and column)."""
     members: list[Member | None] = []
     # Open containers: (index in members, member start, inner start, path). A value's path is
@@ -109,10 +109,10 @@ class _Open:
     count: int = 0
 
 
-def _fast_members(text: str, write: Callable[[str], str]) -> list[Member | None] | None:
+def pattern_members(text: str, write: Callable[[str], str]) -> list[Member | None] | None:
     """The members of a valid document, a member per match of a pattern (a catalog of 50,000 keys
-    is read several times a run); None at anything unexpected, for `_members` to read (or refuse
-    with line and column). The same members as `_members`, in the same order."""
+    is read several times a run); None at anything unexpected, for `token_members` to read (or refuse
+    with line and column). The same members as `token_members`, in the same order."""
     members: list[Member | None] = []
     stack: list[_Open] = []
     pos = 1 if text.startswith("\ufeff") else 0

@@ -4,7 +4,7 @@ gettext reads a PO file in the charset of its header (`Content-Type: text/plain;
 charset=ISO-8859-1`), and msgmerge and msgfmt keep it. hymt does too: the file is decoded with
 Python's codec for that charset, read and spliced as text, and written back in the same charset,
 so the identity engine gives its bytes back. A translation the charset cannot hold fails that
-output in one line naming the character (strings/document.py: the file is never written with a
+output in one line naming the character (strings/writers.py: the file is never written with a
 wrong byte). A charset Python has no text codec for, or one a PO file cannot be in (not
 ASCII-compatible: UTF-16), is refused in one line naming it.
 

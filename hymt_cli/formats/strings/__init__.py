@@ -42,17 +42,7 @@ from .conventions import (
     literal_parts,
     looks_like_printf,
 )
-from .document import (
-    Chunk,
-    Edit,
-    Entry,
-    Item,
-    RecordingWriter,
-    StringsDocument,
-    StringsFormat,
-    StringsReader,
-    context_of,
-)
+from .document import StringsFormat, StringsReader
 from .html_text import html_escaped
 from .icu import IcuError, parse_message
 from .merge import MergeCounts
@@ -69,8 +59,10 @@ from .plurals import (
     parse_plural_forms,
     plural_rules,
 )
+from .splice import Chunk, Edit, Entry, Item, StringsDocument, context_of
 from .target import MergeResult
 from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
+from .writers import RecordingWriter
 
 __all__ = [
     "CATEGORIES",

@@ -22,11 +22,8 @@ An empty value that hymt wrote itself for the same source text is hymt's, not a 
 (PO leaves a translation identical to its msgid empty). A bilingual format rewrites a whole
 member from the source's (`Leaf.rewrite`: the target's `<source>` or msgid_plural follows).
 
-A member is the same member in source and target by its path (outline.py). Everything of the
-target that no fate touches keeps its bytes: new members are copied from the source (their
-values translated) right after the member that precedes them in the source, indented as the
-target indents; a value is rewritten with the target's own writer (its quoting); removed
-members go with their separators (the format's `Syntax`).
+A member is the same member in source and target by its path (outline.py); merge_writing.py
+writes the target with the plan carried out.
 
 A translation that failed is written as a new file writes it (the source's words where the
 model gave nothing usable) and recorded stale, so that the next run sends it again; an update
@@ -36,13 +33,12 @@ that failed keeps the old value and its record.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ...outputs.entries import Archived, Record
-from .outline import Container, Copied, Leaf, Member, Outline, Path, Retiring, Splice, indentation
+from .outline import Container, Leaf, Member, Outline, Path
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
 COUNTED = ("added", "kept", "updated", "removed", "unchanged")
@@ -104,7 +100,7 @@ class MergePlan:
     counts: MergeCounts = field(default_factory=MergeCounts)
     outdated: list[Path] = field(default_factory=list)
     _categories: frozenset[str] | None = None
-    _target: dict[Path, Member] = field(default_factory=dict)
+    target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
     _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
 
@@ -125,7 +121,7 @@ class MergePlan:
         plural form of another category is no missing key (`items_one` in Japanese)."""
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
-        plan._target = {m.path: m for m in target.members}
+        plan.target_members = {m.path: m for m in target.members}
         for leaf in leaves:
             plan.add(leaf)
         return plan
@@ -140,7 +136,7 @@ class MergePlan:
         fate: Fate = (
             "skipped"
             if described or not leaf.translatable
-            else self._fate(leaf, self._target, self._categories)
+            else self._fate(leaf, self.target_members, self._categories)
         )
         self.leaves.append(leaf)
         self.fates[leaf.path] = fate
@@ -157,7 +153,7 @@ class MergePlan:
         """A key the target holds with no value whose source the scan finds nothing to
         translate in (a PO msgid of placeholders and markup: gettext shows it as it is): not a
         missing one."""
-        if self.fates.get(path) == "added" and path in self._target:
+        if self.fates.get(path) == "added" and path in self.target_members:
             self.fates[path] = "unchanged"
             self.counts.added -= 1
             self.counts.unchanged += 1
@@ -194,7 +190,7 @@ class MergePlan:
                 isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))
             ):
                 return "kept"  # the target has a value where the source has keys: the target's
-            return "restored" if self._restoring(leaf) is not None else "added"
+            return "restored" if self.restoring(leaf) is not None else "added"
         if not isinstance(there, Leaf):
             return "kept"
         record = self.records.get(key)
@@ -215,7 +211,7 @@ class MergePlan:
 
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
-        target = self._target
+        target = self.target_members
         wanted: set[Path] = set()
         for leaf in self.leaves:
             wanted.update(leaf.path[:i] for i in range(len(leaf.path) + 1))
@@ -240,53 +236,7 @@ class MergePlan:
             removed.append(member)
         return removed
 
-    # -- writing -----------------------------------------------------------------------------
-    def merged(
-        self,
-        source_text: str,
-        rendered: Rendered,
-        failed: Iterable[Path] = (),
-        points: Mapping[Path, str] | None = None,
-    ) -> str:
-        """The target's text with the plan carried out. `rendered`: the raw text each source
-        item is written as in this language, by its source span (a value translated, the new
-        plural forms inserted at a point, an edit such as ARB's `@@locale`): what a new file
-        would hold there. `failed`: paths whose translation is incomplete. `points`: each new
-        plural form's own text by its path (several forms share a point: `few`, `many`)."""
-        self.settle()
-        rendered = {**rendered, **self._restored()}
-        target = self._target
-        splices: list[Splice] = []
-        failed = set(failed)
-        items = sorted(rendered.items())
-        starts = [span[0] for span, _ in items]
-        for leaf in self.leaves:
-            fate, there = self.fates.get(leaf.path), target.get(leaf.path)
-            if not isinstance(there, Leaf):
-                continue
-            if (fate == "updated" and leaf.path not in failed) or fate == "added":
-                if there.rewrite is not None:
-                    copied = _copied(source_text, leaf, rendered, items, starts, points or {})
-                    splices.append(Splice(there.start, there.end, there.rewrite(copied.text)))
-                else:
-                    splices.append(_rewritten(there, leaf, source_text, rendered))
-        splices.extend(self._insertions(source_text, rendered, target, points or {}))
-        splices.extend(self._removals(target))
-        syntax = self.target.syntax
-        if isinstance(syntax, Retiring):
-            retired = self.target.retired
-            revived = [
-                retired[leaf.path]
-                for leaf in self.leaves
-                if leaf.path in retired
-                and leaf.path not in target
-                and self.fates.get(leaf.path) in ("added", "restored")
-            ]
-            if self.removed or revived:
-                splices.extend(syntax.retire(self.target_text, self.removed, revived))
-        return _applied(self.target_text, splices)
-
-    def _restoring(self, leaf: Leaf) -> Archived | None:
+    def restoring(self, leaf: Leaf) -> Archived | None:
         """The value a key that is back comes back with: the target's own retired member for it
         (msgmerge revives an obsolete entry whose msgid is back), else the manifest's archive,
         where either stood for the same source text."""
@@ -300,95 +250,6 @@ class MergePlan:
         if archived is not None and archived.source and archived.source == source:
             return archived
         return None
-
-    def _restored(self) -> dict[tuple[int, int], tuple[str | None, str]]:
-        out: dict[tuple[int, int], tuple[str | None, str]] = {}
-        for leaf in self.leaves:
-            if self.fates.get(leaf.path) == "restored" and leaf.write is not None:
-                back = self._restoring(leaf)
-                assert back is not None
-                out[(leaf.value_start, leaf.value_end)] = (back.text, leaf.write(back.text))
-        return out
-
-    def _insertions(
-        self, source_text: str, rendered: Rendered, target: Mapping[Path, Member], points: Mapping[Path, str]
-    ) -> list[Splice]:
-        syntax = self.target.syntax
-        by_path: dict[Path, Member] = {m.path: m for m in self.source.members}
-        for leaf in self.leaves:
-            by_path.setdefault(leaf.path, leaf)
-        roots: dict[Path, Member] = {}
-        for leaf in self.leaves:
-            if self.fates.get(leaf.path) not in ("added", "restored") or leaf.path in target:
-                continue
-            cut = next(i for i in range(1, len(leaf.path) + 1) if leaf.path[:i] not in target)
-            roots.setdefault(leaf.path[:cut], by_path[leaf.path[:cut]])
-        order: dict[Path, list[Path]] = {}  # parent -> its children in the source, source order
-        for member in sorted(by_path.values(), key=lambda m: (m.start, len(m.path))):
-            if member.path:
-                order.setdefault(member.path[:-1], []).append(member.path)
-        after: dict[Path, list[Copied]] = {}
-        before: dict[Path, list[Copied]] = {}
-        into: dict[Path, list[Copied]] = {}
-        items = sorted(rendered.items())
-        starts = [span[0] for span, _ in items]
-        described = {key: path for path, key in self.source.companions.items()}
-        keeps_companions = bool(self.target.companions)
-        for root, member in sorted(roots.items(), key=lambda item: (item[1].start, len(item[0]))):
-            copied = [_copied(source_text, member, rendered, items, starts, points)]
-            companion = described.get(root)
-            if (
-                keeps_companions
-                and companion is not None
-                and companion not in target
-                and companion in by_path
-            ):
-                copied.append(_copied(source_text, by_path[companion], rendered, items, starts, points))
-            siblings = order.get(root[:-1], [root])
-            at = siblings.index(root)
-            previous = next((p for p in reversed(siblings[:at]) if p in target), None)
-            following = next((p for p in siblings[at + 1 :] if p in target), None)
-            if previous is not None:
-                after.setdefault(previous, []).extend(copied)
-            elif following is not None:
-                before.setdefault(following, []).extend(copied)
-            else:
-                into.setdefault(root[:-1], []).extend(copied)
-        text = self.target_text
-        splices = [syntax.insert_after(text, target[p], m) for p, m in after.items()]
-        splices += [syntax.insert_before(text, target[p], m) for p, m in before.items()]
-        for parent, members in into.items():
-            container = target.get(parent)
-            if isinstance(container, Container):
-                splices.append(syntax.insert_into(text, container, members))
-        return splices
-
-    def _removals(self, target: Mapping[Path, Member]) -> list[Splice]:
-        if not self.removed:
-            return []
-        gone = {m.path for m in self.removed}
-        children: dict[Path, list[Member]] = {}
-        for node in self.target.members:
-            if node.path and node.path[:-1] in target:
-                children.setdefault(node.path[:-1], []).append(node)
-        splices: list[Splice] = []
-        for parent, members in children.items():
-            run: list[Member] = []
-            kept_before: Member | None = None
-            ends: list[Member | None] = [*members, None]
-            for member in ends:
-                if member is not None and member.path in gone:
-                    run.append(member)
-                    continue
-                if run:
-                    container = target[parent]
-                    assert isinstance(container, Container)
-                    splices.append(
-                        self.target.syntax.remove(self.target_text, run, kept_before, member, container)
-                    )
-                    run = []
-                kept_before = member
-        return splices
 
     # -- what is recorded ----------------------------------------------------------------------
     def records_after(self, output: Outline, failed: Iterable[Path] = ()) -> dict[str, Record]:
@@ -411,7 +272,7 @@ class MergePlan:
                 src = "" if leaf.path in failed else digest(source[leaf.path].source_text)
                 out[key] = Record(src, digest(leaf.text))
             elif fate == "restored":
-                back = self._restoring(source[leaf.path])
+                back = self.restoring(source[leaf.path])
                 assert back is not None
                 out[key] = Record(back.source, digest(leaf.text), back.person)
             elif fate == "kept" and leaf.path in source:
@@ -450,59 +311,3 @@ def _left_empty(record: Record | None, text: str) -> bool:
 
 def _under(path: Path, roots: set[Path]) -> bool:
     return any(path[:i] in roots for i in range(len(path) + 1))
-
-
-def _rewritten(there: Leaf, leaf: Leaf, source_text: str, rendered: Rendered) -> Splice:
-    """The target's value replaced by the source's, translated: written by the target's own
-    writer where it has one (its quoting), else as the source writes it."""
-    new = rendered.get((leaf.value_start, leaf.value_end))
-    if new is None:  # nothing to translate in it (a number, a URL): the source's value
-        return Splice(there.value_start, there.value_end, source_text[leaf.value_start : leaf.value_end])
-    value, raw = new
-    if value is not None and there.write is not None:
-        raw = there.write(value)
-    return Splice(there.value_start, there.value_end, raw)
-
-
-def _copied(
-    source_text: str,
-    member: Member,
-    rendered: Rendered,
-    items: Sequence[tuple[tuple[int, int], tuple[str | None, str]]],
-    starts: Sequence[int],
-    points: Mapping[Path, str],
-) -> Copied:
-    """A source member as it goes into the target: its text with the items inside it rendered
-    (`items`: `rendered` sorted by span, `starts` their starts)."""
-    if isinstance(member, Leaf) and member.start == member.end:  # a new plural form: its own text
-        own = points.get(member.path)
-        if own is None:
-            own = rendered.get((member.value_start, member.value_end), (None, ""))[1]
-        return Copied(own, "", point=True)
-    start, end = member.start, member.end
-    pieces: list[str] = []
-    pos = start
-    for (s, e), (_, raw) in items[bisect_left(starts, start) : bisect_right(starts, end)]:
-        # A point at the member's start is its previous sibling's; one at its end is its own
-        # where the member holds it (a plural mapping that YAML ends with its new forms).
-        if s < pos or e > end or (s == e and (s == start or (s == end and isinstance(member, Leaf)))):
-            continue
-        pieces.append(source_text[pos:s])
-        pieces.append(raw)
-        pos = e
-    pieces.append(source_text[pos:end])
-    return Copied("".join(pieces), indentation(source_text, start))
-
-
-def _applied(text: str, splices: list[Splice]) -> str:
-    """`text` with non-overlapping splices (an insertion at a point goes before a removal there)."""
-    out: list[str] = []
-    pos = 0
-    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
-        if splice.start < pos:
-            raise ValueError(f"overlapping changes at offset {splice.start}")
-        out.append(text[pos : splice.start])
-        out.append(splice.text)
-        pos = splice.end
-    out.append(text[pos:])
-    return "".join(out)

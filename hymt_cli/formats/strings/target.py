@@ -31,7 +31,7 @@ from .outline import Leaf, Outline
 from .outline import Path as KeyPath
 
 if TYPE_CHECKING:
-    from .document import Entry
+    from .splice import Entry
 
 
 class MergeFormat(Protocol):

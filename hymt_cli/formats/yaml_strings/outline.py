@@ -1,16 +1,12 @@
-"""A YAML string file's members (strings/outline.py) and how members are written into one.
+"""A YAML string file's members (strings/outline.py); syntax.py writes members into one.
 
 Members come from ruamel.yaml's parser events (the first document). A member of a block
 collection spans its key (or a sequence item's `-`) to the end of its value's last line, a
-comment there included; a new member goes on its own lines after its sibling, at the sibling's
-column, its lines indented as the target indents; a removed one takes its lines with it (the
-comment lines above it stay: they may head what follows). In a flow collection (`[a, b]`,
-`{a: 1}`) members are separated by `, `.
+comment there included.
 
 Where a file holds one language under a root key (Rails' `en:`) or several (roots.py), the
 paths start below it, and the top container is that language's mapping. A target without its
-language's subtree (a file of several locales) gets one: `de:` appended at the end of the file,
-holding what the source's subtree holds, translated.
+language's subtree (a file of several locales) gets one (`Fill`).
 
 An empty value (`menu_label:`, `~`, `null`) where the source has text is a missing translation:
 a value is written there, quoted as the values beside it are.
@@ -19,26 +15,15 @@ a value is written there, quoted as the values beside it are.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ...text.segments import join_surrogates
-from ..strings.outline import (
-    Container,
-    Copied,
-    Leaf,
-    Member,
-    Outline,
-    Path,
-    Splice,
-    indentation,
-    newline_of,
-    reindented,
-)
+from ..strings.outline import Container, Leaf, Member, Outline, Path, newline_of
 from ..strings.plurals import CATEGORIES
 from .roots import root_of
 from .scalars import is_string_scalar, write_scalar
+from .syntax import Fill, YamlSyntax, column_of, first_on_line, line_start
 from .walk import value_start
 
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
@@ -74,18 +59,6 @@ def _line_rest_end(text: str, pos: int) -> int:
     newline = text.find("\n", end)
     end = len(text) if newline < 0 else newline
     return end - 1 if text[end - 1] == "\r" else end
-
-
-def _column(text: str, pos: int) -> int:
-    return pos - (text.rfind("\n", 0, pos) + 1)
-
-
-def _line_start(text: str, pos: int) -> int:
-    return text.rfind("\n", 0, pos) + 1
-
-
-def _first_on_line(text: str, pos: int) -> bool:
-    return not text[_line_start(text, pos) : pos].strip(" \t")
 
 
 class _Builder:
@@ -188,7 +161,7 @@ class _Builder:
     ) -> Leaf:
         text = self.text
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]
-        column = _column(text, member_start)
+        column = column_of(text, member_start)
         flow = frame.flow or any(f.flow for f in self.stack)
         ascii_only = self.ascii_only
         if style is None and tag is None and value in _NULLS:  # no value: a translation goes there
@@ -287,7 +260,7 @@ class _Builder:
             end = frame.last_end if frame.last_end >= 0 else frame.start
             inner_end = end
             first = frame.first_start if frame.first_start >= 0 else frame.start
-            inner_start = _line_start(text, first) if _first_on_line(text, first) else first
+            inner_start = line_start(text, first) if first_on_line(text, first) else first
         start = frame.start if parent is not None or frame.flow else inner_start
         container = Container(frame.path, start, end, inner_start, inner_end)
         self.members[frame.index] = container
@@ -339,7 +312,7 @@ def yaml_outline(text: str, locale: str | None = None) -> Outline:
     if isinstance(at, Leaf) and not at.text and at.write is not None:  # `de:` and nothing under it
         end = at.value_end
         top = Container((), at.start, end, end, end)
-        return Outline((top,), YamlSyntax(frozenset(), frozenset(), unit, _Fill(end, "")))
+        return Outline((top,), YamlSyntax(frozenset(), frozenset(), unit, Fill(end, "")))
     if at is not None or locale is None or key is not None:
         raise ValueError(f"the root key {key!r} holds no mapping")
     # A file of several locales without this one: its subtree is appended at the end.
@@ -347,7 +320,7 @@ def yaml_outline(text: str, locale: str | None = None) -> Outline:
     newline = newline_of(text)
     lead = ("" if not text or text.endswith("\n") else newline) + (newline if text.strip() else "")
     top = Container((), end, end, end, end)
-    fill = _Fill(end, lead + root.new_key(locale) + ":", newline)
+    fill = Fill(end, lead + root.new_key(locale) + ":", newline)
     return Outline((top,), YamlSyntax(frozenset(), frozenset(), unit, fill))
 
 
@@ -355,100 +328,3 @@ def _indent_unit(text: str) -> str:
     """The file's indentation step (the smallest indentation of a key line), two spaces by default."""
     found = re.findall(r"\n( +)[^\s#-]", text[:20000])
     return min(found, key=len) if found else "  "
-
-
-@dataclass(frozen=True, slots=True)
-class _Fill:
-    """Where the members go of a language's subtree that the target lacks: at `at`, after
-    `head` (a new root key, or nothing after an empty one), each on a line of its own; `tail`
-    ends the insertion (the line break of a subtree appended at the end)."""
-
-    at: int
-    head: str
-    tail: str = ""
-
-
-class YamlSyntax:
-    def __init__(
-        self, flow: frozenset[Path], flow_containers: frozenset[Path], unit: str, fill: _Fill | None = None
-    ) -> None:
-        self.flow = flow  # members inside a flow collection
-        self.flow_containers = flow_containers
-        self.unit = unit
-        self.fill = fill
-
-    def _body(self, text: str, member: Copied, indent: str) -> str:
-        """A copied member's text as the target writes it: its line breaks, its indentation."""
-        body = member.text.replace("\r\n", "\n")
-        if member.point:  # a new plural form as written at a point: its separator first
-            body = body.lstrip(", \t\n")
-        else:
-            body = reindented(body, member.indent, indent)
-        newline = newline_of(text)
-        return body.replace("\n", newline) if newline != "\n" else body
-
-    def insert_after(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
-        if sibling.path in self.flow:
-            added = "".join(", " + self._body(text, m, "") for m in members)
-        else:
-            prefix = " " * _column(text, sibling.start)
-            indent = indentation(text, sibling.start)
-            newline = newline_of(text)
-            added = "".join(newline + prefix + self._body(text, m, indent) for m in members)
-        return Splice(sibling.end, sibling.end, added)
-
-    def insert_before(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
-        if sibling.path in self.flow:
-            added = "".join(self._body(text, m, "") + ", " for m in members)
-        else:
-            prefix = " " * _column(text, sibling.start)
-            indent = indentation(text, sibling.start)
-            newline = newline_of(text)
-            added = "".join(self._body(text, m, indent) + newline + prefix for m in members)
-        return Splice(sibling.start, sibling.start, added)
-
-    def insert_into(self, text: str, container: Container, members: Sequence[Copied]) -> Splice:
-        newline = newline_of(text)
-        start = container.inner_start
-        if container.path == () and self.fill is not None:
-            fill = self.fill
-            body = "".join(newline + self.unit + self._body(text, m, self.unit) for m in members)
-            return Splice(fill.at, fill.at, fill.head + body + fill.tail)
-        if container.path in self.flow_containers:
-            kept = text[start : container.inner_end].strip()
-            joined = ", ".join(self._body(text, m, "") for m in members)
-            return Splice(start, start, joined + (", " if kept else ""))
-        # A block collection whose members all go (remove): the new ones take their place.
-        first = start + len(text[start:]) - len(text[start:].lstrip(" \t"))
-        indent = indentation(text, first)
-        prefix = " " * _column(text, first)
-        bodies = [self._body(text, m, indent) for m in members]
-        if start == _line_start(text, start):
-            return Splice(start, start, "".join(prefix + b + newline for b in bodies))
-        return Splice(start, start, (newline + prefix).join(bodies) + newline)
-
-    def remove(
-        self, text: str, run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
-    ) -> Splice:
-        if run[0].path in self.flow:
-            if after is not None:
-                return Splice(run[0].start, after.start, "")
-            if before is not None:
-                return Splice(before.end, run[-1].end, "")
-            return Splice(parent.inner_start, parent.inner_end, "")
-        if before is None and after is None:  # every member goes: their lines
-            return Splice(parent.inner_start, _past_line_break(text, parent.inner_end), "")
-        start = run[0].start
-        if not _first_on_line(text, start) and after is not None:  # after `- `: the next one moves up
-            return Splice(start, after.start, "")
-        start = _line_start(text, start)
-        end = _past_line_break(text, run[-1].end)
-        if end == len(text) and not text.endswith("\n") and start > 0:  # the last line: the break before it
-            start -= 2 if text[start - 2 : start] == "\r\n" else 1
-        return Splice(start, end, "")
-
-
-def _past_line_break(text: str, pos: int) -> int:
-    """`pos` moved past the rest of its line and the line break that ends it."""
-    newline = text.find("\n", pos)
-    return len(text) if newline < 0 else newline + 1

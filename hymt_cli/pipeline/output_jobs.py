@@ -1,0 +1,106 @@
+"""The jobs of an input, one per target language: where each output goes (or why none), its
+line of the report, and once it is committed, its record in its folder's manifest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..outputs.manifest import locked, record, settle
+from ..outputs.paths import OutputRules
+from ..reporting.progress import ProgressEvents
+from ..reporting.report import FileReport, GlossaryStats, RunReport
+from ..text.languages import Language
+from .jobs import Job, OpenInput
+from .run_options import RunOptions
+
+
+class OutputJobs:
+    """Makes the jobs of one run's inputs, records each output as it is committed, and settles
+    the manifests of the folders written to at the end (`settle_manifests`)."""
+
+    def __init__(
+        self,
+        options: RunOptions,
+        rules: OutputRules,
+        report: RunReport,
+        progress: ProgressEvents,
+        write_stdout: Callable[[bytes], None] | None,
+        *,
+        glossary: bool,
+    ) -> None:
+        self.options = options
+        self.rules = rules
+        self.report = report
+        self.progress = progress
+        self.write_stdout = write_stdout
+        self.glossary = glossary
+        self.recorded: set[Path] = set()  # output folders whose manifest this run updated
+
+    def job(self, opened: OpenInput, lang: Language) -> Job:
+        """The job of writing `opened` in `lang`: its output claimed, its line added to the report."""
+        claim = self.rules.claim(opened.source, lang)
+        report = FileReport(
+            opened.source.display,
+            str(claim.path) if claim.path else "<stdout>",
+            lang.code,
+            format=opened.source.format.name,
+            warning=claim.note,  # (a person's file there, or a refusal, says more)
+        )
+        if claim.refusal is not None:
+            report.status, report.error = "failed", claim.refusal
+        elif claim.protected is not None:
+            report.status, report.warning = "skipped", claim.protected
+        elif self.options.dry_run:
+            report.status = "skipped"
+        if self.glossary:
+            report.glossary = GlossaryStats()
+        self.report.files.append(report)
+        job = Job(
+            opened,
+            lang,
+            claim.path,
+            report,
+            self.write_stdout,
+            live=claim.refusal is None and claim.protected is None,
+            merge=claim.merge,
+            label=claim.locale,
+        )
+        job.on_committed = lambda: self._committed(job)
+        if claim.path is not None and claim.merge:
+            folder = claim.path.parent
+            job.guard = lambda: locked(folder)
+        return job
+
+    def _committed(self, job: Job) -> None:
+        result = job.result
+        if result is not None:
+            job.report.keys = result.counts.as_dict()
+            job.report.up_to_date = result.unchanged
+        if job.output is not None:
+            self.recorded.add(job.output.parent)
+            try:
+                record(
+                    job.output,
+                    job.input.source.path,
+                    self.options.provenance_of(job.input.source.format.name, job.input.source.options),
+                    entries=result.records if result is not None else None,
+                    removed=result.archive if result is not None else None,
+                )
+            except OSError as exc:
+                unrecorded = (
+                    f"{job.output}: written, but not recorded in its folder's manifest "
+                    f"({exc.strerror or exc}): the next run will not replace it"
+                )
+                job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
+        self.progress.file_done(job.report.output)
+
+    def settle_manifests(self) -> None:
+        """Each output folder's manifest lists every output, this run's included, with no journal
+        beside it (manifest.py); a folder that cannot be settled keeps its journal, which counts too."""
+        for folder in sorted(self.recorded):
+            try:
+                settle(folder)
+            except OSError:
+                pass
+        self.recorded.clear()
