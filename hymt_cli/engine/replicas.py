@@ -1,24 +1,17 @@
-"""Several engines as one: each replica is an engine in its own process, the requests are
-shared between them, the answers come back as one stream.
+"""Several engines as one: each replica an engine in its own process, the answers one stream.
 
-The pipeline sees one engine. Each replica process sets its own environment (on a GPU
-machine `CUDA_VISIBLE_DEVICES`) before it builds its engine, and is fed requests while it
-works: the parent keeps `in_flight` requests queued or running in every replica that is ready
-(no more than an equal share of what is left, so a small job is shared too, and the last
-requests are spread evenly), dealt round-robin a few at a time, and hands out the next ones,
-in order, to whichever replica answers: a faster replica takes more, and all of them run out
-of work together. A replica may wait for another one to be ready before it starts (those
-sharing a GPU: see tuning.py); the first one ready starts working while the others start.
+The pipeline sees one engine. Each replica process sets its own environment (on a GPU machine
+`CUDA_VISIBLE_DEVICES`) before it builds its engine, and is fed requests while it works: the parent
+keeps `in_flight` requests queued or running in every replica that is ready (no more than an equal
+share of what is left, so a small job is shared too, and the last requests are spread evenly),
+dealt round-robin a few at a time, and hands out the next ones, in order, to whichever replica
+answers: a faster replica takes more, all of them run out of work together. A replica may wait for
+another to be ready before it starts (sharing a GPU: tuning.py); the first one ready starts working.
 
-Why processes with their own CUDA_VISIBLE_DEVICES, not vLLM's data parallelism (vLLM 0.26):
-`LLM(data_parallel_size>1)` is refused in one process; the offline multi-process recipe
-(`VLLM_DP_*`) refuses dense models ("not supported/useful for dense models"); `AsyncLLM`
-with `data_parallel_size` (what `vllm serve` uses) runs one engine core per GPU but keeps the
-front end in one process: every rank's answers are detokenized and processed by one Python
-event loop (the part that already limits a small model on one GPU), it balances by request
-count, not by tokens, it cannot put two engines on one GPU (one rank per device), and it
-would put an asyncio loop under the pipeline. Independent engine processes scale the host
-work with the engines, take any number per GPU, and need nothing from vLLM but `LLM`.
+Why processes, not vLLM's data parallelism (vLLM 0.26): `LLM(data_parallel_size>1)` is refused
+in one process, the offline multi-process recipe (`VLLM_DP_*`) refuses dense models, `AsyncLLM`
+(`vllm serve`) keeps every rank's answers in one event loop, balances by request count, takes one
+rank per device. Independent processes scale the host work with the engines, any number per GPU.
 """
 
 from __future__ import annotations
@@ -306,10 +299,8 @@ class ReplicaEngine:
             self._phase(replica, f"stopped ({why})")
 
     def _stop_at_exit(self) -> None:
-        """The interpreter ends with the engine open (an exception past the code that would
-        close it, a script that never does): its exit joins the replicas, which would wait for
-        requests forever. They are stopped at once instead (SIGTERM: each stops its engine's
-        own processes too)."""
+        """The interpreter ends with the engine open (an exception past the code that would close
+        it): its exit would join replicas waiting for requests forever. SIGTERM stops them now."""
         self._stop_now()
         for replica in self._replicas:
             replica.dead = True
