@@ -63,6 +63,8 @@ class Declaration:
     shapes_output: a format's setting whose value can change what is written (`--columns`); an
         output's manifest records those that are not at their defaults, so `--check` finds the
         outputs written otherwise. False: how, not what (`--rows-per-batch`).
+    engine_arg: an engine's setting given to the engine's constructor as the keyword of its name
+        (vLLM's `LLM(...)`), when set: `hymt serve-args` takes it too, for the same server.
     """
 
     flag: str
@@ -84,6 +86,7 @@ class Declaration:
     pairs: bool = False
     value_pattern: str | None = None
     shapes_output: bool = True
+    engine_arg: bool = False
 
     @property
     def key(self) -> str:

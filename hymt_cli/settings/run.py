@@ -5,11 +5,11 @@ their own options beside them (formats/, engine/); settings/schema.py gathers th
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-from ..engine import ENGINES
+from ..engine import ENGINES, Sampling
 from ..errors import UsageError
 from ..formats import FORMATS, ContextMode
 from ..model.prompts import CONTEXT_TOKENS
@@ -186,10 +186,15 @@ class ModelSettings(Options):
         return self.model or DEFAULT_MODEL
 
 
+_RECOMMENDED = Sampling()  # HY-MT's model card: the defaults are the engine's own
+
+
 @dataclass(frozen=True, slots=True)
 class SamplingSettings(Options):
+    """The run's sampling; `sampling()` is what the engine is given."""
+
     temperature: float = option(
-        0.7,
+        _RECOMMENDED.temperature,
         "--temperature",
         metavar="T",
         minimum=0.0,
@@ -197,7 +202,7 @@ class SamplingSettings(Options):
         help="Sampling temperature, >= 0.",
     )
     top_p: float = option(
-        0.6,
+        _RECOMMENDED.top_p,
         "--top-p",
         metavar="P",
         above=0.0,
@@ -205,9 +210,11 @@ class SamplingSettings(Options):
         panel=Panel.SAMPLING,
         help="Nucleus sampling, (0, 1].",
     )
-    top_k: int = option(20, "--top-k", metavar="K", panel=Panel.SAMPLING, help="Top-k sampling (-1: off).")
+    top_k: int = option(
+        _RECOMMENDED.top_k, "--top-k", metavar="K", panel=Panel.SAMPLING, help="Top-k sampling (-1: off)."
+    )
     repetition_penalty: float = option(
-        1.05,
+        _RECOMMENDED.repetition_penalty,
         "--repetition-penalty",
         metavar="X",
         above=0.0,
@@ -228,6 +235,12 @@ class SamplingSettings(Options):
     def validate(self) -> None:
         if self.top_k != -1 and self.top_k < 1:
             raise UsageError(f"--top-k must be -1 (off) or at least 1, not {self.top_k}")
+
+    def sampling(self) -> Sampling:
+        """Greedy (`--deterministic`), or the settings of the same names."""
+        if self.deterministic:
+            return Sampling.deterministic(self.seed or 0)
+        return Sampling(**{f.name: getattr(self, f.name) for f in fields(Sampling)})
 
 
 @dataclass(frozen=True, slots=True)
