@@ -47,13 +47,16 @@ def job_spec(spec: dict, job: dict) -> dict:
 def hymt_options(spec: dict):
     """hymt's engine options for this bench (what a user gets, plus the bench's choices)."""
     from hymt_cli.engine.base import EngineOptions
+    from hymt_cli.engine.vllm_options import VllmOptions
 
     return EngineOptions(
         model=spec["model"],
         dtype=spec["dtype"],
-        enforce_eager=spec["preset"] == "tiny",
-        quantization=spec.get("quantization"),
-        replicas=spec.get("replicas"),
+        vllm=VllmOptions(
+            enforce_eager=spec["preset"] == "tiny",
+            quantization=spec.get("quantization"),
+            replicas=spec.get("replicas"),
+        ),
         extra=spec.get("engine_args") or {},
     )
 

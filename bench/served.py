@@ -72,8 +72,11 @@ def timed_run(spec: dict, engine, table: list[dict], out: Path) -> dict:
 
 def options_for(spec: dict):
     from hymt_cli.engine.base import EngineOptions
+    from hymt_cli.engine.vllm_options import VllmOptions
 
-    return EngineOptions(model=spec["model"], dtype=spec["dtype"], enforce_eager=spec["preset"] == "tiny")
+    return EngineOptions(
+        model=spec["model"], dtype=spec["dtype"], vllm=VllmOptions(enforce_eager=spec["preset"] == "tiny")
+    )
 
 
 def offline(spec: dict, table: list[dict]) -> dict:

@@ -67,6 +67,8 @@ class Declaration:
     per_path: a run-wide setting that a config file's `[[files]]` entry may set for the paths it
         matches (`format`); every setting of a format's options may be, without saying so.
     common: `--help` shows it; `--help-all` shows every option.
+    engine_arg: an engine's setting given to the engine's constructor as the keyword of its name
+        (vLLM's `LLM(...)`), when set: `hymt serve-args` takes it too, for the same server.
     """
 
     flag: str
@@ -91,6 +93,7 @@ class Declaration:
     globs: bool = False
     per_path: bool = False
     common: bool = False
+    engine_arg: bool = False
 
     @property
     def key(self) -> str:

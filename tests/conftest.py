@@ -17,6 +17,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from hymt_cli.engine.base import EngineOptions, Sampling
+from hymt_cli.engine.vllm_options import VllmOptions
 from hymt_cli.model.tiny import BUILDER_VERSION, build_tiny_model
 
 # CI (.ci/run sets HYMT_CI=1) runs the same property-test examples every time, so that a red CI
@@ -68,7 +69,7 @@ def tiny_tokenizer(tiny_model_dir: Path):
 @pytest.fixture(scope="session")
 def tiny_engine_options(tiny_model_dir: Path) -> EngineOptions:
     # eager: torch.compile would add ~25 s of start-up on CPU for a 3 MB model
-    return EngineOptions(model=str(tiny_model_dir), dtype="float32", enforce_eager=True)
+    return EngineOptions(model=str(tiny_model_dir), dtype="float32", vllm=VllmOptions(enforce_eager=True))
 
 
 @pytest.fixture(scope="session")

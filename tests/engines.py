@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
-from hymt_cli.engine.base import BatchEngine, Engine, Generation, GenerationRequest
+from hymt_cli.engine.base import BatchEngine, Engine, EngineOptions, Generation, GenerationRequest
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.reporting.report import RunReport
+
+
+def with_vllm(options: EngineOptions, **changes: Any) -> EngineOptions:
+    """`options` with vLLM's own options (`--replicas`, `--enforce-eager` ...) changed."""
+    return replace(options, vllm=replace(options.vllm, **changes))
 
 
 class Recording(BatchEngine):
@@ -366,11 +373,6 @@ class Drifting(BatchEngine):
 
 # What string files make dangerous in an answer (quotes, escapes, placeholders of every
 # convention, markup, syntax of the file format), on top of ATTACKS.
-def _first_tag(text: str) -> str | None:
-    match = re.search(r"</?s\d+/?>", text)
-    return match.group(0) if match else None
-
-
 STRING_ATTACKS: dict[str, Callable[[str], str]] = {
     "quotes": lambda t: t + " \"double\" 'single' `back` “curly” it's '' ''' \"\"\"",
     "backslashes": lambda t: t + r" \ \\ \n \t \u0041 \" C:\path\to \'",

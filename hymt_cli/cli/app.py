@@ -151,22 +151,11 @@ def show_config(**values: Any) -> None:
 
 
 # -- serve-args: the served fleet's recipe ---------------------------------------------------
+# The run-wide settings a server is started with, then every engine option declared `engine_arg`.
 _SERVED = tuple(
     setting_named(name)
-    for name in (
-        "model",
-        "revision",
-        "dtype",
-        "max_model_len",
-        "quantization",
-        "gpu_memory_utilization",
-        "tensor_parallel_size",
-        "enforce_eager",
-        "trust_remote_code",
-        "engine_args",
-        "seed",
-    )
-)
+    for name in ("model", "revision", "dtype", "max_model_len", "trust_remote_code", "engine_args", "seed")
+) + tuple(setting for setting in all_settings() if setting.declared.engine_arg)
 _SERVE_EXTRA = (
     inspect.Parameter(
         "cpu",

@@ -164,7 +164,7 @@ def _ray(setup: EngineSetup) -> Engine:
 
     inner, cluster = setup.inner or ENGINES["vllm"], setup.prepared
     assert isinstance(cluster, RayCluster), "prepare() connects before the engine is built"
-    gpus = float(setup.options.tensor_parallel_size) if inner.needs_model else 0.0
+    gpus = float(setup.options.vllm.tensor_parallel_size) if inner.needs_model else 0.0
     options = replace(setup.declared.of(RayOptions), gpus_per_worker=gpus)
     # what goes to the workers is pickled: never the run's progress callback (a lock, and a
     # display on this machine) nor the cluster connection

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .vllm_options import VllmOptions
+
 
 @dataclass(frozen=True, slots=True)
 class Sampling:
@@ -145,10 +147,10 @@ class BatchEngine:
 
 @dataclass(frozen=True, slots=True)
 class EngineOptions:
-    """Model loading and engine settings, passed through to vLLM / transformers.
-
-    `None` means: let hymt pick a sensible value for the hardware (e.g. on a CPU-only
-    vLLM, `gpu_memory_utilization` is the share of host RAM and must stay small).
+    """What an engine loads and how: the run-wide model settings, passed through to vLLM /
+    transformers; `vllm` is the vLLM engine's own options record (vllm_options.py), which it
+    reads itself; `extra` (`--engine-arg KEY=VALUE`) is passed straight to the engine's
+    constructor (vLLM's `LLM`, transformers' `from_pretrained`), over hymt's own choices.
     """
 
     model: str
@@ -156,18 +158,7 @@ class EngineOptions:
     trust_remote_code: bool = False
     dtype: str = "auto"
     max_model_len: int | None = None
-    gpu_memory_utilization: float | None = None
-    tensor_parallel_size: int = 1
-    quantization: str | None = None
-    enforce_eager: bool = False
-    max_num_seqs: int | None = None
-    max_num_batched_tokens: int | None = None
-    # Devices and engines: `gpus` as CUDA_VISIBLE_DEVICES names them (None: every visible GPU);
-    # `replicas`: engine processes per GPU (on a CPU: in all); None: hymt's rule (tuning.py).
-    gpus: tuple[str, ...] | None = None
-    replicas: int | None = None
-    # `--engine-arg KEY=VALUE`: passed straight to the engine's constructor (vLLM's `LLM`,
-    # transformers' `from_pretrained`), over hymt's own choices.
+    vllm: VllmOptions = field(default_factory=VllmOptions)
     extra: Mapping[str, object] = field(default_factory=dict)
 
 

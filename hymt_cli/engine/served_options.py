@@ -9,6 +9,8 @@ from ..errors import UsageError
 from ..options import Options, Panel, option
 from .base import ServerOptions
 
+_DEFAULT = ServerOptions("")  # the served engine's own defaults: the settings' too
+
 
 @dataclass(frozen=True, slots=True)
 class ServedOptions(Options):
@@ -27,7 +29,7 @@ class ServedOptions(Options):
         help="--engine openai: the environment variable that holds the server's API key.",
     )
     concurrency: int = option(
-        2048,
+        _DEFAULT.concurrency,
         "--concurrency",
         metavar="N",
         minimum=1,
@@ -36,7 +38,7 @@ class ServedOptions(Options):
         "server's --max-num-seqs).",
     )
     request_timeout: float = option(
-        600.0,
+        _DEFAULT.request_timeout,
         "--request-timeout",
         metavar="SECONDS",
         above=0.0,
@@ -44,7 +46,7 @@ class ServedOptions(Options):
         help="--engine openai: seconds one HTTP request may take (then it is sent again).",
     )
     server_wait: float = option(
-        300.0,
+        _DEFAULT.wait,
         "--server-wait",
         metavar="SECONDS",
         minimum=0.0,

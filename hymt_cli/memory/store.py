@@ -42,6 +42,7 @@ _CHUNK = 500  # keys per SELECT ... IN (...) (sqlite's default variable limit is
 _LOOKUP = f"SELECT key, target FROM segments WHERE key IN ({','.join('?' * _CHUNK)})"
 BUSY_MS = 30_000  # sqlite waits this long for a lock before reporting "database is locked"
 LOCK_RETRIES = 8  # then hymt backs off and tries again this many times in all
+CACHE_KIB = 32 * 1024  # sqlite's page cache for the memory
 _ORIGIN_MODEL, _ORIGIN_IMPORT = "model", "import"
 
 
@@ -141,6 +142,10 @@ class TranslationMemory:
             if not readonly:  # only now: another application's database is never converted
                 memory._retry(lambda: db.execute("PRAGMA journal_mode=WAL").fetchone())
                 db.execute("PRAGMA synchronous=NORMAL")
+            # Keys are digests: every lookup and store lands on random pages. sqlite's 2 MiB of
+            # them read 4 GB from the file for 200,000 short texts stored and looked up; 32 MiB
+            # read 0.8 GB.
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         except sqlite3.Error as exc:
             db.close()
             raise memory_error(path, exc, "open", busy_ms=BUSY_MS) from None

@@ -113,14 +113,15 @@ class Pipeline:
         collecting = gc.isenabled()
         # A window's objects (a million for 65,536 segments) live until it is written: the cycle
         # collector, run as they are made, went through them again and again (a quarter of a
-        # long text's run). It runs once between windows instead, on what is left then.
+        # long text's run). It runs once between windows instead, on what was made since (with
+        # collection paused, every new object stays in the youngest generation).
         gc.disable()
         try:
             while (window := self._fill()) is not None:
                 self._translate(window)
                 del window  # translated and written: freed before the next one is read
                 if collecting:
-                    gc.collect()
+                    gc.collect(0)
             if self._prompts is not None:
                 self._prompts.commit()
             if self.flagger is not None:

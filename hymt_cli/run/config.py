@@ -158,17 +158,17 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
 
 
 def engine_options(settings: Settings) -> EngineOptions:
-    """What an engine loads and how: the run-wide model settings, then vLLM's own options."""
+    """What an engine loads and how: the run-wide model settings, and vLLM's own options."""
     model = settings.model
-    loading = EngineOptions(
+    return EngineOptions(
         model=model.model_name,
         revision=model.revision,
         trust_remote_code=model.trust_remote_code,
         dtype=model.dtype,
         max_model_len=model.max_model_len,
+        vllm=settings.of(VllmOptions),
         extra=model.engine_arguments(),
     )
-    return settings.of(VllmOptions).applied_to(loading)
 
 
 def _engine_choice(settings: Settings) -> EngineChoice:
@@ -202,16 +202,8 @@ def _engine_choice(settings: Settings) -> EngineChoice:
         server = served.server(chosen.name, model.model)
     elif served.base_url is not None:
         raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
-    sampling = settings.sampling
-    chosen_sampling = (
-        Sampling.deterministic(sampling.seed or 0)
-        if sampling.deterministic
-        else Sampling(
-            sampling.temperature, sampling.top_p, sampling.top_k, sampling.repetition_penalty, sampling.seed
-        )
-    )
     uses_model = chosen.needs_model or model.model is not None
     declared = OptionSet(
         settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options)
     )
-    return EngineChoice(spec, inner, options, chosen_sampling, server, declared, uses_model)
+    return EngineChoice(spec, inner, options, settings.sampling.sampling(), server, declared, uses_model)

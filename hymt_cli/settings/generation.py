@@ -4,10 +4,10 @@ that runs it and how, and how it samples."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
-from ..engine import ENGINES
+from ..engine import ENGINES, Sampling
 from ..errors import UsageError
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import Options, Panel, option
@@ -101,10 +101,15 @@ class ModelSettings(Options):
         return self.model or DEFAULT_MODEL
 
 
+_RECOMMENDED = Sampling()  # HY-MT's model card: the defaults are the engine's own
+
+
 @dataclass(frozen=True, slots=True)
 class SamplingSettings(Options):
+    """The run's sampling; `sampling()` is what the engine is given."""
+
     temperature: float = option(
-        0.7,
+        _RECOMMENDED.temperature,
         "--temperature",
         metavar="T",
         minimum=0.0,
@@ -112,7 +117,7 @@ class SamplingSettings(Options):
         help="Sampling temperature, >= 0.",
     )
     top_p: float = option(
-        0.6,
+        _RECOMMENDED.top_p,
         "--top-p",
         metavar="P",
         above=0.0,
@@ -120,9 +125,11 @@ class SamplingSettings(Options):
         panel=Panel.SAMPLING,
         help="Nucleus sampling, (0, 1].",
     )
-    top_k: int = option(20, "--top-k", metavar="K", panel=Panel.SAMPLING, help="Top-k sampling (-1: off).")
+    top_k: int = option(
+        _RECOMMENDED.top_k, "--top-k", metavar="K", panel=Panel.SAMPLING, help="Top-k sampling (-1: off)."
+    )
     repetition_penalty: float = option(
-        1.05,
+        _RECOMMENDED.repetition_penalty,
         "--repetition-penalty",
         metavar="X",
         above=0.0,
@@ -143,3 +150,9 @@ class SamplingSettings(Options):
     def validate(self) -> None:
         if self.top_k != -1 and self.top_k < 1:
             raise UsageError(f"--top-k must be -1 (off) or at least 1, not {self.top_k}")
+
+    def sampling(self) -> Sampling:
+        """Greedy (`--deterministic`), or the settings of the same names."""
+        if self.deterministic:
+            return Sampling.deterministic(self.seed or 0)
+        return Sampling(**{f.name: getattr(self, f.name) for f in fields(Sampling)})

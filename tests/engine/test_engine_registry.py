@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 from clirun import hymt
+from engines import with_vllm
 
 from hymt_cli.engine import ENGINES, EngineSetup, Sampling
 from hymt_cli.errors import ExitCode, UsageError
@@ -39,8 +40,7 @@ def test_engine_args_override_hymt_defaults_for_vllm(tiny_engine_options) -> Non
     from hymt_cli.engine.vllm_arguments import llm_kwargs
 
     options = replace(
-        tiny_engine_options,
-        enforce_eager=False,
+        with_vllm(tiny_engine_options, enforce_eager=False),
         extra={"max_num_seqs": 7, "compilation_config": {"mode": 3}, "swap_space": 1},
     )
     kwargs = llm_kwargs(options, Sampling(), on_cpu=False)

