@@ -171,12 +171,6 @@ class OutputSettings(Options):
     def exact_locales(self) -> bool:
         return self.locale_paths == "exact"
 
-    def sampling(self) -> Sampling:
-        """Greedy (`--deterministic`), or the settings of the same names."""
-        if self.deterministic:
-            return Sampling.deterministic(self.seed or 0)
-        return Sampling(**{f.name: getattr(self, f.name) for f in fields(Sampling)})
-
 
 @dataclass(frozen=True, slots=True)
 class MemorySettings(Options):
