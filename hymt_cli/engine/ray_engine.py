@@ -40,6 +40,8 @@ from ..errors import EngineUnavailable, UsageError, one_line
 from ..options import Options, Panel, option
 from .base import BatchLimits, Engine, Generation, GenerationRequest
 
+_PACKAGE = Path(__file__).resolve().parents[1]  # hymt_cli/: what the workers import
+
 RAY_HINT = 'install the Ray extra: pip install "hymt[ray]" (ray[data])'
 CHUNK_REQUESTS = 256  # requests per worker call (a GPU worker's vLLM batches them)
 IN_FLIGHT_PER_WORKER = 2
@@ -106,15 +108,13 @@ class RayCluster:
             raise RuntimeError("Ray must be initialised on the main thread")
         if ray.is_initialized():
             return cls(started_here=False)
-        import hymt_cli
-
         try:
             ray.init(
                 address=address or None,
                 log_to_driver=False,  # worker output would reach stdout
                 logging_level=logging.INFO if verbose else logging.WARNING,
                 # the workers run this very hymt, whatever is installed on the nodes
-                runtime_env={"py_modules": [str(Path(hymt_cli.__file__).parent)]},
+                runtime_env={"py_modules": [str(_PACKAGE)]},
             )
         except Exception as exc:  # ConnectionError, ValueError (bad address), RuntimeError
             where = f"at {address}" if address else "(Ray's default: RAY_ADDRESS, a local cluster)"

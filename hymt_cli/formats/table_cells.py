@@ -212,14 +212,6 @@ def rendered_cell(cell: TableCell, translated: Mapping[int, str]) -> str | None:
     return None if text == cell.value else text
 
 
-def count_values(values: Iterable[str]) -> list[tuple[str, int]]:
-    """(value, occurrences) of each distinct value, in order of first occurrence."""
-    counts: dict[str, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    return list(counts.items())
-
-
 def column_listing(kind: str, names: Sequence[str]) -> str:
     """`kind: a, b, c` for error messages (`(none)` when empty; long lists cut)."""
     # (a name with spaces at its ends, or none, is shown quoted: `'title '`, `''`)

@@ -221,7 +221,3 @@ def decode_xml(data: bytes) -> Decoded:
 
 def escape_attribute(value: str) -> str:
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def root_name(events: list[XmlEvent]) -> str | None:
-    return next((e.name for e in events if e.kind == "start"), None)

@@ -100,12 +100,6 @@ def language_suffix(path: Path) -> str | None:
     return code if qualified and model_language(code) is not None else None
 
 
-def is_translation_name(path: Path, source_suffix: str | None = None) -> bool:
-    """`guide.fr.txt`, `a.zh-Hant.md`: outputs of an earlier run, not sources."""
-    code = language_suffix(path)
-    return code is not None and code != (source_suffix or "").lower()
-
-
 def discover(
     inputs: list[str], *, format_name: str | None, options: OptionSet | None = None
 ) -> tuple[list[SourceFile], list[InputProblem]]:

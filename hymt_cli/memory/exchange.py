@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -157,14 +157,3 @@ def read_entries(path: Path, fmt: str | None = None) -> ImportResult:
     if not result.entries and result.skipped:
         raise InputError(f"{path}: no usable entries; {result.describe_skipped()}")
     return result
-
-
-def iter_chunks(items: Iterable[Entry], size: int = 10_000) -> Iterator[list[Entry]]:
-    chunk: list[Entry] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk

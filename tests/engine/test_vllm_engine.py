@@ -123,6 +123,7 @@ def test_agrees_with_the_transformers_engine(vllm_engine, tiny_tokenizer, tiny_e
         assert vllm_engine.generate(requests) == reference.generate(requests)
 
 
+@pytest.mark.vllm  # builds vLLM's SamplingParams
 def test_sampling_params_follow_sampling() -> None:
     from hymt_cli.engine.vllm_arguments import sampling_params
 
@@ -159,6 +160,7 @@ def test_memory_defaults_follow_the_platform(tiny_engine_options) -> None:
     assert kwargs["max_model_len"] == 1024 and kwargs["max_num_seqs"] == 4
 
 
+@pytest.mark.vllm  # builds a VllmEngine
 def test_a_missing_model_folder_is_engine_unavailable(tmp_path: Path) -> None:
     from hymt_cli.engine.vllm_engine import VllmEngine
 
@@ -206,6 +208,7 @@ def test_stdout_stays_clean_and_answers_stop(answering_model_dir: Path, tmp_path
     assert text1 == text8 and text8.strip() and "<｜" not in text8
 
 
+@pytest.mark.vllm  # builds vLLM's SamplingParams
 def test_a_deterministic_request_is_greedy_whatever_the_run_sampling(tiny_engine_options) -> None:
     """Retries ask for greedy decoding: the same deterministic request twice gives the same text,
     also under the run's (random) HY-MT sampling."""

@@ -61,14 +61,6 @@ _REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
 _RESOURCES = frozenset({"string", "string-array", "plurals"})
 
 
-def looks_like_strings(head: str) -> bool:
-    """An Android resource file with strings in it (not `colors.xml` or `dimens.xml`)."""
-    return (
-        re.search(r"<resources\b", head) is not None
-        and re.search(r"<(?:string|string-array|plurals)\b", head) is not None
-    )
-
-
 def classify(event: XmlEvent) -> InlineKind:
     return "code" if event.name.startswith("xliff:") else "pair"
 

@@ -22,7 +22,6 @@ from ...errors import UsageError
 from ...options import Options, Panel, option
 
 Escaping = Literal["quotes", "backslash", "none"]
-ESCAPINGS: tuple[Escaping, ...] = ("quotes", "backslash", "none")
 SNIFFED = (",", ";", "\t", "|")  # the delimiters a CSV file is tried with, in order of preference
 QUOTE = '"'
 

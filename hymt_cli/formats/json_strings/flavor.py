@@ -21,7 +21,6 @@ from typing import Literal
 from ..strings import Convention
 
 Flavor = Literal["auto", "plain", "i18next", "arb", "webextension"]
-FLAVORS: tuple[str, ...] = ("auto", "plain", "i18next", "arb", "webextension")
 
 _HEAD = 4096
 _ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{')

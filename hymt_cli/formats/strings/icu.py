@@ -78,9 +78,6 @@ class Message:
     in_plural: bool = False  # `#` is the number here
     in_choice: bool = False  # a choice branch: `|` ends it
 
-    def has_arguments(self) -> bool:
-        return any(not isinstance(n, Literal) for n in self.nodes)
-
 
 def parse_message(text: str, *, java: bool = False) -> Message:
     """The whole of `text` as one message; IcuError when it is not one."""

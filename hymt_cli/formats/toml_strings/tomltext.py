@@ -10,7 +10,6 @@ arrays) with its raw span, style (`"`, `'`, `\"\"\"`, `'''`), key path and decod
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 _WS = re.compile(r"[ \t]*")
@@ -286,7 +285,3 @@ def structure(text: str) -> tuple[list[Pair], list[Header]]:
     scanner = _Scanner(text)
     scanner.run()
     return scanner.pairs, scanner.headers
-
-
-def iter_strings(text: str) -> Iterator[TomlString]:
-    yield from scan(text)[0]
