@@ -169,7 +169,8 @@ class MergeWriter(RecordingWriter):
             assert before is not None
             failed |= {path for path in plan.fates if plan.needs(path) and not before.needs(path)}
         text = merged(plan, self._source_text, renderings.by_span, failed, renderings.points)
-        written = self._checked(plan, text)
+        # the target as it was (nothing to add, update or remove): its outline is the plan's
+        written = plan.target if text == plan.target_text else self._checked(plan, text)
         data = _encoded(
             codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True
         )
