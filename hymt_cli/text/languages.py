@@ -3,7 +3,7 @@ the locales a project names its targets by (`pt-BR`, `zh_TW`), each resolved to 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -193,6 +193,12 @@ def plural_languages() -> tuple[str, ...]:
         if same and all(plural_rules_of(tag) != plural_rules_of(c) for c in same):
             extra.append(tag)
     return (*LANGUAGES, *extra)
+
+
+def written_for(targets: Collection[str] | None, lang: str) -> bool:
+    """Is what is named for some languages' plural rules (`targets`: plural codes, as a new
+    plural form's segment names them; None: every language) written in `lang`, a locale?"""
+    return targets is None or plural_code(lang) in targets
 
 
 @cache

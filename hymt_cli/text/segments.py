@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .languages import plural_code
+from .languages import written_for
 from .tags import TAG
 
 # A surrogate code point on its own: what a `\ud800` escape in a JSON, YAML, Android or
@@ -42,7 +42,7 @@ class Segment:
 
     def is_for(self, lang: str) -> bool:
         """Is the segment translated into `lang` (a locale: `pt-BR`)?"""
-        return self.targets is None or plural_code(lang) in self.targets
+        return written_for(self.targets, lang)
 
 
 def is_translatable(text: str) -> bool:

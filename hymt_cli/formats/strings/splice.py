@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import count
 
-from ...text.languages import plural_code
+from ...text.languages import written_for
 from ...text.segments import Segment
 from .values import Value
 
@@ -110,7 +110,7 @@ class Splicer:
         return "".join(out)
 
     def _entry(self, entry: Entry, first: int, translated: Mapping[int, str]) -> str | None:
-        if entry.targets is not None and (self.lang is None or plural_code(self.lang) not in entry.targets):
+        if entry.targets is not None and (self.lang is None or not written_for(entry.targets, self.lang)):
             return None
         local = {
             i: translated[first + i] for i in range(len(entry.value.segments)) if first + i in translated

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
 from ...outputs.manifest import entry_records
-from ...text.languages import plural_code
+from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
 from .merge import MergeCounts, MergePlan, digest, path_key
@@ -155,10 +155,7 @@ class TargetFile:
             path = self.path_of(entry)
             if path is not None and self.plan.needs(path):
                 segments = entry.value.segments
-                code = plural_code(self.lang)
-                if not any(
-                    is_translatable(s.text) and (s.targets is None or code in s.targets) for s in segments
-                ):
+                if not any(is_translatable(s.text) and written_for(s.targets, self.lang) for s in segments):
                     self.plan.nothing_to_translate(path)
                     continue
                 out.update(range(first, first + len(segments)))
@@ -168,7 +165,7 @@ class TargetFile:
         """The key of a source entry: its value's leaf, or a new plural form's own path (met
         for the first time: it joins the plan)."""
         if entry.targets is not None and entry.start == entry.end:
-            if plural_code(self.lang) not in entry.targets or not entry.path:
+            if not written_for(entry.targets, self.lang) or not entry.path:
                 return None
             assert self.plan is not None
             if entry.path not in self.plan.fates:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ...text.languages import plural_code
+from ...text.languages import written_for
 from ...text.tags import looks_like_tag
 from ..spans import Located, Part, locate, segment_text, splice_translation
 from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
@@ -126,7 +126,7 @@ class ParsedValue:
 
     def applies(self, index: int, lang: str | None) -> bool:
         targets = self.segments[index].targets
-        return targets is None or (lang is not None and plural_code(lang) in targets)
+        return targets is None if lang is None else written_for(targets, lang)
 
     def complete(self, translated: Mapping[int, str], lang: str | None) -> bool:
         """Every segment this language needs has a translation."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-from ...text.languages import plural_code
+from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError, Unit
 from .merge import MergePlan, path_key
@@ -48,7 +48,7 @@ class Renderings:
                 if new is not None:
                     self.by_span[(item.start, item.end)] = (None, new)
                 continue
-            if item.targets is not None and plural_code(self.lang) not in item.targets:
+            if not written_for(item.targets, self.lang):
                 continue
             if only is not None and first not in only:
                 continue
@@ -59,9 +59,8 @@ class Renderings:
         local = {i: translated[first + i] for i in range(len(value.segments)) if first + i in translated}
         text = value.render(local, self.lang)
         self._texts[id(entry)] = text
-        code = plural_code(self.lang)
         missing = any(
-            (s.targets is None or code in s.targets) and is_translatable(s.text) and i not in local
+            written_for(s.targets, self.lang) and is_translatable(s.text) and i not in local
             for i, s in enumerate(value.segments)
         )
         if entry.fallback is not None and not value.complete(local, self.lang):
