@@ -18,6 +18,7 @@ from ..strings.outline import (
     Path,
     Splice,
     indentation,
+    listed_removal,
     reindented,
 )
 from .walk import plural_key
@@ -250,8 +251,4 @@ class JsonSyntax:
     def remove(
         self, text: str, run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
     ) -> Splice:
-        if after is not None:
-            return Splice(run[0].start, after.start, "")
-        if before is not None:
-            return Splice(before.end, run[-1].end, "")
-        return Splice(parent.inner_start, parent.inner_end, "")
+        return listed_removal(run, before, after, parent)

@@ -172,6 +172,18 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def listed_removal(
+    run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
+) -> Splice:
+    """Members of a comma-separated list (JSON, a YAML flow collection, a TOML inline table)
+    removed with the separator after them, or before them where they end the list."""
+    if after is not None:
+        return Splice(run[0].start, after.start, "")
+    if before is not None:
+        return Splice(before.end, run[-1].end, "")
+    return Splice(parent.inner_start, parent.inner_end, "")
+
+
 def indentation(text: str, pos: int) -> str:
     """The spaces and tabs that start the line `pos` is on (up to `pos`)."""
     line = text.rfind("\n", 0, pos) + 1

@@ -26,6 +26,7 @@ from ..strings.outline import (
     Path,
     Splice,
     indentation,
+    listed_removal,
     newline_of,
     reindented,
 )
@@ -246,11 +247,7 @@ class TomlSyntax:
         self, text: str, run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
     ) -> Splice:
         if run[0].path in self.flow:
-            if after is not None:
-                return Splice(run[0].start, after.start, "")
-            if before is not None:
-                return Splice(before.end, run[-1].end, "")
-            return Splice(parent.inner_start, parent.inner_end, "")
+            return listed_removal(run, before, after, parent)
         start = _line_start(text, run[0].start)
         end = _past_line_break(text, run[-1].end)
         if end == len(text) and not text.endswith("\n") and start > 0:  # the last line: the break before it

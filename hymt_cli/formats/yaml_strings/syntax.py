@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..strings.outline import Container, Copied, Member, Path, Splice, indentation, newline_of, reindented
+from ..strings.outline import (
+    Container,
+    Copied,
+    Member,
+    Path,
+    Splice,
+    indentation,
+    listed_removal,
+    newline_of,
+    reindented,
+)
 
 
 def column_of(text: str, pos: int) -> int:
@@ -106,11 +116,7 @@ class YamlSyntax:
         self, text: str, run: Sequence[Member], before: Member | None, after: Member | None, parent: Container
     ) -> Splice:
         if run[0].path in self.flow:
-            if after is not None:
-                return Splice(run[0].start, after.start, "")
-            if before is not None:
-                return Splice(before.end, run[-1].end, "")
-            return Splice(parent.inner_start, parent.inner_end, "")
+            return listed_removal(run, before, after, parent)
         if before is None and after is None:  # every member goes: their lines
             return Splice(parent.inner_start, _past_line_break(text, parent.inner_end), "")
         start = run[0].start
