@@ -67,8 +67,8 @@ def worker_hymt(spec: dict, result: dict) -> None:
     from hymt_cli.engine import vllm_plan
     from hymt_cli.engine.base import Sampling
 
-    if spec.get("together"):  # replicas sharing a GPU start at once (the rule before issue 20)
-        vllm_plan.STAGGER_REPLICAS = False
+    if spec.get("staggered"):  # replicas sharing a GPU one after another (the rule of issue 20)
+        vllm_plan.START_TOGETHER = False
     options = hymt_options(spec)
     holder: dict = {}
     phases: list = result.setdefault("phases", [])

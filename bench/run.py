@@ -16,7 +16,7 @@ One command, one machine, the same prompts and sampling for every contender:
   vllm-oob    `LLM(model, dtype, max_model_len)` with vLLM's defaults
   hf          transformers `generate`, static padded batches of 32, on a subset
   --variants  more bare-vLLM set-ups, {name: LLM keyword arguments} ("_replicas": N engines)
-  --hymt-variants  more hymt set-ups, {name: {"engine_args": {...}, "replicas": N, "together": true,
+  --hymt-variants  more hymt set-ups, {name: {"engine_args": {...}, "replicas": N, "staggered": true,
               "passes": [...]}}
 
 Random-weight models never stop by themselves, so every request generates exactly
@@ -235,7 +235,7 @@ def main() -> int:
         "--hymt-variants",
         default="",
         help="more hymt set-ups as JSON {name: {engine_args, "
-        "replicas, together, passes}}, run after the contenders and before --variants",
+        "replicas, staggered, passes}}, run after the contenders and before --variants",
     )
     parser.add_argument(
         "--hymt-passes",

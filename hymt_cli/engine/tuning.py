@@ -11,8 +11,8 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
   the host: bigger steps and more engine processes help. They get `max_num_seqs` 2048,
   32k batched tokens, full CUDA graphs for decode steps up to 2048 sequences, and
   REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the card),
-  started one after another: the first one works while the next one starts (a cold start is
-  not slowed by two engines starting at once, and the next start finds the kernel caches warm).
+  started together: each one's KV cache is sized here, so neither measures the memory the
+  other is taking (vllm_plan.START_TOGETHER), and the first pass runs on all of them.
 - Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
   to 1024, one engine per GPU.
 - Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for

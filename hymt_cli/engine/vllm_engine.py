@@ -107,7 +107,7 @@ class VllmEngine:
             gc.freeze()
         phase("loading the model, sizing the KV cache, capturing CUDA graphs")
         try:
-            with _stdout_to_stderr():
+            with _stdout_to_stderr(), sampler_warm_up_as(self._params(GenerationRequest("", (), 2))):
                 self._llm = llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
@@ -278,6 +278,28 @@ def answer_decoder(options: EngineOptions) -> AnswerDecoder | None:
 
 def _no_phase(name: str) -> None:
     pass
+
+
+@contextmanager
+def sampler_warm_up_as(params: SamplingParams) -> Iterator[None]:
+    """vLLM's start warms its sampler up with parameters that use every sampling feature
+    (`SamplingParams.for_sampler_warmup`: min-p, frequency and presence penalties, logit bias,
+    bad words, logprobs, prompt logprobs), so that the first requests compile no kernel; on a
+    machine without a kernel cache each feature's Triton kernels are compiled then, seconds
+    each. hymt asks for temperature, top-p, top-k and the repetition penalty only: the engine
+    core, forked while this holds, warms up with the run's own parameters. Restored once
+    `LLM()` returns (an engine in the caller's process leaves vLLM as it found it)."""
+    from vllm import SamplingParams as Params
+
+    original = Params.__dict__.get("for_sampler_warmup")
+    if not isinstance(original, staticmethod):  # another vLLM: its own warm-up
+        yield
+        return
+    Params.for_sampler_warmup = staticmethod(lambda: params.clone())  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Params.for_sampler_warmup = original  # type: ignore[method-assign]
 
 
 def _inspect_model_in_process() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..errors import EngineUnavailable
 from ..model.files import check_local_model
 from .base import BatchLimits, Engine, EngineOptions, Sampling, StartGate
+from .kernel_pack import seed_kernel_cache
 from .replicas import ReplicaEngine, ReplicaSlot
 from .tuning import ModelShape, Tuning, tune, visible_gpus
 from .vllm_arguments import choose_gpus, fixed_settings
@@ -25,9 +26,11 @@ from .vllm_engine import (
     route_vllm_logs_to_stderr,
 )
 
-# Engines sharing a GPU start one after another, the first one working meanwhile (tuning.py);
-# False starts them at once (benchmarks compare the two).
-STAGGER_REPLICAS = True
+# Engines sharing a GPU start together where each one's KV cache is sized before it starts (by
+# the tuning rule or the user): neither measures the free memory the other is taking. Otherwise
+# one after another, the first one working meanwhile. False staggers them always (benchmarks
+# compare the two).
+START_TOGETHER = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,7 @@ class VllmPlan:
     tuning: Tuning | None
     slots: tuple[ReplicaSlot, ...] = ()
     devices: str | None = None  # CUDA_VISIBLE_DEVICES of the one in-process engine
+    capability: tuple[int, int] | None = None  # the GPUs' (the kernels shipped for it: kernel_pack.py)
 
     @property
     def engines(self) -> int:
@@ -64,18 +68,23 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
         replicas=vllm.replicas if tp == 1 else 1,
         fixed=fixed_settings(options),
     )
+    capability = min((g.capability for g in gpus), default=None, key=lambda c: c or (0, 0))
     if len(groups) * tuning.replicas_per_gpu == 1:
-        return VllmPlan(tuning, devices=",".join(g.device for g in groups[0]) if vllm.gpus else None)
+        devices = ",".join(g.device for g in groups[0]) if vllm.gpus else None
+        return VllmPlan(tuning, devices=devices, capability=capability)
+    together = START_TOGETHER and (
+        tuning.kv_cache_bytes is not None or "kv_cache_memory_bytes" in fixed_settings(options)
+    )
     slots: list[ReplicaSlot] = []
     for group in groups:
         devices = ",".join(g.device for g in group)
         for r in range(tuning.replicas_per_gpu):
-            # engines sharing a GPU start one after another, the first working meanwhile
-            # (tuning.py); engines on other GPUs start at once
+            # engines on other GPUs start at once; those sharing one too where their KV caches
+            # are sized ahead, else one after another (START_TOGETHER)
             label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
-            after = len(slots) - 1 if r and STAGGER_REPLICAS else None
+            after = len(slots) - 1 if r and not together else None
             slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
-    return VllmPlan(tuning, tuple(slots))
+    return VllmPlan(tuning, tuple(slots), capability=capability)
 
 
 def start_vllm(
@@ -96,6 +105,7 @@ def start_vllm(
     keep_kernel_caches()
     check_local_model(options.model)
     plan = plan_vllm(options)
+    seed_kernel_cache(plan.capability)  # a fresh machine: what a kept cache would hold
     if not plan.slots:
         if gate is not None and not gate.wait():  # an engine in this process cannot stop half-way
             raise EngineUnavailable("the engine was not needed: its start was abandoned")

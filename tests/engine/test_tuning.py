@@ -163,15 +163,22 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     monkeypatch.setattr(vllm_plan, "visible_gpus", lambda: [replace(H200, device=str(i)) for i in range(2)])
     options = EngineOptions(model=str(tmp_path))
     plan = vllm_plan.plan_vllm(options)
-    # engines sharing a GPU start one after another (the first works meanwhile), GPUs at once
+    # every engine starts at once: those sharing a GPU have their KV caches sized by the rule
+    assert plan.tuning is not None and plan.tuning.kv_cache_bytes is not None
     assert [(s.label, s.env["CUDA_VISIBLE_DEVICES"], s.after) for s in plan.slots] == [
         ("GPU 0 #1", "0", None),
-        ("GPU 0 #2", "0", 0),
+        ("GPU 0 #2", "0", None),
         ("GPU 1 #1", "1", None),
-        ("GPU 1 #2", "1", 2),
+        ("GPU 1 #2", "1", None),
     ]
-    (tmp_path / "config.json").write_text("{}")  # no shape: the same
+    # no shape, no KV cache size: each would measure the memory the other takes; one after another
+    (tmp_path / "config.json").write_text("{}")
     assert [s.after for s in vllm_plan.plan_vllm(with_vllm(options, replicas=2)).slots] == [None, 0, None, 2]
+    sized = replace(with_vllm(options, replicas=2), extra={"kv_cache_memory_bytes": 20 << 30})  # the user's
+    assert [s.after for s in vllm_plan.plan_vllm(sized).slots] == [None, None, None, None]
+    monkeypatch.setattr(vllm_plan, "START_TOGETHER", False)  # the bench's staggered variant
+    assert [s.after for s in vllm_plan.plan_vllm(sized).slots] == [None, 0, None, 2]
+    monkeypatch.setattr(vllm_plan, "START_TOGETHER", True)
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
     one = vllm_plan.plan_vllm(with_vllm(options, gpus="1", replicas=1))
     assert one.slots == () and one.devices == "1" and one.tuning is not None

@@ -1,0 +1,85 @@
+"""The kernels hymt ships for a fresh machine: unpacked into the caches vLLM and Triton read,
+never over a file they hold, once per pack."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from hymt_cli.engine.kernel_pack import installed_pack, pack_name, seed_from
+
+
+def _pack(path: Path, members: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:xz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, triton = tmp_path / "vllm", tmp_path / "kernels"
+    monkeypatch.setenv("VLLM_CACHE_ROOT", str(root))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    (triton / "B2").mkdir(parents=True)
+    (triton / "B2" / "k.cubin").write_bytes(b"the user's own")
+    pack = _pack(
+        tmp_path / pack_name("0.26.0", "3.6.0", (9, 0)),
+        {
+            "./triton/A1/__grp__k.json": b'{"child_paths": {"k.cubin": "/elsewhere/A1/k.cubin"}}',
+            "./triton/A1/k.cubin": b"\x7fELF",
+            "./triton/B2/k.cubin": b"shipped",
+            "./modelinfos/HunYuan.json": b'{"x": 1}',
+            "../outside.txt": b"never",
+        },
+    )
+    assert seed_from(pack) == 3
+    assert (triton / "A1" / "k.cubin").read_bytes() == b"\x7fELF"
+    assert json.loads((triton / "A1" / "__grp__k.json").read_text()) == {
+        "child_paths": {"k.cubin": str(triton / "A1" / "k.cubin")}
+    }
+    assert (root / "modelinfos" / "HunYuan.json").read_bytes() == b'{"x": 1}'
+    assert (triton / "B2" / "k.cubin").read_bytes() == b"the user's own"  # never replaced
+    assert not (tmp_path / "outside.txt").exists()
+    (triton / "A1" / "k.cubin").unlink()
+    assert seed_from(pack) == 0  # once per pack: the cache is the user's from then on
+    assert not (triton / "A1" / "k.cubin").exists()
+
+
+def test_no_pack_without_a_gpu_or_for_another_stack(tmp_path: Path) -> None:
+    assert pack_name("0.26.0", "3.6.0", (9, 0)) == "vllm-0.26.0-triton-3.6.0-sm90.tar.xz"
+    assert installed_pack(None, tmp_path) is None
+    assert installed_pack((9, 0), tmp_path) is None  # no pack in the folder for what is installed
+
+
+def test_a_kernel_group_names_its_files_where_this_cache_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Triton finds a kernel's files through its group's absolute paths: those of the machine
+    that compiled it would never exist here, and Triton would compile it again."""
+    root, triton = tmp_path / "vllm", tmp_path / "here" / "triton"
+    monkeypatch.setenv("VLLM_CACHE_ROOT", str(root))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    group = {"child_paths": {"k.cubin": "k.cubin", "k.json": "k.json"}}
+    hostile = {"child_paths": {"k.cubin": "/etc/passwd"}}
+    pack = _pack(
+        tmp_path / "p.tar.xz",
+        {
+            "triton/A1/__grp__k.json": json.dumps(group).encode(),
+            "triton/A1/k.cubin": b"\x7fELF",
+            "triton/A1/k.json": b"{}",
+            "triton/B2/__grp__k.json": json.dumps(hostile).encode(),
+            "triton/C3/__grp__k.json": b"not json",
+        },
+    )
+    assert seed_from(pack) == 3
+    located = json.loads((triton / "A1" / "__grp__k.json").read_text())["child_paths"]
+    assert located == {"k.cubin": str(triton / "A1" / "k.cubin"), "k.json": str(triton / "A1" / "k.json")}
+    assert all(Path(p).is_file() for p in located.values())
+    assert not (triton / "B2" / "__grp__k.json").exists()  # a path elsewhere: a miss, not a lead
+    assert not (triton / "C3" / "__grp__k.json").exists()
