@@ -6,9 +6,9 @@ kernels it compiled are what a fresh machine of the same stack would compile aga
 
     python3 bench/kernel_pack.py --out-dir $OUT     # writes vllm-X-triton-Y-smNN.tar.xz
 
-Only Triton's complete kernel groups go in (a group's `__grp__*.json` names its files; a
-group with a file missing is left out, as Triton would recompile it), in a stable order with
-neutral owners and times, so the same cache gives the same archive.
+Triton's complete kernel groups go in (a group's `__grp__*.json` names its files; a group with
+a file missing is left out, as Triton would compile it again) with the launchers Triton built
+for them, in a stable order with neutral owners and times: the same cache, the same archive.
 """
 
 from __future__ import annotations
@@ -41,18 +41,28 @@ def complete_groups(triton: Path) -> list[Path]:
     return sorted(set(files))
 
 
+def launchers(triton: Path) -> list[Path]:
+    """Triton's C extensions: a launcher per kernel signature and its driver's `cuda_utils`,
+    built with the machine's compiler at first use (a folder each, named by a hash of their
+    source and the platform; the file name carries the Python ABI)."""
+    return sorted(triton.glob("*/*.so"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, required=True)
     cache = Path(os.environ.get("VLLM_CACHE_ROOT") or os.path.expanduser("~/.cache/vllm"))
     triton = os.environ.get("TRITON_CACHE_DIR")
     parser.add_argument("--triton", type=Path, default=Path(triton) if triton else cache / "triton")
+    parser.add_argument("--name", help="the pack's name (default: for this machine's vLLM, Triton and GPU)")
     args = parser.parse_args()
-    import torch
+    name = args.name
+    if name is None:
+        import torch
 
-    capability = torch.cuda.get_device_capability()
-    name = pack_name(metadata.version("vllm"), metadata.version("triton"), capability)
-    files = complete_groups(args.triton)
+        capability = torch.cuda.get_device_capability()
+        name = pack_name(metadata.version("vllm"), metadata.version("triton"), capability)
+    files = complete_groups(args.triton) + launchers(args.triton)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     with tarfile.open(args.out_dir / name, "w:xz", preset=9) as archive:
         for path in files:
