@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.engine.kernel_pack import installed_pack, pack_name, seed_from
+from hymt_cli.engine.kernel_pack import (
+    GROUP_PREFIX,
+    PACKS,
+    TRITON_PREFIX,
+    installed_pack,
+    pack_name,
+    seed_from,
+)
 
 
 def _pack(path: Path, members: dict[str, bytes]) -> Path:
@@ -83,3 +90,25 @@ def test_a_kernel_group_names_its_files_where_this_cache_keeps_them(
     assert all(Path(p).is_file() for p in located.values())
     assert not (triton / "B2" / "__grp__k.json").exists()  # a path elsewhere: a miss, not a lead
     assert not (triton / "C3" / "__grp__k.json").exists()
+
+
+def test_every_shipped_pack_is_complete_and_stays_in_its_cache() -> None:
+    """A shipped pack's kernel groups name their files by name, all of them in the pack, and
+    nothing in it lands outside Triton's cache: a broken group would make Triton fail, not
+    compile again."""
+    packs = sorted(PACKS.glob("*.tar.xz"))
+    assert packs, "hymt ships at least one kernel pack"
+    for pack in packs:
+        with tarfile.open(pack) as archive:
+            members = {m.name: m for m in archive.getmembers()}
+            assert all(m.isfile() for m in members.values())
+            assert all(n.startswith(TRITON_PREFIX) and ".." not in Path(n).parts for n in members)
+            groups = [n for n in members if Path(n).name.startswith(GROUP_PREFIX)]
+            assert groups
+            for name in groups:
+                data = archive.extractfile(members[name])
+                assert data is not None
+                children = json.loads(data.read())["child_paths"]
+                folder = Path(name).parent
+                assert all(Path(path).name == path == child for child, path in children.items())
+                assert all((folder / child).as_posix() in members for child in children)
