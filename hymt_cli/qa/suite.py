@@ -37,10 +37,6 @@ class QaSuite:
             ConsistencyTracker() if self.levels["inconsistent"] != "off" else None
         )
 
-    @property
-    def has_errors(self) -> bool:
-        return bool(self._errors)
-
     def errors(self, source: str, answer: str, target: str) -> tuple[Flag, ...]:
         """What rejects this answer (empty: nothing)."""
         checks = self._errors if answer != source else self._errors_of_source
