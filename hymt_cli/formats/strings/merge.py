@@ -33,6 +33,7 @@ that failed keeps the old value and its record.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -122,8 +123,7 @@ class MergePlan:
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
         plan.target_members = {m.path: m for m in target.members}
-        for leaf in leaves:
-            plan.add(leaf)
+        plan._add_all(leaves)
         return plan
 
     def needs(self, path: Path) -> bool:
@@ -132,22 +132,28 @@ class MergePlan:
 
     def add(self, leaf: Leaf) -> Fate:
         """One more key of the source (a plural form the target needs, met while reading)."""
-        described = self.source.companions and self.source.companion_of(leaf.path) is not None
-        fate: Fate = (
+        return self._add_all((leaf,))[0]
+
+    def _add_all(self, leaves: Sequence[Leaf]) -> list[Fate]:
+        """Keys of the source, in order: their fates, counted once (a catalog has 100,000)."""
+        companions = self.source.companion_of if self.source.companions else None
+        fate_of, target, categories = self._fate, self.target_members, self._categories
+        fates: list[Fate] = [
             "skipped"
-            if described or not leaf.translatable
-            else self._fate(leaf, self.target_members, self._categories)
-        )
-        self.leaves.append(leaf)
-        self.fates[leaf.path] = fate
-        counts = self.counts
-        if fate in ("added", "kept", "updated", "unchanged"):
-            setattr(counts, fate, getattr(counts, fate) + 1)
-        elif fate == "restored":
-            counts.kept += 1
+            if not leaf.translatable or (companions is not None and companions(leaf.path) is not None)
+            else fate_of(leaf, target, categories)
+            for leaf in leaves
+        ]
+        self.leaves.extend(leaves)
+        self.fates.update(zip([leaf.path for leaf in leaves], fates))
+        tally, counts = Counter(fates), self.counts
+        counts.added += tally["added"]
+        counts.kept += tally["kept"] + tally["restored"]
+        counts.updated += tally["updated"]
+        counts.unchanged += tally["unchanged"]
         counts.outdated = len(self.outdated)
         self._settled = False
-        return fate
+        return fates
 
     def nothing_to_translate(self, path: Path) -> None:
         """A key the target holds with no value whose source the scan finds nothing to
@@ -203,11 +209,12 @@ class MergePlan:
             return "added"  # an empty value is a missing translation (i18next-parser writes "")
         if record is None or record.output != digest(there.text):
             return "kept"
+        source = digest(leaf.text if leaf.source is None else leaf.source)  # (leaf.source_text)
         if record.person:
-            if record.source and record.source != digest(leaf.source_text):
+            if record.source and record.source != source:
                 self.outdated.append(leaf.path)
             return "kept"
-        return "unchanged" if record.source == digest(leaf.source_text) else "updated"
+        return "unchanged" if record.source == source else "updated"
 
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
