@@ -198,7 +198,7 @@ class StringsReader:
             (leaf.value_start, leaf.value_end)
             for target in self._targets.values()
             if target.plan is not None
-            for leaf in target.plan.leaves
+            for leaf in target.plan.changing
             if target.plan.needs(leaf.path)
         }
         new_forms = lacks_plural_forms(outline, self._targets)

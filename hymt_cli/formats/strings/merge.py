@@ -43,6 +43,7 @@ from .outline import Container, Leaf, Member, Outline, Path
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
 COUNTED = ("added", "kept", "updated", "removed", "unchanged")
+_CHANGING = frozenset({"added", "updated", "restored"})
 # A source item's rendering in one language, by its source span: the new value text (None for
 # what is no value: a new plural form's whole member, an edit) and the raw text written there.
 Rendered = Mapping[tuple[int, int], tuple[str | None, str]]
@@ -104,6 +105,10 @@ class MergePlan:
     target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
     _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
+    # The leaves whose fate, when planned, changes the target (added, updated, restored): what
+    # carrying out the plan goes through, not every key of the catalog. Each one's fate is
+    # asked again (`nothing_to_translate` may have made it unchanged since).
+    changing: list[Leaf] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -146,6 +151,7 @@ class MergePlan:
         ]
         self.leaves.extend(leaves)
         self.fates.update(zip([leaf.path for leaf in leaves], fates))
+        self.changing.extend(leaf for leaf, fate in zip(leaves, fates) if fate in _CHANGING)
         tally, counts = Counter(fates), self.counts
         counts.added += tally["added"]
         counts.kept += tally["kept"] + tally["restored"]
@@ -219,6 +225,10 @@ class MergePlan:
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
         target = self.target_members
+        kept = {m.path for m in self.source.members}
+        kept.update(leaf.path for leaf in self.leaves)
+        if kept.issuperset(target):  # (a catalog in sync: every member of the target is the source's)
+            return []
         wanted: set[Path] = set()
         for leaf in self.leaves:
             wanted.update(leaf.path[:i] for i in range(len(leaf.path) + 1))
@@ -296,6 +306,8 @@ class MergePlan:
         restored = {path_key(p) for p, fate in self.fates.items() if fate == "restored"}
         out = {k: a for k, a in self.archive.items() if k not in restored}
         gone = {m.path for m in self.removed}
+        if not gone:
+            return out
         for leaf in self.target.leaves():
             if not _under(leaf.path, gone):
                 continue
