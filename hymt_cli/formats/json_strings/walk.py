@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from ..jsontext import JsonStyle, Path, Token, decode_string, encode_string, tokens
@@ -89,9 +90,13 @@ class Walk:
         self.wanted = wanted
         self.skip = skip
         self.flavor = flavor
-        self.style = JsonStyle.of(text)
         self.descriptions = descriptions or {}
         self.stack: list[_Frame] = []
+
+    @cached_property
+    def style(self) -> JsonStyle:
+        """How the file writes strings, read when a value is first needed (a merge may need none)."""
+        return JsonStyle.of(self.text)
 
     def items(self) -> Iterator[Item]:
         for token in tokens(self.text, skip=self.skip):
