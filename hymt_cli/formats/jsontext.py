@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -106,8 +106,12 @@ class _Frame:
     key: str | None = None  # the member whose value comes next
 
 
-def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
-    """Every token of the one JSON document in text[start:end]; JsonSyntaxError otherwise."""
+def tokens(
+    text: str, start: int = 0, end: int | None = None, skip: Mapping[int, int] | None = None
+) -> Iterator[Token]:
+    """Every token of the one JSON document in text[start:end]; JsonSyntaxError otherwise.
+    `skip`: containers passed over unread (read before: a merge's outline), by the position
+    after their opening bracket -> that of their closing one: they read as empty."""
     end = len(text) if end is None else end
     pos = start + 1 if text.startswith("\ufeff", start) else start
     stack: list[_Frame] = []
@@ -127,7 +131,8 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]
                 opening: Literal["{", "["] = "{" if ch == "{" else "["
                 yield Token(opening, pos, pos + 1, path, depth)
                 stack.append(_Frame(opening, path, depth))
-                pos = _skip(text, pos + 1, end)
+                jump = skip.get(pos + 1) if skip else None
+                pos = jump if jump is not None else _skip(text, pos + 1, end)
                 closing: TokenKind = "}" if ch == "{" else "]"
                 if pos < end and text[pos] == closing:
                     stack.pop()

@@ -120,8 +120,8 @@ class Pipeline:
             while (window := self._fill()) is not None:
                 self._translate(window)
                 del window  # translated and written: freed before the next one is read
-                if collecting:
-                    gc.collect(0)
+                if collecting and (self._current is not None or self._queue):
+                    gc.collect(0)  # (not after the last: automatic collection takes over then)
             if self._prompts is not None:
                 self._prompts.commit()
             if self.flagger is not None:

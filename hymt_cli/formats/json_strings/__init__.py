@@ -11,7 +11,7 @@ and i18next plural keys a target needs are added (Russian `_few`, `_many`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -20,7 +20,7 @@ from ...options import Options, Panel, option
 from ..base import Decoded, FormatError, decode_utf8
 from ..jsontext import JsonSyntaxError
 from ..layout import Layout, Marked, file_named_by_language, folder_per_language, stem_suffix
-from ..strings import Item, StringsFormat
+from ..strings import Item, StringsFormat, Wanted
 from ..strings.outline import Outline
 from .flavor import Flavor, detect
 from .outline import json_outline
@@ -72,14 +72,15 @@ class JsonStringsFormat(StringsFormat):
     def scan(self, text: str) -> Iterator[Item]:
         return self._scan(text, None)
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+    def scan_wanted(self, text: str, wanted: Wanted) -> Iterator[Item]:
         return self._scan(text, wanted)
 
-    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+    def _scan(self, text: str, wanted: Wanted | None) -> Iterator[Item]:
         flavor = self._flavor(text)
         try:
             descriptions = arb_descriptions(text) if flavor == "arb" else None
-            yield from Walk(text, flavor, descriptions, wanted).items()
+            skip = wanted.skippable if wanted is not None else None
+            yield from Walk(text, flavor, descriptions, wanted, skip).items()
         except JsonSyntaxError as exc:
             raise FormatError(f"not valid JSON: {exc}") from None
 

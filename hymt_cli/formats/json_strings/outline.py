@@ -28,10 +28,12 @@ def json_outline(text: str, *, arb: bool = False) -> Outline:
     """Every member of the document (its top: an object or an array) in document order; raise
     JsonSyntaxError where the text is no JSON. `arb`: an ARB file, whose `@key` members describe
     `key` (its companions)."""
-    style = JsonStyle.of(text)
+    styles: list[JsonStyle] = []  # the file's, read at the first value written (scanning megabytes)
 
     def write(value: str) -> str:
-        return encode_string(value, style)
+        if not styles:
+            styles.append(JsonStyle.of(text))
+        return encode_string(value, styles[0])
 
     fast = pattern_members(text, write)
     members: list[Member | None] = list(fast) if fast is not None else token_members(text, write)

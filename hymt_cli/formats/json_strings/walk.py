@@ -15,8 +15,9 @@ adjacent are not seen as one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from ..jsontext import JsonStyle, Path, Token, decode_string, encode_string, tokens
@@ -79,18 +80,26 @@ class Walk:
         flavor: Flavor,
         descriptions: dict[str, str] | None = None,
         wanted: Callable[[int, int], bool] | None = None,
+        skip: Mapping[int, int] | None = None,
     ) -> None:
         """`wanted`: the only value spans that must be entries (a merge needing a few: the
-        others are not parsed); plural forms are always, for the forms a target needs."""
+        others are not parsed); plural forms are always, for the forms a target needs.
+        `skip`: containers that hold no wanted value and no plural a target lacks a form of
+        (strings/document.Wanted), passed over unread."""
         self.text = text
         self.wanted = wanted
+        self.skip = skip
         self.flavor = flavor
-        self.style = JsonStyle.of(text)
         self.descriptions = descriptions or {}
         self.stack: list[_Frame] = []
 
+    @cached_property
+    def style(self) -> JsonStyle:
+        """How the file writes strings, read when a value is first needed (a merge may need none)."""
+        return JsonStyle.of(self.text)
+
     def items(self) -> Iterator[Item]:
-        for token in tokens(self.text):
+        for token in tokens(self.text, skip=self.skip):
             yield from self._token(token)
 
     def _token(self, token: Token) -> Iterator[Item]:

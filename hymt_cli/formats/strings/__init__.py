@@ -42,7 +42,7 @@ from .conventions import (
     literal_parts,
     looks_like_printf,
 )
-from .document import StringsFormat, StringsReader
+from .document import StringsFormat, StringsReader, Wanted
 from .html_text import html_escaped
 from .icu import IcuError, parse_message
 from .merge import MergeCounts
@@ -78,6 +78,7 @@ __all__ = [
     "MergeResult",
     "RecordingWriter",
     "StringsReader",
+    "Wanted",
     "ParsedValue",
     "Value",
     "PluralKind",

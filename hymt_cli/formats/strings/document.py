@@ -22,7 +22,8 @@ Entries, edits and splicing are splice.py's; the writers of a target, writers.py
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
@@ -32,7 +33,7 @@ from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
 from .merge import MergeCounts
-from .outline import Outline
+from .outline import Container, Outline
 from .outline import Path as KeyPath
 from .plurals import for_languages
 from .splice import Chunk, Entry, Item, StringsDocument, chunk_of, chunk_segments
@@ -68,10 +69,11 @@ class StringsFormat(SplicingFormat):
         column) when the text is not this format."""
         raise NotImplementedError
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+    def scan_wanted(self, text: str, wanted: Wanted) -> Iterator[Item]:
         """`scan`, where only the values whose span `wanted` accepts need to be entries (the
         others may be left out: merging into a target that has most of them). A format that
-        can skip the work of the others says so by overriding this."""
+        can skip the work of the others says so by overriding this; one that can skip a whole
+        container (`Wanted.skippable`) without reading it, by using that too."""
         return self.scan(text)
 
     @property
@@ -196,12 +198,13 @@ class StringsReader:
             (leaf.value_start, leaf.value_end)
             for target in self._targets.values()
             if target.plan is not None
-            for leaf in target.plan.leaves
+            for leaf in target.plan.changing
             if target.plan.needs(leaf.path)
         }
-        if not wanted and not lacks_plural_forms(outline, self._targets):
+        new_forms = lacks_plural_forms(outline, self._targets)
+        if not wanted and not new_forms:
             return iter(())  # nothing to translate, no plural form a target lacks: no scan
-        return _scanned(self._format, text, lambda start, end: (start, end) in wanted, self._languages)
+        return _scanned(self._format, text, Wanted.of(wanted, outline, new_forms), self._languages)
 
     def _unit(self, index: int, chunk: Chunk, warning: str = "") -> Unit:
         segments, labels = chunk_segments(chunk)
@@ -241,10 +244,39 @@ class StringsReader:
         return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
 
 
+class Wanted:
+    """The values a merge needs a scan to make entries of (by their span), and the containers
+    (`skippable`: a container's inner start -> inner end) that hold none of them: a scan may
+    pass over those unread. None are skippable where a target lacks a plural form (every
+    plural of the source is read then, to make the forms it needs)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]], skippable: Mapping[int, int] | None = None) -> None:
+        self.spans = frozenset(spans)
+        self.skippable: Mapping[int, int] = skippable or {}
+
+    @classmethod
+    def of(cls, spans: Iterable[tuple[int, int]], outline: Outline, new_forms: bool) -> Wanted:
+        spans = frozenset(spans)
+        if new_forms:
+            return cls(spans)
+        starts = sorted(start for start, _ in spans)
+        skippable: dict[int, int] = {}
+        for member in outline.members:
+            if isinstance(member, Container) and member.path:
+                inner, end = member.inner_start, member.inner_end
+                at = bisect_left(starts, inner)
+                if at == len(starts) or starts[at] >= end:  # no wanted value inside
+                    skippable[inner] = end
+        return cls(spans, skippable)
+
+    def __call__(self, start: int, end: int) -> bool:
+        return (start, end) in self.spans
+
+
 def _scanned(
     fmt: StringsFormat,
     text: str,
-    wanted: Callable[[int, int], bool] | None,
+    wanted: Wanted | None,
     languages: Iterable[str] | None = None,
 ) -> Iterator[Item]:
     try:

@@ -33,6 +33,7 @@ that failed keeps the old value and its record.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -42,6 +43,7 @@ from .outline import Container, Leaf, Member, Outline, Path
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
 COUNTED = ("added", "kept", "updated", "removed", "unchanged")
+_CHANGING = frozenset({"added", "updated", "restored"})
 # A source item's rendering in one language, by its source span: the new value text (None for
 # what is no value: a new plural form's whole member, an edit) and the raw text written there.
 Rendered = Mapping[tuple[int, int], tuple[str | None, str]]
@@ -103,6 +105,10 @@ class MergePlan:
     target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
     _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
+    # The leaves whose fate, when planned, changes the target (added, updated, restored): what
+    # carrying out the plan goes through, not every key of the catalog. Each one's fate is
+    # asked again (`nothing_to_translate` may have made it unchanged since).
+    changing: list[Leaf] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -122,8 +128,7 @@ class MergePlan:
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
         plan.target_members = {m.path: m for m in target.members}
-        for leaf in leaves:
-            plan.add(leaf)
+        plan._add_all(leaves)
         return plan
 
     def needs(self, path: Path) -> bool:
@@ -132,22 +137,29 @@ class MergePlan:
 
     def add(self, leaf: Leaf) -> Fate:
         """One more key of the source (a plural form the target needs, met while reading)."""
-        described = self.source.companions and self.source.companion_of(leaf.path) is not None
-        fate: Fate = (
+        return self._add_all((leaf,))[0]
+
+    def _add_all(self, leaves: Sequence[Leaf]) -> list[Fate]:
+        """Keys of the source, in order: their fates, counted once (a catalog has 100,000)."""
+        companions = self.source.companion_of if self.source.companions else None
+        fate_of, target, categories = self._fate, self.target_members, self._categories
+        fates: list[Fate] = [
             "skipped"
-            if described or not leaf.translatable
-            else self._fate(leaf, self.target_members, self._categories)
-        )
-        self.leaves.append(leaf)
-        self.fates[leaf.path] = fate
-        counts = self.counts
-        if fate in ("added", "kept", "updated", "unchanged"):
-            setattr(counts, fate, getattr(counts, fate) + 1)
-        elif fate == "restored":
-            counts.kept += 1
+            if not leaf.translatable or (companions is not None and companions(leaf.path) is not None)
+            else fate_of(leaf, target, categories)
+            for leaf in leaves
+        ]
+        self.leaves.extend(leaves)
+        self.fates.update(zip([leaf.path for leaf in leaves], fates))
+        self.changing.extend(leaf for leaf, fate in zip(leaves, fates) if fate in _CHANGING)
+        tally, counts = Counter(fates), self.counts
+        counts.added += tally["added"]
+        counts.kept += tally["kept"] + tally["restored"]
+        counts.updated += tally["updated"]
+        counts.unchanged += tally["unchanged"]
         counts.outdated = len(self.outdated)
         self._settled = False
-        return fate
+        return fates
 
     def nothing_to_translate(self, path: Path) -> None:
         """A key the target holds with no value whose source the scan finds nothing to
@@ -203,15 +215,20 @@ class MergePlan:
             return "added"  # an empty value is a missing translation (i18next-parser writes "")
         if record is None or record.output != digest(there.text):
             return "kept"
+        source = digest(leaf.text if leaf.source is None else leaf.source)  # (leaf.source_text)
         if record.person:
-            if record.source and record.source != digest(leaf.source_text):
+            if record.source and record.source != source:
                 self.outdated.append(leaf.path)
             return "kept"
-        return "unchanged" if record.source == digest(leaf.source_text) else "updated"
+        return "unchanged" if record.source == source else "updated"
 
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
         target = self.target_members
+        kept = {m.path for m in self.source.members}
+        kept.update(leaf.path for leaf in self.leaves)
+        if kept.issuperset(target):  # (a catalog in sync: every member of the target is the source's)
+            return []
         wanted: set[Path] = set()
         for leaf in self.leaves:
             wanted.update(leaf.path[:i] for i in range(len(leaf.path) + 1))
@@ -289,6 +306,8 @@ class MergePlan:
         restored = {path_key(p) for p, fate in self.fates.items() if fate == "restored"}
         out = {k: a for k, a in self.archive.items() if k not in restored}
         gone = {m.path for m in self.removed}
+        if not gone:
+            return out
         for leaf in self.target.leaves():
             if not _under(leaf.path, gone):
                 continue

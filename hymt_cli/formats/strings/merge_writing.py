@@ -35,7 +35,7 @@ def merged(
     failed = set(failed)
     items = sorted(rendered.items())
     starts = [span[0] for span, _ in items]
-    for leaf in plan.leaves:
+    for leaf in plan.changing:
         fate, there = plan.fates.get(leaf.path), target.get(leaf.path)
         if not isinstance(there, Leaf):
             continue
@@ -52,7 +52,7 @@ def merged(
         retired = plan.target.retired
         revived = [
             retired[leaf.path]
-            for leaf in plan.leaves
+            for leaf in plan.changing
             if leaf.path in retired
             and leaf.path not in target
             and plan.fates.get(leaf.path) in ("added", "restored")
@@ -64,7 +64,7 @@ def merged(
 
 def _restored(plan: MergePlan) -> dict[tuple[int, int], tuple[str | None, str]]:
     out: dict[tuple[int, int], tuple[str | None, str]] = {}
-    for leaf in plan.leaves:
+    for leaf in plan.changing:
         if plan.fates.get(leaf.path) == "restored" and leaf.write is not None:
             back = plan.restoring(leaf)
             assert back is not None
@@ -84,15 +84,18 @@ def _insertions(
     for leaf in plan.leaves:
         by_path.setdefault(leaf.path, leaf)
     roots: dict[Path, Member] = {}
-    for leaf in plan.leaves:
+    for leaf in plan.changing:
         if plan.fates.get(leaf.path) not in ("added", "restored") or leaf.path in target:
             continue
         cut = next(i for i in range(1, len(leaf.path) + 1) if leaf.path[:i] not in target)
         roots.setdefault(leaf.path[:cut], by_path[leaf.path[:cut]])
+    if not roots:
+        return []
+    parents = {root[:-1] for root in roots}
+    children = [m for m in by_path.values() if m.path and m.path[:-1] in parents]
     order: dict[Path, list[Path]] = {}  # parent -> its children in the source, source order
-    for member in sorted(by_path.values(), key=lambda m: (m.start, len(m.path))):
-        if member.path:
-            order.setdefault(member.path[:-1], []).append(member.path)
+    for member in sorted(children, key=lambda m: (m.start, len(m.path))):
+        order.setdefault(member.path[:-1], []).append(member.path)
     after: dict[Path, list[Copied]] = {}
     before: dict[Path, list[Copied]] = {}
     into: dict[Path, list[Copied]] = {}
