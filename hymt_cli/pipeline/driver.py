@@ -222,22 +222,26 @@ class Pipeline:
         refused = unsendable(unit.segments)
         window.segments += len(unit.segments)
         with_context = self._with_context(current)
+        display, weights = current.source.display, unit.weights
         for job in current.jobs:
             if not job.live:
                 continue
             note_unsendable(job, unit, refused)
             work = UnitWork(job, unit, {})
-            only = unit.only.get(job.lang.code)
-            for segment in translatable:
-                if not segment.is_for(job.lang.code) or (only is not None and segment.id not in only):
+            lang = job.lang
+            only = unit.only.get(lang.code)
+            counted = 0
+            for segment in translatable:  # (every segment of a run: names read once, above)
+                if not segment.is_for(lang.code) or (only is not None and segment.id not in only):
                     continue
                 work.pieces[segment.id] = planner.pieces_for(
                     segment.text,
-                    job.lang,
-                    (current.source.display, segment.id),
+                    lang,
+                    (display, segment.id),
                     segment.context if with_context else "",
                 )
-                job.report.segments += unit.weight(segment.id)
+                counted += weights.get(segment.id, 1)
+            job.report.segments += counted
             keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
             for key in keys:
                 window.waiting[key].append(work)
