@@ -26,16 +26,9 @@ DEFAULT_BATCH_REQUESTS = 4096
 # engine works through them in order (a streaming engine keeps the next ones queued), so the
 # first documents are written first instead of every document waiting for the whole job.
 SUBMIT_BUCKET = 1024
-# Answers are committed to the memory this many at a time at least, and a second apart at least:
-# a killed run loses a second of work at most, and a fast engine's answers make few commits (each
-# writes every page its random keys touch: 1,024 short answers a commit wrote 1.6 GB for 200,000).
+# Answers are handed to the memory this many at a time (it commits them when a commit is due:
+# held_answers.py), and as a pass ends.
 MEMORY_CHUNK = 1024
-MEMORY_SECONDS = 1.0
-# ... and never sooner than this many times the last commit took: a commit writes every page its
-# random keys land on, so in a memory larger than sqlite's cache one costs about as much for
-# 1,000 answers as for 50,000, and a fast engine's answers (the identity engine's million lines)
-# spent more time committing than being planned. The commits now take a tenth of the run at most.
-MEMORY_COMMIT_SHARE = 10
 PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
 
@@ -76,7 +69,6 @@ class Dispatcher:
         self.on_final = on_final
         self.submit_bucket = submit_bucket
         self.long_first = long_first
-        self._commit_gap = MEMORY_SECONDS  # seconds between memory commits at least
 
     def dispatch(self, requests: list[PlannedRequest]) -> None:
         """Engine pass, then one deterministic second try for outputs that failed a check."""
@@ -106,8 +98,7 @@ class Dispatcher:
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
         )
-        answered: list[PlannedRequest] = []  # not committed to the memory yet
-        committed = time.monotonic()
+        answered: list[PlannedRequest] = []  # not handed to the memory yet
         try:
             for batch in batches:
                 started, retries = time.monotonic(), engine.retries
@@ -126,9 +117,9 @@ class Dispatcher:
                         counter.add(request.prompt_tokens, generation.output_tokens)
                         if self.outcomes.answered(request, generation, deterministic=deterministic):
                             self.on_final(request.key)
-                        if len(answered) >= MEMORY_CHUNK and time.monotonic() - committed >= self._commit_gap:
+                        if len(answered) >= MEMORY_CHUNK:
                             self._remember(answered)
-                            answered, committed = [], time.monotonic()
+                            answered = []
                 finally:
                     counter.flush()
                     self.report.engine_retries += engine.retries - retries
@@ -139,7 +130,7 @@ class Dispatcher:
             self._remember(answered)
 
     def _remember(self, answered: list[PlannedRequest]) -> None:
-        """Commit accepted answers in chunks: a killed run resumes from the memory. A signal
+        """Hand accepted answers to the memory in chunks: a killed run resumes from it. A signal
         never cuts a commit in half (deferred)."""
         if self.memory is None or not answered:
             return
@@ -148,10 +139,8 @@ class Dispatcher:
             for r in answered
             if (outcome := self.outcomes[r.key]).translation is not None and outcome.problem is None
         ]
-        started = time.monotonic()
         with deferred():
             self.memory.remember(accepted)
-        self._commit_gap = max(MEMORY_SECONDS, MEMORY_COMMIT_SHARE * (time.monotonic() - started))
 
     def _run_planner(self, request: PlannedRequest) -> Callable[[str], PlannedRequest]:
         """Plans the plain requests of a broken request's text runs (same language, same place)."""

@@ -33,6 +33,7 @@ from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory
 from .engine_start import EngineHolder
 from .flagging import Flagger
+from .held_answers import HeldAnswers
 from .jobs import OpenInput
 from .outcomes import Check, Outcomes
 from .output_jobs import OutputJobs
@@ -76,7 +77,8 @@ class Pipeline:
             + ((glossary_terms_used,) if glossary is not None else ())
             + (self.flagger.checks() if self.flagger is not None else ())
         )
-        self.memory = memory
+        # Answers held across windows until a commit is worth its cost (held_answers.py).
+        self.memory = HeldAnswers(memory) if memory is not None else None
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
@@ -130,6 +132,8 @@ class Pipeline:
         finally:
             if collecting:
                 gc.enable()
+            if self.memory is not None:  # what was answered is kept, also when the run stops early
+                self.memory.flush()
             self.engine.close(failed=failed)
             if failed:
                 self._discard_all()
