@@ -20,6 +20,7 @@ from pipelines import run_pipeline
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.formats import TextOptions, document
 from hymt_cli.options import OptionSet
+from hymt_cli.pipeline import held_answers
 
 RequestKey = tuple[str, str, str]
 ROOT = Path(__file__).resolve().parents[2]  # this checkout's hymt_cli, in the child too
@@ -80,6 +81,7 @@ def test_a_long_text_runs_in_the_memory_of_a_short_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(document, "PART_BYTES", 4096, raising=False)  # parts of about 140 lines
+    monkeypatch.setattr(held_answers, "MAX_HELD", 1024)  # answers held for the memory: as scaled down
     small = peak_of_a_run(tmp_path, LINES)
     large = peak_of_a_run(tmp_path, 4 * LINES)
     assert large < 1.2 * small, (
