@@ -5,8 +5,9 @@ A commit writes every page its keys land on (they are digests: anywhere in the f
 memory larger than sqlite's cache one costs about as much for a thousand answers as for a
 hundred thousand. Committing each window's answers as it ended made a long file's commits grow
 with the memory, window after window. Answers are now held until `MEMORY_SECONDS` have passed
-and ten times the last commit's time, or `MAX_HELD` are waiting; a window that meets a held
-text again recalls it from here, as it would from the memory.
+and ten times the last commit's time, or `MAX_HELD` are waiting, or a later window asks for a
+held text: they are committed first, and the memory answers as it did when every window's
+answers were committed as it ended.
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ class HeldAnswers:
 
     def recall(self, keys: Sequence[RequestKey]) -> list[str | None]:
         held = self._held
-        asked = [k for k in keys if k not in held]
-        found = dict(zip(asked, self.memory.recall(asked), strict=True)) if asked else {}
-        return [held[k] if k in held else found[k] for k in keys]
+        if held and any(k in held for k in keys):
+            self.flush()  # a text met again: the memory decides what it recalls, as before
+        return self.memory.recall(keys)
 
     def remember(self, items: Sequence[tuple[RequestKey, str]]) -> None:
         self._held.update(items)
