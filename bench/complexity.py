@@ -16,9 +16,12 @@ Tables (CSV, TSV, JSON Lines, Parquet) are read and written a batch at a time th
 format's reader and writer (every selected cell translated); for them the peak of memory
 allocated while reading and writing (tracemalloc) is printed at N and 2N too: bounded memory
 keeps it flat as the rows double. The `context` cases tell each cell its row's title
-(`--context-columns`): a cell per (value, context) pair, each row its own.
+(`--context-columns`): a cell per (value, context) pair, each row its own. A long text file
+(`documents:`) goes the same way, a part of about 256 KiB at a time; `bench/text_scale.py`
+runs it end to end (the CLI, the memory, a million lines and more).
 
-    python bench/complexity.py --only tables:   # the table cases only
+    python bench/complexity.py --only tables:     # the table cases only
+    python bench/complexity.py --only documents:  # the long text file, read and written in parts
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from complexity_resources import CASES as RESOURCE_CASES  # noqa: E402
 
-from hymt_cli.formats import DelimitedOptions, TableOptions, format_named  # noqa: E402
-from hymt_cli.options import OptionSet  # noqa: E402
+from hymt_cli.formats import DelimitedOptions, TableOptions, TextOptions, format_named  # noqa: E402
+from hymt_cli.options import Options, OptionSet  # noqa: E402
 from hymt_cli.text.tags import TAG  # noqa: E402
 
 _SWAP = str.maketrans("aeiouAEIOU", "áéíóúÁÉÍÓÚ")
@@ -225,6 +228,7 @@ class TableCase:
     columns: tuple[str, ...]
     context_columns: tuple[str, ...] = ()
     add_columns: bool = False
+    options: tuple[Options, ...] = ()  # the format's options besides the table's
 
 
 _WORDS = "soft warm light durable classic modern compact handmade organic recycled bright quiet".split()
@@ -353,6 +357,15 @@ TABLE_CASES = [
         ("title", "description"),
         ("title",),
     ),
+    # A long document streams as a table does: read, translated and written a part at a time.
+    TableCase(
+        "documents: txt million lines, in parts (2N)",
+        "txt",
+        500_000,
+        lambda n: "".join(f"Line {i} of a long file.\n" for i in range(n)).encode(),
+        (),
+        options=(TextOptions(segment_by="line"),),
+    ),
 ]
 
 
@@ -385,7 +398,7 @@ def _run_table(case: TableCase, data: bytes) -> int:
     table = TableOptions(
         columns=case.columns, context_columns=case.context_columns, add_columns=case.add_columns
     )
-    settings = OptionSet([table, DelimitedOptions()])
+    settings = OptionSet([table, DelimitedOptions(), *case.options])
     reader = format_named(case.fmt, settings).open(_Source(data))
     sink = _Sink()
     writer = None
@@ -456,10 +469,10 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(worst, ratio)
         flag = "" if ratio <= 2.3 else "  <- super-linear?"
         print(f"{case.name:42} {n:>9} {small:>9.3f} {large:>9.3f} {ratio:>6.2f}{flag}", flush=True)
-    tables = [case for case in TABLE_CASES if args.only in case.name]
+    tables = [case for case in TABLE_CASES if args.only in case.name]  # and long documents
     if tables:
         print(
-            f"\n{'table case':42} {'rows N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6} "
+            f"\n{'streamed case':42} {'rows N':>9} {'t(N) s':>9} {'t(2N) s':>9} {'ratio':>6} "
             f"{'MiB(N)':>7} {'MiB(2N)':>7} {'MB/s':>6}"
         )
     for case in tables:

@@ -73,6 +73,8 @@ def problem_with(generation: Generation, source: str, cleaned: str) -> Problem |
         )
     if not cleaned:
         return Problem("empty output", check="empty")
+    if cleaned == source:
+        return None  # every check below looks for what the source itself lacks
     # No Unicode text holds a lone surrogate, yet a served model's JSON may ("\\ud800"): no file
     # can be written with it, and every check that encodes the text would fail on it.
     surrogate = LONE_SURROGATE.search(cleaned)

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import TypeVar
 
@@ -267,7 +268,9 @@ class TranslationMemory:
         model_keys = [_model_key(ctx, src_lang, tgt, text, note) for tgt, text, note in items]
         human_keys = [_human_key(tgt, text) for tgt, text, _ in items]
         found: dict[bytes, str] = {}
-        wanted = model_keys + human_keys
+        # In key order: each SELECT reads the pages after the last one's, not pages all over a file
+        # larger than sqlite's cache (a million keys in a memory of a million: 12.4 -> 6.9 s CPU).
+        wanted = sorted(model_keys + human_keys)
         with self._reporting("read"):
             for start in range(0, len(wanted), _CHUNK):
                 chunk = wanted[start : start + _CHUNK]
@@ -298,6 +301,10 @@ class TranslationMemory:
         ]
         if not rows:
             return 0
+        # In key order (stable: of two rows with one key the later still wins): the inserts walk
+        # the table's pages once, in order, instead of at random through a file larger than
+        # sqlite's cache (a million answers in commits of 65,536: 21 -> 14 s CPU).
+        rows.sort(key=itemgetter(0))
 
         def write() -> None:
             with self._transaction():

@@ -26,11 +26,9 @@ DEFAULT_BATCH_REQUESTS = 4096
 # engine works through them in order (a streaming engine keeps the next ones queued), so the
 # first documents are written first instead of every document waiting for the whole job.
 SUBMIT_BUCKET = 1024
-# Answers are committed to the memory this many at a time at least, and a second apart at least:
-# a killed run loses a second of work at most, and a fast engine's answers make few commits (each
-# writes every page its random keys touch: 1,024 short answers a commit wrote 1.6 GB for 200,000).
+# Answers are handed to the memory this many at a time (it commits them when a commit is due:
+# held_answers.py), and as a pass ends.
 MEMORY_CHUNK = 1024
-MEMORY_SECONDS = 1.0
 PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
 
@@ -100,8 +98,7 @@ class Dispatcher:
             token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
             max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
         )
-        answered: list[PlannedRequest] = []  # not committed to the memory yet
-        committed = time.monotonic()
+        answered: list[PlannedRequest] = []  # not handed to the memory yet
         try:
             for batch in batches:
                 started, retries = time.monotonic(), engine.retries
@@ -120,9 +117,9 @@ class Dispatcher:
                         counter.add(request.prompt_tokens, generation.output_tokens)
                         if self.outcomes.answered(request, generation, deterministic=deterministic):
                             self.on_final(request.key)
-                        if len(answered) >= MEMORY_CHUNK and time.monotonic() - committed >= MEMORY_SECONDS:
+                        if len(answered) >= MEMORY_CHUNK:
                             self._remember(answered)
-                            answered, committed = [], time.monotonic()
+                            answered = []
                 finally:
                     counter.flush()
                     self.report.engine_retries += engine.retries - retries
@@ -133,7 +130,7 @@ class Dispatcher:
             self._remember(answered)
 
     def _remember(self, answered: list[PlannedRequest]) -> None:
-        """Commit accepted answers in chunks: a killed run resumes from the memory. A signal
+        """Hand accepted answers to the memory in chunks: a killed run resumes from it. A signal
         never cuts a commit in half (deferred)."""
         if self.memory is None or not answered:
             return

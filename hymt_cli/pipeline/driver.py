@@ -33,6 +33,7 @@ from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory
 from .engine_start import EngineHolder
 from .flagging import Flagger
+from .held_answers import HeldAnswers
 from .jobs import OpenInput
 from .outcomes import Check, Outcomes
 from .output_jobs import OutputJobs
@@ -76,7 +77,8 @@ class Pipeline:
             + ((glossary_terms_used,) if glossary is not None else ())
             + (self.flagger.checks() if self.flagger is not None else ())
         )
-        self.memory = memory
+        # Answers held across windows until a commit is worth its cost (held_answers.py).
+        self.memory = HeldAnswers(memory) if memory is not None else None
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
@@ -130,6 +132,8 @@ class Pipeline:
         finally:
             if collecting:
                 gc.enable()
+            if self.memory is not None:  # what was answered is kept, also when the run stops early
+                self.memory.flush()
             self.engine.close(failed=failed)
             if failed:
                 self._discard_all()
@@ -222,22 +226,26 @@ class Pipeline:
         refused = unsendable(unit.segments)
         window.segments += len(unit.segments)
         with_context = self._with_context(current)
+        display, weights = current.source.display, unit.weights
         for job in current.jobs:
             if not job.live:
                 continue
             note_unsendable(job, unit, refused)
             work = UnitWork(job, unit, {})
-            only = unit.only.get(job.lang.code)
-            for segment in translatable:
-                if not segment.is_for(job.lang.code) or (only is not None and segment.id not in only):
+            lang = job.lang
+            only = unit.only.get(lang.code)
+            counted = 0
+            for segment in translatable:  # (every segment of a run: names read once, above)
+                if not segment.is_for(lang.code) or (only is not None and segment.id not in only):
                     continue
                 work.pieces[segment.id] = planner.pieces_for(
                     segment.text,
-                    job.lang,
-                    (current.source.display, segment.id),
+                    lang,
+                    (display, segment.id),
                     segment.context if with_context else "",
                 )
-                job.report.segments += unit.weight(segment.id)
+                counted += weights.get(segment.id, 1)
+            job.report.segments += counted
             keys = {p.key for pieces in work.pieces.values() for p in pieces if p.key is not None}
             for key in keys:
                 window.waiting[key].append(work)

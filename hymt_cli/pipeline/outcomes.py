@@ -55,12 +55,14 @@ class Outcomes:
         cleaned = clean_output(generation.text, request.model_text)
         if request.glossary is not None:
             cleaned = request.glossary.restore(cleaned)
-        # A hard problem (output unusable) outranks a soft one (output usable, imperfect).
-        problem = problem_with(generation, request.core, cleaned) or min(
-            (p for p in (check(request, cleaned) for check in self.checks) if p),
-            key=lambda p: p.soft,
-            default=None,
-        )
+        # A hard problem (output unusable) outranks a soft one (output usable, imperfect): the
+        # first hard one, else the first soft one (a loop, not min(): it runs for every answer).
+        problem = problem_with(generation, request.core, cleaned)
+        if problem is None:
+            for check in self.checks:
+                found = check(request, cleaned)
+                if found is not None and (problem is None or (problem.soft and not found.soft)):
+                    problem = found
         outcome.problem = problem
         if outcome.attempts == 1:
             outcome.first_problem = problem

@@ -8,7 +8,7 @@ token ids and output budget never change. What comes back is recorded elsewhere
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from ..glossary import Glossary, GlossaryUse
 from ..model.prompts import build_prompt, source_is_chinese
@@ -58,9 +58,6 @@ class PlannedRequest(Ask):
     max_tokens: int
 
 
-_ASK_FIELDS = tuple(f.name for f in fields(Ask) if f.init)
-
-
 @dataclass(frozen=True, slots=True)
 class Piece:
     """Part of a segment: surrounding whitespace stays as in the source; `key` None: nothing
@@ -74,6 +71,8 @@ class Piece:
 
 def _split_whitespace(text: str) -> tuple[str, str, str]:
     core = text.strip()
+    if len(core) == len(text):
+        return "", text, ""  # (most texts)
     if not core:
         return text, "", ""
     start = text.index(core)
@@ -179,7 +178,14 @@ class Planner:
         overhead = self._overhead_tokens(ask.lang, ask.chinese_source, ask.formatted, ask.context)
         source_tokens = max(1, prompt_tokens - overhead)
         return PlannedRequest(
-            **{name: getattr(ask, name) for name in _ASK_FIELDS},
+            ask.core,
+            ask.lang,
+            ask.prompt,
+            ask.first_use,
+            ask.formatted,
+            ask.glossary,
+            ask.context,
+            ask.chinese_source,
             prompt_ids=ids,
             prompt_tokens=prompt_tokens,
             source_tokens=source_tokens,

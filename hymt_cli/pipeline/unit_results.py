@@ -3,6 +3,7 @@ counted and flagged, its records spooled for the review page, the unit handed to
 
 from __future__ import annotations
 
+from ..checks.answers import Problem
 from ..glossary import tally
 from ..qa import Flag
 from ..review import RecordSpool
@@ -22,15 +23,22 @@ def finish_unit(
     outcomes, unit, report = window.outcomes, work.unit, work.job.report
     translated: dict[int, str] = {}
     warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
+    weights = unit.weights
     for segment_id, pieces in work.pieces.items():
         keys = [p.key for p in pieces if p.key is not None]
         found = [outcomes[k] for k in keys]
-        weight = unit.weight(segment_id)
-        if any(o.attempts > 1 for o in found):
+        weight = weights.get(segment_id, 1)
+        retried = repaired = False
+        failed: list[Problem | None] = []
+        for o in found:  # (one loop: it runs for every segment of a run)
+            retried = retried or o.attempts > 1
+            repaired = repaired or o.repaired
+            if o.translation is None:
+                failed.append(o.problem)
+        if retried:
             report.retried += weight
-        if any(o.repaired for o in found):
+        if repaired:
             report.repaired += weight
-        failed = [o.problem for o in found if o.translation is None]
         if failed:
             report.untranslated += weight
             report.add_problem(
@@ -40,10 +48,14 @@ def finish_unit(
             )
             _flag(flagger, work, input_order, segment_id, pieces, outcomes, kept_source=True)
             continue
-        translated[segment_id] = "".join(
-            p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
-            for p in pieces
-        )
+        if len(pieces) == 1 and found:  # one piece, translated: most segments
+            piece = pieces[0]
+            translated[segment_id] = piece.lead + (found[0].translation or "") + piece.trail
+        else:
+            translated[segment_id] = "".join(
+                p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
+                for p in pieces
+            )
         report.translated += weight
         warnings[segment_id] = _flag(
             flagger, work, input_order, segment_id, pieces, outcomes, kept_source=False

@@ -58,8 +58,9 @@ class ConsistencyTracker(Generic[Where]):
     def add(self, lang: str, source: str, answer: str, order: Order, where: Where, context: str = "") -> None:
         """`context`: what the model was told besides the text; one text in two contexts may
         rightly have two translations ("Save" the button, "Save" the verb in a sentence)."""
-        key = _digest(lang + "\0" + context + "\0" + compact(source))
-        translation = _digest(compact(answer))
+        compact_source = compact(source)
+        key = _digest(lang + "\0" + context + "\0" + compact_source)
+        translation = _digest(compact_source if answer == source else compact(answer))
         several = self._several.get(key)
         if several is None:
             first = self._first.get(key)

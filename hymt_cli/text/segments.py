@@ -50,7 +50,10 @@ def is_translatable(text: str) -> bool:
     and it is Unicode text (no lone surrogate: it stays as the source has it)."""
     # Inline tags (`<s1/>`) are markup, not words.
     words = TAG.sub("", text) if "<" in text else text
-    has_letter = any(m.group().isalpha() for m in _LETTER_LIKE.finditer(words))
+    first = _LETTER_LIKE.search(words)  # (nearly always a letter: the loop is for `½ ²`)
+    if first is None:
+        return False
+    has_letter = first.group().isalpha() or any(m.group().isalpha() for m in _LETTER_LIKE.finditer(words))
     return has_letter and LONE_SURROGATE.search(text) is None
 
 
