@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 from corpora import html_corpus, markdown_corpus
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept
 
@@ -131,6 +131,8 @@ def _check_html(src: str) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_doc(_MD_PIECES))
+@example(" <b>\n| x | y |\n|---|---|\n| 1 | 2 |\n")  # an indented HTML block: its tag stays first
+@example("   <b>\nHello there\n")
 def test_markdown_identity_and_pseudo_structure(src):
     _check_md(src)
 

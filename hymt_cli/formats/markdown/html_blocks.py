@@ -42,7 +42,10 @@ def html_block(src: str, lines: Lines, tok: Token) -> list[Located]:
 def _keep_block_start(src: str, segments: list[Located], start: int) -> list[Located]:
     """The markup that starts the block makes it an HTML block: translated text must not
     come before it. A placeholder there leaves the segment; a paired tag there (text
-    could move before it) leaves the segment untranslated."""
+    could move before it) leaves the segment untranslated. The block may be indented by up to
+    three spaces: its markup starts after them."""
+    while start < len(src) and src[start] in " \t":
+        start += 1
     out: list[Located] = []
     for located in segments:
         if located.start != start:
