@@ -146,6 +146,12 @@ class VllmEngine:
             if self._trace is not None:
                 self._trace.flush()
 
+    @property
+    def decodes_answers(self) -> bool:
+        """Whether vLLM started without a tokenizer and hymt decodes the answers (answer_decoder.py)."""
+        config = self._open().llm_engine.vllm_config.model_config
+        return self._decoder is not None and bool(config.skip_tokenizer_init)
+
     # -- the feed: requests in while the engine works (replica workers use it directly) -----
     @property
     def pending(self) -> int:

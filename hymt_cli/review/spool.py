@@ -124,6 +124,11 @@ class RecordSpool:
         entry = self._outputs.get(id(output))
         return entry.counts if entry is not None else OutputCounts()
 
+    def spooled_units(self, output: FileReport) -> int:
+        """How many units of `output` were spooled (one index entry each, whatever their size)."""
+        entry = self._outputs.get(id(output))
+        return len(entry.chunks) if entry is not None else 0
+
     def lines(self, output: FileReport) -> Iterator[bytes]:
         """The output's records, one script-safe JSON line each (no newline), in unit order and
         segment order within a unit."""

@@ -86,8 +86,7 @@ def test_finish_reasons_map_to_stop_or_length() -> None:
 def test_vllm_starts_without_a_tokenizer_when_hymt_decodes(vllm_engine, tiny_tokenizer) -> None:
     """The tiny model's tokenizer is one hymt reads itself: vLLM loads none (its start skips the
     tokenizer and its copies), and the answers still come back as text (answer_decoder.py)."""
-    assert vllm_engine._decoder is not None  # hymt decodes; vLLM was started without a tokenizer:
-    assert vllm_engine._open().llm_engine.vllm_config.model_config.skip_tokenizer_init
+    assert vllm_engine.decodes_answers
     (result,) = vllm_engine.generate(requests_for(tiny_tokenizer, [6])[:1])
     assert result.output_tokens == 6 and result.text.strip()
 

@@ -102,7 +102,7 @@ def test_inconsistent_translations_reach_records_spooled_before_the_run_ended(tm
         a, b = records_of(spool, report)
         counts = [spool.counts(file) for file in report.files]
         severities = spool.check_severity
-        assert [len(spool._outputs[id(file)].chunks) for file in report.files] == [1, 1]  # a unit each
+        assert [spool.spooled_units(file) for file in report.files] == [1, 1]  # a unit each
     assert not any("flags" in record for record in a)
     messages = [flag.message for flag in report.files[1].flags]
     assert len(messages) == 3 and messages[0].startswith("translated differently elsewhere in this run")

@@ -199,7 +199,7 @@ def test_the_spool_keeps_one_entry_per_unit_and_reads_units_in_order() -> None:
             spool.add(
                 output, unit, [SegmentRecord(unit, s, f"u{unit}s{s}", "t", "translated") for s in range(3)]
             )
-        assert len(spool._outputs[id(output)].chunks) == 3  # an index entry per unit, never per segment
+        assert spool.spooled_units(output) == 3  # an index entry per unit, never per segment
         lines = [json.loads(line) for line in spool.lines(output)]
     assert [(r["unit"], r["segment"]) for r in lines] == [(u, s) for u in range(3) for s in range(3)]
 
