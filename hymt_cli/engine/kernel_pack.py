@@ -65,11 +65,15 @@ def seed_from(pack: Path) -> int:
                 if not member.isfile():
                     continue
                 name = member.name.removeprefix("./")
-                if name.startswith(TRITON_PREFIX):
-                    target = triton / name.removeprefix(TRITON_PREFIX)
-                else:
-                    target = Path(root) / name
-                if ".." in Path(name).parts or target.exists():
+                base, inside = (
+                    (triton, name.removeprefix(TRITON_PREFIX))
+                    if name.startswith(TRITON_PREFIX)
+                    else (Path(root), name)
+                )
+                if Path(inside).is_absolute() or ".." in Path(inside).parts:  # never outside the cache
+                    continue
+                target = base / inside
+                if target.exists():
                     continue
                 data = archive.extractfile(member)
                 if data is not None:

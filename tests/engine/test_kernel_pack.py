@@ -43,6 +43,8 @@ def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.M
             "./triton/B2/k.cubin": b"shipped",
             "./modelinfos/HunYuan.json": b'{"x": 1}',
             "../outside.txt": b"never",
+            f"triton/{tmp_path}/absolute.txt": b"never",
+            f"{tmp_path}/absolute-root.txt": b"never",
         },
     )
     assert seed_from(pack) == 3
@@ -53,6 +55,7 @@ def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.M
     assert (root / "modelinfos" / "HunYuan.json").read_bytes() == b'{"x": 1}'
     assert (triton / "B2" / "k.cubin").read_bytes() == b"the user's own"  # never replaced
     assert not (tmp_path / "outside.txt").exists()
+    assert not (tmp_path / "absolute.txt").exists() and not (tmp_path / "absolute-root.txt").exists()
     (triton / "A1" / "k.cubin").unlink()
     assert seed_from(pack) == 0  # once per pack: the cache is the user's from then on
     assert not (triton / "A1" / "k.cubin").exists()
