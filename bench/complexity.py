@@ -366,6 +366,16 @@ TABLE_CASES = [
         (),
         options=(TextOptions(segment_by="line"),),
     ),
+    TableCase(
+        "documents: md paragraphs, in parts (2N)",
+        "md",
+        100_000,
+        lambda n: "".join(
+            (f"## Part {i}\n\n" if i % 50 == 0 else "") + f"Paragraph {i} with *emphasis* and `code`.\n\n"
+            for i in range(n)
+        ).encode(),
+        (),
+    ),
 ]
 
 

@@ -18,6 +18,7 @@ from typing import BinaryIO, ClassVar
 
 from ..text.segments import Segment
 from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
+from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
 
 PART_BYTES = 1 << 18  # a part of a long document: about this many bytes, cut where the format can
@@ -33,10 +34,12 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """Where a part of a document begins: which part (from 0) and its first line (from 1)."""
+    """Where a part of a document begins: which part (from 0), its first line (from 1), and the
+    title and nearest heading that the parts before it have (their segments' context)."""
 
     index: int = 0
     line: int = 1
+    before: Surroundings = NOTHING_BEFORE
 
 
 class SplicingFormat:
@@ -79,6 +82,12 @@ class SplicingFormat:
         their own into the document's segments (0: no such place). For `in_parts` formats."""
         return 0
 
+    def may_cut(self, binary: BinaryIO) -> bool:
+        """Whether the document in `binary` (read from its start, left at its start) may be cut at
+        all: False where something in it holds for the whole document (Markdown's link reference
+        definitions). For `in_parts` formats."""
+        return True
+
     def parse_part(self, text: str, part: Part) -> ParsedDocument:
         """A part's parse: its segments as the whole document's parse has them there."""
         return self.parse(text)
@@ -103,40 +112,45 @@ class DocumentReader:
 
     def units(self) -> Iterator[Unit]:
         if self._format.in_parts and self._format.encodings.encoding is None:  # (UTF-8, as it was)
-            yield from self._parts()
-            return
-        try:
-            data = self._source.read_bytes()
-        except OSError as exc:
-            raise _unreadable(exc) from None
+            try:
+                binary = self._source.open_binary()
+            except OSError as exc:
+                raise _unreadable(exc) from None
+            with binary:
+                if _may_cut(self._format, binary):
+                    yield from self._parts(binary)
+                    return
+                data = _read_all(binary)
+        else:
+            try:
+                data = self._source.read_bytes()
+            except OSError as exc:
+                raise _unreadable(exc) from None
         decoded = self._format.decode_input(data)
         codec = self._format.encodings.output_codec(decoded.encoding)
         if codec != decoded.encoding:  # written in another encoding: the text says so, if it can
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
         yield self._unit(decoded, Part())
 
-    def _parts(self) -> Iterator[Unit]:
+    def _parts(self, binary: BinaryIO) -> Iterator[Unit]:
         """The document a part at a time: read until a cut is found past `part_bytes`."""
         fmt = self._format
-        try:
-            binary = self._source.open_binary()
-        except OSError as exc:
-            raise _unreadable(exc) from None
-        with binary:
-            text = _Utf8Blocks(binary)
-            held = ""
-            part = Part()
-            while True:
-                held += text.read(max(self._part_bytes, len(held)))  # as much again: rescans stay linear
-                if text.done:
-                    if held or part.index == 0:
-                        yield self._unit(Decoded(held), part)
-                    return
-                cut = fmt.cut(held, first=part.index == 0)
-                if cut > 0:
-                    piece, held = held[:cut], held[cut:]
-                    yield self._unit(Decoded(piece), part)
-                    part = Part(part.index + 1, part.line + _line_breaks(piece))
+        text = _Utf8Blocks(binary)
+        held = ""
+        part = Part()
+        while True:
+            held += text.read(max(self._part_bytes, len(held)))  # as much again: rescans stay linear
+            if text.done:
+                if held or part.index == 0:
+                    yield self._unit(Decoded(held), part)
+                return
+            cut = fmt.cut(held, first=part.index == 0)
+            if cut > 0:
+                piece, held = held[:cut], held[cut:]
+                unit = self._unit(Decoded(piece), part)
+                yield unit
+                before = surroundings_after(unit.segments, part.before)
+                part = Part(part.index + 1, part.line + _line_breaks(piece), before)
 
     def _unit(self, decoded: Decoded, part: Part) -> Unit:
         fmt = self._format
@@ -177,6 +191,20 @@ class DocumentWriter:
 
 def _unreadable(exc: OSError) -> FormatError:
     return FormatError(f"cannot read: {exc.strerror or exc}")
+
+
+def _may_cut(fmt: SplicingFormat, binary: BinaryIO) -> bool:
+    try:
+        return fmt.may_cut(binary)
+    except OSError as exc:
+        raise _unreadable(exc) from None
+
+
+def _read_all(binary: BinaryIO) -> bytes:
+    try:
+        return binary.read()
+    except OSError as exc:
+        raise _unreadable(exc) from None
 
 
 def _line_breaks(text: str) -> int:

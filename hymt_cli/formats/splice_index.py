@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..text.segments import Segment
-from .document_context import with_document_context
+from .document_context import NOTHING_BEFORE, Surroundings, with_document_context
 from .spans import Located, segment_text, splice_translation
 
 
@@ -52,9 +52,11 @@ class SpliceIndex:
         self.located, self.parent = kept, parent
         return self
 
-    def segments(self) -> list[Segment]:
+    def segments(self, before: Surroundings = NOTHING_BEFORE) -> list[Segment]:
+        """`before`: what earlier parts of a document read in parts said (its title, a heading)."""
         return with_document_context(
-            [Segment(i, segment_text(self.src, loc), role=loc.role) for i, loc in enumerate(self.located)]
+            [Segment(i, segment_text(self.src, loc), role=loc.role) for i, loc in enumerate(self.located)],
+            before,
         )
 
     def reassemble(self, translated: Mapping[int, str], edits: Sequence[tuple[int, int, str]] = ()) -> str:

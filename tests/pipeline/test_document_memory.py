@@ -89,13 +89,11 @@ def test_a_long_text_runs_in_the_memory_of_a_short_one(
     )
 
 
-def peak_rss_of_cli(tmp_path: Path, lines: int) -> int:
-    """Peak RSS in bytes of `hymt translate` over `lines` short lines (each its own text), in a
-    child process of its own (`wait4`: that child alone); its output must be its input."""
-    src = tmp_path / f"rss-{lines}.txt"
-    src.write_text("".join(f"Line {i} of a long file.\n" for i in range(lines)))
-    out = tmp_path / f"rss-out-{lines}"
-    argv = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "de", "--segment-by", "line"]
+def peak_rss_of_cli(src: Path, *options: str) -> int:
+    """Peak RSS in bytes of `hymt translate src` with the identity engine, in a child process of
+    its own (`wait4`: that child alone); its output must be its input."""
+    out = src.parent / f"rss-out-{src.stem}"
+    argv = [sys.executable, "-m", "hymt_cli", "translate", str(src), "--to", "de", *options]
     argv += ["--engine", "identity", "--no-cache", "-q", "-o", str(out)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -108,13 +106,44 @@ def peak_rss_of_cli(tmp_path: Path, lines: int) -> int:
     return usage.ru_maxrss * 1024  # KiB on Linux
 
 
+def lines_file(tmp_path: Path, lines: int) -> Path:
+    src = tmp_path / f"rss-{lines}.txt"
+    src.write_text("".join(f"Line {i} of a long file.\n" for i in range(lines)))
+    return src
+
+
+def markdown_file(tmp_path: Path, paragraphs: int) -> Path:
+    """A guide of `paragraphs` paragraphs, under a heading every 50 (no reference definitions:
+    those would keep it whole)."""
+    src = tmp_path / f"rss-{paragraphs}.md"
+    with src.open("w", encoding="utf-8") as out:
+        out.write("# A long guide\n\n")
+        for i in range(paragraphs):
+            if i % 50 == 0:
+                out.write(f"## Section {i // 50}\n\n")
+            out.write(f"Paragraph {i} with *emphasis*, `code` and a [link](/p/{i}).\n\n")
+    return src
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB, and RSS as Linux counts it")
 def test_the_cli_holds_a_window_of_lines_not_the_file(tmp_path: Path) -> None:
     """200,000 lines through the CLI: peak RSS grows by less than the whole file would take as
     Python objects (+472 MB over a 1,000-line run when a document was one unit, +183 MB in
     windows of 65,536 segments, the consistency check's 100,000 texts included)."""
-    base = peak_rss_of_cli(tmp_path, 1_000)
-    grown = peak_rss_of_cli(tmp_path, 200_000) - base
+    base = peak_rss_of_cli(lines_file(tmp_path, 1_000), "--segment-by", "line")
+    grown = peak_rss_of_cli(lines_file(tmp_path, 200_000), "--segment-by", "line") - base
     assert grown < 300 * 2**20, (
         f"peak RSS {base / 2**20:.0f} MiB at 1,000 lines, +{grown / 2**20:.0f} MiB at 200,000"
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB, and RSS as Linux counts it")
+def test_the_cli_holds_a_window_of_markdown_paragraphs_not_the_file(tmp_path: Path) -> None:
+    """200,000 Markdown paragraphs (13 MB) through the CLI: read in parts, peak RSS grows by far
+    less than the whole document's parse takes (+1,446 MiB over 1,000 paragraphs parsed whole,
+    +326 MiB in parts, the same at 400,000: a window's 65,536 segments and their parts)."""
+    base = peak_rss_of_cli(markdown_file(tmp_path, 1_000))
+    grown = peak_rss_of_cli(markdown_file(tmp_path, 200_000)) - base
+    assert grown < 450 * 2**20, (
+        f"peak RSS {base / 2**20:.0f} MiB at 1,000 paragraphs, +{grown / 2**20:.0f} MiB at 200,000"
     )

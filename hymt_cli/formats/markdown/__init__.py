@@ -23,33 +23,37 @@ Code blocks, HTML comments, math blocks, link reference definitions and front ma
 (YAML `---` or TOML `+++`; except one-line `title`/`description` values, `front_matter`)
 never reach the model. HTML blocks, also inside blockquotes and list items, are translated
 with the HTML format's rules (`html_blocks`).
+
+A long document is read, translated and written a part at a time, cut before top-level
+paragraphs (`cuts`); a document with link reference or footnote definitions is read whole.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from markdown_it.token import Token
 
 from ..base import Decoded, decode_utf8
-from ..document import SplicingFormat
+from ..document import Part, SplicingFormat
+from ..document_context import NOTHING_BEFORE, Surroundings
 from ..spans import Located, with_role
 from ..splice_index import SpliceIndex
 from .blocks import inline_segments, reference_titles, table_row
-from .front_matter import toml_end, toml_values, yaml_values
+from .cuts import Prepared, last_cut, may_cut
+from .front_matter import toml_values, yaml_values
 from .html_blocks import html_block
 from .inline import Footnotes
 from .source import Lines, markdown_parser
-
-_NOT_NEWLINE = re.compile(r"[^\r\n]+")
 
 
 class MarkdownFormat(SplicingFormat):
     name = "md"
     suffixes = (".md", ".markdown")
+
+    in_parts = True  # cut before a top-level paragraph (cuts.py)
 
     def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
@@ -57,11 +61,20 @@ class MarkdownFormat(SplicingFormat):
     def parse(self, text: str) -> MarkdownDocument:
         return MarkdownDocument(find_segments(text))
 
+    def parse_part(self, text: str, part: Part) -> MarkdownDocument:
+        return MarkdownDocument(find_segments(text), part.before)
+
+    def may_cut(self, binary: BinaryIO) -> bool:
+        return may_cut(binary)
+
+    def cut(self, text: str, *, first: bool) -> int:
+        return last_cut(text, first=first)
+
 
 class MarkdownDocument:
-    def __init__(self, index: SpliceIndex) -> None:
+    def __init__(self, index: SpliceIndex, before: Surroundings = NOTHING_BEFORE) -> None:
         self.index = index
-        self.segments = index.segments()
+        self.segments = index.segments(before)
 
     def reassemble(self, translated: Mapping[int, str], *, target_language: str | None = None) -> str:
         return self.index.reassemble(translated)
@@ -133,15 +146,10 @@ def _role(tokens: Sequence[Token], position: int, containers: list[str]) -> str:
 
 def find_segments(src: str) -> SpliceIndex:
     """Every translatable span of a Markdown document."""
-    base = 1 if src.startswith("\ufeff") else 0
-    lines = Lines(src, base)
+    prepared = Prepared(src)
+    lines, toml = prepared.lines, prepared.toml
     env: dict[str, Any] = {}
-    toml = toml_end(src, lines)
-    text = src[base:]
-    if toml is not None:  # the parser does not know `+++`: it sees blank lines there
-        cut = (lines.starts[toml] if toml < len(lines) else len(src)) - base
-        text = _NOT_NEWLINE.sub("", text[:cut]) + text[cut:]
-    tokens = markdown_parser().parse(text, env)
+    tokens = markdown_parser().parse(prepared.text, env)
     index = SpliceIndex(src)
     if toml is not None:
         index.extend(toml_values(src, lines, toml))

@@ -1,0 +1,174 @@
+"""A long Markdown document is read, translated and written a part at a time (formats/markdown/
+cuts.py): whatever the blocks and wherever the reads end, the parts' segments are the whole
+document's (text and role, in order) and their outputs, one after the other, are the whole
+document's output, byte for byte. A document with link reference or footnote definitions is
+read whole; the title and nearest heading reach the context of later parts."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markup_helpers import MD_FILES
+from test_document_parts import read_in_parts, written
+
+from hymt_cli.engine.pseudo import pseudo_localize
+from hymt_cli.formats.markdown import MarkdownFormat
+from hymt_cli.formats.markdown.cuts import last_cut, may_cut
+
+MD = MarkdownFormat()
+
+# Blocks, and pieces of blocks, that open or close something a cut must not fall into.
+BLOCKS = [
+    "A plain paragraph with *emphasis* and `code`.",
+    "Second line of a paragraph",
+    "# A heading",
+    "## Heading *two*",
+    "Setext heading\n===",
+    "Underlined\n---",
+    "---",
+    "+++",
+    "+++ not front matter",
+    "- item one\n- item two",
+    "- item\n\n  continued in the item",
+    "1. first\n2. second",
+    "10) numbered",
+    "* starred",
+    "> quoted *text*\n> more",
+    "> lazy\ncontinuation",
+    "```\ncode\n\nstill code\n```",
+    "```python",
+    "~~~~\nfenced\n\nParagraph inside a fence",
+    "    indented code\n\n    more code",
+    "<!-- a comment\n\nParagraph inside the comment",
+    "-->",
+    "<script>\nvar x = 1;\n\nParagraph inside the script",
+    "</script>",
+    "<div>\n<p>Some <b>html</b></p>\n</div>",
+    "<div>",
+    "$$\nx^2\n\nParagraph inside math",
+    "$$",
+    '!!! note "Title"\n    body text\n\n    more body',
+    "| a | b |\n|---|---|\n| cell | cell |",
+    "| not | a table",
+    "|---|---|",
+    "Text with an inline footnote^[a *note*] here.",
+    "\ufeffZero-width start",
+    "Trailing spaces   ",
+    "- item\n  ```\n  code in an item",
+    "> ```\n> quoted fence",
+    "> $$\n> quoted math",
+    "- $$\n  math in an item",
+    "$$x$$",
+    "$$\nx\n$$ (1)",
+    "<pre>\n\nPreformatted",
+    "</pre>",
+    "<?php echo 1;\n\nStill php",
+    "?>",
+    "<![CDATA[\n\nData",
+    "]]>",
+    "<custom-tag>\ntext",
+    "#hashtag, not a heading",
+    "2024 was a year",
+    "a | b\n--|--\nc | d",
+    "[a link](/url) starts this",
+    "\t",
+    "",
+]
+SEPARATORS = ["\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\n\n\n"]
+HEADS = ["", "\ufeff", "---\ntitle: Front *matter*\n---\n", '+++\ntitle = "TOML title"\n+++\n', "\ufeff---\n"]
+
+DOCUMENTS = st.builds(
+    lambda head, blocks, ends: head + "".join(b + e for b, e in zip(blocks, ends)),
+    st.sampled_from(HEADS),
+    st.lists(st.sampled_from(BLOCKS), max_size=14),
+    st.lists(st.sampled_from(SEPARATORS), min_size=14, max_size=14),
+)
+
+
+def assert_parts_read_as_the_whole(src: str, part_bytes: int) -> int:
+    """The parts' segments and output are the whole document's; how many parts there were."""
+    whole = MD.parse(src)
+    units = read_in_parts(MD, src.encode(), part_bytes)
+    assert [u.index for u in units] == list(range(len(units)))
+    assert [(s.text, s.role) for u in units for s in u.segments] == [(s.text, s.role) for s in whole.segments]
+    expected = whole.reassemble({s.id: pseudo_localize(s.text) for s in whole.segments}).encode()
+    assert written(units) == expected
+    return len(units)
+
+
+@settings(max_examples=500, deadline=None)
+@given(DOCUMENTS, st.integers(min_value=1, max_value=40))
+def test_parts_give_the_whole_documents_segments_and_output(src: str, part_bytes: int) -> None:
+    assert_parts_read_as_the_whole(src, part_bytes)
+
+
+@pytest.mark.parametrize("path", MD_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("part_bytes", [1, 97, 1024])
+def test_real_documents_read_in_parts_as_whole(path: Path, part_bytes: int) -> None:
+    src = path.read_bytes().decode("utf-8")
+    parts = assert_parts_read_as_the_whole(src, part_bytes)
+    if b"]:" in path.read_bytes():
+        assert parts == 1
+
+
+def test_a_long_document_comes_in_parts_a_short_one_whole() -> None:
+    src = "# Guide\n\n" + "".join(f"## Step {i}\n\nDo *thing* {i}.\n\n- a\n- b\n\n" for i in range(300))
+    assert assert_parts_read_as_the_whole(src, 512) > 20
+    assert len(read_in_parts(MD, src.encode(), len(src.encode()) + 1)) == 1
+
+
+def test_later_parts_keep_the_title_and_nearest_heading_in_their_context() -> None:
+    src = "---\ntitle: The guide\n---\n\n# Intro\n\n" + "".join(
+        f"## Section {i}\n\nParagraph {i}.\n\nMore of {i}.\n\n" for i in range(50)
+    )
+    whole = [(s.text, s.context) for s in MD.parse(src).segments]
+    units = read_in_parts(MD, src.encode(), 64)
+    assert len(units) > 20
+    assert [(s.text, s.context) for u in units for s in u.segments] == whole
+    assert whole[-1] == ("More of 49.", "The guide\nSection 49")
+
+
+@pytest.mark.parametrize(
+    "definition", ["[foo]: /url", "[^1]: A footnote.", "> [foo]: /url 'title'", "[multi\nline]: /u"]
+)
+def test_a_definition_anywhere_keeps_the_document_whole(definition: str) -> None:
+    src = "".join(f"Paragraph {i} with [foo] and [^1].\n\n" for i in range(200)) + definition + "\n"
+    assert len(read_in_parts(MD, src.encode(), 64)) == 1
+    assert_parts_read_as_the_whole(src, 64)
+
+
+@pytest.mark.parametrize("block_bytes", [1, 2, 3, 1 << 20])
+def test_the_definition_scan_finds_a_mark_across_reads_and_rewinds(
+    monkeypatch: pytest.MonkeyPatch, block_bytes: int
+) -> None:
+    from hymt_cli.formats.markdown import cuts
+
+    monkeypatch.setattr(cuts, "_SCAN_BYTES", block_bytes)
+    for data, expected in ((b"ab]:c", False), (b"a]b:c]", True), (b"]", True), (b"", True)):
+        binary = io.BytesIO(data)
+        assert may_cut(binary) is expected
+        assert binary.tell() == 0
+
+
+@pytest.mark.parametrize(
+    ("src", "cut_before"),
+    [
+        ("Para one.\n\nPara two.\n\nPara three.\n", "Para three."),  # the last whole line
+        ("Para one.\n\nPara two.\n\nPartial", "Para two."),
+        ("- item\n\nlazy?\n\nText\n", "Text"),
+        ("```\n\nInside\n\nfence\n", ""),  # an unclosed fence runs to the end
+        ("<!--\n\nInside\n\n-->\n\nAfter\n\nEnd\n", "End"),
+        ("Text\n\n  Indented start\n\n-dash\n\n+plus\n\n\ufeffbom\n\nx\n", "x"),
+        # indented, `-`, `+`, U+FEFF: no place to cut
+        ("Text\n\n  Indented start\n\n-dash\n\n+plus\n\n\ufeffbom\n", ""),
+        ("\ufeff+++\ntitle = 'x'\n\nInside\n+++\n\nAfter\n\nEnd\n", "End"),
+        ("Text\n\nMore\n\n1", "More"),  # a partial `1` may be the start of `1. item`
+    ],
+)
+def test_where_a_cut_falls(src: str, cut_before: str) -> None:
+    cut = last_cut(src, first=True)
+    assert (src[cut:].startswith(cut_before) and cut > 0) if cut_before else cut == 0
