@@ -3,7 +3,7 @@ paragraphs, through `hymt translate --engine identity` in a child process, with 
 translation memory (on, as by default) unless `--no-cache`:
 
     PYTHONPATH=. python bench/text_scale.py --lines 1000000,2000000,4000000
-    PYTHONPATH=. python bench/text_scale.py --format md --lines 200000 --no-cache
+    PYTHONPATH=. python bench/text_scale.py --format md --lines 1000000,2000000,3000000 --no-cache
 
 Prints the wall time, the child's CPU time (user + sys: the figure to compare on a shared
 machine), lines/s, its peak RSS (all from `wait4`, that child alone), whether the output is the
@@ -27,14 +27,30 @@ _WORDS = "save open the file window settings user name quick brown fox jumps ove
 
 
 def make(path: Path, lines: int, fmt: str) -> None:
-    """`lines` distinct short lines (txt), or paragraphs of one line with inline markup (md)."""
+    """`lines` distinct short lines (txt), or a guide of `lines` paragraphs (md): one line of
+    inline markup each, with a heading every 20, a list every 25, a quote every 35, a fenced
+    code block every 40 and a table every 60 (about 64 bytes a paragraph)."""
     with path.open("w", encoding="utf-8") as out:
         for start in range(0, lines, 10_000):
             chunk = []
             for i in range(start, min(lines, start + 10_000)):
                 words = f"{_WORDS[i % 15]} {_WORDS[(i // 15) % 15]}"
-                chunk.append(f"Line {i}: {words}.\n" if fmt == "txt" else f"Paragraph {i}: *{words}*.\n\n")
+                chunk.append(f"Line {i}: {words}.\n" if fmt == "txt" else _markdown_block(i, words))
             out.write("".join(chunk))
+
+
+def _markdown_block(i: int, words: str) -> str:
+    block = f"## Part {i // 20}: {words}\n\n" if i % 20 == 0 else ""
+    block += f"Paragraph {i}: *{words}*, `code` and a [link](/p/{i}).\n\n"
+    if i % 25 == 0:
+        block += f"- first {words}\n- second **{i}**\n  continued\n\n"
+    if i % 35 == 0:
+        block += f"> Quoted {words}\n> on two lines {i}.\n\n"
+    if i % 40 == 0:
+        block += f"```python\nprint({i})\n\n# {words}\n```\n\n"
+    if i % 60 == 0:
+        block += f"| name | value |\n| --- | --- |\n| {words} | {i} |\n\n"
+    return block
 
 
 def run(path: Path, out: Path, *, memory: bool) -> dict[str, float]:

@@ -12,7 +12,7 @@ whole output, byte for byte. A document shorter than one part is parsed whole.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
@@ -32,6 +32,14 @@ class Document:
     parsed: ParsedDocument
 
 
+class Survey:
+    """What a format learns of a whole document before reading it in parts (`survey`), for
+    every part's parse: Markdown's link reference definitions. This base knows nothing."""
+
+
+NOTHING_TO_KNOW = Survey()
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     """Where a part of a document begins: which part (from 0), its first line (from 1), and the
@@ -40,6 +48,7 @@ class Part:
     index: int = 0
     line: int = 1
     before: Surroundings = NOTHING_BEFORE
+    whole: Survey = NOTHING_TO_KNOW  # what the format learned of the whole document first
 
 
 class SplicingFormat:
@@ -82,11 +91,11 @@ class SplicingFormat:
         their own into the document's segments (0: no such place). For `in_parts` formats."""
         return 0
 
-    def may_cut(self, binary: BinaryIO) -> bool:
-        """Whether the document in `binary` (read from its start, left at its start) may be cut at
-        all: False where something in it holds for the whole document (Markdown's link reference
-        definitions). For `in_parts` formats."""
-        return True
+    def survey(self, binary: BinaryIO, part_bytes: int) -> Survey | None:
+        """What every part of the document in `binary` (read from its start, left at its start)
+        needs to know of the whole, such as definitions that a part may use before they come;
+        None where the document may not be cut at all. For `in_parts` formats."""
+        return NOTHING_TO_KNOW
 
     def parse_part(self, text: str, part: Part) -> ParsedDocument:
         """A part's parse: its segments as the whole document's parse has them there."""
@@ -117,8 +126,9 @@ class DocumentReader:
             except OSError as exc:
                 raise _unreadable(exc) from None
             with binary:
-                if _may_cut(self._format, binary):
-                    yield from self._parts(binary)
+                survey = _survey(self._format, binary, self._part_bytes)
+                if survey is not None:
+                    yield from self._parts(binary, survey)
                     return
                 data = _read_all(binary)
         else:
@@ -132,25 +142,13 @@ class DocumentReader:
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
         yield self._unit(decoded, Part())
 
-    def _parts(self, binary: BinaryIO) -> Iterator[Unit]:
-        """The document a part at a time: read until a cut is found past `part_bytes`."""
-        fmt = self._format
-        text = _Utf8Blocks(binary)
-        held = ""
-        part = Part()
-        while True:
-            held += text.read(max(self._part_bytes, len(held)))  # as much again: rescans stay linear
-            if text.done:
-                if held or part.index == 0:
-                    yield self._unit(Decoded(held), part)
-                return
-            cut = fmt.cut(held, first=part.index == 0)
-            if cut > 0:
-                piece, held = held[:cut], held[cut:]
-                unit = self._unit(Decoded(piece), part)
-                yield unit
-                before = surroundings_after(unit.segments, part.before)
-                part = Part(part.index + 1, part.line + _line_breaks(piece), before)
+    def _parts(self, binary: BinaryIO, survey: Survey) -> Iterator[Unit]:
+        """The document a part at a time, each with what the parts before it said."""
+        before = NOTHING_BEFORE
+        for piece in pieces(binary, self._format.cut, self._part_bytes):
+            unit = self._unit(Decoded(piece.text), Part(piece.index, piece.line, before, survey))
+            yield unit
+            before = surroundings_after(unit.segments, before)
 
     def _unit(self, decoded: Decoded, part: Part) -> Unit:
         fmt = self._format
@@ -193,11 +191,39 @@ def _unreadable(exc: OSError) -> FormatError:
     return FormatError(f"cannot read: {exc.strerror or exc}")
 
 
-def _may_cut(fmt: SplicingFormat, binary: BinaryIO) -> bool:
+def _survey(fmt: SplicingFormat, binary: BinaryIO, part_bytes: int) -> Survey | None:
     try:
-        return fmt.may_cut(binary)
+        return fmt.survey(binary, part_bytes)
     except OSError as exc:
         raise _unreadable(exc) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A part's text: which part (from 0), and the line it begins at (from 1)."""
+
+    text: str
+    index: int
+    line: int
+
+
+def pieces(binary: BinaryIO, cut: Callable[..., int], part_bytes: int) -> Iterator[Piece]:
+    """A UTF-8 document's text, a part at a time: read until `cut` (a format's) finds a place
+    past `part_bytes`; at least one part, even of an empty document."""
+    text = _Utf8Blocks(binary)
+    held = ""
+    index, line = 0, 1
+    while True:
+        held += text.read(max(part_bytes, len(held)))  # as much again: rescans stay linear
+        if text.done:
+            if held or index == 0:
+                yield Piece(held, index, line)
+            return
+        at = cut(held, first=index == 0)
+        if at > 0:
+            piece, held = held[:at], held[at:]
+            yield Piece(piece, index, line)
+            index, line = index + 1, line + _line_breaks(piece)
 
 
 def _read_all(binary: BinaryIO) -> bytes:

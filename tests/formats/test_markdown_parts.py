@@ -1,12 +1,13 @@
 """A long Markdown document is read, translated and written a part at a time (formats/markdown/
 cuts.py): whatever the blocks and wherever the reads end, the parts' segments are the whole
 document's (text and role, in order) and their outputs, one after the other, are the whole
-document's output, byte for byte. A document with link reference or footnote definitions is
-read whole; the title and nearest heading reach the context of later parts."""
+document's output, byte for byte. Link reference definitions reach every part; a document with
+a footnote definition is read whole; the title and nearest heading reach later parts' context."""
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from test_document_parts import read_in_parts, written
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats.markdown import MarkdownFormat
-from hymt_cli.formats.markdown.cuts import last_cut, may_cut
+from hymt_cli.formats.markdown.cuts import NO_DEFINITIONS, Definitions, last_cut, survey
 
 MD = MarkdownFormat()
 
@@ -75,6 +76,14 @@ BLOCKS = [
     "2024 was a year",
     "a | b\n--|--\nc | d",
     "[a link](/url) starts this",
+    '[foo]: /url "Foo *title*"',
+    "[Foo]: /duplicate 'Second title'",
+    "[bar]:\n  /multi-line 'title'",
+    "Uses [foo], [bar][], [x][foo] and [undefined].",
+    "> [quoted]: /q 'Quoted title'",
+    "See [quoted] and [FOO].",
+    "[^1]: A footnote.",
+    "Refers to [^1].",
     "\t",
     "",
 ]
@@ -111,7 +120,7 @@ def test_parts_give_the_whole_documents_segments_and_output(src: str, part_bytes
 def test_real_documents_read_in_parts_as_whole(path: Path, part_bytes: int) -> None:
     src = path.read_bytes().decode("utf-8")
     parts = assert_parts_read_as_the_whole(src, part_bytes)
-    if b"]:" in path.read_bytes():
+    if re.search(rb"\[\^[^\]\s]*\]:", path.read_bytes()):  # a footnote definition
         assert parts == 1
 
 
@@ -133,24 +142,39 @@ def test_later_parts_keep_the_title_and_nearest_heading_in_their_context() -> No
 
 
 @pytest.mark.parametrize(
-    "definition", ["[foo]: /url", "[^1]: A footnote.", "> [foo]: /url 'title'", "[multi\nline]: /u"]
+    "definition",
+    ["[foo]: /url 'Title'", "> [Foo]: /url 'title'", "[multi\nline]: /u", "[foo]:\n  /u\n  'Two lines'"],
 )
-def test_a_definition_anywhere_keeps_the_document_whole(definition: str) -> None:
-    src = "".join(f"Paragraph {i} with [foo] and [^1].\n\n" for i in range(200)) + definition + "\n"
-    assert len(read_in_parts(MD, src.encode(), 64)) == 1
-    assert_parts_read_as_the_whole(src, 64)
+def test_a_definition_at_the_end_reaches_every_part(definition: str) -> None:
+    src = "".join(f"Paragraph {i} with [foo] and [multi line].\n\n" for i in range(200)) + definition + "\n"
+    assert assert_parts_read_as_the_whole(src, 64) > 20
+    links = [s for s in MD.parse(src).segments if "<s1>" in s.text]
+    assert len(links) >= 200  # the links are links, in every part
 
 
-@pytest.mark.parametrize("block_bytes", [1, 2, 3, 1 << 20])
-def test_the_definition_scan_finds_a_mark_across_reads_and_rewinds(
+def test_a_footnote_definition_keeps_the_document_whole() -> None:
+    src = "".join(f"Paragraph {i} with a note[^1].\n\n" for i in range(200)) + "[^1]: The note.\n"
+    assert assert_parts_read_as_the_whole(src, 64) == 1
+
+
+@pytest.mark.parametrize("block_bytes", [1, 2, 3, 4096, 1 << 20])
+def test_the_survey_finds_marks_across_reads_and_rewinds(
     monkeypatch: pytest.MonkeyPatch, block_bytes: int
 ) -> None:
     from hymt_cli.formats.markdown import cuts
 
     monkeypatch.setattr(cuts, "_SCAN_BYTES", block_bytes)
-    for data, expected in ((b"ab]:c", False), (b"a]b:c]", True), (b"]", True), (b"", True)):
+    for data, expected in (
+        (b"a [^x]: note", None),
+        (b"x[^" + b"y" * (70_000 if block_bytes > 3 else 70) + b"]: long", None),
+        (b"ab]:c", Definitions),
+        (b"a]b:c] [^ x]:", Definitions),
+        (b"]", NO_DEFINITIONS),
+        (b"", NO_DEFINITIONS),
+    ):
         binary = io.BytesIO(data)
-        assert may_cut(binary) is expected
+        found = survey(binary, 8)
+        assert found is expected or (isinstance(found, Definitions) and expected is Definitions)
         assert binary.tell() == 0
 
 

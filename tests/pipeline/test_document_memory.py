@@ -113,15 +113,16 @@ def lines_file(tmp_path: Path, lines: int) -> Path:
 
 
 def markdown_file(tmp_path: Path, paragraphs: int) -> Path:
-    """A guide of `paragraphs` paragraphs, under a heading every 50 (no reference definitions:
-    those would keep it whole)."""
+    """A guide of `paragraphs` paragraphs, under a heading every 50, whose links are defined at
+    its end (so the whole guide is read once for its definitions, then in parts)."""
     src = tmp_path / f"rss-{paragraphs}.md"
     with src.open("w", encoding="utf-8") as out:
         out.write("# A long guide\n\n")
         for i in range(paragraphs):
             if i % 50 == 0:
                 out.write(f"## Section {i // 50}\n\n")
-            out.write(f"Paragraph {i} with *emphasis*, `code` and a [link](/p/{i}).\n\n")
+            out.write(f"Paragraph {i} with *emphasis*, `code` and a [link][p{i % 100}].\n\n")
+        out.write("".join(f'[p{i}]: /p/{i} "Page {i}"\n' for i in range(100)))
     return src
 
 

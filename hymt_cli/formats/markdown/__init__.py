@@ -42,7 +42,7 @@ from ..document_context import NOTHING_BEFORE, Surroundings
 from ..spans import Located, with_role
 from ..splice_index import SpliceIndex
 from .blocks import inline_segments, reference_titles, table_row
-from .cuts import Prepared, last_cut, may_cut
+from .cuts import Definitions, PartDefinitions, Prepared, last_cut, survey
 from .front_matter import toml_values, yaml_values
 from .html_blocks import html_block
 from .inline import Footnotes
@@ -62,10 +62,13 @@ class MarkdownFormat(SplicingFormat):
         return MarkdownDocument(find_segments(text))
 
     def parse_part(self, text: str, part: Part) -> MarkdownDocument:
-        return MarkdownDocument(find_segments(text), part.before)
+        if not isinstance(part.whole, Definitions):  # a document read whole
+            return MarkdownDocument(find_segments(text), part.before)
+        lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+        return MarkdownDocument(find_segments(text, part.whole.in_part(part.line, lines)), part.before)
 
-    def may_cut(self, binary: BinaryIO) -> bool:
-        return may_cut(binary)
+    def survey(self, binary: BinaryIO, part_bytes: int) -> Definitions | None:
+        return survey(binary, part_bytes)
 
     def cut(self, text: str, *, first: bool) -> int:
         return last_cut(text, first=first)
@@ -144,16 +147,18 @@ def _role(tokens: Sequence[Token], position: int, containers: list[str]) -> str:
     return containers[-1] if containers else ""
 
 
-def find_segments(src: str) -> SpliceIndex:
-    """Every translatable span of a Markdown document."""
+def find_segments(src: str, definitions: PartDefinitions | None = None) -> SpliceIndex:
+    """Every translatable span of a Markdown document, or of a part of one (`definitions`:
+    the whole document's link reference definitions, and those in the part)."""
     prepared = Prepared(src)
     lines, toml = prepared.lines, prepared.toml
-    env: dict[str, Any] = {}
+    env: dict[str, Any] = {} if definitions is None else {"references": definitions[0]}
     tokens = markdown_parser().parse(prepared.text, env)
     index = SpliceIndex(src)
     if toml is not None:
         index.extend(toml_values(src, lines, toml))
-    index.extend(reference_titles(src, lines, env.get("references", {})))
+    own = env.get("references", {}) if definitions is None else definitions[1]
+    index.extend(reference_titles(src, lines, own))
     doc = _Document(src, lines, tokens, env.get("footnotes", {}).get("list", {}))
     containers: list[str] = []
     for position, tok in enumerate(tokens):

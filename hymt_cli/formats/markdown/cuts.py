@@ -4,30 +4,42 @@ at a time (formats/document.py) as a long text is.
 A cut goes before a paragraph or heading that starts at the left margin after a blank line,
 outside every container (list, blockquote, admonition), fence, math block and HTML block: the
 block parser has closed everything before such a line, and nothing after it looks back. Which
-lines those are, markdown-it's own block parser says, run over the text read so far; a block
-the text does not yet close (a fence, a comment) runs to its end there, so no cut is found
-inside it. The cut line must be whole (a partial `1` may be the start of `1. item`), and must
-not start with `-`, `+` or U+FEFF, which at the start of a part would read as front matter or
-a byte order mark.
+lines those are, markdown-it's own block parser says, run over the text read so far: a block the
+text does not yet close must run to its end there, so that no cut is found inside it. Fences and
+HTML blocks do so by themselves; a math block (`$$`) or front matter (`---`) that is never
+closed is no such block at all, so the parse sees the text with those closers after it. TOML
+front matter whose closing `+++` is not read yet allows no cut. The cut line must be whole (a
+partial `1` may be the start of `1. item`), and must not start with `-`, `+` or U+FEFF, which at
+the start of a part would read as front matter or a byte order mark.
 
-Link reference definitions and footnote definitions hold for the whole document: a link may
-come before its definition. A document with a `]:` anywhere (every definition has one) is
-therefore parsed whole (`may_cut`).
+Link reference definitions hold for the whole document: a link may come before its definition.
+A document with a `]:` anywhere (every definition has one) is first read through once, cut the
+same way, for its definitions (`survey`); every part's parse then knows them all, and splices
+the titles of those it holds itself. Footnote definitions (`[^x]:`) also decide which footnotes
+are kept and where they go: a document with one is read whole.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import BinaryIO
+from collections import ChainMap
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, BinaryIO
 
 from markdown_it.token import Token
 
+from ..document import Survey, pieces
 from .front_matter import toml_end
 from .source import Lines, markdown_parser
 
 _NOT_NEWLINE = re.compile(r"[^\r\n]+")
 _NEWLINE = re.compile(r"\r\n?")
 _DEFINITION_MARK = b"]:"
+_FOOTNOTE_DEFINITION = re.compile(rb"\[\^[^\]\s]*\]:")
+_OPEN_FOOTNOTE_LABEL = re.compile(rb"\[\^[^\]\s]*\Z")
+_LONGEST_LABEL = 1 << 16
 _SCAN_BYTES = 1 << 20
 _CUT_BEFORE = frozenset(("paragraph_open", "heading_open"))
 _TOML_OPENS = re.compile(r"\+\+\+[ \t]*(?:\r\n|\r|\n|\Z)")
@@ -53,17 +65,83 @@ class Prepared:
         self.text = text
 
 
-def may_cut(binary: BinaryIO) -> bool:
-    """No `]:` anywhere in the document (read from its start; left at its start)."""
-    tail = b""
+# (every definition, for a part's parse: read only; those in the part, as its own parse has them)
+PartDefinitions = tuple[Mapping[str, dict[str, Any]], dict[str, dict[str, Any]]]
+
+
+class Definitions(Survey):
+    """The first definition of every link reference label of a document (first wins, as
+    markdown-it has it): its `title` and `href`, the document line it starts on (from 1) and how
+    many lines it takes."""
+
+    def __init__(self, first: dict[str, Reference]) -> None:
+        self._for_parse = {label: {"title": r.title, "href": r.href} for label, r in first.items()}
+        self._by_line = sorted(first.items(), key=lambda item: item[1].line)
+        self._lines = [r.line for _, r in self._by_line]
+
+    def in_part(self, first_line: int, lines: int) -> PartDefinitions:
+        """The definitions for the parse of a part of `lines` lines from `first_line`."""
+        start = bisect.bisect_left(self._lines, first_line)
+        end = bisect.bisect_left(self._lines, first_line + lines)
+        own = {
+            label: {
+                "title": r.title,
+                "href": r.href,
+                "map": [r.line - first_line, r.line - first_line + r.lines],
+            }
+            for label, r in self._by_line[start:end]
+        }
+        return ChainMap({}, self._for_parse), own
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    title: str
+    href: str
+    line: int
+    lines: int
+
+
+NO_DEFINITIONS = Definitions({})
+
+
+def survey(binary: BinaryIO, part_bytes: int) -> Definitions | None:
+    """The document's link reference definitions; None where it has a footnote definition."""
     try:
-        while block := binary.read(_SCAN_BYTES):
-            if _DEFINITION_MARK in tail + block[:1] or _DEFINITION_MARK in block:
-                return False
-            tail = block[-1:]
-        return True
+        marks = _scan(binary)
+        binary.seek(0)
+        if marks is None:
+            return None
+        if not marks:
+            return NO_DEFINITIONS
+        first: dict[str, Reference] = {}
+        for piece in pieces(binary, last_cut, part_bytes):
+            text = Prepared(piece.text).text if piece.index == 0 else piece.text
+            env: dict[str, Any] = {}
+            _blocks(text, env, closed=False)
+            for label, ref in env.get("references", {}).items():
+                start, end = ref["map"]
+                first.setdefault(label, Reference(ref["title"], ref["href"], piece.line + start, end - start))
+        return Definitions(first)
     finally:
         binary.seek(0)
+
+
+def _scan(binary: BinaryIO) -> bool | None:
+    """Whether a `]:` is anywhere in the document; None where a footnote definition may be."""
+    seen = False
+    line = b""  # the last line read so far, up to its end
+    while block := binary.read(_SCAN_BYTES):
+        window = line + block
+        if _FOOTNOTE_DEFINITION.search(window):
+            return None
+        seen = seen or _DEFINITION_MARK in window
+        line = window[window.rfind(b"\n") + 1 :]
+        if len(line) > _LONGEST_LABEL:
+            if _OPEN_FOOTNOTE_LABEL.search(line):
+                return None  # a footnote label longer than any sane one: no guessing
+            line = line[-2:]
+    return seen
 
 
 def last_cut(src: str, *, first: bool) -> int:
@@ -91,10 +169,12 @@ def _starts_cleanly(line: str) -> bool:
     return bool(line) and not line[0].isspace() and line[0] not in "-+\ufeff"
 
 
-def _blocks(text: str) -> list[Token]:
-    """The block tokens of `text` and `_CLOSERS` (inline content not parsed: where blocks start is
-    all a cut needs), as markdown-it's parse has them: line breaks normalized, NUL replaced."""
+def _blocks(text: str, env: dict[str, Any] | None = None, *, closed: bool = True) -> list[Token]:
+    """The block tokens of `text` (inline content not parsed: where blocks start is all a cut
+    needs), as markdown-it's parse has them (line breaks normalized, NUL replaced); `closed`:
+    with `_CLOSERS` after the text, which may stop anywhere."""
     md = markdown_parser()
     tokens: list[Token] = []
-    md.block.parse(_NEWLINE.sub("\n", text).replace("\0", "\ufffd") + _CLOSERS, md, {}, tokens)
+    normalized = _NEWLINE.sub("\n", text).replace("\0", "\ufffd")
+    md.block.parse(normalized + _CLOSERS if closed else normalized, md, {} if env is None else env, tokens)
     return tokens
