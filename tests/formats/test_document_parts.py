@@ -4,37 +4,18 @@ after the other, are the whole document's output, byte for byte."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from parts_helpers import read_in_parts, written
 from text_helpers import TEXTS
 
 from hymt_cli.engine.pseudo import pseudo_localize
-from hymt_cli.formats import DocumentDecodeError, FormatError, TextOptions, Unit
+from hymt_cli.formats import DocumentDecodeError, FormatError, TextOptions
 from hymt_cli.formats.base import decode_utf8
-from hymt_cli.formats.document import Document, DocumentReader, SplicingFormat
 from hymt_cli.formats.text import TextFormat
-from hymt_cli.inputs.sources import SourceFile
 
 FORMATS = [TextFormat(TextOptions(segment_by="paragraph")), TextFormat(TextOptions(segment_by="line"))]
-
-
-def read_in_parts(fmt: SplicingFormat, data: bytes, part_bytes: int) -> list[Unit]:
-    source = SourceFile(None, Path("doc"), fmt, data=data)
-    return list(DocumentReader(fmt, source, part_bytes=part_bytes).units())
-
-
-def written(units: list[Unit]) -> bytes:
-    """Every part's pseudo translation, spliced and encoded: what the writer writes."""
-    out = b""
-    for unit in units:
-        document = unit.content
-        assert isinstance(document, Document)
-        text = document.parsed.reassemble({s.id: pseudo_localize(s.text) for s in unit.segments})
-        out += document.decoded.encode(text)
-    return out
 
 
 @settings(max_examples=400, deadline=None)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markup_helpers import MD_FILES
-from test_document_parts import read_in_parts, written
+from parts_helpers import read_in_parts, written
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats.markdown import MarkdownFormat
