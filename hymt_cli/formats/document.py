@@ -6,7 +6,10 @@ translations into the parsed document and encodes it the way the source was enco
 A format that knows where a document may be cut (`cut`: text and Markdown) has a long
 document read, translated and written a part at a time, as a table's rows are: the parts'
 segments are the whole document's, and the parts' outputs, one after the other, are the
-whole output, byte for byte. A document shorter than one part is parsed whole.
+whole output, byte for byte. A document shorter than one part is parsed whole. What every
+part needs to know of the whole (Markdown's link reference definitions) the format learns
+first (`survey`), reading the document through once; it may also say the document is not to
+be cut at all.
 """
 
 from __future__ import annotations
