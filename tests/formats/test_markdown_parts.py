@@ -1,13 +1,12 @@
 """A long Markdown document is read, translated and written a part at a time (formats/markdown/
 cuts.py): whatever the blocks and wherever the reads end, the parts' segments are the whole
 document's (text and role, in order) and their outputs, one after the other, are the whole
-document's output, byte for byte. Link reference definitions reach every part; a document with
-a footnote definition is read whole; the title and nearest heading reach later parts' context."""
+document's output, byte for byte. Link reference and footnote definitions reach every part; the
+title and nearest heading reach later parts' context."""
 
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from parts_helpers import read_in_parts, written
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats.markdown import MarkdownFormat
-from hymt_cli.formats.markdown.cuts import NO_DEFINITIONS, Definitions, last_cut, survey
+from hymt_cli.formats.markdown.cuts import NO_DEFINITIONS, last_cut, survey
 
 MD = MarkdownFormat()
 
@@ -83,7 +82,12 @@ BLOCKS = [
     "> [quoted]: /q 'Quoted title'",
     "See [quoted] and [FOO].",
     "[^1]: A footnote.",
-    "Refers to [^1].",
+    "Refers to [^1] and [^note], not [^none].",
+    "[^note]: A *longer* note\n\n    in two paragraphs.",
+    "[^1]: A second definition of one.",
+    "> [^quoted]: A quoted note.",
+    "Names [^quoted] and ^[an inline note].",
+    "| cell \\| with [^1] | [foo] |\n|---|---|\n| x [^note] \\| y | z |",
     "\t",
     "",
 ]
@@ -119,9 +123,7 @@ def test_parts_give_the_whole_documents_segments_and_output(src: str, part_bytes
 @pytest.mark.parametrize("part_bytes", [1, 97, 1024])
 def test_real_documents_read_in_parts_as_whole(path: Path, part_bytes: int) -> None:
     src = path.read_bytes().decode("utf-8")
-    parts = assert_parts_read_as_the_whole(src, part_bytes)
-    if re.search(rb"\[\^[^\]\s]*\]:", path.read_bytes()):  # a footnote definition
-        assert parts == 1
+    assert_parts_read_as_the_whole(src, part_bytes)
 
 
 def test_a_long_document_comes_in_parts_a_short_one_whole() -> None:
@@ -152,9 +154,28 @@ def test_a_definition_at_the_end_reaches_every_part(definition: str) -> None:
     assert len(links) >= 200  # the links are links, in every part
 
 
-def test_a_footnote_definition_keeps_the_document_whole() -> None:
-    src = "".join(f"Paragraph {i} with a note[^1].\n\n" for i in range(200)) + "[^1]: The note.\n"
-    assert assert_parts_read_as_the_whole(src, 64) == 1
+def test_footnote_definitions_reach_every_part_and_each_is_translated_where_it_is() -> None:
+    src = (
+        "".join(f"Paragraph {i} with a note[^1] and[^two].\n\n" for i in range(200))
+        + "[^1]: The note.\n\n[^two]: Another *note*.\n\n    Its second paragraph.\n\n"
+        + "[^unused]: Named by no reference.\n\n[^1]: A second definition.\n"
+    )
+    assert assert_parts_read_as_the_whole(src, 64) > 20
+    segments = MD.parse(src).segments
+    assert all(s.text == f"Paragraph {i} with a note<s1/> and<s2/>." for i, s in enumerate(segments[:200]))
+    notes = [(s.text, s.role) for s in segments[200:]]
+    assert notes == [
+        ("The note.", "footnote"),
+        ("Another <s1>note</s1>.", "footnote"),
+        ("Its second paragraph.", "footnote"),
+        ("Named by no reference.", "footnote"),
+        ("A second definition.", "footnote"),
+    ]
+
+
+def test_a_table_cell_parsed_again_keeps_its_links_and_footnotes() -> None:
+    src = "| a \\| b[^1] see [x] |\n|---|\n| c |\n\n[^1]: Note.\n\n[x]: /u\n"
+    assert [s.text for s in MD.parse(src).segments] == ["a | b<s1/> see <s2>x</s2>", "c", "Note."]
 
 
 @pytest.mark.parametrize("block_bytes", [1, 2, 3, 4096, 1 << 20])
@@ -164,18 +185,20 @@ def test_the_survey_finds_marks_across_reads_and_rewinds(
     from hymt_cli.formats.markdown import cuts
 
     monkeypatch.setattr(cuts, "_SCAN_BYTES", block_bytes)
-    for data, expected in (
-        (b"a [^x]: note", None),
-        (b"x[^" + b"y" * (70_000 if block_bytes > 3 else 70) + b"]: long", None),
-        (b"ab]:c", Definitions),
-        (b"a]b:c] [^ x]:", Definitions),
-        (b"]", NO_DEFINITIONS),
-        (b"", NO_DEFINITIONS),
+    for data, links, footnotes in (
+        (b"a\n\n[^x]: note", 0, 1),
+        (b"x\n\n[^" + b"y" * 70_000 + b"]: long", 0, 1),
+        (b"ab\n\n[ab]: /c", 1, 0),
+        (b"a]b:c] [^ x]:", 0, 0),
+        (b"]", 0, 0),
+        (b"", 0, 0),
     ):
         binary = io.BytesIO(data)
         found = survey(binary, 8)
-        assert found is expected or (isinstance(found, Definitions) and expected is Definitions)
         assert binary.tell() == 0
+        part = found.in_part(1, data.count(b"\n") + 1)
+        assert (len(part.own), len(part.footnote_labels)) == (links, footnotes)
+        assert (found is NO_DEFINITIONS) == (b"]:" not in data)
 
 
 @pytest.mark.parametrize(

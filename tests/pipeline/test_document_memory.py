@@ -113,16 +113,18 @@ def lines_file(tmp_path: Path, lines: int) -> Path:
 
 
 def markdown_file(tmp_path: Path, paragraphs: int) -> Path:
-    """A guide of `paragraphs` paragraphs, under a heading every 50, whose links are defined at
-    its end (so the whole guide is read once for its definitions, then in parts)."""
+    """A guide of `paragraphs` paragraphs, under a heading every 50, whose links and footnotes
+    are defined at its end (so the whole guide is read once for its definitions, then in parts)."""
     src = tmp_path / f"rss-{paragraphs}.md"
     with src.open("w", encoding="utf-8") as out:
         out.write("# A long guide\n\n")
         for i in range(paragraphs):
             if i % 50 == 0:
                 out.write(f"## Section {i // 50}\n\n")
-            out.write(f"Paragraph {i} with *emphasis*, `code` and a [link][p{i % 100}].\n\n")
+            link, note = f"[link][p{i % 100}]", f"[^n{i % 7}]"
+            out.write(f"Paragraph {i} with *emphasis*, `code`, a {link} and a note{note}.\n\n")
         out.write("".join(f'[p{i}]: /p/{i} "Page {i}"\n' for i in range(100)))
+        out.write("".join(f"\n[^n{i}]: Note {i}.\n" for i in range(7)))
     return src
 
 

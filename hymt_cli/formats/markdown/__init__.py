@@ -25,7 +25,7 @@ never reach the model. HTML blocks, also inside blockquotes and list items, are 
 with the HTML format's rules (`html_blocks`).
 
 A long document is read, translated and written a part at a time, cut before top-level
-paragraphs (`cuts`); a document with link reference or footnote definitions is read whole.
+paragraphs (`cuts`); every part knows the whole document's link and footnote definitions.
 """
 
 from __future__ import annotations
@@ -62,12 +62,12 @@ class MarkdownFormat(SplicingFormat):
         return MarkdownDocument(find_segments(text))
 
     def parse_part(self, text: str, part: Part) -> MarkdownDocument:
-        if not isinstance(part.whole, Definitions):  # a document read whole
+        if not isinstance(part.whole, Definitions):  # not surveyed: a document read whole
             return MarkdownDocument(find_segments(text), part.before)
         lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
         return MarkdownDocument(find_segments(text, part.whole.in_part(part.line, lines)), part.before)
 
-    def survey(self, binary: BinaryIO, part_bytes: int) -> Definitions | None:
+    def survey(self, binary: BinaryIO, part_bytes: int) -> Definitions:
         return survey(binary, part_bytes)
 
     def cut(self, text: str, *, first: bool) -> int:
@@ -90,7 +90,12 @@ class _Document:
     src: str
     lines: Lines
     tokens: Sequence[Token]
-    footnotes: Footnotes
+    env: dict[str, Any]  # the parse's: link definitions, footnote labels and inline footnotes
+
+    @property
+    def footnotes(self) -> Footnotes:
+        footnotes: Footnotes = self.env.get("footnotes", {}).get("list", {})
+        return footnotes
 
 
 def _inline(doc: _Document, position: int, tok: Token) -> list[Located]:
@@ -105,7 +110,7 @@ def _inline(doc: _Document, position: int, tok: Token) -> list[Located]:
 
 
 def _table_row(doc: _Document, position: int, tok: Token) -> list[Located]:
-    return table_row(doc.src, doc.lines, doc.tokens, position, doc.footnotes) if tok.map is not None else []
+    return table_row(doc.src, doc.lines, doc.tokens, position, doc.env) if tok.map is not None else []
 
 
 def _front_matter(doc: _Document, position: int, tok: Token) -> list[Located]:
@@ -129,7 +134,7 @@ _CONTAINERS = {
     "list_item_open": "list item",
     "blockquote_open": "blockquote",
     "admonition_open": "admonition",
-    "footnote_open": "footnote",
+    "footnote_reference_open": "footnote",  # a definition, where it is written (source.py)
 }
 _CONTAINER_ENDS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
 
@@ -149,17 +154,17 @@ def _role(tokens: Sequence[Token], position: int, containers: list[str]) -> str:
 
 def find_segments(src: str, definitions: PartDefinitions | None = None) -> SpliceIndex:
     """Every translatable span of a Markdown document, or of a part of one (`definitions`:
-    the whole document's link reference definitions, and those in the part)."""
+    what the part knows of the whole document's)."""
     prepared = Prepared(src)
     lines, toml = prepared.lines, prepared.toml
-    env: dict[str, Any] = {} if definitions is None else {"references": definitions[0]}
+    env: dict[str, Any] = {} if definitions is None else definitions.env()
     tokens = markdown_parser().parse(prepared.text, env)
     index = SpliceIndex(src)
     if toml is not None:
         index.extend(toml_values(src, lines, toml))
-    own = env.get("references", {}) if definitions is None else definitions[1]
+    own = env.get("references", {}) if definitions is None else definitions.own
     index.extend(reference_titles(src, lines, own))
-    doc = _Document(src, lines, tokens, env.get("footnotes", {}).get("list", {}))
+    doc = _Document(src, lines, tokens, env)
     containers: list[str] = []
     for position, tok in enumerate(tokens):
         if tok.type in _CONTAINERS:

@@ -171,9 +171,11 @@ def _find_cell(text: str, content: str, cursor: int, empties: int) -> tuple[str,
 
 
 def table_row(
-    src: str, lines: Lines, tokens: Sequence[Token], start: int, footnotes: Footnotes | None = None
+    src: str, lines: Lines, tokens: Sequence[Token], start: int, env: dict[str, Any] | None = None
 ) -> list[Located]:
-    """Cells of one table row: each cell's content is found after the previous cell's."""
+    """Cells of one table row: each cell's content is found after the previous cell's. `env`:
+    the document parse's, so that a cell parsed again knows its links and footnotes."""
+    env = {} if env is None else env
     span = tokens[start].map
     if span is None or span[0] >= len(lines):
         return []
@@ -197,10 +199,10 @@ def table_row(
         content, at = found
         cursor, empties = at + len(content), 0
         # An escaped spelling is walked as such: re-parse it as inline to get matching children.
-        children = (
-            tok.children if content == tok.content else markdown_parser().parseInline(content)[0].children
-        )
+        again = content != tok.content
+        children = markdown_parser().parseInline(content, env)[0].children if again else tok.children
         role = "table header" if tokens[position - 1].type == "th_open" else "table cell"
+        footnotes = env.get("footnotes", {}).get("list", {})  # (inline footnotes of a parse again too)
         out.extend(
             with_role(_cell_segments(src, content, children or [], lines.starts[row] + at, footnotes), role)
         )

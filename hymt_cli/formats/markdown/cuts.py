@@ -12,11 +12,12 @@ front matter whose closing `+++` is not read yet allows no cut. The cut line mus
 partial `1` may be the start of `1. item`), and must not start with `-`, `+` or U+FEFF, which at
 the start of a part would read as front matter or a byte order mark.
 
-Link reference definitions hold for the whole document: a link may come before its definition.
-A document with a `]:` anywhere (every definition has one) is first read through once, cut the
-same way, for its definitions (`survey`); every part's parse then knows them all, and splices
-the titles of those it holds itself. Footnote definitions (`[^x]:`) also decide which footnotes
-are kept and where they go: a document with one is read whole.
+Link reference and footnote definitions hold for the whole document: a link or a footnote
+reference may come before its definition. A document with a `]:` anywhere (every definition has
+one) is first read through once, cut the same way, for its definitions (`survey`); every part's
+parse then knows them all, and splices the titles of the link definitions it holds itself.
+Footnote definitions are translated where they are written (source.py), so a part needs no more
+of the others' than their labels.
 """
 
 from __future__ import annotations
@@ -37,9 +38,6 @@ from .source import Lines, markdown_parser
 _NOT_NEWLINE = re.compile(r"[^\r\n]+")
 _NEWLINE = re.compile(r"\r\n?")
 _DEFINITION_MARK = b"]:"
-_FOOTNOTE_DEFINITION = re.compile(rb"\[\^[^\]\s]*\]:")
-_OPEN_FOOTNOTE_LABEL = re.compile(rb"\[\^[^\]\s]*\Z")
-_LONGEST_LABEL = 1 << 16
 _SCAN_BYTES = 1 << 20
 _CUT_BEFORE = frozenset(("paragraph_open", "heading_open"))
 _TOML_OPENS = re.compile(r"\+\+\+[ \t]*(?:\r\n|\r|\n|\Z)")
@@ -65,19 +63,32 @@ class Prepared:
         self.text = text
 
 
-# (every definition, for a part's parse: read only; those in the part, as its own parse has them)
-PartDefinitions = tuple[Mapping[str, dict[str, Any]], dict[str, dict[str, Any]]]
+@dataclass(frozen=True, slots=True)
+class PartDefinitions:
+    """What the parse of a part knows of the whole document's definitions."""
+
+    references: Mapping[str, dict[str, Any]]  # every link definition; writes stay the part's own
+    own: dict[str, dict[str, Any]]  # the link definitions in the part, as its own parse has them
+    footnote_labels: Mapping[str, int]  # `:label` -> -1 for every footnote label, as the plugin keeps them
+
+    def env(self) -> dict[str, Any]:
+        """A fresh env for the part's parse: the plugins write into it."""
+        return {
+            "references": self.references,
+            "footnotes": {"refs": ChainMap({}, dict(self.footnote_labels)), "list": {}},
+        }
 
 
 class Definitions(Survey):
     """The first definition of every link reference label of a document (first wins, as
     markdown-it has it): its `title` and `href`, the document line it starts on (from 1) and how
-    many lines it takes."""
+    many lines it takes; and the label of every footnote definition."""
 
-    def __init__(self, first: dict[str, Reference]) -> None:
+    def __init__(self, first: dict[str, Reference], footnote_labels: frozenset[str] = frozenset()) -> None:
         self._for_parse = {label: {"title": r.title, "href": r.href} for label, r in first.items()}
         self._by_line = sorted(first.items(), key=lambda item: item[1].line)
         self._lines = [r.line for _, r in self._by_line]
+        self._footnote_labels = dict.fromkeys(footnote_labels, -1)
 
     def in_part(self, first_line: int, lines: int) -> PartDefinitions:
         """The definitions for the parse of a part of `lines` lines from `first_line`."""
@@ -91,7 +102,7 @@ class Definitions(Survey):
             }
             for label, r in self._by_line[start:end]
         }
-        return ChainMap({}, self._for_parse), own
+        return PartDefinitions(ChainMap({}, self._for_parse), own, self._footnote_labels)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +116,14 @@ class Reference:
 NO_DEFINITIONS = Definitions({})
 
 
-def survey(binary: BinaryIO, part_bytes: int) -> Definitions | None:
-    """The document's link reference definitions; None where it has a footnote definition."""
+def survey(binary: BinaryIO, part_bytes: int) -> Definitions:
+    """The document's link reference and footnote definitions."""
     try:
-        marks = _scan(binary)
-        binary.seek(0)
-        if marks is None:
-            return None
-        if not marks:
+        if not _has_definition_mark(binary):
             return NO_DEFINITIONS
+        binary.seek(0)
         first: dict[str, Reference] = {}
+        footnote_labels: set[str] = set()
         for piece in pieces(binary, last_cut, part_bytes):
             text = Prepared(piece.text).text if piece.index == 0 else piece.text
             env: dict[str, Any] = {}
@@ -122,26 +131,20 @@ def survey(binary: BinaryIO, part_bytes: int) -> Definitions | None:
             for label, ref in env.get("references", {}).items():
                 start, end = ref["map"]
                 first.setdefault(label, Reference(ref["title"], ref["href"], piece.line + start, end - start))
-        return Definitions(first)
+            footnote_labels.update(env.get("footnotes", {}).get("refs", ()))
+        return Definitions(first, frozenset(footnote_labels))
     finally:
         binary.seek(0)
 
 
-def _scan(binary: BinaryIO) -> bool | None:
-    """Whether a `]:` is anywhere in the document; None where a footnote definition may be."""
-    seen = False
-    line = b""  # the last line read so far, up to its end
+def _has_definition_mark(binary: BinaryIO) -> bool:
+    """Whether a `]:` is anywhere in the document (also across two reads)."""
+    last = b""
     while block := binary.read(_SCAN_BYTES):
-        window = line + block
-        if _FOOTNOTE_DEFINITION.search(window):
-            return None
-        seen = seen or _DEFINITION_MARK in window
-        line = window[window.rfind(b"\n") + 1 :]
-        if len(line) > _LONGEST_LABEL:
-            if _OPEN_FOOTNOTE_LABEL.search(line):
-                return None  # a footnote label longer than any sane one: no guessing
-            line = line[-2:]
-    return seen
+        if _DEFINITION_MARK in last + block:
+            return True
+        last = block[-1:]
+    return False
 
 
 def last_cut(src: str, *, first: bool) -> int:

@@ -55,6 +55,11 @@ def markdown_parser() -> MarkdownIt:
         .use(dollarmath_plugin)
     )
     md.disable("text_join")  # keep escapes/entities as their own tokens (markup = source text)
+    # Footnote definitions stay where they are written: every one is translated in place. The
+    # tail rule would move them to the end and drop those no reference names (and all but the
+    # last of a label's), leaving their text untranslated; a part of a long document would also
+    # need the other parts' references to know which to keep.
+    md.disable("footnote_tail")
     return md
 
 
