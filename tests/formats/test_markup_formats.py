@@ -368,6 +368,14 @@ def test_toml_front_matter_keeps_keys_and_translates_title_and_description():
     assert out.endswith("+++\n\n# Heading \"q\" 'a' \\\\\n")  # a translation's backslash escapes nothing
 
 
+@pytest.mark.parametrize("inside", ["\n", "\r", "\r\n"])
+@pytest.mark.parametrize("after", ["\n", "\r", "\r\n"])
+def test_toml_front_matter_with_any_line_breaks_leaves_the_body_where_it_is(inside: str, after: str) -> None:
+    """A CR inside the front matter and the LF after it are two line breaks, not one."""
+    src = f'+++{inside}title = "Hello"{inside}+++{after}- item one{after}- item two{after}{after}Text.{after}'
+    assert [s.text for s in format_named("md").segments(src)] == ["Hello", "item one", "item two", "Text."]
+
+
 @pytest.mark.parametrize("extra", [False, True], ids=["same-lines", "extra-lines"])
 def test_block_syntax_engine_keeps_structure_on_every_sample(tmp_path, extra):
     engine = BlockSyntaxEngine(extra=extra)

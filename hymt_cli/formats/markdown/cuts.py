@@ -35,7 +35,7 @@ from ..document import Survey, pieces
 from .front_matter import toml_end
 from .source import Lines, markdown_parser
 
-_NOT_NEWLINE = re.compile(r"[^\r\n]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\r\n?")
 _DEFINITION_MARK = b"]:"
 _SCAN_BYTES = 1 << 20
@@ -48,7 +48,7 @@ _CLOSERS = "\n$$\n---\n"
 
 class Prepared:
     """A source as the parser reads it: without its byte order mark, with TOML front matter
-    (`+++`, which markdown-it does not know) blanked so that it reads as blank lines."""
+    (`+++`, which markdown-it does not know) blanked so that it reads as that many blank lines."""
 
     __slots__ = ("base", "lines", "text", "toml")
 
@@ -59,7 +59,8 @@ class Prepared:
         text = src[self.base :]
         if self.toml is not None:
             cut = (self.lines.starts[self.toml] if self.toml < len(self.lines) else len(src)) - self.base
-            text = _NOT_NEWLINE.sub("", text[:cut]) + text[cut:]
+            # every break as LF: a blanked line's CR and the next line's LF would read as one
+            text = "\n" * len(_LINE_BREAK.findall(text, 0, cut)) + text[cut:]
         self.text = text
 
 
