@@ -1,8 +1,8 @@
 """A long Markdown document is read, translated and written a part at a time (formats/markdown/
 cuts.py): whatever the blocks and wherever the reads end, the parts' segments are the whole
 document's (text and role, in order) and their outputs, one after the other, are the whole
-document's output, byte for byte. Link reference and footnote definitions reach every part; the
-title and nearest heading reach later parts' context."""
+document's output, byte for byte. A long list is cut between its items; link reference and
+footnote definitions reach every part; the title and nearest heading reach later parts' context."""
 
 from __future__ import annotations
 
@@ -88,6 +88,16 @@ BLOCKS = [
     "> [^quoted]: A quoted note.",
     "Names [^quoted] and ^[an inline note].",
     "| cell \\| with [^1] | [foo] |\n|---|---|\n| x [^note] \\| y | z |",
+    "- tight\n- list\n- of items",
+    "- item *one*\n  - nested\n  - more\n- item two\nlazy line",
+    "1. one\n2. two\n3) other marker",
+    "* star\n+ plus\n- dash",
+    "- \n  empty first line\n-\n- [ ] task",
+    "- ```\n  fence in an item\n- next",
+    "- <div>\n- html in an item",
+    "- | a |\n  |---|\n  | b |",
+    "-- not an item",
+    "- ---",
     "\t",
     "",
 ]
@@ -130,6 +140,11 @@ def test_a_long_document_comes_in_parts_a_short_one_whole() -> None:
     src = "# Guide\n\n" + "".join(f"## Step {i}\n\nDo *thing* {i}.\n\n- a\n- b\n\n" for i in range(300))
     assert assert_parts_read_as_the_whole(src, 512) > 20
     assert len(read_in_parts(MD, src.encode(), len(src.encode()) + 1)) == 1
+
+
+def test_a_document_that_is_one_long_list_comes_in_parts() -> None:
+    src = "# Changes\n\n" + "".join(f"- Fixed *bug* {i}\n  in two lines\n" for i in range(400)) + "1. x\n"
+    assert assert_parts_read_as_the_whole(src, 256) > 20
 
 
 def test_later_parts_keep_the_title_and_nearest_heading_in_their_context() -> None:
@@ -214,6 +229,10 @@ def test_the_survey_finds_marks_across_reads_and_rewinds(
         ("Text\n\n  Indented start\n\n-dash\n\n+plus\n\n\ufeffbom\n", ""),
         ("\ufeff+++\ntitle = 'x'\n\nInside\n+++\n\nAfter\n\nEnd\n", "End"),
         ("Text\n\nMore\n\n1", "More"),  # a partial `1` may be the start of `1. item`
+        ("- a\n- b\n  - nested\n  more\n- c\n", "- c"),  # a top-level list's items
+        ("- a\n- b\n  - nested\n  - nested two\n", "- b"),  # not a nested list's
+        ("> - a\n> - b\n> - c\n", ""),  # nor a quoted list's
+        ("1. a\n2. b\n3. c", "2. b"),
     ],
 )
 def test_where_a_cut_falls(src: str, cut_before: str) -> None:

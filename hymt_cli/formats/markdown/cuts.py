@@ -2,15 +2,18 @@
 at a time (formats/document.py) as a long text is.
 
 A cut goes before a paragraph or heading that starts at the left margin after a blank line,
-outside every container (list, blockquote, admonition), fence, math block and HTML block: the
-block parser has closed everything before such a line, and nothing after it looks back. Which
+outside every container (list, blockquote, admonition), fence, math block and HTML block, or
+before an item of a top-level list (a document may be one long list): the block parser has
+closed everything before such a line, and nothing after it looks back (the item starts a list
+of its own in the next part; its text and markup are the same). Which
 lines those are, markdown-it's own block parser says, run over the text read so far: a block the
 text does not yet close must run to its end there, so that no cut is found inside it. Fences and
 HTML blocks do so by themselves; a math block (`$$`) or front matter (`---`) that is never
 closed is no such block at all, so the parse sees the text with those closers after it. TOML
 front matter whose closing `+++` is not read yet allows no cut. The cut line must be whole (a
-partial `1` may be the start of `1. item`), and must not start with `-`, `+` or U+FEFF, which at
-the start of a part would read as front matter or a byte order mark.
+partial `1` may be the start of `1. item`), and must not start with `---`, `+++` or U+FEFF,
+which at the start of a part would read as front matter or a byte order mark (nor a paragraph
+with `-` or `+`).
 
 Link reference and footnote definitions hold for the whole document: a link or a footnote
 reference may come before its definition. A document with a `]:` anywhere (every definition has
@@ -159,18 +162,18 @@ def last_cut(src: str, *, first: bool) -> int:
     after_front_matter = (prepared.toml or 0) if prepared is not None else 0
     best = 0
     for tok in _blocks(text):
-        if tok.level != 0 or tok.type not in _CUT_BEFORE or tok.map is None:
-            continue
+        if tok.map is None or not after_front_matter < tok.map[0] < len(lines) - 1:
+            continue  # (the last line may be partial)
         row = tok.map[0]
-        if row <= after_front_matter or row >= len(lines) - 1:  # the last line may be partial
+        line = lines.text(src, row)
+        if not line or line[0].isspace() or line[0] == "\ufeff" or line.startswith(("---", "+++")):
             continue
-        if _starts_cleanly(lines.text(src, row)) and not lines.text(src, row - 1).strip():
+        if tok.level == 0 and tok.type in _CUT_BEFORE:
+            if line[0] not in "-+" and not lines.text(src, row - 1).strip():
+                best = max(best, row)
+        elif tok.level == 1 and tok.type == "list_item_open":  # an item of a top-level list
             best = max(best, row)
     return lines.starts[best] if best else 0
-
-
-def _starts_cleanly(line: str) -> bool:
-    return bool(line) and not line[0].isspace() and line[0] not in "-+\ufeff"
 
 
 def _blocks(text: str, env: dict[str, Any] | None = None, *, closed: bool = True) -> list[Token]:
