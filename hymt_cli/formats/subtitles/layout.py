@@ -1,7 +1,8 @@
 """A translated cue's lines: laid out again, as a subtitler would, within a line's width.
 
 A translation is one line where it fits, else lines of about equal width (a break after
-punctuation, and outside inline markup, is preferred; the lower line may be the longer), at most
+punctuation, and outside inline markup, is preferred, one after a word of three letters or fewer
+avoided; the lower line may be the longer), at most
 `lines` of them, more only where the text cannot fit. A break goes at a space, or in Chinese and
 Japanese between two characters where kinsoku allows (never before a closing mark, never after
 an opening one). Tags (`<s1>`, `</s1>`, `<s2/>`) take no width and keep their order, so pairs
@@ -115,6 +116,7 @@ class _Breaks:
         depth = 0  # open pairs around the position
         pos = 0
         previous = ""
+        word = 0  # letters of the word before the position
         for match in [*TAG.finditer(text), None]:
             stop = match.start() if match is not None else len(text)
             for i in range(pos, stop):
@@ -122,9 +124,12 @@ class _Breaks:
                 if char == " ":
                     following = text[i + 1] if i + 1 < len(text) else ""
                     if following not in _NOT_AFTER_BREAK and previous not in _NOT_BEFORE_BREAK:
-                        self._add(i, i + 1, seen, previous, depth)
+                        # (a line that ends with a short word, `the`, `à`, ends on an article or a
+                        # preposition more often than not)
+                        self._add(i, i + 1, seen, previous, depth, 0 < word <= 3)
                 elif unspaced and previous and previous != " " and _may_break(previous, char):
-                    self._add(i, i, seen, previous, depth)
+                    self._add(i, i, seen, previous, depth, False)
+                word = word + 1 if char.isalpha() else 0
                 seen += _char_width(char)
                 previous = char
             if match is None:
@@ -134,9 +139,9 @@ class _Breaks:
                 depth += -1 if closing else 1
             pos = match.end()
 
-    def _add(self, cut: int, resume: int, before: int, previous: str, depth: int) -> None:
-        penalty = (0.0 if previous in _PUNCTUATION else 2.5) + (1.5 if depth > 0 else 0.0)
-        self.at.append((cut, resume, before, penalty))
+    def _add(self, cut: int, resume: int, before: int, previous: str, depth: int, short: bool) -> None:
+        penalty = (0.0 if previous in _PUNCTUATION else 5.0) + (1.5 if depth > 0 else 0.0)
+        self.at.append((cut, resume, before, penalty + (3.0 if short else 0.0)))
 
     def best_pair(self, limit: int) -> list[str] | None:
         """Two lines, as even as punctuation allows, both within `limit`; None if none fit."""

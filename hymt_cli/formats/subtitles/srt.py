@@ -9,8 +9,8 @@ no-break space. Character references some files use (`&amp;`, `&nbsp;`) are show
 as the characters, and written again so. Refused, with the line: a timing line that cannot be
 read, a cue number without a timing line (a file cut short), text before the first cue.
 
-What a translation may not bring in is made harmless: markup (`<b>` becomes `＜b>`, `{\\` `｛\\`)
-and `-->` (`-- >`), which would end the cue.
+What a translation may not bring in is made harmless: markup (`<b>` becomes `＜b>`, `{\\` `｛\\`,
+`\\N` `＼N`) and `-->` (`-- >`), which would end the cue.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ _TOKEN = re.compile(
 FORMATTING = frozenset({"b", "i", "u", "s", "font"})
 _NUMBER = re.compile(r"\A[ \t]*\d+[ \t]*\Z")
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_ESCAPE_LIKE = re.compile(r"\\(?=[Nh])")
 
 
 def srt_inline(src: str, start: int, end: int) -> list[Part]:
@@ -66,6 +67,7 @@ def srt_escape(spelled_here: frozenset[str]) -> Callable[[str], str]:
             text = escape_markup(text, spelled_here)
         else:
             text = _TAG_START.sub("＜", text)
+        text = _ESCAPE_LIKE.sub("＼", text)  # (`\\N` would be a line break, `\\h` a space)
         return text.replace("{\\", "｛\\").replace(ARROW, "-- >")
 
     return escape
