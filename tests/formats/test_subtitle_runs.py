@@ -137,3 +137,11 @@ def test_a_bad_file_fails_alone_with_one_line_and_nothing_written(tmp_path: Path
     for source in SAMPLES.iterdir():
         assert (folder / f"{source.stem}.fr{source.suffix}").is_file()
     assert not [p for p in folder.iterdir() if ".tmp" in p.name or p.name.startswith(".hymt-tmp")]
+
+
+def test_translate_help_names_the_subtitle_suffixes() -> None:
+    done = hymt("translate", "--help", text=True, env={"COLUMNS": "200"})
+    assert done.returncode == 0
+    shown = " ".join(done.stdout.split())
+    assert "srt, vtt, ass (.ssa)" in shown  # each format by name, and the suffixes it reads besides
+    assert "--subtitle-line-length" in shown and "--reading-speed" in shown  # (listed; --help-all says more)

@@ -8,10 +8,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import FormatError
 from hymt_cli.formats.subtitles import AssFormat, SrtFormat, SubtitleOptions, VttFormat
 from hymt_cli.formats.subtitles.cues import SubtitleDocument
+from hymt_cli.text.segments import is_translatable
 
 SRT = (
     '1\r\n00:00:01,000 --> 00:00:03,000\r\n{\\an8}<i>Hello</i> <font color="red">world</font>\r\n\r\n'
@@ -297,3 +301,79 @@ def test_a_byte_order_mark_is_read_and_kept(codec: str) -> None:
     decoded = fmt.decode(data)
     assert decoded.text.startswith("\ufeff") and decoded.encode(decoded.text) == data
     assert len(fmt.parse(decoded.text).segments) == 3
+
+
+# -- generated files -------------------------------------------------------------------------
+_PIECES = [
+    *"aé中 -?.,!'\"<>{}\\&",
+    "Word ",
+    "😀",
+    "\u00a0",
+    "\t",
+    "<i>",
+    "</i>",
+    "<b>",
+    "</b>",
+    '<font color="red">',
+    "</font>",
+    "<c.x>",
+    "</c>",
+    "<v Ana>",
+    "<00:00:01.500>",
+    "<ruby>",
+    "<rt>",
+    "</rt>",
+    "{\\an8}",
+    "{\\i1}",
+    "{\\i0}",
+    "{\\pos(1,2)}",
+    "{\\p1}m 0 0 l 1 1{\\p0}",
+    "{comment}",
+    "\\N",
+    "\\n",
+    "\\h",
+    "&amp;",
+    "&lt;",
+    "&nbsp;",
+    "<s1>",
+    "e\u0301",
+    "- ",
+    "\u202b",
+]
+_LINE = st.lists(st.sampled_from(_PIECES), max_size=10).map("".join)
+_CUES = st.lists(st.lists(_LINE, min_size=1, max_size=3), max_size=5)
+_NEWLINE = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+def _generated(fmt: SrtFormat | VttFormat | AssFormat, cues: list[list[str]], newline: str) -> str:
+    if fmt.name == "ass":
+        break_ = "\\N"
+        events = "".join(
+            f"Dialogue: 0,0:00:{i:02d}.00,0:00:{i:02d}.90,Default,,0,0,0,,{break_.join(lines)}\n"
+            for i, lines in enumerate(cues)
+        )
+        text = "[Script Info]\nScriptType: v4.00+\n\n[Events]\n" + events
+    else:
+        blocks = [
+            f"{i + 1}\n00:00:{i:02d}.000 --> 00:00:{i:02d}.900\n"
+            + "\n".join(line.replace("-->", "") for line in lines)
+            for i, lines in enumerate(cues)
+        ]
+        text = ("WEBVTT\n\n" if fmt.name == "vtt" else "") + "\n\n".join(blocks) + "\n"
+    return text.replace("\n", newline)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([SrtFormat(), VttFormat(), AssFormat()]), _CUES, _NEWLINE, st.booleans())
+def test_generated_files_splice_back_and_keep_their_cues_whatever_the_answer(
+    fmt: SrtFormat, cues: list[list[str]], newline: str, bom: bool
+) -> None:
+    src = ("\ufeff" if bom else "") + _generated(fmt, cues, newline)
+    doc = fmt.parse(src)
+    assert doc.reassemble({s.id: s.text for s in doc.segments}) == src
+    sent = [s for s in doc.segments if is_translatable(s.text)]  # (what the pipeline sends)
+    for answer in (pseudo_localize, lambda t: t + " " + HOSTILE, lambda t: "\n\n".join(t.split())):
+        out = doc.reassemble({s.id: answer(s.text) for s in sent}, target_language="ar")
+        again = fmt.parse(out)
+        assert [c.timing for c in again.cues] == [c.timing for c in doc.cues]
+        assert len(again.segments) == len(doc.segments)
