@@ -140,7 +140,7 @@ class _Breaks:
             pos = match.end()
 
     def _add(self, cut: int, resume: int, before: int, previous: str, depth: int, short: bool) -> None:
-        penalty = (0.0 if previous in _PUNCTUATION else 5.0) + (1.5 if depth > 0 else 0.0)
+        penalty = (0.0 if previous in _PUNCTUATION else 8.0) + (1.5 if depth > 0 else 0.0)
         self.at.append((cut, resume, before, penalty + (3.0 if short else 0.0)))
 
     def best_pair(self, limit: int) -> list[str] | None:
