@@ -27,6 +27,15 @@ from hymt_cli.text.languages import LANGUAGES
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_ROOTS = (ROOT / "samples", ROOT / "shared" / "corpus")
 _NOT_SAMPLES = {"hymt.toml", "SOURCES", "SOURCES.md", "SOURCES.txt", "README.md", "LICENSE"}
+# Files of the gathered corpus in a legacy encoding they do not declare (subtitles never do), with
+# the encoding `--encoding` names for them.
+CORPUS_ENCODINGS = {"subtitles/pysrt-windows-1252.srt": "cp1252", "subtitles/aspasia-gbk.srt": "gbk"}
+
+
+def corpus_encoding(path: Path) -> str | None:
+    """The legacy encoding of a corpus file that declares none (None: it is Unicode, or says)."""
+    corpus = SAMPLE_ROOTS[1]
+    return CORPUS_ENCODINGS.get(path.relative_to(corpus).as_posix()) if path.is_relative_to(corpus) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from .provenance import output_provenance
 from .registry import (
     FORMATS,
     FormatSpec,
+    described,
     document_format,
     format_for_path,
     format_named,
@@ -53,6 +54,7 @@ from .registry import (
 )
 from .row_context import ContextMode, RunContext
 from .strings import MergeCounts, MergeResult, RecordingWriter, StringsFormat, StringsReader
+from .subtitles import AssFormat, SrtFormat, SubtitleFormat, SubtitleOptions, VttFormat
 from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
 from .toml_strings import TomlStringsFormat
@@ -197,6 +199,25 @@ _strings(
 _strings(AppleStringsFormat, lambda o: AppleStringsFormat())
 _strings(StringsDictFormat, lambda o: StringsDictFormat())
 
+
+def _subtitles(fmt: type[SubtitleFormat]) -> None:
+    """A subtitle format: a cue's neighbouring cues are its context, given to the model by default
+    (a sentence often runs over several cues)."""
+    register(
+        FormatSpec(
+            fmt.name,
+            fmt.suffixes,
+            lambda o: fmt(o.of(SubtitleOptions)).with_encodings(o.of(EncodingOptions)),
+            (SubtitleOptions, EncodingOptions),
+            context_by_default=True,
+        )
+    )
+
+
+_subtitles(SrtFormat)
+_subtitles(VttFormat)
+_subtitles(AssFormat)
+
 __all__ = [
     "Decoded",
     "DocumentDecodeError",
@@ -210,6 +231,7 @@ __all__ = [
     "UnitWriter",
     "FORMATS",
     "FormatSpec",
+    "described",
     "ParquetOptions",
     "SplicingFormat",
     "TextOptions",

@@ -14,10 +14,11 @@ values `decode` and `parse` return.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar, Protocol
 
+from ..qa.flags import Flag
 from ..text.segments import Segment
 
 
@@ -106,7 +107,10 @@ class Unit:
     occurrences a segment stands for (rows sharing a cell value; 1 where absent) and `labels`
     how a report names a segment (default: its id); `only` which segments a target language
     needs, where it needs fewer than all. `warning`: what reading the unit found that a person
-    should know, such as a guess the format made (the run adds it to the file's warning)."""
+    should know, such as a guess the format made (the run adds it to the file's warning).
+    `check`: the format's own QA of a finished segment's translation, with what only the format
+    knows (a subtitle cue's time on screen): (segment id, translation, target) -> flags of the
+    checks declared `by_format` (qa/checks.py); None: the format has none."""
 
     index: int
     segments: Sequence[Segment]
@@ -117,6 +121,7 @@ class Unit:
     # keys); a language not named needs every segment.
     only: Mapping[str, frozenset[int]] = field(default_factory=dict)
     warning: str = ""
+    check: Callable[[int, str, str], Sequence[Flag]] | None = None
 
     def weight(self, segment_id: int) -> int:
         return self.weights.get(segment_id, 1)

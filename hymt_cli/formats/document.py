@@ -104,6 +104,11 @@ class SplicingFormat:
         """A part's parse: its segments as the whole document's parse has them there."""
         return self.parse(text)
 
+    def unit(self, index: int, decoded: Decoded, parsed: ParsedDocument) -> Unit:
+        """The unit of a parsed document (or of a part of one); a format may say more of its
+        segments here (how a report names them, its own checks of their translations)."""
+        return Unit(index, parsed.segments, Document(decoded, parsed))
+
     def open(self, source: InputSource) -> DocumentReader:
         return DocumentReader(self, source)
 
@@ -161,7 +166,7 @@ class DocumentReader:
             raise
         except (ValueError, RecursionError) as exc:
             raise FormatError(f"cannot parse as {fmt.name}: {exc}") from None
-        return Unit(part.index, parsed.segments, Document(decoded, parsed))
+        return fmt.unit(part.index, decoded, parsed)
 
     def writer(self, target_language: str, out: BinaryIO) -> DocumentWriter:
         return DocumentWriter(target_language, out)

@@ -113,3 +113,12 @@ def format_needs(name: str, options: OptionSet) -> str | None:
 
 def suffixes() -> tuple[str, ...]:
     return tuple(sorted({s for spec in FORMATS.values() for s in (*spec.suffixes, *spec.by_content)}))
+
+
+def described() -> str:
+    """Every format by name, with the suffixes it reads besides `.name`: `md (.markdown)`."""
+    out = []
+    for name, spec in FORMATS.items():
+        more = [s for s in (*spec.suffixes, *spec.by_content) if s != f".{name}"]
+        out.append(f"{name} ({', '.join(more)})" if more else name)
+    return ", ".join(out)

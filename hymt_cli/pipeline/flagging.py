@@ -119,6 +119,25 @@ class Flagger:
                 self.suite.consistency.add(lang, piece.core, translation, order, where, context=piece.key[2])
         return tuple(found)
 
+    def by_format(
+        self, report: FileReport, unit: Unit, segment_id: int, source: str, translation: str, lang: str
+    ) -> tuple[Flag, ...]:
+        """What the input's format finds in a finished segment's translation (`Unit.check`: a
+        subtitle cue read too fast), for the checks the run has on: warnings, recorded like the
+        others; returned for the review page."""
+        if unit.check is None:
+            return ()
+        levels = self.suite.levels
+        found = tuple(
+            Flag(flag.check, "warning", flag.message)
+            for flag in unit.check(segment_id, translation, lang)
+            if levels.get(flag.check, "off") != "off"
+        )
+        where = Where.of(report, unit, segment_id)
+        for flag in found:
+            record(where, flag, source, translation)
+        return found
+
     def finish(self) -> None:
         """The run is done: report the inconsistent translations, in document order."""
         if self.suite.consistency is None:

@@ -60,6 +60,11 @@ def finish_unit(
         warnings[segment_id] = _flag(
             flagger, work, input_order, segment_id, pieces, outcomes, kept_source=False
         )
+        if flagger is not None and unit.check is not None:  # the format's own (a cue read too fast)
+            source = "".join(p.lead + p.core + p.trail for p in pieces)
+            warnings[segment_id] += flagger.by_format(
+                report, unit, segment_id, source, translated[segment_id], work.job.lang.code
+            )
         if report.glossary is not None:
             uses = [
                 (g, outcomes[k].translation or "")

@@ -39,7 +39,8 @@ class QaCheck:
     is the source by design). `per_run`: found across a run, never on one answer alone.
     `flags_the_source`: may flag an answer that is its source word for word; every other check
     compares the answer with its source and passes it (tests/qa/test_qa_properties.py), so it
-    is not run on one."""
+    is not run on one. `by_format`: found by the input's format on a finished segment, with what
+    only the format knows (a subtitle cue's time on screen: `Unit.check`)."""
 
     id: str
     default: Severity
@@ -48,6 +49,13 @@ class QaCheck:
     translating_only: bool = False
     per_run: bool = False
     flags_the_source: bool = False
+    by_format: bool = False
+
+    @property
+    def reported_only(self) -> bool:
+        """Found once the answers are kept (across the run, or by the format): it can only be
+        reported, never reject an answer, so it is a warning at most."""
+        return self.per_run or self.by_format
 
 
 def _numbers(pair: Pair) -> str | None:
@@ -155,6 +163,20 @@ CHECKS: tuple[QaCheck, ...] = (
         "the same source text translated one way throughout the run",
         None,
         per_run=True,
+    ),
+    QaCheck(
+        "reading-speed",
+        "warning",
+        "a subtitle cue's translation can be read in its time on screen (17 characters a second)",
+        None,
+        by_format=True,
+    ),
+    QaCheck(
+        "line-length",
+        "warning",
+        "a subtitle cue's translation fits its lines (two of 42 characters; 16 in Chinese, Japanese, Korean)",
+        None,
+        by_format=True,
     ),
 )
 CHECK_IDS: tuple[str, ...] = tuple(check.id for check in CHECKS)

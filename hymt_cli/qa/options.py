@@ -56,8 +56,8 @@ class QaOptions(Options):
         for name, level in self.levels:
             if name in ("all", check):
                 found = level
-        if found == "error" and BY_ID[check].per_run:
-            return "warning"  # found after the answers are written: it can only be reported
+        if found == "error" and BY_ID[check].reported_only:
+            return "warning"  # found after the answers are kept: it can only be reported
         return found
 
     def resolved(self) -> dict[str, Level]:
@@ -84,9 +84,9 @@ def _level(name: str, level: str) -> tuple[str, Level]:
         raise QaOptionError(f"--qa: no check called {name!r}{hint}")
     if level not in _LEVEL:
         raise QaOptionError(f"--qa {name}={level}: the level is one of {', '.join(LEVELS)}")
-    if level == "error" and name != "all" and BY_ID[name].per_run:
+    if level == "error" and name != "all" and BY_ID[name].reported_only:
         raise QaOptionError(
-            f"--qa {name}=error: {name} is found after the answers are written, "
+            f"--qa {name}=error: {name} is found after the answers are kept, "
             "so it can only be a warning or off"
         )
     return name, _LEVEL[level]

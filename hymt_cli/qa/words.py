@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections import Counter
 
 from .locales import NO_DOUBLED_WORD_CHECK, VALID_DOUBLED_WORDS, base
@@ -41,13 +42,23 @@ def doubled_word_problem(source: str, answer: str, target: str, source_lang: str
     got = Counter(w.casefold() for w in doubled)
     if not got:
         return None
-    in_source = doubled_words(source, None)
+    # (words alike but for their accents, Spanish `que qué`, French `ou où`, count as doubled in the
+    # source: an answer may write them alike, as a transliteration or the pseudo engine does)
+    in_source = doubled_words(_unaccented(source), None)
     kept = Counter(w.casefold() for w in in_source)
     emphatic = Counter(w.casefold() for w in _without_grammar(in_source, source_lang))
     unexplained = got - kept
     if unexplained.total() <= (emphatic - got).total():
         return None
     return "doubled word: " + ", ".join(f"{word!r}" for word in doubled if word.casefold() in unexplained)
+
+
+def _unaccented(text: str) -> str:
+    """`text` without combining marks (`qué` -> `que`); unchanged where it has none (most text)."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
 def is_prose(text: str) -> bool:

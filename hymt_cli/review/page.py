@@ -37,13 +37,13 @@ from ..qa import BY_ID
 from ..reporting.report import FileReport, RunReport
 from ..text.languages import LANGUAGES
 from ..text.locales import english_name
+from ..text.writing_systems import right_to_left
 from .records import script_safe_json
 from .spool import OutputCounts, RecordSpool
 
 SCHEMA = "hymt.review/2"  # 2: a record's `retry` is a list (a reason per check), `context`
 BLOCK_BYTES = 1 << 20  # records per JSON block, about
 FIRST_PAGE = 100  # segments a page shows (PAGE in assets/state.js): shown before the rest is read
-RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
 
 
 SCRIPTS = ("state.js", "segment.js", "panels.js", "app.js")  # one script, in this order
@@ -126,7 +126,7 @@ blocks.</p></noscript>
 
 def _direction(lang: str | None) -> str:
     """How `lang` is written: "rtl" or "ltr" (also for a language the run does not name)."""
-    return "rtl" if lang is not None and lang.split("-")[0].lower() in RIGHT_TO_LEFT else "ltr"
+    return "rtl" if right_to_left(lang) else "ltr"
 
 
 def _name(lang: str | None) -> str | None:

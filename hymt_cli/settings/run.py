@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..errors import UsageError
-from ..formats import FORMATS, ContextMode
+from ..formats import FORMATS, ContextMode, described
 from ..options import Options, Panel, option
 from ..qa import QaOptions
 from ..text.languages import locale_table
@@ -41,7 +41,7 @@ class InputSettings(Options):
         per_path=True,
         panel=Panel.IO,
         common=True,
-        help="Input format (default: by suffix): " + ", ".join(FORMATS) + ".",
+        help="Input format (default: by suffix): " + described() + ".",
     )
     include: tuple[str, ...] = option(
         (),

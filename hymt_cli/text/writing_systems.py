@@ -35,3 +35,12 @@ RANGES: dict[str, str] = {
 def char_class(*scripts: str) -> re.Pattern[str]:
     """A pattern matching one character of any of the named scripts."""
     return re.compile("[" + "".join(RANGES[name] for name in scripts) + "]")
+
+
+# HY-MT's languages written right to left (by primary subtag: `ar-EG` is Arabic).
+RIGHT_TO_LEFT = frozenset({"ar", "he", "fa", "ur", "ug"})
+
+
+def right_to_left(tag: str | None) -> bool:
+    """Is the language `tag` (a BCP 47 tag or a HY-MT code) written right to left?"""
+    return tag is not None and tag.replace("_", "-").split("-")[0].lower() in RIGHT_TO_LEFT

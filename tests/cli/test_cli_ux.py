@@ -257,12 +257,12 @@ def test_help_lists_choices_groups_and_examples() -> None:
     assert result.returncode == 0
     text = result.stdout
     from hymt_cli.engine import ENGINES
-    from hymt_cli.formats import FORMATS, text_format_names
+    from hymt_cli.formats import described, text_format_names
     from hymt_cli.options import Panel
 
     for choice in (
         ", ".join(ENGINES),
-        ", ".join(FORMATS),
+        described(),  # every format, with the suffixes it reads besides its name: `ass (.ssa)`
         "[" + "|".join(text_format_names()) + "]",
         "[auto|bar|plain|json|none]",
         "[auto|on|off]",

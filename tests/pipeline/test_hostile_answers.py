@@ -15,6 +15,7 @@ import pytest
 from engines import ATTACKS, UNUSABLE, Adversary, assert_reported
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept, html_skeleton
 from pipelines import run_pipeline, sources_of, translate_files
+from subtitle_checks import decoded, skeleton
 
 from hymt_cli.formats import FORMATS, ParquetOptions, TextOptions, document_format
 from hymt_cli.options import OptionSet
@@ -71,6 +72,13 @@ def _paragraphs_kept(before: Path, after: Path) -> None:
     assert len(_paragraphs(_text_of("txt", after))) == len(_paragraphs(_text_of("txt", before)))
 
 
+def _cues_kept(before: Path, after: Path) -> None:
+    """A subtitle file keeps every cue, timing, number, setting and style, as an independent parser
+    (pysubs2, webvtt-py) reads them."""
+    old, new = decoded(before.read_bytes()), decoded(after.read_bytes())
+    assert skeleton(before.suffix, new) == skeleton(before.suffix, old), before.name
+
+
 _LANG = re.compile(r"""(<html\b[^>]*\blang=["']?)[^"'\s>]*(["']?)""", re.IGNORECASE)
 # What each format keeps besides parsing again: a document format without an entry must give as
 # many segments as its source (an entry's own check is stronger: Markdown may not locate an
@@ -79,6 +87,9 @@ STRUCTURE: dict[str, Callable[[Path, Path], None]] = {
     "md": _md_kept,
     "html": _html_kept,
     "txt": _paragraphs_kept,
+    "srt": _cues_kept,
+    "vtt": _cues_kept,
+    "ass": _cues_kept,
 }
 
 
