@@ -66,6 +66,10 @@ def _check(config: RunConfig, console: Console) -> ExitCode:
     )
     if result.problems and code == ExitCode.OK:
         code = ExitCode.SOME_INPUTS_FAILED
+    report = config.settings.reporting.report
+    if report is not None:
+        engine = config.engine
+        result.report(engine.runs.name, engine.reported_model, int(code)).write(report)
     return code
 
 

@@ -104,6 +104,9 @@ class FileReport:
     # document, a table.
     keys: dict[str, int] | None = None
     up_to_date: bool = False  # a file merged into that needed no change: not written again
+    # --check: the output's state (up-to-date, missing, stale, edited) and why; None in a run
+    check: str | None = None
+    reason: str | None = None
 
     def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
         """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report
@@ -148,6 +151,7 @@ class RunReport:
     seconds: float = 0.0
     engine_seconds: float = 0.0
     qa_levels: dict[str, str] | None = None  # each QA check's level in this run; None: no QA
+    check: bool = False  # the report of `--check` (no engine ran: files[].check says each output's state)
 
     def flagged(self, severity: Severity) -> int:
         """QA flags of that severity (`error`: answers rejected, sources kept; `warning`: kept)."""
