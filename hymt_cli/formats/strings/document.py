@@ -233,15 +233,18 @@ class StringsReader:
 
         return StringsWriter(target_language, out, self._decoded, self._records_of_new_file, path_of)
 
-    def _records_of_new_file(self, lang: str, output: str, failed: Iterable[KeyPath]) -> MergeResult | None:
+    def _records_of_new_file(
+        self, lang: str, output: str, failed: Iterable[KeyPath], rendered: set[KeyPath]
+    ) -> MergeResult | None:
         if self._outline is None:
             return None
         written = self._format.target_outline(output, lang)
         assert written is not None
         records = records_of_new_file(
-            self._outline, written, self._new_forms.get(plural_code(lang), {}), failed
+            self._outline, written, self._new_forms.get(plural_code(lang), {}), failed, rendered
         )
-        return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
+        kept = sum(r.person for r in records.values())
+        return MergeResult(MergeCounts(added=len(records) - kept, kept=kept), records, {}, unchanged=False)
 
 
 class Wanted:
