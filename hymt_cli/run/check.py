@@ -54,8 +54,9 @@ class CheckResult:
                     file.reason = item.reason or None
                 by_output[item.output] = file
         files += by_output.values()
-        status = "ok" if exit_code == 0 else "failed"
-        return RunReport(engine, model, files=files, exit_code=exit_code, status=status, check=True)
+        report = RunReport(engine, model, files=files, exit_code=exit_code, check=True)
+        report.status = "ok" if exit_code == 0 else "failed"
+        return report
 
 
 def check_outputs(config: RunConfig) -> CheckResult:
