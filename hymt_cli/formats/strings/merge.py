@@ -102,6 +102,7 @@ class MergePlan:
     counts: MergeCounts = field(default_factory=MergeCounts)
     outdated: list[Path] = field(default_factory=list)
     _categories: frozenset[str] | None = None
+    _forms_containers: set[Path] | None = None  # the source's containers of plural forms
     target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
     _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
@@ -196,7 +197,7 @@ class MergePlan:
         there = target.get(leaf.path)
         key = self._keys[leaf.path] = path_key(leaf.path)
         if there is None:
-            if leaf.category and categories is not None and leaf.category not in categories:
+            if leaf.category and not self._form_needed(leaf, target, categories):
                 return "skipped"
             if len(leaf.path) > 1 and any(
                 isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))
@@ -222,6 +223,37 @@ class MergePlan:
             return "kept"
         return "unchanged" if record.source == source else "updated"
 
+    def _form_needed(
+        self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None
+    ) -> bool:
+        """Whether a plural form of the source that the target lacks is a missing key there: a
+        category of the target's language, or one the runtime takes in every language
+        (`Outline.optional_forms`: Rails' `zero`), or a form of a plural the target lacks
+        altogether (it goes in with the member copied whole, translated as a new file has it:
+        never copied in the source's words)."""
+        if categories is None or leaf.category in categories or leaf.category in self.source.optional_forms:
+            return True
+        if self._forms_containers is None:
+            self._forms_containers = {
+                m.path for m in self.source.members if isinstance(m, Container) and m.forms
+            }
+        # (an Android <plurals> or a stringsdict rule copied whole leaves out the forms the
+        # language lacks, as a new file does: no key of the target then)
+        return leaf.path[:-1] not in target and leaf.path[:-1] not in self._forms_containers
+
+    def _plural_groups(self, outline: Outline) -> set[tuple[Path, str]]:
+        """The plurals of a file, each as (the path it is under, its forms' stem)."""
+        return {group for leaf in outline.leaves() if (group := plural_group(leaf)) is not None}
+
+    def _persons_form(self, member: Member, groups: set[tuple[Path, str]]) -> bool:
+        """A plural form of the target, of a plural the source still has, in a category the
+        source lacks, that hymt did not write (a person's `zero`, a person's `one` where
+        English has only `other`): it stays, whatever the source says."""
+        if not isinstance(member, Leaf) or plural_group(member) not in groups:
+            return False
+        record = self.records.get(path_key(member.path))
+        return record is None or record.person or record.output != digest(member.text)
+
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
         target = self.target_members
@@ -238,6 +270,7 @@ class MergePlan:
         values = {leaf.path for leaf in self.leaves}
         removed: list[Member] = []
         last: Path | None = None
+        groups = self._plural_groups(self.source)
         for member in self.target.members:
             path = member.path
             if path in wanted or (last is not None and path[: len(last)] == last):
@@ -249,6 +282,8 @@ class MergePlan:
             parent = target.get(path[:-1]) if path else None
             if isinstance(parent, Container) and parent.forms and parent.path in wanted:
                 continue  # a form only the target has, of a plural the source still has
+            if groups and self._persons_form(member, groups):
+                continue
             last = path
             removed.append(member)
         return removed
@@ -276,8 +311,13 @@ class MergePlan:
         failed = set(failed)
         source = {leaf.path: leaf for leaf in self.leaves}
         out: dict[str, Record] = {}
+        before = self.target_members
         for leaf in output.leaves():
             fate = self.fates.get(leaf.path)
+            if fate == "skipped" and leaf.path in source and leaf.path not in before:
+                # copied from the source with a member it belongs to, never a person's value
+                out[path_key(leaf.path)] = Record(digest(source[leaf.path].source_text), digest(leaf.text))
+                continue
             if fate is None or fate == "skipped":
                 continue
             key = self._keys.get(leaf.path) or path_key(leaf.path)
@@ -320,6 +360,16 @@ class MergePlan:
                 person=not known or record is None or record.person,
             )
         return out
+
+
+def plural_group(leaf: Leaf) -> tuple[Path, str] | None:
+    """The plural a form belongs to: the path it is under and its stem (`items_` of i18next's
+    `items_few`; "" for a mapping of forms: Rails' `few:`); None for a key that is no form."""
+    if not leaf.category or not leaf.path:
+        return None
+    name = str(leaf.path[-1])
+    bare = leaf.category.removeprefix("ordinal:")
+    return leaf.path[:-1], name[: -len(bare)] if name.endswith(bare) else name
 
 
 def _left_empty(record: Record | None, text: str) -> bool:
