@@ -80,6 +80,7 @@ class Copied:
     text: str
     indent: str
     point: bool = False
+    blank_before: bool = False  # the source has a blank line right before it (a group starts)
 
 
 @dataclass(frozen=True, slots=True)
