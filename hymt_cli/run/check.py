@@ -15,7 +15,7 @@ from ..inputs.sources import SourceFile
 from ..options import OptionSet
 from ..outputs.paths import output_path
 from ..outputs.staleness import Stale, stale_outputs
-from ..reporting.report import FileReport, RunReport
+from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunReport
 from ..text.languages import Language
 from .config import RunConfig
 from .session import connect_served, memory_context, provenance
@@ -29,6 +29,8 @@ class CheckResult:
     checked: int  # outputs looked at
     current: list[Stale] = field(default_factory=list)  # up to date
     keys: dict[str, dict[str, int]] = field(default_factory=dict)  # a catalog's output -> its key counts
+    # a catalog's output -> the person's values kept there whose source changed since
+    outdated: dict[str, list[OutdatedValue]] = field(default_factory=dict)
 
     def report(self, engine: str, model: str | None, exit_code: int) -> RunReport:
         """The check as a run report (`--check --report FILE`): a line per output looked at,
@@ -46,7 +48,12 @@ class CheckResult:
                     continue
                 check = "missing" if item.reason == "missing" else state
                 file = FileReport(
-                    item.input, item.output, item.lang, check=check, keys=self.keys.get(item.output)
+                    item.input,
+                    item.output,
+                    item.lang,
+                    check=check,
+                    keys=self.keys.get(item.output),
+                    outdated=self.outdated.get(item.output, [])[:MAX_OUTDATED],
                 )
                 if state == "edited":
                     file.warning = item.reason
@@ -83,13 +90,16 @@ def check_outputs(config: RunConfig) -> CheckResult:
         current=current,
     )
     keys: dict[str, dict[str, int]] = {}
+    outdated: dict[str, list[OutdatedValue]] = {}
     for source in merged:
         drift = _catalog_drift(source, config.targets, out, settings.output.keep_removed, exact)
         stale += drift.stale
         edited += drift.notes
         current += drift.current
         keys.update(drift.keys)
-    return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets), current, keys)
+        outdated.update(drift.outdated)
+    checked = len(found.sources) * len(config.targets)
+    return CheckResult(stale, edited, found.problems, checked, current, keys, outdated)
 
 
 def _exists(source: SourceFile, lang: Language, out: Path | None, exact: bool) -> bool:
@@ -105,6 +115,7 @@ class _Drift:
     notes: list[Stale] = field(default_factory=list)
     current: list[Stale] = field(default_factory=list)
     keys: dict[str, dict[str, int]] = field(default_factory=dict)
+    outdated: dict[str, list[OutdatedValue]] = field(default_factory=dict)
 
 
 def _catalog_drift(
@@ -140,6 +151,8 @@ def _catalog_drift(
             found.stale.append(Stale(where, counts, name, code))
             continue
         found.keys[where] = counts.as_dict()
+        if counts.details:
+            found.outdated[where] = counts.details
         parts = [
             f"{n} {what}"
             for n, what in (

@@ -32,7 +32,7 @@ from ...text.languages import plural_code
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
-from .merge import MergeCounts
+from .merge import MergeCounts, path_key
 from .outline import Container, Outline
 from .outline import Path as KeyPath
 from .plurals import for_languages
@@ -244,7 +244,10 @@ class StringsReader:
             self._outline, written, self._new_forms.get(plural_code(lang), {}), failed, rendered
         )
         kept = sum(r.person for r in records.values())
-        return MergeResult(MergeCounts(added=len(records) - kept, kept=kept), records, {}, unchanged=False)
+        by_key = {path_key(leaf.path): leaf.source_text for leaf in self._outline.leaves()}
+        sources = {key: by_key[key] for key, r in records.items() if r.person and key in by_key}
+        counts = MergeCounts(added=len(records) - kept, kept=kept)
+        return MergeResult(counts, records, {}, unchanged=False, sources=sources)
 
 
 class Wanted:

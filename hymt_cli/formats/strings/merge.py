@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ...outputs.entries import Archived, Record
+from ...reporting.report import OutdatedValue
+from .outdated import outdated_value
 from .outline import Container, Leaf, Member, Outline, Path
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
@@ -71,6 +73,7 @@ class MergeCounts:
     removed: int = 0
     unchanged: int = 0
     outdated: int = 0  # kept values of a person whose source changed since (among `kept`)
+    details: list[OutdatedValue] = field(default_factory=list)  # those values, named
 
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in (*COUNTED, "outdated")}
@@ -100,7 +103,8 @@ class MergePlan:
     fates: dict[Path, Fate] = field(default_factory=dict)
     removed: list[Member] = field(default_factory=list)  # top-most removed members, target order
     counts: MergeCounts = field(default_factory=MergeCounts)
-    outdated: list[Path] = field(default_factory=list)
+    # the source text each person's value was first seen with, where the manifest keeps it
+    sources: Mapping[str, str] = field(default_factory=dict)
     _categories: frozenset[str] | None = None
     _forms_containers: set[Path] | None = None  # the source's containers of plural forms
     target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
@@ -123,11 +127,14 @@ class MergePlan:
         *,
         categories: frozenset[str] | None = None,
         keep_removed: bool = False,
+        sources: Mapping[str, str] | None = None,
     ) -> MergePlan:
         """`categories`: the plural categories the target language uses (None: any): a missing
-        plural form of another category is no missing key (`items_one` in Japanese)."""
+        plural form of another category is no missing key (`items_one` in Japanese); `sources`:
+        the source text each person's value was first seen with (manifest.entry_sources)."""
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
+        plan.sources = sources or {}
         plan.target_members = {m.path: m for m in target.members}
         plan._add_all(leaves)
         return plan
@@ -158,7 +165,7 @@ class MergePlan:
         counts.kept += tally["kept"] + tally["restored"]
         counts.updated += tally["updated"]
         counts.unchanged += tally["unchanged"]
-        counts.outdated = len(self.outdated)
+        counts.outdated = len(counts.details)
         self._settled = False
         return fates
 
@@ -219,9 +226,33 @@ class MergePlan:
         source = digest(leaf.text if leaf.source is None else leaf.source)  # (leaf.source_text)
         if record.person:
             if record.source and record.source != source:
-                self.outdated.append(leaf.path)
+                self.counts.details.append(self._outdated(key, leaf, there))
             return "kept"
         return "unchanged" if record.source == source else "updated"
+
+    def _outdated(self, key: str, leaf: Leaf, there: Leaf) -> OutdatedValue:
+        """A person's value whose source changed, named with the source it was written for:
+        the one the manifest kept, else a bilingual target's own (its `<source>`)."""
+        old = self.sources.get(key)
+        if old is None and there.source is not None and there.source != leaf.source_text:
+            old = there.source
+        return outdated_value(key, old, leaf.source_text, there.text)
+
+    def sources_after(self, records: Mapping[str, Record]) -> dict[str, str]:
+        """The source text each person's value of `records` (records_after's) stands for: as
+        first seen while its record is kept, else the source text now."""
+        now = {self._keys.get(leaf.path) or path_key(leaf.path): leaf.source_text for leaf in self.leaves}
+        out: dict[str, str] = {}
+        for key, record in records.items():
+            if not record.person:
+                continue
+            old = self.records.get(key)
+            text = self.sources.get(key) if old is not None and old == record else None
+            if text is None and key in now and digest(now[key]) == record.source:
+                text = now[key]
+            if text is not None:
+                out[key] = text
+        return out
 
     def _form_needed(
         self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None

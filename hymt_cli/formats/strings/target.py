@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
-from ...outputs.manifest import entry_records
+from ...outputs.manifest import entry_records, entry_sources
 from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
@@ -51,6 +51,7 @@ class MergeResult:
     records: dict[str, Record]
     archive: dict[str, Archived]
     unchanged: bool
+    sources: dict[str, str] = field(default_factory=dict)  # a person's values' source texts
 
 
 def plural_categories(lang: str) -> frozenset[str] | None:
@@ -129,6 +130,7 @@ class TargetFile:
             return None
         self.decoded = decoded
         records, archive = entry_records(self.path) if self.path is not None else ({}, {})
+        sources = entry_sources(self.path) if self.path is not None else {}
         return MergePlan.of(
             source,
             list(source.leaves()),
@@ -138,6 +140,7 @@ class TargetFile:
             archive,
             categories=plural_categories(self.lang),
             keep_removed=self.keep_removed,
+            sources=sources,
         )
 
     @property

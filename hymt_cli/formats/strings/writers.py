@@ -182,8 +182,9 @@ class MergeWriter(RecordingWriter):
         unchanged = data == now and target.path is not None
         if not unchanged:
             self._out.write(data)
+        records = plan.records_after(written, failed)
         self.result = MergeResult(
-            plan.settle(), plan.records_after(written, failed), plan.archive_after(), unchanged
+            plan.settle(), records, plan.archive_after(), unchanged, plan.sources_after(records)
         )
 
     def _checked(self, plan: MergePlan, text: str) -> Outline:
