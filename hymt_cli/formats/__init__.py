@@ -18,6 +18,7 @@ from .base import (
     Decoded,
     DocumentDecodeError,
     DocumentFormat,
+    EncodedOutput,
     FormatError,
     InputFormat,
     InputReader,
@@ -199,6 +200,7 @@ _strings(StringsDictFormat, lambda o: StringsDictFormat())
 
 __all__ = [
     "Decoded",
+    "EncodedOutput",
     "DocumentDecodeError",
     "DocumentFormat",
     "FormatError",

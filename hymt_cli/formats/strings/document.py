@@ -28,6 +28,7 @@ from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
+from ...text.exemplars import refusal
 from ...text.languages import plural_code
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
@@ -91,6 +92,11 @@ class StringsFormat(SplicingFormat):
         that holds several languages (a Jekyll `_data/ui-text.yml`) is outlined at that
         language's part; any other file as `outline` does."""
         return self.outline(text)
+
+    # Whether a value this format writes can hold any character whatever the file's encoding
+    # (a .properties file's `\uXXXX`, XML's character references): else a legacy charset (a PO
+    # header's) must hold the target's letters.
+    writes_any_character: ClassVar[bool] = False
 
     def starts_from_source(self, text: str) -> bool:
         """Whether a target of this source that does not exist yet starts as a copy of the
@@ -217,6 +223,17 @@ class StringsReader:
                 for code in entry.targets:  # (languages.plural_code: a target's plural rules)
                     self._new_forms.setdefault(code, {})[entry.path] = entry.value.text
         return Unit(index, segments, chunk, labels=labels, only=only, warning=warning)
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy charset the file declares (a PO header's KOI8-R) that lacks letters of
+        `lang`; a target merged into is written in its own encoding."""
+        decoded = self._decoded
+        if decoded is None or decoded.errors != "strict" or self._format.writes_any_character:
+            return None
+        target = self._targets.get(lang)
+        if target is not None and target.decoded is not None:
+            decoded = target.decoded
+        return refusal(lang, decoded.encoding, "convert the file to UTF-8 to translate it into this language")
 
     def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
         assert self._decoded is not None, "writer() is called after the first unit"
