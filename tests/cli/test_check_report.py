@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clirun import hymt
+import jsonschema
+from clirun import ROOT, hymt
 
 ARGS = ("translate", "locales/en", "--to", "de,fr,ja", "--engine", "pseudo", "--no-cache")
 
@@ -26,6 +27,7 @@ def test_check_writes_its_report_with_each_outputs_state(tmp_path: Path) -> None
 
     assert check.returncode == 5, check.stderr
     report = json.loads((tmp_path / "check.json").read_text())
+    jsonschema.validate(report, json.loads((ROOT / "schemas" / "report-3.schema.json").read_text()))
     assert report["schema"] == "hymt.report/3" and report["check"] is True
     assert report["exit_code"] == 5 and report["status"] == "failed"
     assert report["engine_requests"] == 0
