@@ -3,7 +3,8 @@ adherence. `-q` drops the totals and chatter, never the line that explains a non
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -11,7 +12,7 @@ from rich.console import Console
 
 from ..errors import ExitCode
 from ..inputs.discovery import NEEDS_SETTING
-from ..reporting.report import RunReport
+from ..reporting.report import OutdatedValue, RunReport
 
 _SHOWN_MISSES = 5
 _SHOWN_FLAGS = 5
@@ -50,7 +51,7 @@ def summarize(
         if dry_run:
             _plan(result, console)
         else:
-            _catalogs(result, console)
+            _catalogs(result, console, verbose=verbose)
             _totals(result, console)
             _qa(result, console)
             _glossary(result, console)
@@ -84,23 +85,64 @@ _SHOWN_CATALOGS = 20
 _KEY_COUNTS = ("added", "kept", "updated", "removed", "unchanged")
 
 
-def _catalogs(result: RunReport, console: Console) -> None:
+def _catalogs(result: RunReport, console: Console, *, verbose: bool = False) -> None:
     """Each file of strings: its keys by what the run did (added, kept: a person's, updated,
-    removed, unchanged); past a few files, their totals."""
+    removed, unchanged); past a few files, their totals. A person's values kept whose source
+    changed since are named with -v; those whose placeholders no longer agree with the source
+    are warned of in any case (a format change can make the program fail)."""
     files = [f for f in result.files if f.keys is not None and f.status == "ok"]
     for file in files[:_SHOWN_CATALOGS]:
         assert file.keys is not None
-        console.print(f"hymt: {file.output}: {_key_counts(file.keys)}", markup=False)
+        console.print(f"hymt: {file.output}: {_key_counts(file.keys, verbose=verbose)}", markup=False)
+        if verbose:
+            for value in file.outdated:
+                console.print(outdated_line(value), markup=False)
     if len(files) > _SHOWN_CATALOGS:
         total = {name: sum((f.keys or {}).get(name, 0) for f in files) for name in (*_KEY_COUNTS, "outdated")}
         console.print(f"hymt: {len(files)} files of strings in all: {_key_counts(total)}", markup=False)
+        if verbose:
+            for file in files[_SHOWN_CATALOGS:]:
+                for value in file.outdated:
+                    console.print(f"  {file.output}:{outdated_line(value).lstrip()}", markup=False)
+    changed = [(f.output, v) for f in files for v in f.outdated if v.format_change]
+    for output, value in changed[: 0 if verbose else _SHOWN_FLAGS]:
+        console.print(
+            f"[yellow]warning:[/] {_esc(str(output))}: {_esc(value.key)}: a person's value kept, its "
+            f"source changed since and {_esc(value.format_change or '')}"
+        )
+    if not verbose and len(changed) > _SHOWN_FLAGS:
+        console.print(f"  ... {len(changed) - _SHOWN_FLAGS} more (-v names them)", markup=False)
 
 
-def _key_counts(keys: dict[str, int]) -> str:
+_SHOWN_TEXT = 80
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _quoted(text: str | None) -> str:
+    """A value in a message line: quoted, its line breaks escaped, cut at _SHOWN_TEXT characters."""
+    if text is None:
+        return "(not recorded)"
+    shown = text if len(text) <= _SHOWN_TEXT else text[: _SHOWN_TEXT - 1] + "…"
+    shown = shown.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+    # a terminal control, a bidi override or an invisible character is shown as its escape
+    return '"' + _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", shown) + '"'
+
+
+def outdated_line(value: OutdatedValue) -> str:
+    """One person's value kept whose source changed since: key, source then and now, the value."""
+    line = (
+        f"  outdated {value.key}: the source was {_quoted(value.old_source)}, is now "
+        f"{_quoted(value.source)}; kept {_quoted(value.value)}"
+    )
+    return line + (f" ({value.format_change})" if value.format_change else "")
+
+
+def _key_counts(keys: dict[str, int], *, verbose: bool = True) -> str:
     line = ", ".join(f"{keys.get(name, 0)} {name}" for name in _KEY_COUNTS)
     line = line.replace(" kept", " kept (a person's)", 1) if keys.get("kept") else line
     outdated = keys.get("outdated", 0)
-    return line + (f"; {outdated} kept whose source changed since" if outdated else "")
+    named = "" if verbose else " (-v names them)"
+    return line + (f"; {outdated} kept whose source changed since{named}" if outdated else "")
 
 
 def _quality(result: RunReport, strict: bool) -> str:
@@ -216,15 +258,28 @@ def summarize_check(
     *,
     checked: int,
     quiet: bool,
+    verbose: bool = False,
+    outdated: Mapping[str, Sequence[OutdatedValue]] | None = None,
 ) -> ExitCode:
-    """`--check`: each missing or stale output on a line; exit 5 when there is any."""
+    """`--check`: each missing or stale output on a line; exit 5 when there is any. A person's
+    values kept whose source changed since: counted in a note, named with -v (`outdated`: by
+    output), a format change warned of in any case."""
+    outdated = outdated or {}
     for item in stale[:_SHOWN_STALE]:
         console.print(f"stale: {item.output}: {item.reason}", markup=False)
     if len(stale) > _SHOWN_STALE:
         console.print(f"  ... {len(stale) - _SHOWN_STALE} more", markup=False)
     if not quiet:
         for item in edited:
-            console.print(f"note: {item.output}: {item.reason}", markup=False)
+            named = outdated.get(item.output, ())
+            more = " (-v names them)" if named and not verbose else ""
+            console.print(f"note: {item.output}: {item.reason}{more}", markup=False)
+            for value in named:
+                if verbose:
+                    console.print(outdated_line(value), markup=False)
+                elif value.format_change:
+                    where = f"{_esc(item.output)}: {_esc(value.key)}"
+                    console.print(f"[yellow]warning:[/] {where}: {_esc(value.format_change)}")
     if stale:
         console.print(
             f"[red]error:[/] {len(stale)} of {checked} output(s) missing or stale; "

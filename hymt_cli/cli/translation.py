@@ -61,11 +61,22 @@ def _check(config: RunConfig, console: Console) -> ExitCode:
     result = check_outputs(config)
     for problem in result.problems:
         console.print(f"[red]error:[/] {_esc(problem.input)}: {_esc(problem.message)}")
+    reporting = config.settings.reporting
     code = summarize_check(
-        result.stale, result.edited, console, checked=result.checked, quiet=config.settings.reporting.quiet
+        result.stale,
+        result.edited,
+        console,
+        checked=result.checked,
+        quiet=reporting.quiet,
+        verbose=reporting.verbose,
+        outdated=result.outdated,
     )
     if result.problems and code == ExitCode.OK:
         code = ExitCode.SOME_INPUTS_FAILED
+    report = reporting.report
+    if report is not None:
+        engine = config.engine
+        result.report(engine.runs.name, engine.reported_model, int(code)).write(report)
     return code
 
 

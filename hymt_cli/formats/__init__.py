@@ -18,6 +18,7 @@ from .base import (
     Decoded,
     DocumentDecodeError,
     DocumentFormat,
+    EncodedOutput,
     FormatError,
     InputFormat,
     InputReader,
@@ -220,6 +221,7 @@ _subtitles(AssFormat)
 
 __all__ = [
     "Decoded",
+    "EncodedOutput",
     "DocumentDecodeError",
     "DocumentFormat",
     "FormatError",

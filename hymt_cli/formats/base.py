@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, ClassVar, Protocol
+from typing import BinaryIO, ClassVar, Protocol, runtime_checkable
 
 from ..qa.flags import Flag
 from ..text.segments import Segment
@@ -144,6 +144,17 @@ class InputReader(Protocol):
 
     def writer(self, target_language: str, out: BinaryIO) -> UnitWriter:
         """A writer of this input's translation into `out` (called after the first unit)."""
+        ...
+
+
+@runtime_checkable
+class EncodedOutput(Protocol):
+    """A reader whose outputs may be in a legacy encoding (a GBK text, a KOI8-R PO catalog),
+    known once its first unit is read: it says, before anything is translated, where a target
+    language's letters cannot be written in it (text/exemplars.py)."""
+
+    def unwritable(self, lang: str) -> str | None:
+        """Why a translation into `lang` cannot be written (None: it can), in one line."""
         ...
 
 

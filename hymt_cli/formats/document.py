@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
+from ..text.exemplars import refusal
 from ..text.segments import Segment
 from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
@@ -126,6 +127,7 @@ class DocumentReader:
         self._format = fmt
         self._source = source
         self._part_bytes = part_bytes or PART_BYTES
+        self._output: Decoded | None = None  # how outputs are encoded, once the input is decoded
 
     def units(self) -> Iterator[Unit]:
         if self._format.in_parts and self._format.encodings.encoding is None:  # (UTF-8, as it was)
@@ -148,7 +150,16 @@ class DocumentReader:
         codec = self._format.encodings.output_codec(decoded.encoding)
         if codec != decoded.encoding:  # written in another encoding: the text says so, if it can
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
+        self._output = decoded
         yield self._unit(decoded, Part())
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy encoding that lacks letters of `lang` (an HTML page writes any character as
+        a character reference: never)."""
+        output = self._output
+        if output is None or output.errors != "strict":
+            return None
+        return refusal(lang, output.encoding)
 
     def _parts(self, binary: BinaryIO, survey: Survey) -> Iterator[Unit]:
         """The document a part at a time, each with what the parts before it said."""

@@ -193,6 +193,7 @@ class PropertiesFormat(StringsFormat):
     name = "properties"
     suffixes = (".properties",)
     layouts: ClassVar[tuple[Layout, ...]] = (stem_suffix,)
+    writes_any_character = True  # (ISO-8859-1 with `\uXXXX` escapes: Java's own way)
 
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:

@@ -52,6 +52,8 @@ class Written:
     provenance: str
     entries: Mapping[str, str] | None = None
     removed: Mapping[str, Mapping[str, object]] | None = None
+    # the source text a person's value was first seen with, by key (to name it when it changes)
+    sources: Mapping[str, str] | None = None
 
 
 _SETTINGS = "; "  # between the run's provenance (a digest, and a context mode) and format settings
@@ -112,6 +114,13 @@ def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
     return records, archive
 
 
+def entry_sources(path: Path) -> dict[str, str]:
+    """The source text each person's value of the file at `path` was first seen with (where
+    hymt recorded it)."""
+    written = read_manifest(path.parent).get(path.name)
+    return dict(written.sources or {}) if written is not None else {}
+
+
 def entries_field(records: Mapping[str, Record]) -> dict[str, str]:
     return {
         key: f"{r.source} {r.output}" + (" person" if r.person else "") for key, r in sorted(records.items())
@@ -131,6 +140,7 @@ def record(
     *,
     entries: Mapping[str, Record] | None = None,
     removed: Mapping[str, Archived] | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> None:
     """Remember that hymt just wrote `path` (from `source`): a line of the folder's journal,
     folded into the manifest once the journal is as long as the manifest. `entries` and
@@ -144,6 +154,7 @@ def record(
         provenance,
         entries_field(entries) if entries is not None else None,
         (removed_field(removed) or None) if removed is not None else None,
+        dict(sorted(sources.items())) if sources else None,
     )
     with locked(folder), _memory:
         if _current(folder).usable and _current(folder).files.get(path.name) == entry:
@@ -297,7 +308,7 @@ def _fold(folder: Path) -> None:
 def _entry(entry: object) -> Written | None:
     if not isinstance(entry, dict):
         return None
-    entries, removed = entry.get("entries"), entry.get("removed")
+    entries, removed, sources = entry.get("entries"), entry.get("removed"), entry.get("sources")
     try:
         return Written(
             str(entry["sha256"]),
@@ -308,9 +319,18 @@ def _entry(entry: object) -> Written | None:
             {str(k): v for k, v in removed.items() if isinstance(v, dict)}
             if isinstance(removed, dict)
             else None,
+            {str(k): v for k, v in sources.items() if isinstance(v, str)}
+            if isinstance(sources, dict)
+            else None,
         )
     except KeyError:
         return None
+
+
+def _texts(sources: object) -> dict[str, str] | None:
+    if not isinstance(sources, dict):
+        return None
+    return {str(k): v for k, v in sources.items() if isinstance(v, str)}
 
 
 def _removed(removed: object) -> dict[str, Mapping[str, object]] | None:
@@ -330,6 +350,8 @@ def _fields(written: Written) -> dict[str, object]:
         fields["entries"] = dict(written.entries)
     if written.removed:
         fields["removed"] = {k: dict(v) for k, v in written.removed.items()}
+    if written.sources:
+        fields["sources"] = dict(written.sources)
     return fields
 
 

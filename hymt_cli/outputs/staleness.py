@@ -23,6 +23,8 @@ S = TypeVar("S", bound=Source)
 class Stale:
     output: str
     reason: str
+    input: str = ""  # the source it is judged against ("" where not said)
+    lang: str | None = None
 
 
 def stale_outputs(
@@ -32,9 +34,11 @@ def stale_outputs(
     provenance: Callable[[S], str],
     *,
     exact_locales: bool = False,
+    current: list[Stale] | None = None,
 ) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures);
-    `provenance`: what a run would record as having written a source's outputs."""
+    `provenance`: what a run would record as having written a source's outputs; `current`
+    gets the outputs that are up to date (reason "")."""
     stale: list[Stale] = []
     edited: list[Stale] = []
     for source in sources:
@@ -43,10 +47,13 @@ def stale_outputs(
             out = output_path(source, lang, out_dir, exact_locales=exact_locales)
             assert out is not None
             reason = _why_stale(source.path, out, provenance(source))
+            name = str(source.path)
             if reason == "edited":
-                edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
+                edited.append(Stale(str(out), "edited since hymt wrote it (kept)", name, lang.code))
             elif reason is not None:
-                stale.append(Stale(str(out), reason))
+                stale.append(Stale(str(out), reason, name, lang.code))
+            elif current is not None:
+                current.append(Stale(str(out), "", name, lang.code))
     return stale, edited
 
 

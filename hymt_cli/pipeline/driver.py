@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from ..engine.base import Engine
-from ..formats import FORMATS, FormatError, StringsReader, Unit
+from ..formats import FORMATS, EncodedOutput, FormatError, StringsReader, Unit
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
@@ -173,6 +173,8 @@ class Pipeline:
             current.read += 1
             if unit.warning:
                 current.warn(unit.warning)
+            if current.read == 1:
+                self._refuse_unwritable(current)
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
@@ -198,6 +200,17 @@ class Pipeline:
                 self._input_order[opened] = len(self._inputs)  # document order, for QA reports
                 self._inputs.append(opened)
         return self._current
+
+    def _refuse_unwritable(self, current: OpenInput) -> None:
+        """Before anything of an input is translated: a target language whose letters its
+        output's legacy encoding lacks (German in GBK) fails that output in one line naming the
+        file, the language and the encoding; the other languages and files go on."""
+        reader = current.reader
+        if not isinstance(reader, EncodedOutput):
+            return
+        for job in current.jobs:
+            if job.live and (why := reader.unwritable(job.lang.code)) is not None:
+                job.fail(f"{current.source.display}: {why}")
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True

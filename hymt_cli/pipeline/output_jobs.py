@@ -9,7 +9,7 @@ from pathlib import Path
 from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import OutputRules
 from ..reporting.progress import ProgressEvents
-from ..reporting.report import FileReport, GlossaryStats, RunReport
+from ..reporting.report import MAX_OUTDATED, FileReport, GlossaryStats, RunReport
 from ..text.languages import Language
 from .jobs import Job, OpenInput
 from .run_options import RunOptions
@@ -76,6 +76,7 @@ class OutputJobs:
         result = job.result
         if result is not None:
             job.report.keys = result.counts.as_dict()
+            job.report.outdated = result.counts.details[:MAX_OUTDATED]
             job.report.up_to_date = result.unchanged
         if job.output is not None:
             self.recorded.add(job.output.parent)
@@ -86,6 +87,7 @@ class OutputJobs:
                     self.options.provenance_of(job.input.source.format.name, job.input.source.options),
                     entries=result.records if result is not None else None,
                     removed=result.archive if result is not None else None,
+                    sources=result.sources if result is not None else None,
                 )
             except OSError as exc:
                 unrecorded = (

@@ -73,7 +73,21 @@ class GlossaryStats:
     misses: list[GlossaryMiss] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class OutdatedValue:
+    """A person's value kept whose source text changed since (formats/strings/outdated.py): its
+    key (a JSON Pointer), the source text it was written for (None: not recorded), the source
+    text now, the value, and how their placeholders differ (None: they agree)."""
+
+    key: str
+    old_source: str | None
+    source: str
+    value: str
+    format_change: str | None = None
+
+
 MAX_PROBLEMS = 100  # per output file
+MAX_OUTDATED = 1000  # per output file, in the report
 
 
 @dataclass(slots=True)
@@ -104,6 +118,11 @@ class FileReport:
     # document, a table.
     keys: dict[str, int] | None = None
     up_to_date: bool = False  # a file merged into that needed no change: not written again
+    # --check: the output's state (up-to-date, missing, stale, edited) and why; None in a run
+    check: str | None = None
+    reason: str | None = None
+    # a file of strings: the person's values kept whose source changed since (keys.outdated of them)
+    outdated: list[OutdatedValue] = field(default_factory=list)
 
     def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
         """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report
@@ -148,6 +167,7 @@ class RunReport:
     seconds: float = 0.0
     engine_seconds: float = 0.0
     qa_levels: dict[str, str] | None = None  # each QA check's level in this run; None: no QA
+    check: bool = False  # the report of `--check` (no engine ran: files[].check says each output's state)
 
     def flagged(self, severity: Severity) -> int:
         """QA flags of that severity (`error`: answers rejected, sources kept; `warning`: kept)."""

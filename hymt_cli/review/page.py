@@ -12,7 +12,8 @@ text can end them (records.script_safe_json):
   `status`, `dry_run`), `checks` ({check id: "error" | "warning" | "info" (only ever a retry's reason)}),
   `about` ({check id: what it checks}, for the QA checks among them), `totals` and `files` (per
   output: `input`, `output`, `lang`, `lang_name`, `dir`, `format`, `status`, `error`, `warning`,
-  `counts`); counts are `segments`, `attention`, `statuses`, `checks` (segments a check fired
+  `counts`, `outdated`: a person's values kept whose source changed since); counts are
+  `segments`, `attention`, `statuses`, `checks` (segments a check fired
   on: as a flag, or as a retry's reason), `errors`, `warnings` (flags) (spool.OutputCounts);
 - `hymt-segments` (class; one block or more, each of about 1 MiB): each block an array of per-output
   arrays of records (records.SegmentRecord); the blocks joined give one array per output, in the
@@ -28,6 +29,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Iterator
+from dataclasses import asdict
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -114,6 +116,9 @@ def _head(style: str, script: str) -> str:
 <button type="button" id="next" aria-label="Next page">&rsaquo;</button></span>
 <div class="filters" id="filters" hidden></div>
 </div>
+<section class="outdated" id="outdated" hidden aria-labelledby="outdated-title">
+<h2 id="outdated-title">A person's values kept, their source changed since</h2>
+<div id="outdated-list"></div></section>
 <div class="list" id="list"></div>
 <div class="foot pager"><button type="button" id="prev2">&lsaquo; Previous</button>
 <button type="button" id="next2">Next &rsaquo;</button></div>
@@ -150,6 +155,9 @@ def _file_json(report: FileReport, counts: OutputCounts) -> dict[str, object]:
         "error": report.error,
         "warning": report.warning,
         "counts": counts.to_json(),
+        # a file of strings: a person's values kept whose source changed since (key, the source
+        # then, now, the value, a placeholder change)
+        "outdated": [asdict(value) for value in report.outdated],
     }
 
 

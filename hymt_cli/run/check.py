@@ -5,7 +5,7 @@ stale where a run would add, update or remove a key."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..formats import FormatError, StringsReader, output_provenance
@@ -15,6 +15,7 @@ from ..inputs.sources import SourceFile
 from ..options import OptionSet
 from ..outputs.paths import output_path
 from ..outputs.staleness import Stale, stale_outputs
+from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunReport
 from ..text.languages import Language
 from .config import RunConfig
 from .session import connect_served, memory_context, provenance
@@ -26,6 +27,43 @@ class CheckResult:
     edited: list[Stale]  # edited since hymt wrote them (kept: notes, not failures)
     problems: list[InputProblem]  # inputs that cannot be checked
     checked: int  # outputs looked at
+    current: list[Stale] = field(default_factory=list)  # up to date
+    keys: dict[str, dict[str, int]] = field(default_factory=dict)  # a catalog's output -> its key counts
+    # a catalog's output -> the person's values kept there whose source changed since
+    outdated: dict[str, list[OutdatedValue]] = field(default_factory=dict)
+
+    def report(self, engine: str, model: str | None, exit_code: int) -> RunReport:
+        """The check as a run report (`--check --report FILE`): a line per output looked at,
+        with its state (`check`: up-to-date, missing, stale, edited), why, and a catalog's keys."""
+        files: list[FileReport] = [
+            FileReport(p.input, None, None, "failed", f"{p.input}: {p.message}", hint=p.hint)
+            for p in self.problems
+        ]
+        by_output: dict[str, FileReport] = {}
+        for state, items in (("stale", self.stale), ("up-to-date", self.current), ("edited", self.edited)):
+            for item in items:
+                there = by_output.get(item.output)
+                if there is not None:  # a catalog's note (a person's values outdated) beside its state
+                    there.warning = item.reason
+                    continue
+                check = "missing" if item.reason == "missing" else state
+                file = FileReport(
+                    item.input,
+                    item.output,
+                    item.lang,
+                    check=check,
+                    keys=self.keys.get(item.output),
+                    outdated=self.outdated.get(item.output, [])[:MAX_OUTDATED],
+                )
+                if state == "edited":
+                    file.warning = item.reason
+                else:
+                    file.reason = item.reason or None
+                by_output[item.output] = file
+        files += by_output.values()
+        report = RunReport(engine, model, files=files, exit_code=exit_code, check=True)
+        report.status = "ok" if exit_code == 0 else "failed"
+        return report
 
 
 def check_outputs(config: RunConfig) -> CheckResult:
@@ -42,25 +80,42 @@ def check_outputs(config: RunConfig) -> CheckResult:
     options = config.discovery.options or OptionSet()
     out, exact = settings.output.out, settings.output.exact_locales
     merged = [s for s in sources if s.merges and any(_exists(s, lang, out, exact) for lang in config.targets)]
+    current: list[Stale] = []
     stale, edited = stale_outputs(
         [s for s in sources if s not in merged],
         config.targets,
         out,
         lambda source: output_provenance(run, source.format.name, source.options or options),
         exact_locales=exact,
+        current=current,
     )
+    keys: dict[str, dict[str, int]] = {}
+    outdated: dict[str, list[OutdatedValue]] = {}
     for source in merged:
-        catalog_stale, catalog_notes = _catalog_drift(
-            source, config.targets, out, settings.output.keep_removed, exact
-        )
-        stale += catalog_stale
-        edited += catalog_notes
-    return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))
+        drift = _catalog_drift(source, config.targets, out, settings.output.keep_removed, exact)
+        stale += drift.stale
+        edited += drift.notes
+        current += drift.current
+        keys.update(drift.keys)
+        outdated.update(drift.outdated)
+    checked = len(found.sources) * len(config.targets)
+    return CheckResult(stale, edited, found.problems, checked, current, keys, outdated)
 
 
 def _exists(source: SourceFile, lang: Language, out: Path | None, exact: bool) -> bool:
     path = output_path(source, lang, out, exact_locales=exact)
     return path is not None and path.is_file()
+
+
+@dataclass(slots=True)
+class _Drift:
+    """What --check finds of one catalog's targets."""
+
+    stale: list[Stale] = field(default_factory=list)
+    notes: list[Stale] = field(default_factory=list)
+    current: list[Stale] = field(default_factory=list)
+    keys: dict[str, dict[str, int]] = field(default_factory=dict)
+    outdated: dict[str, list[OutdatedValue]] = field(default_factory=dict)
 
 
 def _catalog_drift(
@@ -69,7 +124,7 @@ def _catalog_drift(
     out: Path | None,
     keep_removed: bool,
     exact: bool,
-) -> tuple[list[Stale], list[Stale]]:
+) -> _Drift:
     """A file of strings against the targets it is merged into, key by key: stale where a run
     would change one (keys missing, stale or removed); a note for a person's values whose
     source changed since."""
@@ -78,21 +133,26 @@ def _catalog_drift(
     assert isinstance(reader, StringsReader)
     existing = {code: path for code, path in paths.items() if path is not None and path.is_file()}
     reader.merge_into(existing, keep_removed=keep_removed)
-    stale = [
-        Stale(str(path), "missing")
+    name = source.display
+    found = _Drift()
+    found.stale = [
+        Stale(str(path), "missing", name, code)
         for code, path in paths.items()
         if path is not None and code not in existing
     ]
-    notes: list[Stale] = []
     try:
         drift = reader.drift()
     except FormatError as exc:
-        return [*stale, *(Stale(str(p), f"{source.display}: {exc}") for p in existing.values())], notes
+        found.stale += [Stale(str(p), f"{name}: {exc}", name, code) for code, p in existing.items()]
+        return found
     for code, counts in drift.items():
         where = str(existing[code])
         if isinstance(counts, str):
-            stale.append(Stale(where, counts))
+            found.stale.append(Stale(where, counts, name, code))
             continue
+        found.keys[where] = counts.as_dict()
+        if counts.details:
+            found.outdated[where] = counts.details
         parts = [
             f"{n} {what}"
             for n, what in (
@@ -103,9 +163,16 @@ def _catalog_drift(
             if n
         ]
         if parts:
-            stale.append(Stale(where, f"keys: {', '.join(parts)}"))
+            found.stale.append(Stale(where, f"keys: {', '.join(parts)}", name, code))
+        else:
+            found.current.append(Stale(where, "", name, code))
         if counts.outdated:
-            notes.append(
-                Stale(where, f"{counts.outdated} value(s) a person wrote whose source changed since (kept)")
+            found.notes.append(
+                Stale(
+                    where,
+                    f"{counts.outdated} value(s) a person wrote whose source changed since (kept)",
+                    name,
+                    code,
+                )
             )
-    return stale, notes
+    return found

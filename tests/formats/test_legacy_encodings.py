@@ -58,8 +58,11 @@ def test_a_translation_gbk_cannot_hold_is_an_error_then_utf8_with_a_bom(tmp_path
     args = ("products.csv", "--to", "de", "--columns", "描述", "--engine", "pseudo", "--encoding", "gbk")
     code, err = _run(tmp_path, *args)
     assert code == 1
-    assert "the de translation has characters gbk cannot hold (first: '⟦', U+27E6)" in err
+    # known before any request (issue 34): GBK has no ä, ö, ß (text/exemplars.py)
+    assert "products.csv: gbk cannot write German (de): it lacks Ä Ö Ü ß ä ö" in err
     assert "--output-encoding utf-8" in err
+    code, err = _run(tmp_path, *args[:2], "ja", *args[3:])  # Japanese fits GBK: the model's ⟦ does not
+    assert code == 1 and "the ja translation has characters gbk cannot hold (first: '⟦', U+27E6)" in err
     assert not (tmp_path / "products.de.csv").exists()  # nothing half-written, no `?`
     code, err = _run(tmp_path, *args, "--output-encoding", "utf-8")
     assert code == 0, err

@@ -107,10 +107,18 @@ def test_a_translation_the_charset_cannot_hold_fails_that_output_in_one_line(tmp
     assert list(failed) == [str(source)], failed
     message = failed[str(source)]
     assert message is not None and "\n" not in message
-    assert message.startswith(f"{source}: a translation holds ")
-    assert "which ISO-8859-1, the file's encoding, cannot write (in: msgstr" in message
+    # known before any request (issue 34): ISO-8859-1 has no Cyrillic letter
+    assert message.startswith(f"{source}: ISO-8859-1 cannot write Russian (ru): it lacks ")
     assert not outputs[source].exists()  # nothing half-written
     assert outputs[other].exists()  # the other file is done
+
+
+def test_what_the_model_writes_outside_the_charset_fails_that_output(tmp_path: Path) -> None:
+    source = write(tmp_path / "po", "de.po", GERMAN.encode("iso-8859-1"))
+    report, _ = translate_files([source], PseudoEngine, tmp_path / "out", lang="it")
+    message = report.files[0].error  # Italian fits ISO-8859-1, the pseudo engine's ⟦ does not
+    assert message is not None and message.startswith(f"{source}: a translation holds ")
+    assert "which ISO-8859-1, the file's encoding, cannot write (in: msgstr" in message
 
 
 def test_a_cyrillic_catalog_in_windows_1251_stays_byte_for_byte(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def stringsdict_outline(text: str) -> Outline:
     first, last = top[0]
     members: list[Member] = [_container(text, events, first, last, (), events[first].start)]
     _members(text, events, first, last, (), False, members)
-    return Outline(tuple(members), SYNTAX)
+    return Outline(tuple(members), SYNTAX, optional_forms=frozenset({"zero"}))  # Apple: 0, every language
 
 
 def _members(

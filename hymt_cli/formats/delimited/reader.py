@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import BinaryIO
 
+from ...text.exemplars import refusal
 from ..base import DocumentFormat, FormatError, InputSource, Unit
 from ..encodings import UTF8, EncodingOptions, encoded
 from ..row_context import NO_CONTEXT, ContextColumns, RowContext
@@ -163,6 +164,12 @@ class DelimitedReader:
         if not self._table.columns:
             self._table = replace(self._table, columns=(TRANSLATED_COLUMN,))
             self._options = replace(self._options, header=False)
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy encoding the output is written in that lacks letters of `lang`."""
+        if self._stream is None:
+            return None
+        return refusal(lang, self._encodings.output_codec(self._stream.codec))
 
     def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
         assert self._stream is not None and self._dialect is not None

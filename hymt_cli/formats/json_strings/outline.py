@@ -46,7 +46,10 @@ def json_outline(text: str, *, arb: bool = False) -> Outline:
             name = member.path[0] if len(member.path) == 1 else None
             if isinstance(name, str) and name.startswith("@") and not name.startswith("@@"):
                 companions[member.path] = (name[1:],)
-    return Outline(tuple(_plural_forms(done)), JsonSyntax(_indent_unit(text)), companions)
+    # i18next looks `key_zero` up for a count of 0 in every language (its needsZeroSuffixLookup)
+    return Outline(
+        tuple(_plural_forms(done)), JsonSyntax(_indent_unit(text)), companions, optional_forms=_ZERO
+    )
 
 
 def token_members(text: str, write: Callable[[str], str]) -> list[Member | None]:
@@ -168,6 +171,9 @@ def pattern_members(text: str, write: Callable[[str], str]) -> list[Member | Non
         )
     end = _SPACE.match(text, pos)
     return members if end is not None and end.end() == len(text) else None
+
+
+_ZERO = frozenset({"zero"})
 
 
 def _plural_forms(members: list[Member]) -> list[Member]:

@@ -3,8 +3,11 @@
 A translated file gets `Language` (the target, unless the header already names that language,
 then it is kept: `pt_BR` for `pt`), `Plural-Forms` (the target's, unless the header names the
 target language and has valid forms: a person's choice, which its translations follow), and a
-template's `charset=CHARSET` becomes UTF-8. Each header line that changes is rewritten; every
-other line keeps its bytes (wrapping included).
+template's `charset=CHARSET` becomes UTF-8. A source catalog in another language (a Crowdin
+`en_US.po`) also names its language in `Language-Team`, `X-Crowdin-Language` and
+`X-Poedit-Language`: those are written for the target, as msginit fills them in (Crowdin's
+`X-Crowdin-File` names the source file every translation shares: it stays). Each header line
+that changes is rewritten; every other line keeps its bytes (wrapping included).
 """
 
 from __future__ import annotations
@@ -33,22 +36,27 @@ UTF8_NAMES = frozenset({"utf-8", "utf8", "charset", "ascii", "us-ascii", ""})
 
 @dataclass(frozen=True, slots=True)
 class HeaderInfo:
-    """What the header says that hymt uses: the language, plural forms and charset."""
+    """What the header says that hymt uses: the language, plural forms and charset, and the
+    other fields that name the file's language (`named`: key as written -> value)."""
 
     language: str = ""
     plural_forms: str = ""
     charset: str = ""
+    named: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def read(cls, value: str) -> HeaderInfo:
         fields: dict[str, str] = {}
+        named: dict[str, tuple[str, str]] = {}
         for line in value.split("\n"):
             key, sep, rest = line.partition(":")
             if sep:
                 fields.setdefault(key.strip().lower(), rest.strip())
+                if key.strip().lower() in _NAMING:
+                    named.setdefault(key.strip().lower(), (key.strip(), rest.strip()))
         content_type = fields.get("content-type", "")
         charset = content_type.partition("charset=")[2].split(";")[0].strip()
-        return cls(fields.get("language", ""), fields.get("plural-forms", ""), charset)
+        return cls(fields.get("language", ""), fields.get("plural-forms", ""), charset, tuple(named.values()))
 
     def names(self, lang: str) -> bool:
         return bool(self.language) and same_language(self.language, lang)
@@ -74,7 +82,35 @@ class HeaderInfo:
             out["Plural-Forms"] = plurals.header
         if self.charset.lower() in ("charset", ""):
             out["Content-Type"] = "text/plain; charset=UTF-8"
+        if not self.names(lang):
+            out.update(_renamed(self.named, lang))
         return out
+
+
+# Header fields besides `Language` that name the catalog's language (as msginit fills them in a
+# new catalog): the team's (gettext, Crowdin: `Language-Team: English`), Crowdin's code, Poedit's.
+_NAMING = frozenset({"language-team", "x-crowdin-language", "x-poedit-language"})
+
+
+def _renamed(named: tuple[tuple[str, str], ...], lang: str) -> dict[str, str]:
+    """The fields of `named` that name another language, written for `lang` (`Language-Team:
+    English` -> `German`, `X-Crowdin-Language: en` -> `pt-BR`); a template's placeholder
+    (`LANGUAGE <LL@li.org>`) is left for the team to fill in, as it was."""
+    from ...text.locales import english_name
+
+    out: dict[str, str] = {}
+    name = english_name(lang) or lang
+    for key, value in named:
+        lower = key.lower()
+        if not value or "LANGUAGE" in value or "LL@li.org" in value:
+            continue
+        if lower == "language-team":
+            out[key] = name
+        elif lower == "x-crowdin-language":
+            out[key] = spell(lang, "-")
+        elif lower == "x-poedit-language":
+            out[key] = english_name(lang.replace("_", "-").split("-")[0]) or name
+    return out
 
 
 def _pieces(text: str, field: Field) -> tuple[list[tuple[str, str]], bool]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
+from functools import lru_cache
 
 from ..spans import TEMPLATING, Part
 from .html_text import HTML_MARKUP, escape_html
@@ -201,9 +202,72 @@ def looks_like_printf(text: str) -> bool:
 
 def active(text: str, candidates: Iterable[Convention], always: Iterable[Convention] = ()) -> Conventions:
     """The conventions `text` uses among `candidates` (found in its content), plus `always` (what
-    the format declares: an ARB value is ICU whatever it holds)."""
-    found = {c for c in candidates if c in STRUCTURED or (c in _DETECT_RE and _DETECT_RE[c].search(text))}
+    the format declares: an ARB value is ICU whatever it holds). HTML is found by a tag that
+    reads as markup (`markup_tag`) or an entity, not by words in angle brackets (`<command>`)."""
+    found = {
+        c
+        for c in candidates
+        if c in STRUCTURED
+        or (c is Convention.HTML and _holds_html(text))
+        or (c is not Convention.HTML and c in _DETECT_RE and _DETECT_RE[c].search(text))
+    }
     return frozenset(found) | frozenset(always)
+
+
+# -- tags, and words in angle brackets ------------------------------------------------------------
+# HTML elements that real strings write bare (no attribute) and alone (no end tag in the value:
+# a fragment, an optional end tag, a void element): `<br>`, `<p>`, `Bold: <b>`. Any other name in
+# angle brackets, bare and alone, is words: a usage's `<command>`, `<name>`, `<file>`, sphinx's
+# `<<original entry>>`, a CLI's `<input>` (the void element always has attributes).
+_BARE_ELEMENTS = frozenset(
+    "a abbr b big blockquote br center cite dd del div dl dt em font h1 h2 h3 h4 h5 h6 hr i ins "
+    "kbd li mark nobr ol p pre q s small span strike strong sub sup table td th tr tt u ul wbr".split()
+)
+_TAG = re.compile(HTML_MARKUP, re.DOTALL)
+_ATTRIBUTE = re.compile(r"""[^\s=<>"'/]+\s*=""")
+
+
+def markup_tag(match: re.Match[str], text: str) -> bool:
+    """Whether a tag-shaped match of HTML_MARKUP in `text` (the whole value) is markup rather
+    than words in angle brackets: it closes itself (`<x/>`), has an attribute with a value, is
+    namespaced or a custom element (`<xliff:g>`, `<my-card>`), has its partner in the value
+    (`<link>…</link>`, as FormatJS rich text writes any name), or is an HTML element that strings
+    write bare (`_BARE_ELEMENTS`). A comment or an entity is always markup."""
+    name = match.group("tag")
+    if not name or match.group("comment"):
+        return True
+    lower = name.lower()
+    if match.group("slash") or ":" in name or "-" in name or lower in _BARE_ELEMENTS:
+        return True
+    head = match.group(0)
+    if _ATTRIBUTE.search(head, 1 + len(match.group("close")) + len(name)):
+        return True
+    return _partnered(text, lower, closing=bool(match.group("close")))
+
+
+def _partnered(text: str, name: str, *, closing: bool) -> bool:
+    """A start tag of `name` with an end tag in `text`, or the other way round."""
+    starts, ends = _tag_names(text)
+    return name in (starts if closing else ends)
+
+
+@lru_cache(maxsize=256)
+def _tag_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of the start tags and of the end tags in `text` (lower case), read once a value."""
+    starts: set[str] = set()
+    ends: set[str] = set()
+    for match in _TAG.finditer(text):
+        tag = match.group("tag")
+        if tag and not match.group("comment"):
+            (ends if match.group("close") else starts).add(tag.lower())
+    return frozenset(starts), frozenset(ends)
+
+
+def _holds_html(text: str) -> bool:
+    """An entity, a comment or a tag that reads as markup (`markup_tag`) in `text`."""
+    if "<" not in text and "&" not in text:
+        return False
+    return any(m.group("entity") or markup_tag(m, text) for m in _TAG.finditer(text))
 
 
 def _pattern(conventions: Conventions) -> re.Pattern[str] | None:
@@ -232,8 +296,8 @@ def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> 
     if pattern is not None:
         for match in pattern.finditer(text, start, end):
             a, b = match.span()
-            if a == b:
-                continue
+            if a == b or (match.groupdict().get("tag") and not markup_tag(match, text)):
+                continue  # (words in angle brackets: text)
             _text_parts(text, pos, a, parts)
             parts.append(_placeholder(match))
             pos = b
@@ -246,7 +310,11 @@ def html_tags(text: str, start: int, end: int) -> list[Part]:
     attribute holds a placeholder (`<a href="{0}">`) spans several nodes of an ICU message."""
     pattern = _pattern(frozenset({Convention.HTML}))
     assert pattern is not None
-    return [_placeholder(m) for m in pattern.finditer(text, start, end) if not m.group("entity")]
+    return [
+        _placeholder(m)
+        for m in pattern.finditer(text, start, end)
+        if not m.group("entity") and markup_tag(m, text)
+    ]
 
 
 def _placeholder(match: re.Match[str]) -> Part:

@@ -28,11 +28,12 @@ from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
+from ...text.exemplars import refusal
 from ...text.languages import plural_code
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
-from .merge import MergeCounts
+from .merge import MergeCounts, path_key
 from .outline import Container, Outline
 from .outline import Path as KeyPath
 from .plurals import for_languages
@@ -91,6 +92,11 @@ class StringsFormat(SplicingFormat):
         that holds several languages (a Jekyll `_data/ui-text.yml`) is outlined at that
         language's part; any other file as `outline` does."""
         return self.outline(text)
+
+    # Whether a value this format writes can hold any character whatever the file's encoding
+    # (a .properties file's `\uXXXX`, XML's character references): else a legacy charset (a PO
+    # header's) must hold the target's letters.
+    writes_any_character: ClassVar[bool] = False
 
     def starts_from_source(self, text: str) -> bool:
         """Whether a target of this source that does not exist yet starts as a copy of the
@@ -218,6 +224,17 @@ class StringsReader:
                     self._new_forms.setdefault(code, {})[entry.path] = entry.value.text
         return Unit(index, segments, chunk, labels=labels, only=only, warning=warning)
 
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy charset the file declares (a PO header's KOI8-R) that lacks letters of
+        `lang`; a target merged into is written in its own encoding."""
+        decoded = self._decoded
+        if decoded is None or decoded.errors != "strict" or self._format.writes_any_character:
+            return None
+        target = self._targets.get(lang)
+        if target is not None and target.decoded is not None:
+            decoded = target.decoded
+        return refusal(lang, decoded.encoding, "convert the file to UTF-8 to translate it into this language")
+
     def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
         assert self._decoded is not None, "writer() is called after the first unit"
         target = self._targets.get(target_language)
@@ -233,15 +250,21 @@ class StringsReader:
 
         return StringsWriter(target_language, out, self._decoded, self._records_of_new_file, path_of)
 
-    def _records_of_new_file(self, lang: str, output: str, failed: Iterable[KeyPath]) -> MergeResult | None:
+    def _records_of_new_file(
+        self, lang: str, output: str, failed: Iterable[KeyPath], rendered: set[KeyPath]
+    ) -> MergeResult | None:
         if self._outline is None:
             return None
         written = self._format.target_outline(output, lang)
         assert written is not None
         records = records_of_new_file(
-            self._outline, written, self._new_forms.get(plural_code(lang), {}), failed
+            self._outline, written, self._new_forms.get(plural_code(lang), {}), failed, rendered
         )
-        return MergeResult(MergeCounts(added=len(records)), records, {}, unchanged=False)
+        kept = sum(r.person for r in records.values())
+        by_key = {path_key(leaf.path): leaf.source_text for leaf in self._outline.leaves()}
+        sources = {key: by_key[key] for key, r in records.items() if r.person and key in by_key}
+        counts = MergeCounts(added=len(records) - kept, kept=kept)
+        return MergeResult(counts, records, {}, unchanged=False, sources=sources)
 
 
 class Wanted:

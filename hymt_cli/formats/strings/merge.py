@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ...outputs.entries import Archived, Record
+from ...reporting.report import OutdatedValue
+from .outdated import outdated_value
 from .outline import Container, Leaf, Member, Outline, Path
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
@@ -71,6 +73,7 @@ class MergeCounts:
     removed: int = 0
     unchanged: int = 0
     outdated: int = 0  # kept values of a person whose source changed since (among `kept`)
+    details: list[OutdatedValue] = field(default_factory=list)  # those values, named
 
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in (*COUNTED, "outdated")}
@@ -100,8 +103,10 @@ class MergePlan:
     fates: dict[Path, Fate] = field(default_factory=dict)
     removed: list[Member] = field(default_factory=list)  # top-most removed members, target order
     counts: MergeCounts = field(default_factory=MergeCounts)
-    outdated: list[Path] = field(default_factory=list)
+    # the source text each person's value was first seen with, where the manifest keeps it
+    sources: Mapping[str, str] = field(default_factory=dict)
     _categories: frozenset[str] | None = None
+    _forms_containers: set[Path] | None = None  # the source's containers of plural forms
     target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
     _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
@@ -122,11 +127,14 @@ class MergePlan:
         *,
         categories: frozenset[str] | None = None,
         keep_removed: bool = False,
+        sources: Mapping[str, str] | None = None,
     ) -> MergePlan:
         """`categories`: the plural categories the target language uses (None: any): a missing
-        plural form of another category is no missing key (`items_one` in Japanese)."""
+        plural form of another category is no missing key (`items_one` in Japanese); `sources`:
+        the source text each person's value was first seen with (manifest.entry_sources)."""
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
+        plan.sources = sources or {}
         plan.target_members = {m.path: m for m in target.members}
         plan._add_all(leaves)
         return plan
@@ -157,7 +165,7 @@ class MergePlan:
         counts.kept += tally["kept"] + tally["restored"]
         counts.updated += tally["updated"]
         counts.unchanged += tally["unchanged"]
-        counts.outdated = len(self.outdated)
+        counts.outdated = len(counts.details)
         self._settled = False
         return fates
 
@@ -196,7 +204,7 @@ class MergePlan:
         there = target.get(leaf.path)
         key = self._keys[leaf.path] = path_key(leaf.path)
         if there is None:
-            if leaf.category and categories is not None and leaf.category not in categories:
+            if leaf.category and not self._form_needed(leaf, target, categories):
                 return "skipped"
             if len(leaf.path) > 1 and any(
                 isinstance(target.get(leaf.path[:i]), Leaf) for i in range(1, len(leaf.path))
@@ -218,9 +226,64 @@ class MergePlan:
         source = digest(leaf.text if leaf.source is None else leaf.source)  # (leaf.source_text)
         if record.person:
             if record.source and record.source != source:
-                self.outdated.append(leaf.path)
+                self.counts.details.append(self._outdated(key, leaf, there))
             return "kept"
         return "unchanged" if record.source == source else "updated"
+
+    def _outdated(self, key: str, leaf: Leaf, there: Leaf) -> OutdatedValue:
+        """A person's value whose source changed, named with the source it was written for:
+        the one the manifest kept, else a bilingual target's own (its `<source>`)."""
+        old = self.sources.get(key)
+        if old is None and there.source is not None and there.source != leaf.source_text:
+            old = there.source
+        return outdated_value(key, old, leaf.source_text, there.text)
+
+    def sources_after(self, records: Mapping[str, Record]) -> dict[str, str]:
+        """The source text each person's value of `records` (records_after's) stands for: as
+        first seen while its record is kept, else the source text now."""
+        now = {self._keys.get(leaf.path) or path_key(leaf.path): leaf.source_text for leaf in self.leaves}
+        out: dict[str, str] = {}
+        for key, record in records.items():
+            if not record.person:
+                continue
+            old = self.records.get(key)
+            text = self.sources.get(key) if old is not None and old == record else None
+            if text is None and key in now and digest(now[key]) == record.source:
+                text = now[key]
+            if text is not None:
+                out[key] = text
+        return out
+
+    def _form_needed(
+        self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None
+    ) -> bool:
+        """Whether a plural form of the source that the target lacks is a missing key there: a
+        category of the target's language, or one the runtime takes in every language
+        (`Outline.optional_forms`: Rails' `zero`), or a form of a plural the target lacks
+        altogether (it goes in with the member copied whole, translated as a new file has it:
+        never copied in the source's words)."""
+        if categories is None or leaf.category in categories or leaf.category in self.source.optional_forms:
+            return True
+        if self._forms_containers is None:
+            self._forms_containers = {
+                m.path for m in self.source.members if isinstance(m, Container) and m.forms
+            }
+        # (an Android <plurals> or a stringsdict rule copied whole leaves out the forms the
+        # language lacks, as a new file does: no key of the target then)
+        return leaf.path[:-1] not in target and leaf.path[:-1] not in self._forms_containers
+
+    def _plural_groups(self, outline: Outline) -> set[tuple[Path, str]]:
+        """The plurals of a file, each as (the path it is under, its forms' stem)."""
+        return {group for leaf in outline.leaves() if (group := plural_group(leaf)) is not None}
+
+    def _persons_form(self, member: Member, groups: set[tuple[Path, str]]) -> bool:
+        """A plural form of the target, of a plural the source still has, in a category the
+        source lacks, that hymt did not write (a person's `zero`, a person's `one` where
+        English has only `other`): it stays, whatever the source says."""
+        if not isinstance(member, Leaf) or plural_group(member) not in groups:
+            return False
+        record = self.records.get(path_key(member.path))
+        return record is None or record.person or record.output != digest(member.text)
 
     def _removed_members(self) -> list[Member]:
         """The target's top-most members that the source no longer has, in target order."""
@@ -238,6 +301,7 @@ class MergePlan:
         values = {leaf.path for leaf in self.leaves}
         removed: list[Member] = []
         last: Path | None = None
+        groups = self._plural_groups(self.source)
         for member in self.target.members:
             path = member.path
             if path in wanted or (last is not None and path[: len(last)] == last):
@@ -249,6 +313,8 @@ class MergePlan:
             parent = target.get(path[:-1]) if path else None
             if isinstance(parent, Container) and parent.forms and parent.path in wanted:
                 continue  # a form only the target has, of a plural the source still has
+            if groups and self._persons_form(member, groups):
+                continue
             last = path
             removed.append(member)
         return removed
@@ -276,8 +342,13 @@ class MergePlan:
         failed = set(failed)
         source = {leaf.path: leaf for leaf in self.leaves}
         out: dict[str, Record] = {}
+        before = self.target_members
         for leaf in output.leaves():
             fate = self.fates.get(leaf.path)
+            if fate == "skipped" and leaf.path in source and leaf.path not in before:
+                # copied from the source with a member it belongs to, never a person's value
+                out[path_key(leaf.path)] = Record(digest(source[leaf.path].source_text), digest(leaf.text))
+                continue
             if fate is None or fate == "skipped":
                 continue
             key = self._keys.get(leaf.path) or path_key(leaf.path)
@@ -320,6 +391,16 @@ class MergePlan:
                 person=not known or record is None or record.person,
             )
         return out
+
+
+def plural_group(leaf: Leaf) -> tuple[Path, str] | None:
+    """The plural a form belongs to: the path it is under and its stem (`items_` of i18next's
+    `items_few`; "" for a mapping of forms: Rails' `few:`); None for a key that is no form."""
+    if not leaf.category or not leaf.path:
+        return None
+    name = str(leaf.path[-1])
+    bare = leaf.category.removeprefix("ordinal:")
+    return leaf.path[:-1], name[: -len(bare)] if name.endswith(bare) else name
 
 
 def _left_empty(record: Record | None, text: str) -> bool:

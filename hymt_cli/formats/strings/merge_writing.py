@@ -195,7 +195,17 @@ def _copied(
         pieces.append(raw)
         pos = e
     pieces.append(source_text[pos:end])
-    return Copied("".join(pieces), indentation(source_text, start))
+    return Copied(
+        "".join(pieces), indentation(source_text, start), blank_before=_blank_before(source_text, start)
+    )
+
+
+def _blank_before(text: str, pos: int) -> bool:
+    """A blank line right before `pos` (the white space there holds two line breaks)."""
+    start = pos
+    while start > 0 and text[start - 1] in " \t\r\n":
+        start -= 1
+    return start > 0 and text.count("\n", start, pos) > 1
 
 
 def _applied(text: str, splices: list[Splice]) -> str:

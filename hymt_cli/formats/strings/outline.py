@@ -80,6 +80,7 @@ class Copied:
     text: str
     indent: str
     point: bool = False
+    blank_before: bool = False  # the source has a blank line right before it (a group starts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,10 @@ class Outline:
     # Members the file keeps for keys it no longer has (PO obsolete entries), by key: a key of
     # the source found there comes back with its value ("" when none is final) and leaves them.
     retired: Mapping[Path, Leaf] = field(default_factory=dict)
+    # Plural categories a runtime takes in every language where a plural has them, whatever the
+    # language's CLDR categories: Ruby I18n's and i18next's `zero` (a count of 0), Apple's `zero`.
+    # A source's such form goes into every target; a person's stays where the source has none.
+    optional_forms: frozenset[str] = frozenset()
 
     def companion_of(self, path: Path) -> Path | None:
         """The key a member (or a member inside it) describes, None for a key of its own."""

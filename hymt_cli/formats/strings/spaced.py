@@ -86,6 +86,10 @@ class SpacedSyntax:
     def insert_after(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
         lead = self._lead(text, sibling)
         texts = self._texts(text, members, indentation(text, sibling.start))
+        if self.blank_lines and "\n" in lead and _groups(text):  # the source's grouping
+            newline, indent = newline_of(text), indentation(text, sibling.start)
+            leads = [newline * (2 if m.blank_before else 1) + indent for m in members]
+            return Splice(sibling.end, sibling.end, "".join(a + t for a, t in zip(leads, texts)))
         return Splice(sibling.end, sibling.end, "".join(lead + t for t in texts))
 
     def insert_before(self, text: str, sibling: Member, members: Sequence[Copied]) -> Splice:
@@ -136,6 +140,11 @@ class SpacedSyntax:
             cuts.append((_space_before(text, run[first].start, floor), member.end))
         kept = [text[end:start] for (_, end), (start, _) in zip(cuts, cuts[1:])]
         return Splice(cuts[0][0], cuts[-1][1], "".join(kept))
+
+
+def _groups(text: str) -> bool:
+    """Whether a file groups its members with blank lines (a file that writes none keeps none)."""
+    return re.search(r"\n[ \t]*\r?\n", text) is not None
 
 
 def _tags_reindented(member: str, old: str, new: str, unit: str) -> str:

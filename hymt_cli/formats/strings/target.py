@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
-from ...outputs.manifest import entry_records
+from ...outputs.manifest import entry_records, entry_sources
 from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
@@ -51,6 +51,7 @@ class MergeResult:
     records: dict[str, Record]
     archive: dict[str, Archived]
     unchanged: bool
+    sources: dict[str, str] = field(default_factory=dict)  # a person's values' source texts
 
 
 def plural_categories(lang: str) -> frozenset[str] | None:
@@ -129,6 +130,7 @@ class TargetFile:
             return None
         self.decoded = decoded
         records, archive = entry_records(self.path) if self.path is not None else ({}, {})
+        sources = entry_sources(self.path) if self.path is not None else {}
         return MergePlan.of(
             source,
             list(source.leaves()),
@@ -138,6 +140,7 @@ class TargetFile:
             archive,
             categories=plural_categories(self.lang),
             keep_removed=self.keep_removed,
+            sources=sources,
         )
 
     @property
@@ -210,18 +213,29 @@ def _read_plain(path: Path) -> bytes:
 
 
 def records_of_new_file(
-    source: Outline, output: Outline, new_forms: Mapping[KeyPath, str], failed: Iterable[KeyPath]
+    source: Outline,
+    output: Outline,
+    new_forms: Mapping[KeyPath, str],
+    failed: Iterable[KeyPath],
+    rendered: Iterable[KeyPath] = (),
 ) -> dict[str, Record]:
     """Every value of a file hymt wrote anew is hymt's: recorded with the source text it stands
     for (`new_forms`: the source text of the plural forms the target needed), stale where its
-    translation failed."""
-    failed = set(failed)
-    by_path = {leaf.path: leaf.source_text for leaf in source.leaves()}
-    by_path.update(new_forms)
+    translation failed; except the translations a bilingual source already held (a PO msgstr,
+    an XLIFF target reviewed or final), which hymt did not write (`rendered`: the keys it did):
+    a person's, kept."""
+    failed, rendered = set(failed), set(rendered)
+    by_path = {leaf.path: leaf for leaf in source.leaves()}
     out: dict[str, Record] = {}
     for leaf in output.leaves():
-        text = by_path.get(leaf.path)
+        text = new_forms.get(leaf.path)
+        was = by_path.get(leaf.path)
+        if text is None and was is not None:
+            text = was.source_text
         if text is None:
+            continue
+        if was is not None and was.source is not None and was.text and leaf.path not in rendered:
+            out[path_key(leaf.path)] = Record(digest(text), digest(leaf.text), person=True)
             continue
         out[path_key(leaf.path)] = Record("" if leaf.path in failed else digest(text), digest(leaf.text))
     return out

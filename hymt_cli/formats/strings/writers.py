@@ -30,6 +30,7 @@ class Renderings:
         self.by_span: dict[tuple[int, int], tuple[str | None, str]] = {}
         self.points: dict[KeyPath, str] = {}  # each new plural form's own text (merge_writing.merged)
         self.failed: set[KeyPath] = set()
+        self.written: set[KeyPath] = set()  # the keys whose value this language's items wrote
         self._texts: dict[int, str] = {}  # id(entry) -> its rendered text (a new form's fallback)
 
     def chunk(
@@ -67,6 +68,8 @@ class Renderings:
             text = self._texts.get(id(entry.fallback), entry.fallback.value.text)
         if missing and path is not None:
             self.failed.add(path)
+        if path is not None:
+            self.written.add(path)
         raw = entry.write(text)
         if entry.start == entry.end:  # new plural forms at one point follow each other there
             before = self.by_span.get((entry.start, entry.end))
@@ -93,7 +96,7 @@ class StringsWriter(RecordingWriter):
         target_language: str,
         out: BinaryIO,
         decoded: Decoded,
-        records: Callable[[str, str, Iterable[KeyPath]], MergeResult | None] | None = None,
+        records: Callable[[str, str, Iterable[KeyPath], set[KeyPath]], MergeResult | None] | None = None,
         path_of: Callable[[Entry], KeyPath | None] | None = None,
     ) -> None:
         self._splicer = Splicer(target_language)
@@ -119,7 +122,10 @@ class StringsWriter(RecordingWriter):
     def close(self) -> None:
         self._out.write(_encoded(self._encoder, self._encoding, "", final=True))
         if self._records is not None and self._renderings is not None:
-            self.result = self._records(self._lang, "".join(self._written), self._renderings.failed)
+            renderings = self._renderings
+            self.result = self._records(
+                self._lang, "".join(self._written), renderings.failed, renderings.written
+            )
 
 
 class MergeWriter(RecordingWriter):
@@ -176,8 +182,9 @@ class MergeWriter(RecordingWriter):
         unchanged = data == now and target.path is not None
         if not unchanged:
             self._out.write(data)
+        records = plan.records_after(written, failed)
         self.result = MergeResult(
-            plan.settle(), plan.records_after(written, failed), plan.archive_after(), unchanged
+            plan.settle(), records, plan.archive_after(), unchanged, plan.sources_after(records)
         )
 
     def _checked(self, plan: MergePlan, text: str) -> Outline:

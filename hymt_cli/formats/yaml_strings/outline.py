@@ -308,7 +308,10 @@ def yaml_outline(text: str, locale: str | None = None) -> Outline:
         top = Container((), at.start, at.end, at.inner_start, at.inner_end)
         flow = frozenset(p[1:] for p in builder.flow if p[:1] == (key,))
         flow_containers = frozenset(p[1:] for p in builder.flow_containers if p[:1] == (key,))
-        return Outline((top, *inside), YamlSyntax(flow, flow_containers, unit))
+        # Ruby I18n takes `zero:` for a count of 0 in every locale that has it (I18n::Backend::Base
+        # and rails-i18n's pluralization alike)
+        optional = frozenset({"zero"}) if root.kind == "rails" else frozenset()
+        return Outline((top, *inside), YamlSyntax(flow, flow_containers, unit), optional_forms=optional)
     if isinstance(at, Leaf) and not at.text and at.write is not None:  # `de:` and nothing under it
         end = at.value_end
         top = Container((), at.start, end, end, end)

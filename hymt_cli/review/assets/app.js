@@ -164,6 +164,7 @@ new ResizeObserver(() => {
 
 header();
 stats();
+outdatedPanel();
 langList();
 fileList();
 checkList();

@@ -151,3 +151,25 @@ function chips() {
   if (state.query) add("text: \u201c" + state.query + "\u201d", () => { state.query = ""; $("search").value = ""; });
   box.hidden = !box.childElementCount;
 }
+
+// -- a person's values kept whose source changed since (files of strings) ---------------------
+function outdatedPanel() {
+  const list = $("outdated-list");
+  let count = 0;
+  files.forEach((file) => {
+    for (const value of file.outdated || []) {
+      const item = el("div", "outdated-item" + (value.format_change ? " format" : ""));
+      item.append(el("div", "where", file.output + " \u2014 " + value.key));
+      const pairs = el("dl");
+      const then = value.old_source === null ? "(not recorded)" : value.old_source;
+      pairs.append(el("dt", "", "source then"), el("dd", "", then));
+      pairs.append(el("dt", "", "source now"), el("dd", "", value.source));
+      pairs.append(el("dt", "", "kept"), el("dd", "", value.value));
+      item.append(pairs);
+      if (value.format_change) item.append(el("p", "flag error", value.format_change));
+      list.append(item);
+      count += 1;
+    }
+  });
+  $("outdated").hidden = count === 0;
+}
