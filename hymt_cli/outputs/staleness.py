@@ -32,9 +32,11 @@ def stale_outputs(
     provenance: Callable[[S], str],
     *,
     exact_locales: bool = False,
+    overwrite: bool = False,
 ) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures);
-    `provenance`: what a run would record as having written a source's outputs."""
+    `provenance`: what a run would record as having written a source's outputs. A file there
+    that hymt never wrote is a person's, which a run keeps (a note) unless `overwrite`."""
     stale: list[Stale] = []
     edited: list[Stale] = []
     for source in sources:
@@ -45,9 +47,16 @@ def stale_outputs(
             reason = _why_stale(source.path, out, provenance(source))
             if reason == "edited":
                 edited.append(Stale(str(out), "edited since hymt wrote it (kept)"))
+            elif reason == _UNRECORDED and not overwrite:
+                edited.append(
+                    Stale(str(out), "a person's: hymt did not write it (kept; --overwrite replaces it)")
+                )
             elif reason is not None:
                 stale.append(Stale(str(out), reason))
     return stale, edited
+
+
+_UNRECORDED = "no record of hymt writing it (written by hand, or by an older hymt)"
 
 
 def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
@@ -55,7 +64,7 @@ def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
         return "missing"
     written = read_manifest(out.parent).get(out.name)
     if written is None:
-        return "no record of hymt writing it (written by hand, or by an older hymt)"
+        return _UNRECORDED
     if written.source_sha256 != file_digest(source):
         return f"the source changed ({source})"
     if written.provenance != provenance:

@@ -13,8 +13,9 @@ from ..glossary import load_glossaries
 from ..inputs.discovery import InputProblem, find_inputs
 from ..inputs.sources import SourceFile
 from ..options import OptionSet
-from ..outputs.paths import output_path
+from ..outputs.paths import OutputRules, output_path
 from ..outputs.staleness import Stale, stale_outputs
+from ..settings import OutputSettings
 from ..text.languages import Language
 from .config import RunConfig
 from .session import connect_served, memory_context, provenance
@@ -41,21 +42,53 @@ def check_outputs(config: RunConfig) -> CheckResult:
     run = provenance(config, memory_context(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
     out, exact = settings.output.out, settings.output.exact_locales
-    merged = [s for s in sources if s.merges and any(_exists(s, lang, out, exact) for lang in config.targets)]
-    stale, edited = stale_outputs(
-        [s for s in sources if s not in merged],
-        config.targets,
-        out,
-        lambda source: output_provenance(run, source.format.name, source.options or options),
-        exact_locales=exact,
+    problems = list(found.problems)
+    stale: list[Stale] = []
+    edited: list[Stale] = []
+    for source, targets in _claimable(sources, config.targets, settings.output, problems):
+        if source.merges and any(_exists(source, lang, out, exact) for lang in targets):
+            more, notes = _catalog_drift(source, targets, out, settings.output, exact)
+        else:
+            more, notes = stale_outputs(
+                [source],
+                targets,
+                out,
+                lambda source: output_provenance(run, source.format.name, source.options or options),
+                exact_locales=exact,
+                overwrite=settings.output.overwrite,
+            )
+        stale += more
+        edited += notes
+    return CheckResult(stale, edited, problems, len(found.sources) * len(config.targets))
+
+
+def _claimable(
+    sources: list[SourceFile],
+    targets: tuple[Language, ...],
+    output: OutputSettings,
+    problems: list[InputProblem],
+) -> list[tuple[SourceFile, tuple[Language, ...]]]:
+    """Each source with the targets a run would write: an output the run refuses (a translation
+    named as a source, whose output is itself; an output two sources would write) is the error a
+    run reports, in `problems`, as `translate` says it."""
+    rules = OutputRules(
+        list(sources), output.out, overwrite=output.overwrite, exact_locales=output.exact_locales
     )
-    for source in merged:
-        catalog_stale, catalog_notes = _catalog_drift(
-            source, config.targets, out, settings.output.keep_removed, exact
-        )
-        stale += catalog_stale
-        edited += catalog_notes
-    return CheckResult(stale, edited, found.problems, len(found.sources) * len(config.targets))
+    out: list[tuple[SourceFile, tuple[Language, ...]]] = []
+    for source in sources:
+        allowed = []
+        for lang in targets:
+            claim = rules.claim(source, lang)
+            if claim.refusal is not None:
+                said = claim.refusal
+                if said.startswith(source.display):  # (the line names the source first)
+                    said = said[len(source.display) :].lstrip(": ")
+                problems.append(InputProblem(source.display, said))
+            else:
+                allowed.append(lang)
+        if allowed:
+            out.append((source, tuple(allowed)))
+    return out
 
 
 def _exists(source: SourceFile, lang: Language, out: Path | None, exact: bool) -> bool:
@@ -67,7 +100,7 @@ def _catalog_drift(
     source: SourceFile,
     targets: Sequence[Language],
     out: Path | None,
-    keep_removed: bool,
+    output: OutputSettings,
     exact: bool,
 ) -> tuple[list[Stale], list[Stale]]:
     """A file of strings against the targets it is merged into, key by key: stale where a run
@@ -77,7 +110,9 @@ def _catalog_drift(
     reader = source.format.open(source)
     assert isinstance(reader, StringsReader)
     existing = {code: path for code, path in paths.items() if path is not None and path.is_file()}
-    reader.merge_into(existing, keep_removed=keep_removed)
+    reader.merge_into(
+        existing, keep_removed=output.keep_removed, allow_mass_removal=output.allow_mass_removal
+    )
     stale = [
         Stale(str(path), "missing")
         for code, path in paths.items()
