@@ -84,6 +84,13 @@ def catalog_members(path: Path, found: Marked) -> list[tuple[str, Path]]:
     return members
 
 
+def named_source(path: Path, found: Marked) -> bool:
+    """Is `path` the source its ecosystem names for its catalog, whatever language it is in (the
+    development region of an Xcode project written in German, `l10n.yaml`'s `app_de.arb`)?"""
+    named = _named_source(found)
+    return named is not None and _same_file(named, path)
+
+
 def _named_source(found: Marked) -> Path | None:
     if found.source_of is None:
         return None

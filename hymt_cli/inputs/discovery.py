@@ -44,7 +44,7 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.catalogs import catalog_role
+from ..formats.catalogs import catalog_role, named_source
 from ..formats.layout import in_language_of
 from ..options import OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
@@ -427,7 +427,12 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if found is not None and found.code is not None and not in_language_of(found.code, source):
+        if (
+            found is not None
+            and found.code is not None
+            and not in_language_of(found.code, source)
+            and not named_source(path, found)
+        ):
             return f"a translation ({found.code}): its path names the language"
         needs = format_needs(format_name, applied.options, path)
         if needs is not None:

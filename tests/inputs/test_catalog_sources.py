@@ -110,7 +110,9 @@ def test_xcode_the_development_region_is_the_source_and_base_with_nothing_is_lef
     assert "iina/en.lproj/Localizable.strings is (its ecosystem's)" in stderr  # Base.lproj's, left alone
 
 
-def test_xcode_base_is_the_source_where_the_development_region_has_no_file(tmp_path: Path) -> None:
+def test_xcode_a_project_developed_in_german_has_german_sources(tmp_path: Path) -> None:
+    """`developmentRegion = de`: de.lproj's file is its catalog's source without --from, and
+    Base.lproj's where de.lproj has none."""
     project = tmp_path / "App"
     write(
         project,
@@ -120,7 +122,7 @@ def test_xcode_base_is_the_source_where_the_development_region_has_no_file(tmp_p
     write(project, "App/Base.lproj/Main.strings", '"title" = "Titel";\n"ok" = "OK";\n')
     write(project, "App/de.lproj/Localizable.strings", '"hello" = "Hallo";\n')
     write(project, "App/fr.lproj/Localizable.strings", '"hello" = "Bonjour";\n')
-    code, stderr, report = _translate(project, "App", "--to", "fr", "--from", "de")
+    code, stderr, report = _translate(project, "App", "--to", "fr")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {
         "App/Base.lproj/Main.strings",
@@ -289,6 +291,7 @@ def test_angular_translations_are_found_where_angular_json_keeps_them(tmp_path: 
         "src/locale/messages.pt_BR.xlf",
     ]
     assert not (ui / "messages.de.xlf").exists() and not (locale / "messages.pt-BR.xlf").exists()
+    assert 'add "ja": "src/locale/messages.ja.xlf" to the i18n locales of angular.json' in stderr
     after = _pairs("xliff", locale / "messages.de_DE.xlf")
     assert {k: after.get(k) for k in german} == german
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 _LEVELS = 6
@@ -25,6 +26,15 @@ class AngularI18n:
     source: Path
     source_locale: str
     translations: tuple[tuple[str, Path], ...]
+    config: Path  # the angular.json
+
+    def missing(self, translation: Path, code: str) -> str | None:
+        """What to add to angular.json for a new translation file it does not list (Angular
+        builds only the locales it lists), or None: it lists it."""
+        if any(translation.resolve() == p.resolve() for _, p in self.translations):
+            return None
+        where = os.path.relpath(translation, self.config.parent).replace(os.sep, "/")
+        return f'add "{code}": "{where}" to the i18n locales of {self.config} (Angular builds only those)'
 
     def holds(self, path: Path) -> bool:
         """Is `path` this project's source or one of its translation files?"""
@@ -56,14 +66,26 @@ def angular_i18n(xliff: Path) -> AngularI18n | None:
 
 def _projects(config: Path) -> list[AngularI18n]:
     try:
-        if config.stat().st_size > _LARGEST:
-            return []
+        stat = config.stat()
+    except OSError:
+        return []
+    if stat.st_size > _LARGEST:
+        return []
+    return list(_read_projects(str(config), stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=16)
+def _read_projects(name: str, mtime_ns: int, size: int) -> tuple[AngularI18n, ...]:
+    """The projects with i18n of an `angular.json` as it is (read once: a folder walk asks for
+    every XLIFF file)."""
+    config = Path(name)
+    try:
         data = json.loads(config.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return []
+        return ()
     projects = data.get("projects") if isinstance(data, dict) else None
     if not isinstance(projects, dict):
-        return []
+        return ()
     root = config.parent
     found = []
     for project in projects.values():
@@ -71,7 +93,7 @@ def _projects(config: Path) -> list[AngularI18n]:
             read = _project(root, project)
             if read is not None:
                 found.append(read)
-    return found
+    return tuple(found)
 
 
 def _project(root: Path, project: dict[str, object]) -> AngularI18n | None:
@@ -93,7 +115,7 @@ def _project(root: Path, project: dict[str, object]) -> AngularI18n | None:
                 translations.append((code, root / each))
     if not translations:
         return None
-    return AngularI18n(_source_file(root, project), source_locale, tuple(translations))
+    return AngularI18n(_source_file(root, project), source_locale, tuple(translations), root / "angular.json")
 
 
 def _source_file(root: Path, project: dict[str, object]) -> Path:

@@ -6,6 +6,7 @@ beside `pubspec.yaml`, above the ARB folder.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 DEFAULT_ARB_DIR = "lib/l10n"
@@ -37,13 +38,21 @@ def arb_template(arb: Path) -> Path | None:
 
 def _settings(config: Path) -> tuple[str, str] | None:
     """(arb-dir, template-arb-file) of an `l10n.yaml`, with gen-l10n's defaults."""
+    try:
+        stat = config.stat()
+    except OSError:
+        return None
+    return _read_settings(str(config), stat.st_mtime_ns, stat.st_size) if stat.st_size <= _LARGEST else None
+
+
+@lru_cache(maxsize=16)
+def _read_settings(name: str, mtime_ns: int, size: int) -> tuple[str, str] | None:
+    """`_settings` of the file as it is (read once: a folder walk asks for every ARB file)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
     try:
-        if config.stat().st_size > _LARGEST:
-            return None
-        data = YAML(typ="safe", pure=True).load(config.read_text(encoding="utf-8"))
+        data = YAML(typ="safe", pure=True).load(Path(name).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, YAMLError):
         return None
     if data is None:

@@ -9,6 +9,7 @@ first); none found, or one that names no region: None (English is then assumed b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 _REGION = re.compile(rb'^\s*developmentRegion\s*=\s*"?([A-Za-z0-9_@.-]+)"?\s*;', re.MULTILINE)
@@ -39,9 +40,20 @@ def _projects(folder: Path) -> list[Path]:
 
 def _region_of(pbxproj: Path) -> str | None:
     try:
-        if pbxproj.stat().st_size > _LARGEST:
-            return None
-        data = pbxproj.read_bytes()
+        stat = pbxproj.stat()
+    except OSError:
+        return None
+    if stat.st_size > _LARGEST:
+        return None
+    return _read_region(str(pbxproj), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _read_region(pbxproj: str, mtime_ns: int, size: int) -> str | None:
+    """The region a project file names (asked once per file as it is: a folder walk asks for
+    every `.lproj` file, and a project file is hundreds of kilobytes)."""
+    try:
+        data = Path(pbxproj).read_bytes()
     except OSError:
         return None
     found = _REGION.search(data)

@@ -51,7 +51,7 @@ from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
 from .icu_inline import masked
-from .layouts import angular_xliff, dotted_language
+from .layouts import angular_note, angular_xliff, dotted_language
 from .outline import xliff_outline
 from .units import Scope, Unit, Walk, local
 
@@ -127,6 +127,10 @@ class XliffFormat(StringsFormat):
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:
         return None  # an XLIFF file is strings wherever it lies
+
+    def announce(self, target: Path) -> str | None:
+        """A new translation of an Angular project: angular.json must list it (layouts.py)."""
+        return angular_note(target)
 
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)

@@ -49,3 +49,14 @@ def angular_xliff(path: Path) -> Marked | None:
     if own is None or own.code is None:
         return None
     return Marked(own.code, pattern, source_of=known(i18n.source))
+
+
+def angular_note(target: Path) -> str | None:
+    """A new translation of an Angular project: what angular.json must list for Angular to build
+    it (None: it lists it, or the file is no Angular project's)."""
+    i18n = angular_i18n(target)
+    own = dotted_language(target)
+    if i18n is None or own is None or own.code is None:
+        return None
+    missing = i18n.missing(target, own.code.replace("_", "-"))
+    return f"{target}: {missing}" if missing is not None else None
