@@ -35,6 +35,7 @@ from pathlib import Path
 
 from ..text.locales import equivalent, maximized, parse_locale, posix_spelling
 from .ecosystems.flutter import arb_template
+from .ecosystems.linguas import listed
 from .ecosystems.xcode import development_region
 
 I18N_FOLDERS = frozenset(
@@ -357,7 +358,8 @@ def _lproj(parts: tuple[str, ...], i: int, sep: str) -> Callable[[str], Path]:
 
 def gettext_catalog(path: Path) -> Marked | None:
     """`po/x.pot` (the base) -> `po/de.po`, or where the project keeps the template's catalogs
-    already (`_pot_output`); `de.po` and `de/LC_MESSAGES/x.po` name a language."""
+    already (`_pot_output`); `de.po` and `de/LC_MESSAGES/x.po` name a language, and so does every
+    catalog the folder's `LINGUAS` lists (`po/LINGUAS`: ecosystems/linguas.py)."""
     parts = path.parts
     if len(parts) >= 3 and parts[-2] == "LC_MESSAGES":
         code = path_language(parts[-3])
@@ -371,9 +373,9 @@ def gettext_catalog(path: Path) -> Marked | None:
     if path.suffix == ".pot":
         return Marked(None, lambda lang: _pot_output(path, lang), source_of=known(path))
     code = path_language(path.stem)
-    if code is not None:
+    if code is not None or (path.suffix == ".po" and path.stem in listed(path.parent)):
         return Marked(
-            code.written,
+            code.written if code is not None else path.stem,  # (LINGUAS lists it: a catalog)
             lambda lang: path.with_name(_posix(lang) + path.suffix),
             source_of=lambda: _template_of(path.parent, None),
         )

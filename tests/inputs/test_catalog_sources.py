@@ -334,3 +334,17 @@ def test_check_says_what_translate_says_of_a_translation_named_alone(tmp_path: P
     said = "is itself the de-DE translation"
     assert said in done.stderr and said in check.stderr
     assert "missing" not in check.stdout + check.stderr
+
+
+def test_a_catalog_linguas_lists_is_a_translation_whatever_its_code(tmp_path: Path) -> None:
+    """GNOME's `crh` (Crimean Tatar) and `frp` (Arpitan) are no codes CLDR knows: LINGUAS says
+    they are catalogs, so they are translations, not sources of `crh.de.po`."""
+    po = tmp_path / "po"
+    write(po, "app.pot", _po({"Open": ""}))
+    write(po, "LINGUAS", "crh\nde\nfrp\n")
+    for code in ("crh", "de", "frp"):
+        write(po, f"{code}.po", _po({"Open": "x"}, lang=code))
+    code, stderr, report = _translate(tmp_path, "po", "--to", "de")
+    assert code == 0, stderr
+    assert [f["input"] for f in report["files"]] == ["po/app.pot"]  # type: ignore[index]
+    assert sorted(p.name for p in po.glob("*.po")) == ["crh.po", "de.po", "frp.po"]

@@ -8,6 +8,7 @@ order the project keeps), everything else byte for byte.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from ...outputs.atomic import open_atomically
@@ -20,6 +21,24 @@ def linguas_of(folder: Path) -> Path | None:
     """The `LINGUAS` file of a catalog folder (`po/`), or None."""
     path = folder / NAME
     return path if path.is_file() else None
+
+
+def listed(folder: Path) -> frozenset[str]:
+    """The locales the `LINGUAS` of `folder` lists (none where there is none)."""
+    path = folder / NAME
+    try:
+        stat = path.stat()
+    except OSError:
+        return frozenset()
+    return _listed(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _listed(name: str, mtime_ns: int, size: int) -> frozenset[str]:
+    try:
+        return frozenset(entries(Path(name).read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return frozenset()
 
 
 def entries(text: str) -> list[str]:
