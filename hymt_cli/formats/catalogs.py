@@ -76,6 +76,51 @@ def catalog_role(path: Path, found: Marked, language: str) -> CatalogRole:
     return CatalogRole("translation", source, f"a translation ({code}) of {source}")
 
 
+def declared_role(
+    path: Path, declared: str, language: str, declared_of: Callable[[Path], str | None]
+) -> CatalogRole:
+    """The role of a file whose content names its locale (a Rails file's root key: `en_pirate:`),
+    `declared_of` reading another file's: its catalog is the files of its folder named as it is
+    but for their locale (`devise.<locale>.yml`), and its source the one whose locale is the
+    source's as spelled, else the one equivalent to it (`en-US` for en), else the one in its
+    language."""
+    members = [(declared, path)]
+    prefix, found, suffix = path.name.partition(declared)
+    if found and not prefix.endswith(declared):
+        try:
+            siblings = sorted(path.parent.iterdir())
+        except OSError:
+            siblings = []
+        for sibling in siblings:
+            name = sibling.name
+            if (
+                sibling == path
+                or not (name.startswith(prefix) and name.endswith(suffix))
+                or not sibling.is_file()
+            ):
+                continue
+            locale = declared_of(sibling)
+            if locale is not None and name == f"{prefix}{locale}{suffix}":
+                members.append((locale, sibling))
+    source = _by_language(members, language)
+    if source is not None and _same_file(source, path):
+        return CatalogRole("source", source)
+    said = f"its root key is {declared}"
+    if not in_language_of(declared, language):
+        return CatalogRole("translation", source, f"a translation: {said}, not {language}")
+    if source is None:
+        alike = [str(p) for written, p in members if in_language_of(written, language)]
+        return CatalogRole(
+            "other",
+            None,
+            f"{len(alike)} files hold this catalog in the source language ({', '.join(alike[:4])}) and "
+            f"none is named {language}: translate the one that is its source (name it, or give --from)",
+        )
+    return CatalogRole(
+        "variant", source, f"a variant of the source language: {said}, not {language} (--to {declared})"
+    )
+
+
 def catalog_members(path: Path, found: Marked) -> list[tuple[str, Path]]:
     """The files of `path`'s catalog that name a locale, `path` among them where it names one."""
     members = existing_locales(found.rewrite, found.names, path)

@@ -44,13 +44,13 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.catalogs import catalog_role, named_source
+from ..formats.catalogs import catalog_role, declared_role, named_source
 from ..formats.layout import in_language_of
 from ..options import OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES, model_language
-from ..text.locales import canonical, parse_locale
+from ..text.locales import parse_locale
 from .gitignore import GitIgnores
 from .globs import GlobSet
 from .per_path import Applied, PathRule, settings_for
@@ -150,17 +150,21 @@ def _leave_followers(found: Discovered, named: list[SourceFile], rules: Discover
     one: formats/catalogs.py)."""
     inputs = {os.path.realpath(s.path) for s in found.sources if s.path is not None}
     declared = {s: declared_locale(s.format.name, s.path) for s in named if s.path is not None}
-    leaders = {  # the folders where a named file declares the source locale (a Rails en.yml)
-        os.path.realpath(s.path.parent)
+    verdicts = {
+        s: declared_verdict(s.path, s.format.name, locale, rules)
         for s, locale in declared.items()
-        if s.path is not None and locale is not None and declared_verdict(locale, rules) is None
+        if s.path is not None and locale is not None
+    }
+    leaders = {  # the folders where a named file is a Rails catalog's source (`devise.en.yml`)
+        os.path.realpath(s.path.parent)
+        for s, verdict in verdicts.items()
+        if s.path is not None and verdict is None
     }
     followers = {}
     for source in named:
         assert source.path is not None
-        locale = declared[source]
-        if locale is not None:
-            reason = declared_verdict(locale, rules)
+        if source in verdicts:
+            reason = verdicts[source]
             if reason is not None and os.path.realpath(source.path.parent) in leaders:
                 followers[source] = reason
             continue
@@ -233,7 +237,7 @@ def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) 
         found.skipped.append(SkippedInput(str(path), reason))
         return []
     suffix = _source_suffix(path, rules)
-    if declared is not None and declared_verdict(declared, rules) is None:
+    if declared is not None and declared_verdict(path, fmt.name, declared, rules) is None:
         suffix = _declared_suffix(path, declared)
     source = SourceFile(path, Path(path.name), fmt, suffix, options=_own(applied))
     found.sources.append(source)
@@ -245,15 +249,12 @@ def source_language(rules: DiscoveryRules) -> str:
     return rules.source_suffix or LAYOUT_SOURCE
 
 
-def declared_verdict(declared: str, rules: DiscoveryRules) -> str | None:
+def declared_verdict(path: Path, format_name: str, declared: str, rules: DiscoveryRules) -> str | None:
     """Why a file whose content says it holds the locale `declared` (a Rails root key) is no
-    source, or None: it is the source locale's."""
-    source = source_language(rules)
-    if declared == source or canonical(declared) == (canonical(source) or source):
-        return None
-    if in_language_of(declared, source):
-        return f"a variant of the source language: its root key is {declared}, not {source} (--to {declared})"
-    return f"a translation: its root key is {declared}, not {source}"
+    source of its catalog (formats/catalogs.py), or None: it is the source."""
+    return declared_role(
+        path, declared, source_language(rules), lambda p: declared_locale(format_name, p)
+    ).reason
 
 
 def source_verdict(path: Path, format_name: str, rules: DiscoveryRules) -> str | None:
@@ -392,7 +393,8 @@ class _Walk:
         declared = declared_locale(fmt.name, path) if fmt is not None else None
         code = language_suffix(path)
         if declared is not None:
-            reason = declared_verdict(declared, self.rules)
+            assert fmt is not None
+            reason = declared_verdict(path, fmt.name, declared, self.rules)
             if reason is not None:
                 self.skip(path, reason)
                 return None

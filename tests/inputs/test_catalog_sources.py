@@ -348,3 +348,14 @@ def test_a_catalog_linguas_lists_is_a_translation_whatever_its_code(tmp_path: Pa
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["po/app.pot"]  # type: ignore[index]
     assert sorted(p.name for p in po.glob("*.po")) == ["crh.po", "de.po", "frp.po"]
+
+
+def test_rails_an_en_us_root_is_the_source_where_no_file_has_en(tmp_path: Path) -> None:
+    """`I18n.default_locale = :"en-US"`: `en-US.yml` is its catalog's source (the same locale as en
+    once CLDR's likely subtags are added), not a variant of a missing `en.yml`."""
+    write(tmp_path, "config/locales/en-US.yml", "en-US:\n  hello: Hello\n")
+    write(tmp_path, "config/locales/de.yml", "de:\n  hello: Hallo\n")
+    code, stderr, report = _translate(tmp_path, "config/locales", "--to", "de,ja")
+    assert code == 0, stderr
+    assert {f["input"] for f in report["files"]} == {"config/locales/en-US.yml"}  # type: ignore[index]
+    assert _pairs("yaml", tmp_path / "config/locales/de.yml") == {"de.hello": "Hallo"}
