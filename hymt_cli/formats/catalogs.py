@@ -15,6 +15,10 @@ The source is, in this order:
    Django's `locale/en_US/`, Magento's `i18n/en_US.csv`);
 4. else the one file in the source language. Several and none above (`en_GB` and `en_AU`, no
    `en`): no source can be told; each is left alone, and the run says which to name.
+
+A file whose content names its locale (a Rails file's one root key: `devise.en_pirate.yml` holds
+`en_pirate:`) is in that locale, whatever its name; its catalog is the files of its folder named
+alike (`devise.<locale>.yml`), ranked the same way (`declared_role`).
 """
 
 from __future__ import annotations
