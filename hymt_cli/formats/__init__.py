@@ -9,6 +9,7 @@ writes batches of rows. A new format is one module and one `register` call here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..options import Options, OptionSet
@@ -28,12 +29,13 @@ from .base import (
     UnitWriter,
 )
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
+from .delimited.magento import dictionary_path
 from .document import SplicingFormat
 from .encodings import EncodingOptions
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
-from .layout import Layout, Marked, file_named_by_language, marked
+from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
 from .markdown import MarkdownFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
@@ -42,11 +44,13 @@ from .provenance import output_provenance
 from .registry import (
     FORMATS,
     FormatSpec,
+    declared_locale,
     described,
     document_format,
     format_for_path,
     format_named,
     format_needs,
+    not_translated,
     path_marked,
     register,
     suffixes,
@@ -70,8 +74,12 @@ def _cells(options: OptionSet) -> SplicingFormat:
     return document_format(options.of(TableOptions).cell_format, options)
 
 
-def _columns_needed(options: OptionSet) -> str | None:
-    return None if options.of(TableOptions).columns else "--columns (or columns in a [[files]] entry)"
+def _columns_needed(options: OptionSet, path: Path | None) -> str | None:
+    """A table's columns, unless given; a Magento dictionary (`i18n/en_US.csv`) is read the way
+    Magento reads it (delimited/magento.py)."""
+    if options.of(TableOptions).columns or (path is not None and dictionary_path(path)):
+        return None
+    return "--columns (or columns in a [[files]] entry)"
 
 
 def _table(
@@ -135,8 +143,8 @@ _table(
     ),
     DelimitedOptions,
     EncodingOptions,
-    # Magento's translation dictionaries: app/i18n/en_US.csv -> de_DE.csv
-    layouts=(file_named_by_language,),
+    # Magento's translation dictionaries: i18n/en_US.csv -> de_DE.csv (layout.magento_dictionary)
+    layouts=(magento_dictionary, file_named_by_language),
 )
 _table(
     TsvFormat.name,
@@ -172,6 +180,8 @@ def _strings(
             context_by_default=True,
             layouts=fmt.layouts,
             walk_refusal=fmt.walk_refusal,
+            not_translated=fmt.not_translated,
+            declared_locale=fmt.declared_locale,
             **more,
         )
     )
@@ -248,6 +258,8 @@ __all__ = [
     "JsonOptions",
     "path_marked",
     "walk_refusal",
+    "not_translated",
+    "declared_locale",
     "Layout",
     "Marked",
     "marked",

@@ -33,7 +33,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from ..text.locales import equivalent, maximized, parse_locale
+from ..text.locales import equivalent, maximized, parse_locale, posix_spelling
+from .ecosystems.flutter import arb_template
+from .ecosystems.linguas import listed
+from .ecosystems.xcode import development_region
 
 I18N_FOLDERS = frozenset(
     {
@@ -62,8 +65,11 @@ I18N_FOLDERS = frozenset(
     }
 )
 _OLD_CODES = frozenset({"iw", "in", "ji"})  # Java's and Android's Hebrew, Indonesian, Yiddish
-_SUBTAG = re.compile(r"^(?:[A-Z]{2}|[0-9]{3}|[A-Z][a-z]{3}|[A-Za-z]{2,3}|r[A-Z]{2}|[A-Za-z0-9]{5,8})$")
+_SUBTAG = re.compile(
+    r"^(?:[A-Z]{2}|[0-9]{3}|[A-Za-z]{4}|[A-Za-z]{2,3}|r[A-Z]{2}|[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3})$"
+)
 _SCRIPT_OR_REGION = re.compile(r"^(?:[A-Z]{2}|[0-9]{3}|[A-Z][a-z]{3})$")
+_MODIFIER = re.compile(r"^[a-z][a-z0-9]{1,7}$")  # gettext's `@latin`, `@valencia`
 
 
 @cache
@@ -90,15 +96,20 @@ class PathCode:
 
 
 def path_language(name: str) -> PathCode | None:
-    """`en`, `en-US`, `pt_BR`, `zh-Hant`, `sr_Latn_RS` as a language code; None when it is none."""
-    sep = "_" if "_" in name else "-" if "-" in name else ""
-    parts = name.split(sep) if sep else [name]
+    """`en`, `en-US`, `pt_BR`, `zh-Hant`, `sr_Latn_RS` as a language code, and gettext's
+    `sr@latin`, `ca@valencia` (a POSIX `@modifier`: a script or a variant, so qualified);
+    None when it is none."""
+    code, at, modifier = name.partition("@")
+    if at and not _MODIFIER.match(modifier):
+        return None
+    sep = "_" if "_" in code else "-" if "-" in code else ""
+    parts = code.split(sep) if sep else [code]
     if not parts[0] or parts[0].lower() not in _languages() or parts[0] != parts[0].lower():
         return None
     rest = parts[1:]
     if any(not _SUBTAG.match(p) for p in rest) or len(rest) > 3:
         return None
-    return PathCode(name, parts[0], any(_SCRIPT_OR_REGION.match(p) for p in rest), sep)
+    return PathCode(name, parts[0], bool(at) or any(_SCRIPT_OR_REGION.match(p) for p in rest), sep)
 
 
 def same_language(written: str, code: str) -> bool:
@@ -135,6 +146,11 @@ class Marked:
     code: str | None
     rewrite: Callable[[str], Path]
     layouts: tuple[Layout, ...] = ()
+    # The file its ecosystem names as the source of this file's catalog (`values/strings.xml`
+    # for `values-de/strings.xml`, the `.pot` beside `po/de.po`, `Base.lproj` or the Xcode
+    # project's development region, the template of Flutter's `l10n.yaml`), asked when needed;
+    # None where the ecosystem names none (catalogs.py then goes by the source language).
+    source_of: Callable[[], Path | None] | None = None
 
     def names(self, path: Path) -> str | None:
         found = marked(path, self.layouts)
@@ -142,6 +158,11 @@ class Marked:
 
 
 Layout = Callable[[Path], "Marked | None"]
+
+
+def known(path: Path | None) -> Callable[[], Path | None]:
+    """`Marked.source_of` for a source known from the path alone."""
+    return lambda: path
 
 
 def _in_i18n_folder(path: Path) -> bool:
@@ -166,8 +187,8 @@ def _replace_part(parts: tuple[str, ...], i: int, spelled: Callable[[str], str])
 
 
 def _posix(lang: str) -> str:
-    """gettext's, Java's, Flutter's and Chrome's spelling: `pt_BR`, `zh_Hant_TW`."""
-    return spell(lang, "_")
+    """gettext's spelling: `pt_BR`, `zh_Hant_TW`, `sr@latin`, `ca@valencia` (glibc's names)."""
+    return posix_spelling(lang)
 
 
 def file_named_by_language(path: Path) -> Marked | None:
@@ -188,8 +209,13 @@ def stem_suffix(path: Path) -> Marked | None:
     for i in range(1, len(pieces)):
         code = path_language("_".join(pieces[i:]))
         if code is not None:
-            return Marked(code.written, _with_suffix_code(path, "_".join(pieces[:i])))
-    return Marked(None, _with_suffix_code(path, stem))
+            base = "_".join(pieces[:i])
+            return Marked(
+                code.written,
+                _with_suffix_code(path, base),
+                source_of=known(path.with_name(base + path.suffix)),
+            )
+    return Marked(None, _with_suffix_code(path, stem), source_of=known(path))
 
 
 def _with_suffix_code(path: Path, base: str) -> Callable[[str], Path]:
@@ -255,7 +281,8 @@ def android_values(path: Path) -> Marked | None:
     def rewrite(lang: str) -> Path:
         return path.parent.with_name("-".join(["values", android_spelling(lang), *rest])) / path.name
 
-    return Marked(code, rewrite)
+    base = path.parent.with_name("-".join(["values", *rest])) / path.name  # values/ (lint's default)
+    return Marked(code, rewrite, source_of=known(base))
 
 
 # HY-MT code -> the name Apple gives the language's `.lproj` folder.
@@ -272,13 +299,53 @@ def apple_lproj(path: Path) -> Marked | None:
         if not part.endswith(".lproj"):
             continue
         name = part[: -len(".lproj")]
+        source = _apple_source(path.parts, i)
         if name == "English":
-            return Marked("en", _lproj(path.parts, i, ""))
+            return Marked("en", _lproj(path.parts, i, ""), source_of=source)
         code = None if name == "Base" else path_language(name)
         if name != "Base" and code is None:
             return None
-        return Marked(None if code is None else code.written, _lproj(path.parts, i, code.sep if code else ""))
+        return Marked(
+            None if code is None else code.written,
+            _lproj(path.parts, i, code.sep if code else ""),
+            source_of=source,
+        )
     return None
+
+
+def _apple_source(parts: tuple[str, ...], i: int) -> Callable[[], Path | None]:
+    """The source of an `.lproj` file's catalog, as Xcode exports it: the development region's
+    file (the project's `developmentRegion`, else English) where it holds any string, else
+    `Base.lproj`'s; the development region's where `Base.lproj` has none."""
+
+    def source() -> Path | None:
+        region = development_region(Path(*parts[: i + 1])) or "en"
+        names = [f"{region}.lproj"] + (["English.lproj"] if same_language(region, "en") else [])
+        own = [Path(*parts[:i], name, *parts[i + 1 :]) for name in names]
+        base = Path(*parts[:i], "Base.lproj", *parts[i + 1 :])
+        found = next((p for p in own if p.is_file()), None)
+        if found is not None and (has_strings(found) or not base.is_file()):
+            return found
+        return base if base.is_file() else found
+
+    return source
+
+
+_COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+def has_strings(path: Path) -> bool:
+    """Does an Apple strings file hold anything but white space and comments (an empty
+    `InfoPlist.strings` in `Base.lproj` is common)? A `.stringsdict` holds a `<key>`."""
+    try:
+        data = path.read_bytes()[: 1 << 20]
+    except OSError:
+        return False
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        data = data.decode("utf-16", "replace").encode("utf-8")
+    if path.suffix == ".stringsdict":
+        return b"<key>" in data
+    return bool(_COMMENTS.sub(b"", data).strip(b" \t\r\n\xef\xbb\xbf"))
 
 
 def _lproj(parts: tuple[str, ...], i: int, sep: str) -> Callable[[str], Path]:
@@ -291,17 +358,46 @@ def _lproj(parts: tuple[str, ...], i: int, sep: str) -> Callable[[str], Path]:
 
 def gettext_catalog(path: Path) -> Marked | None:
     """`po/x.pot` (the base) -> `po/de.po`, or where the project keeps the template's catalogs
-    already (`_pot_output`); `de.po` and `de/LC_MESSAGES/x.po` name a language."""
+    already (`_pot_output`); `de.po` and `de/LC_MESSAGES/x.po` name a language, and so does every
+    catalog the folder's `LINGUAS` lists (`po/LINGUAS`: ecosystems/linguas.py)."""
     parts = path.parts
     if len(parts) >= 3 and parts[-2] == "LC_MESSAGES":
         code = path_language(parts[-3])
         if code is not None:
-            return Marked(code.written, _replace_part(parts, len(parts) - 3, _posix))
+            home = path.parents[2]
+            return Marked(
+                code.written,
+                _replace_part(parts, len(parts) - 3, _posix),
+                source_of=lambda: _template_of(home, path.stem),
+            )
     if path.suffix == ".pot":
-        return Marked(None, lambda lang: _pot_output(path, lang))
+        return Marked(None, lambda lang: _pot_output(path, lang), source_of=known(path))
     code = path_language(path.stem)
-    if code is not None:
-        return Marked(code.written, lambda lang: path.with_name(_posix(lang) + path.suffix))
+    if code is not None or (path.suffix == ".po" and path.stem in listed(path.parent)):
+        return Marked(
+            code.written if code is not None else path.stem,  # (LINGUAS lists it: a catalog)
+            lambda lang: path.with_name(_posix(lang) + path.suffix),
+            source_of=lambda: _template_of(path.parent, None),
+        )
+    return None
+
+
+def _template_of(home: Path, domain: str | None) -> Path | None:
+    """The template whose catalogs `home` holds (`_pot_output`'s places, looked at the other
+    way): `<domain>.pot` there or in the folder above a catalog folder; for flat catalogs
+    (`po/de.po`, domain unknown) the one `.pot` there, if there is exactly one."""
+    places = [home] + ([home.parent] if home.name.lower() in CATALOG_FOLDERS else [])
+    for place in places:
+        if domain is not None:
+            if (place / f"{domain}.pot").is_file():
+                return place / f"{domain}.pot"
+            continue
+        try:
+            templates = sorted(p for p in place.iterdir() if p.suffix == ".pot" and p.is_file())
+        except OSError:
+            continue
+        if templates:
+            return templates[0] if len(templates) == 1 else None
     return None
 
 
@@ -334,3 +430,55 @@ def _catalogs(home: Path) -> tuple[bool, bool]:
     nested = any(c.is_dir() and (c / "LC_MESSAGES").is_dir() for c in children)
     flat = any(c.suffix == ".po" and path_language(c.stem) is not None and c.is_file() for c in children)
     return nested, flat
+
+
+def magento_dictionary(path: Path) -> Marked | None:
+    """Magento's translation dictionaries: `i18n/en_US.csv` -> `i18n/de_DE.csv`. Magento loads
+    a module's or theme's `i18n/<locale>.csv` by its full locale code only (`de_DE`,
+    `zh_Hans_CN`), so a target is written as one: its likely region added (`de` -> `de_DE`,
+    `pt-BR` -> `pt_BR`), and its script where the language is written in several
+    (`zh` -> `zh_Hans_CN`, `zh-TW` -> `zh_Hant_TW`)."""
+    if path.suffix.lower() != ".csv" or path.parent.name != "i18n":
+        return None
+    code = path_language(path.stem)
+    if code is None or code.sep != "_" or not code.qualified:
+        return None
+    return Marked(code.written, lambda lang: path.with_name(magento_locale(lang) + path.suffix))
+
+
+def magento_locale(tag: str) -> str:
+    """A locale as Magento names it: language, the script where the language has several in
+    CLDR, and region (`de_DE`, `zh_Hans_CN`, `sr_Cyrl_RS`); as given where CLDR knows no region."""
+    found = parse_locale(tag)
+    if found is None:
+        return spell(tag, "_")
+    language, script, region = maximized(tag)
+    if region is None:
+        return spell(tag, "_")
+    keep_script = found.script is not None or (script is not None and f"{language}_{script}" in _scripted())
+    return "_".join(p for p in (language, script if keep_script else None, region) if p)
+
+
+@cache
+def _scripted() -> frozenset[str]:
+    """CLDR's `language_Script` locales: the languages written in several scripts."""
+    from babel.localedata import locale_identifiers
+
+    return frozenset(i for i in locale_identifiers() if i.count("_") == 1 and len(i.split("_")[1]) == 4)
+
+
+def arb_file(path: Path) -> Marked | None:
+    """Flutter's ARB files: `app_en.arb` -> `app_de.arb` (`stem_suffix`); their catalog's source
+    is the template the package's `l10n.yaml` names (`template-arb-file` in `arb-dir`:
+    ecosystems/flutter.py), whatever locale the other files name (`app_en_US.arb` is a
+    translation of `app_en.arb`)."""
+    found = stem_suffix(path)
+    if found is None:
+        return None
+    fallback = found.source_of
+
+    def source() -> Path | None:
+        template = arb_template(path)
+        return template if template is not None else fallback() if fallback is not None else None
+
+    return replace(found, source_of=source)

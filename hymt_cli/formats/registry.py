@@ -42,7 +42,14 @@ class FormatSpec:
     claims: Callable[[Path], bool] | None = None
     # What a file of this format needs that the options lack (a table's --columns), or None: a
     # folder walk leaves such files alone and says so; a file named on the command line fails.
-    needs: Callable[[OptionSet], str | None] | None = None
+    # Given the file's path where there is one (a Magento dictionary needs no --columns).
+    needs: Callable[[OptionSet, Path | None], str | None] | None = None
+    # Why a file holds nothing to translate by its ecosystem's rules (Android lint's
+    # `donottranslate*.xml`), or None: it is no input, found in a folder or named.
+    not_translated: Callable[[Path], str | None] | None = None
+    # The locale a file says it holds, where its content says so (a Rails file's one root key:
+    # `en_pirate:`), or None: discovery then tells a source by that locale, not by the name.
+    declared_locale: Callable[[Path], str | None] | None = None
 
 
 FORMATS: dict[str, FormatSpec] = {}
@@ -105,10 +112,22 @@ def walk_refusal(name: str, path: Path) -> str | None:
     return spec.walk_refusal(path) if spec is not None and spec.walk_refusal is not None else None
 
 
-def format_needs(name: str, options: OptionSet) -> str | None:
-    """What a file of format `name` needs that `options` lack (`--columns`), or None."""
+def not_translated(name: str, path: Path) -> str | None:
+    """Why a file of format `name` holds nothing to translate by its ecosystem's rules, or None."""
     spec = FORMATS.get(name)
-    return spec.needs(options) if spec is not None and spec.needs is not None else None
+    return spec.not_translated(path) if spec is not None and spec.not_translated is not None else None
+
+
+def declared_locale(name: str, path: Path) -> str | None:
+    """The locale a file of format `name` says it holds in its content, or None."""
+    spec = FORMATS.get(name)
+    return spec.declared_locale(path) if spec is not None and spec.declared_locale is not None else None
+
+
+def format_needs(name: str, options: OptionSet, path: Path | None = None) -> str | None:
+    """What a file of format `name` (at `path`) needs that `options` lack (`--columns`), or None."""
+    spec = FORMATS.get(name)
+    return spec.needs(options, path) if spec is not None and spec.needs is not None else None
 
 
 def suffixes() -> tuple[str, ...]:

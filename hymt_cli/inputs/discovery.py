@@ -35,13 +35,16 @@ from pathlib import Path
 
 from ..formats import (
     InputFormat,
+    declared_locale,
     format_for_path,
     format_named,
     format_needs,
+    not_translated,
     path_marked,
     suffixes,
     walk_refusal,
 )
+from ..formats.catalogs import catalog_role, declared_role, named_source
 from ..formats.layout import in_language_of
 from ..options import OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
@@ -114,6 +117,7 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
     out_dirs = tuple(_real(p) for p in rules.outputs)
     here = Path.cwd()
     selection = _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here))
+    named: list[SourceFile] = []
     for raw in inputs:
         if raw == "-":
             found.sources.append(
@@ -128,14 +132,63 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
                 found.problems.append(_empty_folder(raw, found.skipped[before:], rules))
             found.sources.extend(docs)
         elif path.is_file():
-            _named_file(path, raw, rules, found)
+            named.extend(_named_file(path, raw, rules, found))
         elif path.is_symlink() and not path.exists():
             found.problems.append(InputProblem(raw, "broken symbolic link"))
         elif path.exists():
             found.problems.append(InputProblem(raw, f"not a regular file or folder ({_kind(path)})"))
         else:
             found.problems.append(InputProblem(raw, "no such file or folder"))
+    _leave_followers(found, named, rules)
     return found
+
+
+def _leave_followers(found: Discovered, named: list[SourceFile], rules: DiscoveryRules) -> None:
+    """Files named on the command line that are targets of a source named too (a shell glob:
+    `values*/strings.xml`, `po/*`, `config/locales/devise.*.yml`): the source is translated into
+    them, they are no sources themselves (a variant of the source language would be a second
+    one: formats/catalogs.py)."""
+    inputs = {os.path.realpath(s.path) for s in found.sources if s.path is not None}
+    declared = {s: declared_locale(s.format.name, s.path) for s in named if s.path is not None}
+    verdicts = {
+        s: declared_verdict(s.path, s.format.name, locale, rules)
+        for s, locale in declared.items()
+        if s.path is not None and locale is not None
+    }
+    leaders = {  # the folders where a named file is a Rails catalog's source (`devise.en.yml`)
+        os.path.realpath(s.path.parent)
+        for s, verdict in verdicts.items()
+        if s.path is not None and verdict is None
+    }
+    followers = {}
+    for source in named:
+        assert source.path is not None
+        if source in verdicts:
+            reason = verdicts[source]
+            if reason is not None and os.path.realpath(source.path.parent) in leaders:
+                followers[source] = reason
+            continue
+        reason = _catalog_follower(source, inputs, rules)
+        if reason is not None:
+            followers[source] = reason
+    for source, reason in followers.items():
+        found.skipped.append(SkippedInput(str(source.path), reason))
+    if followers:
+        found.sources = [s for s in found.sources if s not in followers]
+
+
+def _catalog_follower(source: SourceFile, inputs: set[str], rules: DiscoveryRules) -> str | None:
+    """Why a named file is a target of its catalog's source, named too; None: it is not."""
+    assert source.path is not None
+    marked = path_marked(source.format.name, source.path)
+    if marked is None:
+        return None
+    role = catalog_role(source.path, marked, source_language(rules))
+    if role.role == "source" or role.source is None or os.path.realpath(role.source) not in inputs:
+        return None
+    if role.role == "translation":
+        return f"the {marked.code} translation that {role.source} is merged into: not translated itself"
+    return role.reason
 
 
 def per_path_settings(path: Path, rules: DiscoveryRules) -> Applied:
@@ -166,7 +219,7 @@ def walk_verdict(path: Path, rules: DiscoveryRules) -> str | None:
     return None if taken is not None else (skipped[-1].reason if skipped else "not taken")
 
 
-def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> None:
+def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) -> list[SourceFile]:
     """A file named on the command line is read as asked (an output refuses to overwrite an input):
     the globs that choose files in folders do not apply, its `[[files]]` settings do."""
     applied = per_path_settings(path, rules)
@@ -177,10 +230,52 @@ def _named_file(path: Path, raw: str, rules: DiscoveryRules, found: Discovered) 
                 raw, f"unsupported file type {path.suffix or '(none)'!r}; use --format to choose one"
             )
         )
-        return
-    found.sources.append(
-        SourceFile(path, Path(path.name), fmt, _source_suffix(path, rules), options=_own(applied))
-    )
+        return []
+    declared = declared_locale(fmt.name, path)
+    reason = not_translated(fmt.name, path)
+    if reason is not None:
+        found.skipped.append(SkippedInput(str(path), reason))
+        return []
+    suffix = _source_suffix(path, rules)
+    if declared is not None and declared_verdict(path, fmt.name, declared, rules) is None:
+        suffix = _declared_suffix(path, declared)
+    source = SourceFile(path, Path(path.name), fmt, suffix, options=_own(applied))
+    found.sources.append(source)
+    return [source]
+
+
+def source_language(rules: DiscoveryRules) -> str:
+    """The locale the run's sources are in: --from's (or --source-suffix's), else English."""
+    return rules.source_suffix or LAYOUT_SOURCE
+
+
+def declared_verdict(path: Path, format_name: str, declared: str, rules: DiscoveryRules) -> str | None:
+    """Why a file whose content says it holds the locale `declared` (a Rails root key) is no
+    source of its catalog (formats/catalogs.py), or None: it is the source."""
+    return declared_role(
+        path, declared, source_language(rules), lambda p: declared_locale(format_name, p)
+    ).reason
+
+
+def source_verdict(path: Path, format_name: str, rules: DiscoveryRules) -> str | None:
+    """Why a file of the source language found in a folder is no source of its catalog: its
+    ecosystem says it holds nothing to translate (Android lint's `donottranslate.xml`), or it
+    is not its catalog's one source (a variant of the source language: `values-en/`,
+    `en-GB.lproj/`; formats/catalogs.py). None: a source."""
+    reason = not_translated(format_name, path)
+    if reason is not None:
+        return reason
+    found = path_marked(format_name, path)
+    if found is None:
+        return None
+    return catalog_role(path, found, source_language(rules)).reason
+
+
+def _declared_suffix(path: Path, declared: str) -> str | None:
+    """The code in the name of a file that declares its locale (`devise.en.yml` with `en:`),
+    which its translations replace (`devise.de.yml`); None where the name says no such code."""
+    inner = Path(path.stem).suffix[1:]
+    return inner if inner and inner.lower() == declared.lower() else None
 
 
 def _own(applied: Applied) -> OptionSet | None:
@@ -293,18 +388,25 @@ class _Walk:
         if reason is not None:
             self.skip(path, reason)
             return None
-        code = language_suffix(path)
-        if code is not None and code != (self.rules.source_suffix or "").lower():
-            self.skip(path, f"a translation ({code}): its name ends in a language code")
-            return None
         applied = per_path_settings(path, self.rules)
         fmt = _format(path, applied, None)
+        declared = declared_locale(fmt.name, path) if fmt is not None else None
+        code = language_suffix(path)
+        if declared is not None:
+            assert fmt is not None
+            reason = declared_verdict(path, fmt.name, declared, self.rules)
+            if reason is not None:
+                self.skip(path, reason)
+                return None
+        elif code is not None and code != (self.rules.source_suffix or "").lower():
+            self.skip(path, f"a translation ({code}): its name ends in a language code")
+            return None
         if fmt is None or (
             self.rules.format_name and applied.format is None and fmt.name != self.rules.format_name
         ):
             self.skip(path, "not a supported format" if fmt is None else f"not {self.rules.format_name}")
             return None
-        reason = self._not_a_source(path, fmt.name, applied)
+        reason = self._not_a_source(path, fmt.name, applied) or source_verdict(path, fmt.name, self.rules)
         if reason is not None:
             self.skip(path, reason)
             return None
@@ -313,7 +415,11 @@ class _Walk:
             self.skip(path, problem)
             return None
         return SourceFile(
-            path, path.relative_to(self.root), fmt, _source_suffix(path, self.rules), options=_own(applied)
+            path,
+            path.relative_to(self.root),
+            fmt,
+            _declared_suffix(path, declared) if declared is not None else _source_suffix(path, self.rules),
+            options=_own(applied),
         )
 
     def _not_a_source(self, path: Path, format_name: str, applied: Applied) -> str | None:
@@ -323,9 +429,14 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if found is not None and found.code is not None and not in_language_of(found.code, source):
+        if (
+            found is not None
+            and found.code is not None
+            and not in_language_of(found.code, source)
+            and not named_source(path, found)
+        ):
             return f"a translation ({found.code}): its path names the language"
-        needs = format_needs(format_name, applied.options)
+        needs = format_needs(format_name, applied.options, path)
         if needs is not None:
             return f"{NEEDS_SETTING}: {format_name} needs {needs}"
         named = self.rules.format_name or applied.format

@@ -156,10 +156,7 @@ class OutputRules:
                 return onto
         first, first_lang = self._writers.setdefault(resolved, (source.display, lang.code))
         if first != source.display:
-            return Claim(
-                out,
-                f"{source.display}: output {out} is already written from {first}; use separate --out folders",
-            )
+            return Claim(out, _written_twice(source, first, out, self._out_dir))
         if first_lang != lang.code:
             return Claim(
                 out,
@@ -226,6 +223,21 @@ class OutputRules:
             "language's file): hymt merges into a translation that exists; or write a filled copy "
             "elsewhere with -o DIR",
         )
+
+
+def _written_twice(source: Source, first: str, out: Path, out_dir: Path | None) -> str:
+    """Why a second input may not write an output another one writes: two sources of one
+    catalog (files in the source language that hymt cannot tell apart), or, under `-o`, two
+    inputs whose relative paths meet there."""
+    if out_dir is not None and source.marked is None:
+        return (
+            f"{source.display}: output {out} is already written from {first} (their paths meet under "
+            f"{out_dir}): translate them into separate --out folders"
+        )
+    return (
+        f"{source.display}: output {out} is already written from {first}: both are sources of it; "
+        "translate the one that is (name it), or tell the source language with --from"
+    )
 
 
 class PendingOutput:

@@ -34,11 +34,13 @@ def stale_outputs(
     provenance: Callable[[S], str],
     *,
     exact_locales: bool = False,
+    overwrite: bool = False,
     current: list[Stale] | None = None,
 ) -> tuple[list[Stale], list[Stale]]:
     """(stale or missing outputs, outputs edited since hymt wrote them: notes, not failures);
     `provenance`: what a run would record as having written a source's outputs; `current`
-    gets the outputs that are up to date (reason "")."""
+    gets the outputs that are up to date (reason ""). A file there that hymt never wrote is a
+    person's, which a run keeps (a note) unless `overwrite`."""
     stale: list[Stale] = []
     edited: list[Stale] = []
     for source in sources:
@@ -50,6 +52,9 @@ def stale_outputs(
             name = str(source.path)
             if reason == "edited":
                 edited.append(Stale(str(out), "edited since hymt wrote it (kept)", name, lang.code))
+            elif reason == _UNRECORDED and not overwrite:
+                kept = "a person's: hymt did not write it (kept; --overwrite replaces it)"
+                edited.append(Stale(str(out), kept, name, lang.code))
             elif reason is not None:
                 stale.append(Stale(str(out), reason, name, lang.code))
             elif current is not None:
@@ -57,12 +62,15 @@ def stale_outputs(
     return stale, edited
 
 
+_UNRECORDED = "no record of hymt writing it (written by hand, or by an older hymt)"
+
+
 def _why_stale(source: Path, out: Path, provenance: str) -> str | None:
     if not out.exists():
         return "missing"
     written = read_manifest(out.parent).get(out.name)
     if written is None:
-        return "no record of hymt writing it (written by hand, or by an older hymt)"
+        return _UNRECORDED
     if written.source_sha256 != file_digest(source):
         return f"the source changed ({source})"
     if written.provenance != provenance:

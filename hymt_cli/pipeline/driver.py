@@ -194,6 +194,7 @@ class Pipeline:
                 opened.reader.merge_into(
                     {job.lang.code: job.output if job.merge else None for job in opened.jobs if job.live},
                     keep_removed=self.options.keep_removed,
+                    allow_mass_removal=self.options.allow_mass_removal,
                 )
             if any(job.live for job in opened.jobs):
                 self._current = opened

@@ -56,6 +56,7 @@ class Job:
     write_stdout: Callable[[bytes], None] | None = None
     on_committed: Callable[[], None] = lambda: None
     merge: bool = False  # the output exists and is merged into (a file of strings)
+    created: bool = False  # the output did not exist: the project may list it (StringsFormat.announce)
     # Held from closing the writer to recording the output (a merge: the lock of its folder's
     # manifest, so that another run cannot write the target in between).
     guard: Callable[[], AbstractContextManager[object]] = nullcontext

@@ -3,9 +3,11 @@ line of the report, and once it is committed, its record in its folder's manifes
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
+from ..formats import StringsFormat
 from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import OutputRules
 from ..reporting.progress import ProgressEvents
@@ -65,6 +67,7 @@ class OutputJobs:
             live=claim.refusal is None and claim.protected is None,
             merge=claim.merge,
             label=claim.locale,
+            created=claim.path is not None and not os.path.lexists(claim.path),
         )
         job.on_committed = lambda: self._committed(job)
         if claim.path is not None and claim.merge:
@@ -74,6 +77,12 @@ class OutputJobs:
 
     def _committed(self, job: Job) -> None:
         result = job.result
+        if result is not None and result.held is not None:  # a catalog left as it is, unrecorded
+            job.report.status = "skipped"
+            held = f"{job.output}: {result.held}"
+            job.report.warning = "; ".join(filter(None, [job.report.warning, held]))
+            self.progress.file_done(job.report.output)
+            return
         if result is not None:
             job.report.keys = result.counts.as_dict()
             job.report.outdated = result.counts.details[:MAX_OUTDATED]
@@ -95,6 +104,11 @@ class OutputJobs:
                     f"({exc.strerror or exc}): the next run will not replace it"
                 )
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
+        fmt = job.input.source.format
+        if job.created and job.output is not None and isinstance(fmt, StringsFormat):
+            announced = fmt.announce(job.output)
+            if announced is not None:
+                self.progress.notice("info", announced)
         self.progress.file_done(job.report.output)
 
     def settle_manifests(self) -> None:

@@ -38,6 +38,7 @@ class RunOptions:
     overwrite: bool = False  # replace existing files hymt did not write (manifest.py)
     # A string file merged into (formats/strings/merge.py): keys its source lost stay.
     keep_removed: bool = False
+    allow_mass_removal: bool = False  # a merge may remove most of a target's values
     # Each target under its own name only, never where the project keeps its locale in another
     # spelling (outputs/locale_places.py: `locales/de_DE/` for de).
     exact_locales: bool = False

@@ -13,9 +13,10 @@ from ..glossary import load_glossaries
 from ..inputs.discovery import InputProblem, find_inputs
 from ..inputs.sources import SourceFile
 from ..options import OptionSet
-from ..outputs.paths import output_path
+from ..outputs.paths import OutputRules, output_path
 from ..outputs.staleness import Stale, stale_outputs
 from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunReport
+from ..settings import OutputSettings
 from ..text.languages import Language
 from .config import RunConfig
 from .session import connect_served, memory_context, provenance
@@ -79,27 +80,63 @@ def check_outputs(config: RunConfig) -> CheckResult:
     run = provenance(config, memory_context(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
     out, exact = settings.output.out, settings.output.exact_locales
-    merged = [s for s in sources if s.merges and any(_exists(s, lang, out, exact) for lang in config.targets)]
+    problems = list(found.problems)
     current: list[Stale] = []
-    stale, edited = stale_outputs(
-        [s for s in sources if s not in merged],
-        config.targets,
-        out,
-        lambda source: output_provenance(run, source.format.name, source.options or options),
-        exact_locales=exact,
-        current=current,
-    )
+    stale: list[Stale] = []
+    edited: list[Stale] = []
     keys: dict[str, dict[str, int]] = {}
     outdated: dict[str, list[OutdatedValue]] = {}
-    for source in merged:
-        drift = _catalog_drift(source, config.targets, out, settings.output.keep_removed, exact)
-        stale += drift.stale
-        edited += drift.notes
-        current += drift.current
-        keys.update(drift.keys)
-        outdated.update(drift.outdated)
+    for source, targets in _claimable(sources, config.targets, settings.output, problems):
+        if source.merges and any(_exists(source, lang, out, exact) for lang in targets):
+            drift = _catalog_drift(source, targets, out, settings.output, exact)
+            stale += drift.stale
+            edited += drift.notes
+            current += drift.current
+            keys.update(drift.keys)
+            outdated.update(drift.outdated)
+        else:
+            more, notes = stale_outputs(
+                [source],
+                targets,
+                out,
+                lambda source: output_provenance(run, source.format.name, source.options or options),
+                exact_locales=exact,
+                overwrite=settings.output.overwrite,
+                current=current,
+            )
+            stale += more
+            edited += notes
     checked = len(found.sources) * len(config.targets)
-    return CheckResult(stale, edited, found.problems, checked, current, keys, outdated)
+    return CheckResult(stale, edited, problems, checked, current, keys, outdated)
+
+
+def _claimable(
+    sources: list[SourceFile],
+    targets: tuple[Language, ...],
+    output: OutputSettings,
+    problems: list[InputProblem],
+) -> list[tuple[SourceFile, tuple[Language, ...]]]:
+    """Each source with the targets a run would write: an output the run refuses (a translation
+    named as a source, whose output is itself; an output two sources would write) is the error a
+    run reports, in `problems`, as `translate` says it."""
+    rules = OutputRules(
+        list(sources), output.out, overwrite=output.overwrite, exact_locales=output.exact_locales
+    )
+    out: list[tuple[SourceFile, tuple[Language, ...]]] = []
+    for source in sources:
+        allowed = []
+        for lang in targets:
+            claim = rules.claim(source, lang)
+            if claim.refusal is not None:
+                said = claim.refusal
+                if said.startswith(source.display):  # (the line names the source first)
+                    said = said[len(source.display) :].lstrip(": ")
+                problems.append(InputProblem(source.display, said))
+            else:
+                allowed.append(lang)
+        if allowed:
+            out.append((source, tuple(allowed)))
+    return out
 
 
 def _exists(source: SourceFile, lang: Language, out: Path | None, exact: bool) -> bool:
@@ -122,7 +159,7 @@ def _catalog_drift(
     source: SourceFile,
     targets: Sequence[Language],
     out: Path | None,
-    keep_removed: bool,
+    output: OutputSettings,
     exact: bool,
 ) -> _Drift:
     """A file of strings against the targets it is merged into, key by key: stale where a run
@@ -132,7 +169,9 @@ def _catalog_drift(
     reader = source.format.open(source)
     assert isinstance(reader, StringsReader)
     existing = {code: path for code, path in paths.items() if path is not None and path.is_file()}
-    reader.merge_into(existing, keep_removed=keep_removed)
+    reader.merge_into(
+        existing, keep_removed=output.keep_removed, allow_mass_removal=output.allow_mass_removal
+    )
     name = source.display
     found = _Drift()
     found.stale = [

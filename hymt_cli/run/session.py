@@ -231,6 +231,7 @@ class Session:
             prompts_out=settings.reporting.prompts_out,
             overwrite=settings.output.overwrite,
             keep_removed=settings.output.keep_removed,
+            allow_mass_removal=settings.output.allow_mass_removal,
             exact_locales=settings.output.exact_locales,
             provenance=provenance(config, context),
             format_settings=config.discovery.options,

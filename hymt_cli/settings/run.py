@@ -159,6 +159,14 @@ class OutputSettings(Options):
         panel=Panel.IO,
         help="Merging into a string file: keep the keys its source no longer has.",
     )
+    allow_mass_removal: bool = option(
+        False,
+        "--allow-mass-removal",
+        off_flag="--no-allow-mass-removal",
+        panel=Panel.IO,
+        help="Merging into a string file: remove what its source no longer has even when that is most "
+        "of the values people wrote there, or the source has no keys (else the file is left as it is).",
+    )
     locale_paths: LocalePaths = option(
         "existing",
         "--locale-paths",

@@ -51,8 +51,13 @@ class LocaleTag:
 
 def parse_locale(text: str) -> LocaleTag | None:
     """`pt-BR`, `pt_br`, `zh-Hant-TW`, `es-419`, `de` as a locale; None when `text` is no tag
-    (extensions, private use and POSIX charsets such as `.UTF-8` are none either)."""
-    parts = text.strip().replace("_", "-").split("-")
+    (extensions, private use and POSIX charsets such as `.UTF-8` are none either). A POSIX
+    `@modifier` (gettext's `sr@latin`, `ca@valencia`, `sr_RS@latin`) is the script it names
+    (`sr-Latn`) or a variant (`ca-valencia`)."""
+    text, at, modifier = text.strip().partition("@")
+    if at:
+        return _with_modifier(parse_locale(text), modifier)
+    parts = text.replace("_", "-").split("-")
     if not parts or not _LANGUAGE.match(parts[0]):
         return None
     language, rest = parts[0].lower(), parts[1:]
@@ -64,6 +69,45 @@ def parse_locale(text: str) -> LocaleTag | None:
     if any(not _VARIANT.match(v) for v in rest):
         return None
     return LocaleTag(language, script, region, tuple(v.lower() for v in rest))
+
+
+# gettext's script modifiers (glibc locale names: `sr_RS@latin`, `uz_UZ@cyrillic`, `be_BY@latin`).
+_MODIFIER_SCRIPTS = {
+    "latin": "Latn",
+    "cyrillic": "Cyrl",
+    "devanagari": "Deva",
+    "arabic": "Arab",
+    "hebrew": "Hebr",
+    "greek": "Grek",
+    "iqtelif": "Latn",
+    "shaw": "Shaw",
+}
+_MODIFIER = re.compile(r"^[A-Za-z0-9]{2,8}$")
+
+
+def _with_modifier(found: LocaleTag | None, modifier: str) -> LocaleTag | None:
+    """A POSIX locale's `@modifier` on the tag before it: the script it names, else a variant
+    (one BCP 47 could not spell, `quot` of gettext's `en@quot`, is kept as one too: the locale
+    is then none of the plain language's)."""
+    if found is None or not _MODIFIER.match(modifier):
+        return None
+    script = _MODIFIER_SCRIPTS.get(modifier.lower())
+    if script is not None and found.script is None:
+        return LocaleTag(found.language, script, found.region, found.variants)
+    return LocaleTag(found.language, found.script, found.region, (*found.variants, modifier.lower()))
+
+
+def posix_spelling(tag: str) -> str:
+    """A locale as gettext names its catalogs: `pt_BR`, `sr@latin` for sr-Latn (glibc's script
+    modifiers), `ca@valencia` for ca-valencia; a script gettext has no modifier for stays a
+    subtag (`zh_Hant`)."""
+    found = parse_locale(tag)
+    if found is None:
+        return tag.replace("-", "_")
+    named = next((name for name, script in _MODIFIER_SCRIPTS.items() if script == found.script), None)
+    base = "_".join(p for p in (found.language, None if named else found.script, found.region) if p)
+    modifier = named or (found.variants[0] if found.variants else None)
+    return base + (f"@{modifier}" if modifier else "")
 
 
 def canonical(text: str) -> str | None:

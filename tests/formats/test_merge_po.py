@@ -320,7 +320,7 @@ def test_a_template_named_with_its_translation_merges_into_it(tmp_path: Path) ->
         "translate", "po/app.pot", "po/ru.po", "--to", "ru", "--engine", "pseudo", cwd=tmp_path, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert "po/ru.po is the ru translation that po/app.pot is merged into" in done.stderr
+    assert "the ru translation that po/app.pot is merged into" in done.stderr and "po/ru.po" in done.stderr
     assert dict(read_pairs("po", po.read_bytes()))["Back"] == "Назад"
 
 

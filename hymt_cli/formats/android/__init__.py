@@ -56,6 +56,7 @@ from ..xmlvalues import (
 )
 from . import escapes
 from .outline import android_outline, resource_key
+from .translatable import translatable_resource, untranslatable_file
 
 _REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
 _RESOURCES = frozenset({"string", "string-array", "plurals"})
@@ -73,6 +74,11 @@ class AndroidFormat(StringsFormat):
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:
         return None  # taken by content (formats/xml_kind.py)
+
+    @classmethod
+    def not_translated(cls, path: Path) -> str | None:
+        """Why the file holds nothing to translate, as lint reads it (translatable.py)."""
+        return untranslatable_file(path, lambda text: any(isinstance(i, Entry) for i in _Scan(text).items()))
 
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)
@@ -102,6 +108,8 @@ class _Scan:
     def items(self) -> list[Item]:
         events = self.events
         items: list[Item] = []
+        if not translatable_resource("", self.events[self.root].attrs):  # (lint: the whole file)
+            return items
         note = ""
         i, last = self.root + 1, matching_end(events, self.root)
         while i < last:
@@ -121,7 +129,7 @@ class _Scan:
 
     @staticmethod
     def _translatable(event: XmlEvent) -> bool:
-        if event.attrs.get("translatable", "true") == "false":
+        if not translatable_resource(event.attrs.get("name", ""), event.attrs):
             return False
         return event.name in _RESOURCES or (event.name == "item" and event.attrs.get("type") == "string")
 

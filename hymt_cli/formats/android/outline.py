@@ -25,6 +25,7 @@ from ..strings.outline import Container, Leaf, Member, Outline, Path
 from ..strings.spaced import SpacedSyntax
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import as_is, children, matching_end
+from .translatable import translatable_resource
 
 # The namespaces a string resource uses (`<xliff:g>`, `tools:ignore`), declared on a copied
 # resource where the target's `<resources>` does not declare them.
@@ -81,11 +82,12 @@ def android_outline(text: str) -> Outline:
         raise FormatError("not an Android resource file (no <resources> root element)")
     last = matching_end(events, root)
     members: list[Member] = [_container(text, events, root, last, ())]
+    whole = translatable_resource("", events[root].attrs)  # (lint: a file marked as a whole)
     for i, j in children(events, root, last):
         event = events[i]
         if "name" not in event.attrs:
             continue
-        translatable = event.attrs.get("translatable", "true") != "false"
+        translatable = whole and translatable_resource(event.attrs["name"], event.attrs)
         key = resource_key(event.attrs)
         if is_string_resource(event):
             members.append(_leaf(text, events, i, j, (key,), translatable))

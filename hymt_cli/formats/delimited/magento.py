@@ -28,9 +28,12 @@ _FIELDS = (2, 4)  # phrase, translation [, type, module name] (a Magento 2 langu
 def is_dictionary(display: str, first_record_fields: int) -> bool:
     """`display` (an input's path) is where Magento keeps a translation dictionary, and its first
     record has the fields of one."""
-    if first_record_fields not in _FIELDS:
-        return False
-    path = PurePath(display)
+    return first_record_fields in _FIELDS and dictionary_path(PurePath(display))
+
+
+def dictionary_path(path: PurePath) -> bool:
+    """`path` is where Magento keeps a translation dictionary (`i18n/en_US.csv`,
+    `app/locale/en_US/Mage_Customer.csv`)."""
     if path.suffix.lower() != ".csv":
         return False
     if path.parent.name == "i18n" and _LOCALE.fullmatch(path.stem):

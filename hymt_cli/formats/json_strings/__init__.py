@@ -19,7 +19,7 @@ from typing import ClassVar
 from ...options import Options, Panel, option
 from ..base import Decoded, FormatError, decode_utf8
 from ..jsontext import JsonSyntaxError
-from ..layout import Layout, Marked, file_named_by_language, folder_per_language, stem_suffix
+from ..layout import Layout, Marked, arb_file, file_named_by_language, folder_per_language
 from ..strings import Item, StringsFormat, Wanted
 from ..strings.outline import Outline
 from .flavor import Flavor, detect
@@ -94,7 +94,7 @@ class JsonStringsFormat(StringsFormat):
 class ArbFormat(JsonStringsFormat):
     name = "arb"
     suffixes = (".arb",)
-    layouts: ClassVar[tuple[Layout, ...]] = (stem_suffix,)
+    layouts: ClassVar[tuple[Layout, ...]] = (arb_file,)
 
     def _flavor(self, text: str) -> Flavor:
         return "arb"

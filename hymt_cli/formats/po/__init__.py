@@ -29,6 +29,7 @@ from typing import ClassVar
 
 from ...options import Options, Panel, option
 from ..base import Decoded, FormatError
+from ..ecosystems.linguas import announce_catalog
 from ..layout import Layout, folder_per_language, gettext_catalog
 from ..strings import (
     Convention,
@@ -108,6 +109,11 @@ class PoFormat(StringsFormat):
 
     def decode(self, data: bytes) -> Decoded:
         return decode_po(data)
+
+    def announce(self, target: Path) -> str | None:
+        """A new `po/ja.po` beside a `LINGUAS` is added to it (meson and autotools build only the
+        catalogs it lists), in its style (ecosystems/linguas.py)."""
+        return announce_catalog(target)
 
     def scan(self, text: str) -> Iterator[Item]:
         return _Scan(text, self.fuzzy).items()

@@ -65,6 +65,22 @@ class StringsFormat(SplicingFormat):
             "name it, or pass --format, to translate it"
         )
 
+    @classmethod
+    def not_translated(cls, path: Path) -> str | None:
+        """Why the file holds nothing to translate by its ecosystem's rules (None: it may hold
+        some; Android's resources say so in their own ways)."""
+        return None
+
+    @classmethod
+    def declared_locale(cls, path: Path) -> str | None:
+        """The locale the file says it holds in its content (None: its path alone tells)."""
+        return None
+
+    def announce(self, target: Path) -> str | None:
+        """A new target file `target` was written: add it where the project lists the catalogs
+        it builds (gettext's `LINGUAS`); what was done, in a line, or None (nothing to do)."""
+        return None
+
     def scan(self, text: str) -> Iterator[Item]:  # pragma: no cover - every format defines it
         """The file's entries and edits in source order; raise FormatError (with line and
         column) when the text is not this format."""
@@ -135,11 +151,20 @@ class StringsReader:
         """Whether this input's format merges into target files that exist."""
         return self._format.merges
 
-    def merge_into(self, targets: Mapping[str, Path | None], *, keep_removed: bool = False) -> None:
+    def merge_into(
+        self,
+        targets: Mapping[str, Path | None],
+        *,
+        keep_removed: bool = False,
+        allow_mass_removal: bool = False,
+    ) -> None:
         """The target file of each language the input is translated into: one that exists is
-        merged into, None is written anew."""
+        merged into, None is written anew. A merge that would remove most of a target's values
+        leaves it as it is unless `allow_mass_removal` (merge.mass_removal)."""
         self._targets = {
-            lang: TargetFile(lang, path, keep_removed) for lang, path in targets.items() if path is not None
+            lang: TargetFile(lang, path, keep_removed, allow_mass_removal=allow_mass_removal)
+            for lang, path in targets.items()
+            if path is not None
         }
         self._anew = [lang for lang, path in targets.items() if path is None]
         self._languages = tuple(targets)  # new plural forms are made for these only
@@ -153,8 +178,8 @@ class StringsReader:
             pass
         out: dict[str, MergeCounts | str] = {}
         for lang, target in self._targets.items():
-            if target.error is not None or target.plan is None:
-                out[lang] = target.error or f"{target.path}: cannot be merged into"
+            if target.error is not None or target.plan is None or target.held is not None:
+                out[lang] = target.error or target.held or f"{target.path}: cannot be merged into"
             else:
                 out[lang] = target.plan.settle()
         return out
@@ -203,7 +228,7 @@ class StringsReader:
         wanted = {
             (leaf.value_start, leaf.value_end)
             for target in self._targets.values()
-            if target.plan is not None
+            if target.plan is not None and target.held is None
             for leaf in target.plan.changing
             if target.plan.needs(leaf.path)
         }

@@ -403,6 +403,42 @@ def plural_group(leaf: Leaf) -> tuple[Path, str] | None:
     return leaf.path[:-1], name[: -len(bare)] if name.endswith(bare) else name
 
 
+# A merge that would remove more than this share of the values people wrote in a target (and
+# at least MASS_REMOVAL_LEAST of them) removes nothing: a source that lost most of its keys at
+# once is far likelier the wrong file (a variant of the source language read as the source, a
+# half-written file) than a catalog the team emptied on purpose.
+MASS_REMOVAL_SHARE = 0.5
+MASS_REMOVAL_LEAST = 3
+
+
+def mass_removal(plan: MergePlan) -> str | None:
+    """Why carrying out `plan` would be a mass removal (the catalog is then left as it is), or
+    None: a source with no keys at all removing any value, or one removing most of the values
+    people wrote there (their own, or hymt's edited since)."""
+    plan.settle()
+    if not plan.removed:
+        return None
+    gone = {member.path for member in plan.removed}
+    described = plan.target.companion_of if plan.target.companions else None
+    values = [leaf for leaf in plan.target.leaves() if described is None or described(leaf.path) is None]
+    removed = [leaf for leaf in values if _under(leaf.path, gone)]
+    if not plan.leaves:
+        return f"its source has no keys: merging would remove all {len(removed)} value(s) there"
+    people = [leaf for leaf in values if _a_persons(plan.records.get(path_key(leaf.path)), leaf.text)]
+    theirs = [leaf for leaf in removed if _a_persons(plan.records.get(path_key(leaf.path)), leaf.text)]
+    if len(theirs) >= MASS_REMOVAL_LEAST and len(theirs) > MASS_REMOVAL_SHARE * len(people):
+        return (
+            f"merging would remove {len(theirs)} of the {len(people)} values people wrote there "
+            "(keys its source no longer has)"
+        )
+    return None
+
+
+def _a_persons(record: Record | None, text: str) -> bool:
+    """A value a person wrote: hymt did not, or a person edited it since."""
+    return record is None or record.person or record.output != digest(text)
+
+
 def _left_empty(record: Record | None, text: str) -> bool:
     """An empty value that hymt wrote for a translation the format leaves out (a PO msgstr
     identical to its msgid stays empty: gettext shows the msgid), not a missing one."""

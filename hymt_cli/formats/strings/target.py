@@ -26,7 +26,7 @@ from ...outputs.manifest import entry_records, entry_sources
 from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError
-from .merge import MergeCounts, MergePlan, digest, path_key
+from .merge import MergeCounts, MergePlan, digest, mass_removal, path_key
 from .outline import Leaf, Outline
 from .outline import Path as KeyPath
 
@@ -52,6 +52,8 @@ class MergeResult:
     archive: dict[str, Archived]
     unchanged: bool
     sources: dict[str, str] = field(default_factory=dict)  # a person's values' source texts
+    # Why the target was left as it is, nothing merged (a mass removal: merge.mass_removal).
+    held: str | None = None
 
 
 def plural_categories(lang: str) -> frozenset[str] | None:
@@ -101,6 +103,9 @@ class TargetFile:
     path: Path | None
     keep_removed: bool = False
     base: bytes | None = None
+    allow_mass_removal: bool = False
+    # Why the target is left as it is, untouched and unrecorded (merge.mass_removal), or None.
+    held: str | None = None
     data: bytes = b""
     decoded: Decoded | None = None
     plan: MergePlan | None = None
@@ -117,6 +122,10 @@ class TargetFile:
             return
         self.spans = {(leaf.value_start, leaf.value_end): leaf for leaf in source.leaves()}
         self.plan = self._planned(fmt, source, self.data)
+        if self.plan is not None and self.path is not None and not self.allow_mass_removal:
+            held = mass_removal(self.plan)
+            if held is not None:
+                self.held = f"left as it is: {held}; --allow-mass-removal removes them"
 
     def _planned(self, fmt: MergeFormat, source: Outline, data: bytes) -> MergePlan | None:
         try:
@@ -151,7 +160,7 @@ class TargetFile:
     def needed(self, firsts: Iterable[tuple[Entry, int]]) -> frozenset[int]:
         """The segment ids of a unit's entries (each with its first id) this language still
         needs (none when the target failed)."""
-        if self.plan is None:
+        if self.plan is None or self.held is not None:
             return frozenset()
         out: set[int] = set()
         for entry, first in firsts:
@@ -223,9 +232,17 @@ def records_of_new_file(
     for (`new_forms`: the source text of the plural forms the target needed), stale where its
     translation failed; except the translations a bilingual source already held (a PO msgstr,
     an XLIFF target reviewed or final), which hymt did not write (`rendered`: the keys it did):
-    a person's, kept."""
+    a person's, kept. A value the source marks as never translated (Android's
+    `translatable="false"`) or one describing another (an ARB `@key`'s description), copied as
+    they are, are no translations: not recorded, as a merge records none (the next run then
+    finds the records as it keeps them)."""
     failed, rendered = set(failed), set(rendered)
-    by_path = {leaf.path: leaf for leaf in source.leaves()}
+    described = source.companion_of if source.companions else None
+    by_path = {
+        leaf.path: leaf
+        for leaf in source.leaves()
+        if leaf.translatable and (described is None or described(leaf.path) is None)
+    }
     out: dict[str, Record] = {}
     for leaf in output.leaves():
         text = new_forms.get(leaf.path)

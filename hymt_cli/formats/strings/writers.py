@@ -11,7 +11,7 @@ from typing import BinaryIO
 from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError, Unit
-from .merge import MergePlan, path_key
+from .merge import MergeCounts, MergePlan, path_key
 from .merge_writing import merged
 from .outline import Outline
 from .outline import Path as KeyPath
@@ -153,6 +153,9 @@ class MergeWriter(RecordingWriter):
         target = self._target
         if target.error is not None:
             raise FormatError(target.error)
+        if target.held is not None:  # left as it is: nothing written, nothing recorded
+            self.result = MergeResult(MergeCounts(), {}, {}, unchanged=True, held=target.held)
+            return
         plan = target.plan
         assert plan is not None and target.decoded is not None
         try:

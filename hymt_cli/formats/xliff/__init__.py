@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from ...options import Options, Panel, option
 from ..base import Decoded
-from ..layout import Layout, Marked, path_language, same_language, spell
+from ..layout import Layout, same_language, spell
 from ..strings import (
     Convention,
     Edit,
@@ -51,6 +51,7 @@ from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
 from .icu_inline import masked
+from .layouts import angular_note, angular_xliff, dotted_language
 from .outline import xliff_outline
 from .units import Scope, Unit, Walk, local
 
@@ -115,21 +116,10 @@ def _open_form(tag: str) -> str:
     return tag[:-2].rstrip() + ">" if tag.endswith("/>") else tag
 
 
-def dotted_language(path: Path) -> Marked | None:
-    """`validators.en.xlf` -> `validators.de.xlf`, `en.xliff` -> `de.xliff` (Symfony, Xcode)."""
-    stem = path.stem
-    base, dot, last = stem.rpartition(".")
-    code = path_language(last)
-    if code is None:
-        return None
-    prefix = base + dot
-    return Marked(code.written, lambda lang: path.with_name(f"{prefix}{code.spelled(lang)}{path.suffix}"))
-
-
 class XliffFormat(StringsFormat):
     name = "xliff"
     suffixes = (".xlf", ".xliff")
-    layouts: ClassVar[tuple[Layout, ...]] = (dotted_language,)
+    layouts: ClassVar[tuple[Layout, ...]] = (angular_xliff, dotted_language)
 
     def __init__(self, options: XliffOptions | None = None) -> None:
         self.review = (options or XliffOptions()).xliff_review
@@ -137,6 +127,10 @@ class XliffFormat(StringsFormat):
     @classmethod
     def walk_refusal(cls, path: Path) -> str | None:
         return None  # an XLIFF file is strings wherever it lies
+
+    def announce(self, target: Path) -> str | None:
+        """A new translation of an Angular project: angular.json must list it (layouts.py)."""
+        return angular_note(target)
 
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)

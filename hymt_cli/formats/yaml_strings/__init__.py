@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
@@ -32,6 +33,9 @@ def decode_yaml(data: bytes) -> Decoded:
     return decode_utf8(data)
 
 
+_HEAD = 1 << 16  # a Rails file's root key is on its first lines
+
+
 class YamlStringsFormat(StringsFormat):
     name = "yaml"
     suffixes = (".yml", ".yaml")
@@ -39,6 +43,22 @@ class YamlStringsFormat(StringsFormat):
 
     def decode(self, data: bytes) -> Decoded:
         return decode_yaml(data)
+
+    @classmethod
+    def declared_locale(cls, path: Path) -> str | None:
+        """A Rails locale file's one root key (`en:`, `en_pirate:`, `de_formal:`): Ruby I18n
+        loads the file as that locale, whatever its name says."""
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(_HEAD)
+        except OSError:
+            return None
+        try:
+            text = decode_yaml(head).text
+        except DocumentDecodeError:  # (a character cut at the end of the head, or UTF-16)
+            text = head.decode("utf-8-sig", "replace")
+        root = root_of(text)
+        return root.key if root is not None and root.kind == "rails" else None
 
     def scan(self, text: str) -> Iterator[Item]:
         return self._scan(text, None)
