@@ -52,7 +52,7 @@ def sample_files() -> list[Path]:
 
 def source_language(path: Path) -> str:
     """The language a corpus file is written in (its name says so when it is not English)."""
-    for code in ("ar", "ja", "ru", "fr"):
+    for code in ("ar", "ja", "ru", "fr", "de", "zh-TW"):
         if path.stem.endswith((f"-{code}", f"_{code}")):
             return code
     return "en"

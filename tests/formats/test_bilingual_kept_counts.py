@@ -50,11 +50,13 @@ def test_reviewed_and_final_targets_of_a_filled_copy_are_kept(tmp_path: Path, te
     args = ("translate", "app.xlf", "--to", "de", "--engine", "pseudo", "--no-cache", "-o", "out")
     run = hymt(*args, "--report", "r.json", cwd=tmp_path, text=True)
     assert run.returncode == 0, run.stderr
-    keys = json.loads((tmp_path / "r.json").read_text())["files"][0]["keys"]
+    reported = json.loads((tmp_path / "r.json").read_text())["files"][0]
+    keys = reported["keys"]
     assert keys["kept"] == 3 and keys["added"] == 2, keys
-    entries = _entries(tmp_path / "out/de", "app.xlf")
+    output = tmp_path / reported["output"]  # (out/app.de.xlf: the layout names the language)
+    entries = _entries(output.parent, output.name)
     assert sum(value.endswith(" person") for value in entries.values()) == 3
-    written = (tmp_path / "out/de/app.xlf").read_text(encoding="utf-8")
+    written = output.read_text(encoding="utf-8")
     assert "<target>Hallo</target>" in written and "Tschüss" in written and "Speichern" in written
 
     again = hymt(*args, cwd=tmp_path, text=True)
