@@ -285,7 +285,10 @@ class Pipeline:
                 window.looked_up.update(zip(keys, self.memory.recall(keys), strict=True))
             new = [a for a in new if window.looked_up.get(a.key) is None]
         planner.finish()
-        engine.send_early([engine_request(planner.planned[a.key]) for a in new[:room]])
+        # the longest first, as a pass sends them (batching.LONG_LEAD_FACTOR): the tail of the job
+        # is the longest request's steps
+        planned = sorted((planner.planned[a.key] for a in new), key=lambda r: -r.max_tokens)
+        engine.send_early([engine_request(r) for r in planned[:room]])
 
     def _with_context(self, current: OpenInput) -> bool:
         mode = self.options.context
