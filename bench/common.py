@@ -154,6 +154,14 @@ class BenchEngine:
             self.first_answer = time.time()
         return Generation(row["answer"], "stop", generation.output_tokens)
 
+    def early_room(self) -> int:
+        inner = getattr(self.inner, "early_room", None)
+        return inner() if inner is not None else 0
+
+    def send_early(self, requests) -> None:  # as hymt's own engine takes them, lengths fixed
+        if hasattr(self.inner, "send_early"):
+            self.inner.send_early(self._fixed(requests)[1])
+
     def generate_stream(self, requests):
         rows, fixed = self._fixed(requests)
         self.requests += len(requests)

@@ -152,10 +152,12 @@ def worker_hymt(spec: dict, result: dict) -> None:
                 progress=clock,
                 **PASS_ORDER[name],
             )
+            key = f"{job['name']}:{name}"
+            if spec.get("pyspy") and not result.get("pyspy"):
+                result["pyspy"] = profile_engine_cores(spec, key)
             t0, started = time.monotonic(), time.time()
             report = pipeline.run(sources(job_spec(spec, job)))
             wall = time.monotonic() - t0
-            key = f"{job['name']}:{name}"
             windows[key] = (started, time.time())
             assert report.files_failed == 0, f"{report.files_failed} file(s) failed"
             result[key] = figures(
@@ -179,6 +181,57 @@ def worker_hymt(spec: dict, result: dict) -> None:
     result["served"] = getattr(engine, "served", None)
     result["gpu_mem_mib"] = gpu_memory_mib()
     engine.close()
+
+
+def profile_engine_cores(spec: dict, key: str) -> list[str]:
+    """Sample the engine cores' Python stacks with py-spy during the pass about to start:
+    `spec["pyspy"]` = {"delay": seconds into the pass, "duration": seconds}; one collapsed-stack
+    file per engine core (`pyspy-<contender>-<pid>.txt` in the work folder). Started in the
+    background; nothing if py-spy or psutil is missing."""
+    import shutil
+    import subprocess
+    import threading
+
+    tool = shutil.which("py-spy")
+    try:
+        import psutil
+    except ImportError:
+        return []
+    if tool is None:
+        return []
+    settings = spec["pyspy"]
+    cores = [
+        p
+        for p in psutil.Process().children(recursive=True)
+        if "EngineCore" in p.name() or any("EngineCore" in part for part in p.cmdline())
+    ]
+    outputs = [str(Path(spec["work"]) / f"pyspy-{spec['name']}-{p.pid}.txt") for p in cores]
+
+    def record() -> None:
+        time.sleep(float(settings.get("delay", 8)))
+        for process, output in zip(cores, outputs):
+            subprocess.Popen(
+                [
+                    tool,
+                    "record",
+                    "--pid",
+                    str(process.pid),
+                    "--duration",
+                    str(settings.get("duration", 10)),
+                    "--rate",
+                    "100",
+                    "--format",
+                    "raw",
+                    "--nonblocking",
+                    "--output",
+                    output,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+
+    threading.Thread(target=record, daemon=True).start()
+    return outputs
 
 
 def worker_vllm(spec: dict, result: dict) -> None:
@@ -281,9 +334,10 @@ def bare_replica(kwargs: dict, shares: list[list[dict]], ready, go, answers) -> 
     os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
     from vllm import LLM
 
-    from hymt_cli.engine.vllm_trace import StepTrace
+    from hymt_cli.engine.vllm_trace import StepTrace, core_trace_installed
 
-    llm = LLM(**kwargs)
+    with core_trace_installed():
+        llm = LLM(**kwargs)
     warm_up(llm, shares[0])
     trace = StepTrace.attach(llm)
     ready.set()

@@ -22,6 +22,9 @@ OUTDIR=${OUT:-/tmp/bench-out}; mkdir -p "$OUTDIR"
 MODEL=${MODEL:-/tmp/hymt-$PRESET-random}
 nvidia-smi --query-gpu=name,memory.used,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 echo "cores: $(nproc), cache: $(du -sh ~/.cache/vllm 2>/dev/null | cut -f1)"
+# the host: its CPU, and one core's Python speed (the engine's scheduler and sampler run there)
+echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), python loop: $(python3 -c 'import time
+t = time.perf_counter(); sum(i * i for i in range(3_000_000)); print(round(time.perf_counter() - t, 3))') s"
 t=$SECONDS
 X=$(bash "$VL/install-vllm.sh") || { echo "vLLM install failed"; exit 1; }
 eval "$X"
@@ -34,7 +37,7 @@ python3 -m pip install -q --no-index --no-deps --no-cache-dir --upgrade --target
   || { echo "wheel install failed"; exit 1; }
 for tarball in ${SITE_TARS:-}; do tar -C /tmp/site -xJf "$tarball"; done  # packages carried unpacked (babel)
 python3 -m compileall -q -j 8 /tmp/site > /dev/null 2>&1  # as pip does: bytecode at install time
-export PYTHONPATH=/tmp/site:$PYTHONPATH
+export PYTHONPATH=/tmp/site:$PYTHONPATH PATH=/tmp/site/bin:$PATH
 if [ -n "${MODEL_CFG:-}" ]; then tar -C /tmp -xJf "$MODEL_CFG"; fi
 echo "STEP install: $((SECONDS - t)) s"
 t=$SECONDS
@@ -48,16 +51,20 @@ if [ -n "${PRE_BENCH:-}" ]; then
   bash -c "$PRE_BENCH" 2>&1 | tail -40
   echo "STEP pre-bench: $((SECONDS - t)) s"
 fi
+# the GPU's utilization, five samples a second, for the traces' windows (trace_summary.gpu_busy)
+export HYMT_GPU_SAMPLES="$OUTDIR/gpu-util.csv"
+python3 bench/gpu_sampler.py "$HYMT_GPU_SAMPLES" & SAMPLER=$!
 timeout -k 5 "$BENCH_LIMIT" python3 bench/run.py --preset "$PRESET" --model "$MODEL" --work /tmp/bench-work-$PRESET \
   --json "$OUTDIR/results-$PRESET.json" "$@" > /tmp/bench-$PRESET.log 2>&1
 rc=$?
+kill "$SAMPLER" 2>/dev/null
 grep -avE ' INFO |^\(EngineCore|^\(Worker|Loading safetensors|it/s\]|^$|Capturing CUDA|FutureWarning|hasattr\(|wrapper = ' \
   /tmp/bench-$PRESET.log | tail -60
 # what came back: the log, every contender's own JSON (also those cut by a deadline), the step
 # traces, and vLLM's caches as a CI job would keep them (kernels and model inspection, not the
 # torch.compile cache of vLLM out of the box)
 xz -T0 -c /tmp/bench-$PRESET.log > "$OUTDIR/bench-$PRESET.log.xz"
-( cd /tmp/bench-work-$PRESET && tar -cJf "$OUTDIR/contenders-$PRESET.tar.xz" ./*.json ./trace-* 2>/dev/null )
+( cd /tmp/bench-work-$PRESET && tar -cJf "$OUTDIR/contenders-$PRESET.tar.xz" ./*.json ./trace-* ./pyspy-* 2>/dev/null )
 [ -d ~/.cache/vllm ] && tar -C ~/.cache/vllm -cJf "$OUTDIR/vllm-cache.tar.xz" --exclude torch_compile_cache . 2>/dev/null
 ls -la "$OUTDIR"
 exit $rc

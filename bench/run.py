@@ -135,15 +135,21 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
     result = json.loads(path.read_text()) if path.exists() else dict(name=name)
     result.update(rc=rc, process_s=round(time.monotonic() - t0, 1))
     if base.get("trace"):
-        from trace_summary import describe, profile
+        from trace_summary import core_profile, describe, describe_core, gpu_busy, profile
 
         folder = work / f"trace-{name}"
-        profiles = {
-            key: profile(folder, start, end) for key, (start, end) in result.get("windows", {}).items()
-        }
+        windows = result.get("windows", {})
+        profiles = {key: profile(folder, start, end) for key, (start, end) in windows.items()}
         result["trace"] = {key: {k: v for k, v in p.items()} for key, p in profiles.items()}
+        result["core"] = {key: core_profile(folder, start, end) for key, (start, end) in windows.items()}
+        samples = os.environ.get("HYMT_GPU_SAMPLES")
+        if samples:
+            result["gpu_busy"] = {key: gpu_busy(Path(samples), s, e) for key, (s, e) in windows.items()}
         for key, prof in profiles.items():
             print(describe(f"trace {name} {key}", prof), flush=True)
+            print(describe_core(f"trace {name} {key}", result["core"][key]), flush=True)
+            if samples:
+                print(f"trace {name} {key}: GPU busy {result['gpu_busy'][key]}", flush=True)
     print(f"== {name}: rc={rc} in {result['process_s']} s", flush=True)
     return result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .vllm_options import VllmOptions
 
@@ -94,6 +94,28 @@ class Engine(Protocol):
     def close(self) -> None:
         """Release the model (processes, memory)."""
         ...
+
+
+@runtime_checkable
+class TakesEarlyRequests(Protocol):
+    """An engine that starts requests before the call that wants their answers: the pipeline
+    sends the first planned requests of a window while it reads and plans the rest, so that an
+    engine already running works meanwhile. A later `generate_stream` given equal requests
+    (same prompt ids, max_tokens and decoding) takes their answers instead of asking again; those
+    it is not given are dropped when that call ends."""
+
+    def early_room(self) -> int:
+        """How many requests it would start now (0: none)."""
+        ...
+
+    def send_early(self, requests: Sequence[GenerationRequest]) -> None:
+        """Start these now (at most `early_room()` of them)."""
+        ...
+
+
+def early_key(request: GenerationRequest) -> tuple[tuple[int, ...], int, bool]:
+    """What makes a request sent early the same as one asked for later."""
+    return (request.prompt_token_ids, request.max_tokens, request.deterministic)
 
 
 class StartGate:

@@ -31,6 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest, StartGate
+from .early import EarlyRequests, is_early
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
 _SEND_CHUNK = 512  # requests per message to a replica
@@ -131,6 +132,7 @@ class ReplicaEngine:
         self.limits = limits
         self._on_phase = on_phase
         self._calls = itertools.count(1)
+        self._early = EarlyRequests()
         self.failures: list[str] = []
         context = multiprocessing.get_context("spawn")  # CUDA and vLLM need fresh processes
         # kept for the replicas' lifetime: a child unpickles its events only once it runs
@@ -165,7 +167,9 @@ class ReplicaEngine:
         """Wait until every replica is ready or has failed; the number ready. (The engine
         works as soon as one is: this is for tests and benchmarks.)"""
         while any(not (r.ready or r.dead) for r in self._replicas):
-            self._pump()  # answers now can only be those of an abandoned call: dropped
+            for replica, answers in self._pump():  # those of an abandoned call are dropped
+                for tag, generation in answers:
+                    self._early_answer(replica, tag, generation, {})
         return sum(r.ready and not r.dead for r in self._replicas)
 
     @property
@@ -179,35 +183,99 @@ class ReplicaEngine:
 
     def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
         """(index, Generation) as each answer arrives from any replica. Requests go out in
-        their order; a replica that stops has its unanswered requests sent to the others."""
+        their order (those sent early and equal to some of them are taken as theirs); a replica
+        that stops has its unanswered requests sent to the others."""
         if not requests:
             return
         base = next(self._calls) << 32
-        todo = iter(range(len(requests)))
+        adopted, answered = self._early.adopt(requests)
+        taken = set(adopted.values()) | {index for index, _ in answered}
+        todo = (i for i in range(len(requests)) if i not in taken)
         resend: deque[int] = deque()
-        left = len(requests)
+        left = len(requests) - len(answered)
         try:
+            yield from answered
             while left:
                 self._deal(requests, base, todo, resend, left)
                 if all(r.dead for r in self._replicas):
                     raise RuntimeError(f"every engine replica stopped: {'; '.join(self.failures)}")
                 for replica, answers in self._pump():
                     for tag, generation in answers:
-                        if tag >> 32 != base >> 32 or tag not in replica.tags:
+                        if is_early(tag):
+                            index = self._early_answer(replica, tag, generation, adopted)
+                            if index is None:
+                                continue
+                        elif tag >> 32 != base >> 32 or tag not in replica.tags:
                             continue  # an answer to an earlier, abandoned call
-                        replica.tags.discard(tag)
-                        replica.served += 1
+                        else:
+                            replica.tags.discard(tag)
+                            replica.served += 1
+                            index = tag - base
                         left -= 1
-                        yield tag - base, generation
+                        yield index, generation
                 for replica in self._replicas:
                     if replica.dead and replica.tags:  # stopped: its work goes to the others
-                        resend.extend(sorted(t - base for t in replica.tags))
+                        resend.extend(sorted(self._lost(replica, base, adopted)))
                         replica.tags.clear()
         finally:
             for replica in self._replicas:
                 if replica.tags and not replica.dead:
                     self._send(replica, ("abort", None))
                 replica.tags.clear()
+            self._early.clear()
+
+    def early_room(self) -> int:
+        """How many requests `send_early` would start now: what fills every ready replica."""
+        return sum(max(0, r.in_flight - len(r.tags)) for r in self._replicas if r.ready and not r.dead)
+
+    def send_early(self, requests: Sequence[GenerationRequest]) -> None:
+        """Start these now (base.TakesEarlyRequests), dealt to the ready replicas as `_deal` does."""
+        working = [r for r in self._replicas if r.ready and not r.dead]
+        room = {id(r): max(0, r.in_flight - len(r.tags)) for r in working}
+        batches: dict[int, list[tuple[int, GenerationRequest]]] = {id(r): [] for r in working}
+        pending = deque(requests)
+        while pending and any(n > 0 for n in room.values()):
+            for replica in working:
+                for _ in range(min(_DEAL, room[id(replica)], len(pending))):
+                    request = pending.popleft()
+                    batches[id(replica)].append((self._early.add(request), request))
+                    room[id(replica)] -= 1
+        for replica in working:
+            batch = batches[id(replica)]
+            for start in range(0, len(batch), _SEND_CHUNK):
+                chunk = batch[start : start + _SEND_CHUNK]
+                if not self._send(replica, ("add", chunk)):
+                    for tag, _ in batch[start:]:
+                        self._early.forget(tag)
+                    break
+                replica.tags.update(t for t, _ in chunk)
+
+    def _early_answer(
+        self, replica: _Replica, tag: int, generation: Generation, adopted: dict[int, int]
+    ) -> int | None:
+        """An answer to a request sent early: its index in the call that adopted it, or None
+        (kept for a later call; dropped if not early)."""
+        if not is_early(tag) or tag not in replica.tags:
+            return None
+        replica.tags.discard(tag)
+        replica.served += 1
+        index = adopted.pop(tag, None)
+        if index is None:
+            self._early.answered(tag, generation)
+        return index
+
+    def _lost(self, replica: _Replica, base: int, adopted: dict[int, int]) -> list[int]:
+        """The indices of this call that a stopped replica still owed (early ones nobody asked
+        for yet are forgotten: they will be asked for again)."""
+        lost = []
+        for tag in replica.tags:
+            if not is_early(tag):
+                lost.append(tag - base)
+            elif tag in adopted:
+                lost.append(adopted.pop(tag))
+            else:
+                self._early.forget(tag)
+        return lost
 
     def _deal(
         self,

@@ -8,17 +8,23 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
 - Size of the model: its active parameters, from config.json (embeddings, attention, MLP,
   layers). A decode step costs the GPU about 2 x params FLOPs per sequence.
 - Small models (at most SMALL_MODEL_PARAMS active parameters, e.g. HY-MT 1.8B) are bound by
-  the host: bigger steps and more engine processes help. They get `max_num_seqs` 2048,
-  32k batched tokens, full CUDA graphs for decode steps up to 2048 sequences, and
-  REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the card),
-  started together: each one's KV cache is sized here, so neither measures the memory the
-  other is taking (vllm_plan.START_TOGETHER), and the first pass runs on all of them.
+  the host: one engine's loop (vLLM's scheduler, ~13 us per running request and step, taking
+  the sampled tokens in, ~7 us, and the forward pass of steps that also prefill, launched op by
+  op) is busy all the time while the GPU is busy half of it (H100, issue 37's step traces).
+  More sequences per step do not help (4096: the same rate as 2048); another engine process
+  does: REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the
+  card; on that H100 two engines kept the GPU busy 88% of the time, 1.51x one engine), each
+  `max_num_seqs` 2048, 32k batched tokens, full CUDA graphs for decode steps up to 2048
+  sequences, started together: each one's KV cache is sized here, so neither measures the
+  memory the other is taking (vllm_plan.START_TOGETHER), and the first pass runs on all.
 - Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
   to 1024, one engine per GPU.
 - Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for
   activations and graphs, and a KV cache for `max_num_seqs` requests of KV_TOKENS_PER_SEQ
-  tokens; if it does not, fewer replicas, then fewer sequences. Engines sharing a GPU get
-  the rest of their share as KV cache, sized here.
+  tokens (what a running translation request holds, measured on a real job); if it does not,
+  fewer replicas, then fewer sequences. Engines sharing a GPU get the rest of their share as KV
+  cache, sized here. A job of longer requests than that makes vLLM preempt and recompute some
+  (slower, never wrong).
 - Always: prefix caching on (the instruction prefix is shared per language), no
   torch.compile (start in ~half the time, same speed on these shapes).
 - FP8 only where it was measured to win: weights of models of 4B parameters and more on a GPU
@@ -48,7 +54,12 @@ SMALL_MODEL_PARAMS = 4_000_000_000
 REPLICAS_SMALL = 2
 MEMORY_SHARE = 0.9  # of the free memory of a GPU, for all of hymt's engines on it
 ACTIVATION_RESERVE = 6 * GIB  # per engine: activations, sampler buffers, CUDA graphs, context
-KV_TOKENS_PER_SEQ = 256  # a long translation request, prompt and answer (the mean is ~170)
+# KV cache tokens a running translation request holds, on average over its steps: the mixed job
+# of bench/RESULTS.md (documents and a product catalog -> de, 14,916 requests: prompts 153 tokens
+# on average, answers 82) holds 147 per running request, its shared instruction prefixes cached
+# once (vLLM's prefix caching: 62% of the prompt tokens); 249 with whole prompts. With 256 two
+# engines of 2048 sequences did not fit an 80 GB card.
+KV_TOKENS_PER_SEQ = 160
 MIN_SEQS = 128
 # FP8 (Hopper and later). On the 1.8B shape FP8 weights gave nothing (issue 12's probe: the
 # model is bound by the host). On the 7B shape, hymt end to end on an H200: 17,371 out tok/s

@@ -20,9 +20,10 @@ from ..errors import EngineUnavailable, one_line
 from ..model.answer_decoder import AnswerDecoder
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
+from .early import EarlyRequests, is_early
 from .tuning import Tuning
 from .vllm_arguments import llm_kwargs, request_params, tune_one_engine
-from .vllm_trace import StepTrace
+from .vllm_trace import StepTrace, core_trace_installed
 
 if TYPE_CHECKING:
     from vllm import LLM, SamplingParams
@@ -76,6 +77,7 @@ class VllmEngine:
         self._ignore_eos = ignore_eos
         self._ids = itertools.count()
         self._tags: dict[str, int] = {}
+        self._early = EarlyRequests()
         self._llm: LLM | None = None
         self._trace: StepTrace | None = None
         route_vllm_logs_to_stderr(verbose)
@@ -105,9 +107,13 @@ class VllmEngine:
             # the engine core inherits when it forks. H200: the engine's start 17.3 s -> 11.7-13.4 s
             # (bench/start_probe.py profile --measure-only [--freeze]). Never in a caller's process.
             gc.freeze()
-        phase("loading the model, sizing the KV cache, capturing CUDA graphs")
+        phase(f"loading the model ({weights_of(kwargs)}), sizing the KV cache, capturing CUDA graphs")
         try:
-            with _stdout_to_stderr(), sampler_warm_up_as(self._params(GenerationRequest("", (), 2))):
+            with (
+                _stdout_to_stderr(),
+                sampler_warm_up_as(self._params(GenerationRequest("", (), 2))),
+                core_trace_installed(),
+            ):
                 self._llm = llm = vllm.LLM(**kwargs)
         except Exception as exc:
             raise EngineUnavailable(
@@ -130,21 +136,43 @@ class VllmEngine:
         Requests go to vLLM in their order, `in_flight` at a time (queued or running), topped
         up after every engine step: its scheduler always has work queued, the caller validates
         and writes while the engine-core process keeps generating, and the first requests
-        finish first. Requests still queued when the caller stops iterating are aborted.
+        finish first. Requests sent early (`send_early`) that equal some of `requests` are taken
+        as theirs. Requests still queued when the caller stops iterating are aborted.
         """
         if not requests:
             return
         self._open()
-        todo = iter(enumerate(requests))
+        adopted, answered = self._early.adopt(requests)
+        taken = set(adopted.values()) | {index for index, _ in answered}
+        todo = ((i, r) for i, r in enumerate(requests) if i not in taken)
+        remaining = len(requests) - len(answered)
         try:
+            yield from answered
             self._top_up(todo)
-            while self._tags:
-                yield from self.step()
+            while remaining:
+                for tag, generation in self.step():
+                    if is_early(tag):
+                        if tag not in adopted:
+                            self._early.answered(tag, generation)
+                            continue
+                        tag = adopted.pop(tag)
+                    remaining -= 1
+                    yield tag, generation
                 self._top_up(todo)
         finally:
             self.abort()
             if self._trace is not None:
                 self._trace.flush()
+
+    def early_room(self) -> int:
+        """How many requests `send_early` would start now: what keeps vLLM's queue full."""
+        return max(0, self.in_flight - len(self._tags)) if self._llm is not None else 0
+
+    def send_early(self, requests: Sequence[GenerationRequest]) -> None:
+        """Start these now (base.TakesEarlyRequests): the engine core works on them while the
+        caller plans the rest of its work."""
+        for request in requests[: self.early_room()]:
+            self.submit(self._early.add(request), request)
 
     @property
     def decodes_answers(self) -> bool:
@@ -199,10 +227,11 @@ class VllmEngine:
         return [(tag, replace(g, text=text)) for (tag, g), text in zip(done, texts)]
 
     def abort(self) -> None:
-        """Drop every request not answered yet."""
+        """Drop every request not answered yet (those sent early too)."""
         if self._tags and self._llm is not None:
             self._llm.llm_engine.abort_request(list(self._tags))
         self._tags.clear()
+        self._early.clear()
 
     def _top_up(self, todo: Iterator[tuple[int, GenerationRequest]]) -> None:
         for tag, request in itertools.islice(todo, max(0, self.in_flight - len(self._tags))):
@@ -274,6 +303,16 @@ def answer_decoder(options: EngineOptions) -> AnswerDecoder | None:
             hint="a local folder with tokenizer.json (a generic fast tokenizer) and an eos_token",
         )
     return decoder
+
+
+def weights_of(kwargs: dict[str, object]) -> str:
+    """Which weights the engine loads, in words: the checkpoint's as they are, or quantized by
+    vLLM as it loads them (`quantization`)."""
+    dtype = kwargs.get("dtype") or "auto"
+    quantization = kwargs.get("quantization")
+    if quantization:
+        return f"{quantization} weights, quantized as they load; activations {dtype}"
+    return f"{dtype} weights" if dtype != "auto" else "weights as the checkpoint has them"
 
 
 def _no_phase(name: str) -> None:

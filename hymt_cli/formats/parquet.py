@@ -27,6 +27,7 @@ from .table_cells import (
     TableCell,
     TableOptions,
     added_columns,
+    batch_sizes,
     column_listing,
     rendered_cell,
     selected_columns,
@@ -129,6 +130,18 @@ class ParquetReader:
         return self._file
 
     def _batches(self, parquet_file: pq.ParquetFile) -> Iterator[pa.RecordBatch]:
+        """The units' rows: the file's batches, the first ones cut smaller (table_cells.batch_sizes)."""
+        sizes = batch_sizes(max(1, self.options.rows_per_batch))
+        size = next(sizes)
+        for batch in self._file_batches(parquet_file):
+            offset = 0
+            while offset < batch.num_rows:
+                take = min(size, batch.num_rows - offset)
+                yield batch if take == batch.num_rows else batch.slice(offset, take)
+                offset += take
+                size = next(sizes)
+
+    def _file_batches(self, parquet_file: pq.ParquetFile) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
         iterator = parquet_file.iter_batches(batch_size=max(1, self.options.rows_per_batch))

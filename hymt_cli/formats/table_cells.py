@@ -22,6 +22,21 @@ from .base import FormatError, ParsedDocument, Unit
 from .row_context import needs_context
 from .text import fit_line_breaks
 
+# A table's first batches are small and grow 4x up to `rows_per_batch` (256, 1024, 4096, ...
+# rows): its first rows reach an engine that is running already (the pipeline sends a window's
+# first requests while it reads the rest) a fraction of a second after the table is opened, not
+# once thousands of HTML cells have been parsed (2-3 s for 8,192 catalog descriptions).
+FIRST_BATCH_ROWS = 256
+
+
+def batch_sizes(rows_per_batch: int) -> Iterator[int]:
+    """The rows of each batch of a table, in order (FIRST_BATCH_ROWS)."""
+    size = max(1, min(FIRST_BATCH_ROWS, rows_per_batch))
+    while True:
+        yield size
+        size = min(rows_per_batch, size * 4)
+
+
 # The document formats a table cell can be parsed as (--cell-format); declared once, here.
 CellFormat = Literal["txt", "md", "html"]
 

@@ -32,6 +32,11 @@ MEMORY_CHUNK = 1024
 PROGRESS_EVERY = 0.2  # seconds between progress updates (answers are counted one by one)
 
 
+def engine_request(request: PlannedRequest, *, deterministic: bool = False) -> GenerationRequest:
+    """What the engine is asked for a planned request (the same whenever it is sent)."""
+    return GenerationRequest(request.model_text, request.prompt_ids, request.max_tokens, deterministic)
+
+
 class Memory(Protocol):
     """Translation memory hook (memory.PipelineMemory), keyed like requests: (target language,
     source text, context)."""
@@ -102,9 +107,7 @@ class Dispatcher:
         try:
             for batch in batches:
                 started, retries = time.monotonic(), engine.retries
-                asked = [
-                    GenerationRequest(r.model_text, r.prompt_ids, r.max_tokens, deterministic) for r in batch
-                ]
+                asked = [engine_request(r, deterministic=deterministic) for r in batch]
                 self.report.engine_requests += len(batch)
                 done = 0
                 counter = _Counter(self.progress, enabled=not deterministic)

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ..engine.base import Engine
+from ..engine.base import Engine, TakesEarlyRequests
 from ..formats import FORMATS, EncodedOutput, FormatError, StringsReader, Unit
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
@@ -30,7 +30,7 @@ from ..review import RecordSpool
 from ..signals import deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
-from .dispatch import Dispatcher, Memory
+from .dispatch import Dispatcher, Memory, engine_request
 from .engine_start import EngineHolder
 from .flagging import Flagger
 from .held_answers import HeldAnswers
@@ -42,6 +42,10 @@ from .run_options import RunOptions
 from .unit_results import finish_unit
 from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first
+
+# Requests planned together and sent early to an engine that is already running (`_send_early`):
+# one batch call of the tokenizer each.
+EARLY_CHUNK = 256
 
 
 class Pipeline:
@@ -269,6 +273,36 @@ class Pipeline:
             # Work for the model: load it while the other inputs are read (a cold start is tens
             # of seconds; reading a large folder or catalog can be too).
             self.engine.start()
+        self._send_early(window)
+
+    def _send_early(self, window: Window) -> None:
+        """An engine that is running already gets the window's first requests while the rest is
+        read and planned (EARLY_CHUNK at a time, as long as it has room): it works meanwhile, and
+        the window's dispatch takes their answers (engine.base.TakesEarlyRequests)."""
+        if self.options.dry_run or window.early_closed:
+            return
+        planner = window.planner
+        new = planner.registered_since(window.early_seen)
+        if len(new) < EARLY_CHUNK:
+            return
+        engine: object = self.engine.ready()  # (any engine; some take requests early)
+        if not isinstance(engine, TakesEarlyRequests):
+            return
+        room = engine.early_room()
+        if room <= 0:
+            window.early_closed = True
+            return
+        window.early_seen += len(new)
+        if self.memory is not None:  # what the memory knows is never asked for
+            keys = [a.key for a in new if a.key not in window.looked_up]
+            if keys:
+                window.looked_up.update(zip(keys, self.memory.recall(keys), strict=True))
+            new = [a for a in new if window.looked_up.get(a.key) is None]
+        planner.finish()
+        # the longest first, as a pass sends them (batching.LONG_LEAD_FACTOR): the tail of the job
+        # is the longest request's steps
+        planned = sorted((planner.planned[a.key] for a in new), key=lambda r: -r.max_tokens)
+        engine.send_early([engine_request(r) for r in planned[:room]])
 
     def _with_context(self, current: OpenInput) -> bool:
         mode = self.options.context
@@ -290,13 +324,14 @@ class Pipeline:
     # -- translating --------------------------------------------------------------------------
     def _translate(self, window: Window) -> None:
         planner, outcomes = window.planner, window.outcomes
-        asks = planner.unplanned()
+        asks = list(planner.asks.values())  # (some may be planned already: sent early)
         recalled = self._recall(window, [a.key for a in asks])  # by text: the engine can start first
         left = [a.key for a in asks if a.key not in recalled]
         if left:
             self.engine.start()
         self.progress.phase("planning")
-        requests = planner.finish()  # tokenized while the engine starts
+        planner.finish()  # tokenized while the engine starts
+        requests = [planner.planned[a.key] for a in asks]
         report = self.report
         report.unique_segments += len(requests)
         report.prompt_tokens += sum(r.prompt_tokens for r in requests)

@@ -33,6 +33,10 @@ class EngineStart:
         """Whether the build has ended (built or failed)."""
         return not self._thread.is_alive()
 
+    def built(self) -> bool:
+        """Whether the build has ended with an engine."""
+        return self.done() and self._error is None and self._engine is not None
+
     def result(self) -> Engine:
         """The engine, once built; the factory's exception if it failed."""
         self._thread.join()
@@ -72,6 +76,13 @@ class EngineHolder:
             # must leave the engine to `close`, not to the end of the process.
             self._engine = self._start.result() if self._start is not None else self._factory()
             self._start = None
+        return self._engine
+
+    def ready(self) -> Engine | None:
+        """The engine if it is built already (None while it starts, or if its start failed:
+        `get` says why), without waiting."""
+        if self._engine is None and self._start is not None and self._start.built():
+            return self.get()
         return self._engine
 
     def close(self, *, failed: bool) -> None:

@@ -45,3 +45,5 @@ class Window:
     looked_up: dict[RequestKey, str | None] = field(default_factory=dict)  # what they found (None: not)
     segments: int = 0
     new_jobs: int = 0
+    early_seen: int = 0  # asks the early sends have looked at (`Pipeline._send_early`)
+    early_closed: bool = False  # the engine had no more room for early requests

@@ -26,6 +26,7 @@ from ..table_cells import (
     TableCell,
     TableOptions,
     added_columns,
+    batch_sizes,
     column_listing,
     rendered_cell,
     selected_columns,
@@ -129,6 +130,8 @@ class DelimitedReader:
                 Scanned([first_row.spans[i] for i in wanted], first_row.end, first_row.next, first_row.fields)
             )
         index = 0
+        sizes = batch_sizes(self._table.rows_per_batch)  # the first batches smaller
+        limit = next(sizes)
         while True:
             start = scanner.position
             got = scanner.next_record(wanted)
@@ -143,13 +146,14 @@ class DelimitedReader:
                             f"{len(header.names)}"
                         )
                     rows.append(record)
-                if len(rows) < self._table.rows_per_batch and scanner.position < BATCH_CHARS:
+                if len(rows) < limit and scanner.position < BATCH_CHARS:
                     continue
             if got is None and index > 0 and scanner.position == 0:
                 return  # the last batch ended at the end of the file
             yield self._unit(index, scanner, rows, (picks, context_picks), header_end if index == 0 else None)
             index += 1
             rows = []
+            limit = next(sizes)
             if got is None:
                 return
 

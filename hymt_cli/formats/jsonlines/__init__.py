@@ -24,6 +24,7 @@ from ..table_cells import (
     TableCell,
     TableOptions,
     added_column,
+    batch_sizes,
     column_listing,
     rendered_cell,
 )
@@ -102,6 +103,8 @@ class JsonLinesReader:
         seen: set[str] = set()
         batch: list[LineFields] = []
         index = 0
+        sizes = batch_sizes(self._table.rows_per_batch)  # the first batches smaller
+        limit = next(sizes)
         while True:
             span = lines.next_line()
             if span is not None:
@@ -118,12 +121,13 @@ class JsonLinesReader:
                         raise FormatError(f"line {lines.line}, {exc}") from None
                     seen |= found.seen
                     batch.append(found)
-                if len(batch) < self._table.rows_per_batch and lines.position < BATCH_CHARS:
+                if len(batch) < limit and lines.position < BATCH_CHARS:
                     continue
             if lines.position > 0 or index == 0:
                 yield self._unit(index, lines, batch)
                 index += 1
                 batch = []
+                limit = next(sizes)
             if span is None:
                 break
         if self._first is None:
