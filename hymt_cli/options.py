@@ -24,6 +24,9 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_
 
 from .errors import UsageError
 
+# The config file that declares settings for a folder (settings/layers.py finds it); never an input.
+CONFIG_FILE = "hymt.toml"
+
 
 class Panel:
     """The help panels options are grouped in, in the order `--help` shows them."""

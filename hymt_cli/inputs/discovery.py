@@ -12,7 +12,7 @@ report lists them, `-v` prints them, the summary counts them):
 - string files of a suffix shared with configuration files (`.json`, `.yml`, `.toml`,
   `.properties`) outside a folder that shows strings (`locales/`, `i18n/` ...; --format, or
   naming the file, takes them);
-- hidden files and folders; files of no supported format;
+- hidden files and folders; hymt's own config file (`hymt.toml`); files of no supported format;
 - what `--exclude` globs match, what `--include` globs do not, and what git ignores
   (`.gitignore`, unless `--no-gitignore`; globs.py, gitignore.py);
 - a file whose format needs a setting the run lacks: a table without `--columns` (for all
@@ -46,7 +46,7 @@ from ..formats import (
 )
 from ..formats.catalogs import catalog_role, declared_role, named_source
 from ..formats.layout import in_language_of
-from ..options import OptionSet
+from ..options import CONFIG_FILE, OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES, model_language
@@ -385,6 +385,8 @@ class _Walk:
                 self.skip(path, "hidden file")
             return None
         reason = self._left_out(path)
+        if reason is None and path.name == CONFIG_FILE:
+            reason = "hymt's config file"
         if reason is not None:
             self.skip(path, reason)
             return None

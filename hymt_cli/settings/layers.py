@@ -20,13 +20,11 @@ from pathlib import Path
 from typing import Literal
 
 from ..errors import UsageError
-from ..options import Setting
+from ..options import CONFIG_FILE, Setting
 from .file_entries import KEY as FILES_KEY
 from .file_entries import file_entries
 from .schema import Settings, all_settings
 from .values import from_file, from_text
-
-CONFIG_FILE = "hymt.toml"
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,3 +142,18 @@ def test_config_globs_are_relative_to_the_config_file(tmp_path: Path) -> None:
     assert "skipped ../other/x.md: not included" in result.stderr
     shown = hymt("config", cwd=tmp_path / "docs", text=True).stdout
     assert 'exclude = ["../docs/drafts/", "../**/*.txt"]' in shown
+
+
+def test_a_config_file_in_a_strings_folder_is_never_an_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`i18n/hymt.toml` says how the CSV dictionaries beside it are read (Magento's layout): a
+    folder that shows strings takes `.toml` files as catalogs, but never hymt's own config."""
+    _tree(
+        tmp_path,
+        {"i18n/en_US.csv": '"Hello","Hello"\n', "i18n/hymt.toml": 'columns = ["2"]\nheader = false\n'},
+    )
+    monkeypatch.chdir(tmp_path)
+    sources, skipped = _found(DiscoveryRules(), ".")
+    assert "i18n/hymt.toml" not in sources
+    assert skipped["i18n/hymt.toml"] == "hymt's config file"
