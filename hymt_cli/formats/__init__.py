@@ -34,6 +34,7 @@ from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
+from .ooxml import DocxFormat, OfficeOptions
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
@@ -117,6 +118,16 @@ register(
         HtmlFormat.suffixes,
         lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
+    )
+)
+# Office Open XML packages (formats/ooxml): the package is the unit of work, never a table cell.
+register(
+    FormatSpec(
+        DocxFormat.name,
+        DocxFormat.suffixes,
+        lambda o: DocxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
     )
 )
 _table(

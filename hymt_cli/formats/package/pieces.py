@@ -3,11 +3,13 @@
 A format's reader of a part makes a `PartPiece` per piece of the part's text: the segments
 found there (ids from 0 in the piece), how a review names each (`labels`: "footnote 2",
 "Sheet1!B4"), the keys under which later parts may look up a segment's translation (`keys`: a
-SmartArt drawing repeats its data's text), and `Edit`s. An edit replaces a span of the piece's
-text with what its `render` makes of the translations; edits may nest (a text box's paragraph
+SmartArt drawing repeats its data's text, under the ids of the shapes that show it), and
+`Edit`s. An edit replaces a span of the piece's text with what its `render` makes of the
+translations; edits may nest (a text box's paragraph
 inside the paragraph that anchors it): an edit's render reads its span through `source`, with
 the edits inside it already applied. A render that returns None leaves its span as the source
-has it (with the nested edits applied). Splicing is the contract, as for every document:
+has it (with the nested edits applied). `finish`, where given, makes the whole spliced piece say
+the target (its language attributes). Splicing is the contract, as for every document:
 
     piece.reassemble({s.id: s.text for s in piece.segments}, None) == piece.text
 """
@@ -48,8 +50,10 @@ class PartPiece:
     text: str
     segments: Sequence[Segment] = ()
     labels: Mapping[int, str] = field(default_factory=dict)
-    keys: Mapping[int, str] = field(default_factory=dict)
+    keys: Mapping[int, Sequence[str]] = field(default_factory=dict)
     edits: Sequence[Edit] = ()
+    # What the whole spliced piece becomes for a target (its language attributes), if anything.
+    finish: Callable[[str, Target], str] | None = None
 
     def reassemble(
         self,
@@ -60,13 +64,17 @@ class PartPiece:
         """The piece with its edits applied; the translations of its keyed segments are added
         to `shared` (for the parts read after it)."""
         if shared is not None:
-            for sid, key in self.keys.items():
+            for sid, keys in self.keys.items():
                 if sid in translated:
-                    shared[key] = translated[sid]
-        if not self.edits:
-            return self.text
-        context = Rendering(translated, target, shared if shared is not None else {})
-        return splice(self.text, self.edits, context)
+                    for key in keys:
+                        shared[key] = translated[sid]
+        text = self.text
+        if self.edits:
+            context = Rendering(translated, target, shared if shared is not None else {})
+            text = splice(text, self.edits, context)
+        if self.finish is not None and target is not None:
+            text = self.finish(text, target)
+        return text
 
 
 class _Node:
