@@ -109,3 +109,94 @@ def text_box(*paragraphs: str) -> str:
         "</w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>"
         f"{inner}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>"
     )
+
+
+_SHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_SML = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+
+def xlsx(
+    sheets: dict[str, str],
+    strings: list[str],
+    *,
+    comments: dict[str, str] | None = None,
+    tables: dict[str, tuple[str, list[str]]] | None = None,
+) -> bytes:
+    """A workbook: `sheets` maps a sheet name to its `sheetData` XML, `strings` are the shared
+    strings' `si` contents; `comments` maps a sheet name to its comment elements, `tables` a
+    sheet name to a table's ref and column names (its first row the header)."""
+    comments, tables = comments or {}, tables or {}
+    types = [
+        ("/xl/workbook.xml", f"{_SML}.sheet.main+xml"),
+        ("/xl/sharedStrings.xml", f"{_SML}.sharedStrings+xml"),
+    ]
+    files: dict[str, str] = {}
+    book_rels = []
+    sheet_list = []
+    for n, (name, data) in enumerate(sheets.items(), 1):
+        types.append((f"/xl/worksheets/sheet{n}.xml", f"{_SML}.worksheet+xml"))
+        book_rels.append((f"rId{n}", "worksheet", f"worksheets/sheet{n}.xml"))
+        sheet_list.append(f'<sheet name="{name}" sheetId="{n}" r:id="rId{n}"/>')
+        parts = []
+        rels = []
+        if name in tables:
+            types.append((f"/xl/tables/table{n}.xml", f"{_SML}.table+xml"))
+            rels.append(("rT", "table", f"../tables/table{n}.xml"))
+            ref, names = tables[name]
+            columns = "".join(f'<tableColumn id="{i}" name="{c}"/>' for i, c in enumerate(names, 1))
+            files[f"xl/tables/table{n}.xml"] = (
+                f'{_DECL}<table xmlns="{_SHEET_NS}" id="{n}" name="Table{n}" displayName="Table{n}" '
+                f'ref="{ref}"><autoFilter ref="{ref}"/><tableColumns count="{len(names)}">{columns}'
+                "</tableColumns></table>"
+            )
+            parts.append('<tableParts count="1"><tablePart r:id="rT"/></tableParts>')
+        if name in comments:
+            types.append((f"/xl/comments{n}.xml", f"{_SML}.comments+xml"))
+            rels.append(("rC", "comments", f"../comments{n}.xml"))
+            files[f"xl/comments{n}.xml"] = (
+                f'{_DECL}<comments xmlns="{_SHEET_NS}"><authors><author>Ann</author></authors>'
+                f"<commentList>{comments[name]}</commentList></comments>"
+            )
+        files[f"xl/worksheets/sheet{n}.xml"] = (
+            f'{_DECL}<worksheet xmlns="{_SHEET_NS}" xmlns:r="{R_NS}"><sheetData>{data}</sheetData>'
+            f"{''.join(parts)}</worksheet>"
+        )
+        if rels:
+            files[f"xl/worksheets/_rels/sheet{n}.xml.rels"] = _rels(rels)
+    book_rels.append(("rIdS", "sharedStrings", "sharedStrings.xml"))
+    files["xl/workbook.xml"] = (
+        f'{_DECL}<workbook xmlns="{_SHEET_NS}" xmlns:r="{R_NS}"><sheets>{"".join(sheet_list)}</sheets>'
+        '<definedNames><definedName name="Total">Sheet1!$B$2</definedName></definedNames></workbook>'
+    )
+    files["xl/_rels/workbook.xml.rels"] = _rels(book_rels)
+    files["xl/sharedStrings.xml"] = (
+        f'{_DECL}<sst xmlns="{_SHEET_NS}" count="{len(strings)}" uniqueCount="{len(strings)}">'
+        + "".join(f"<si>{s}</si>" for s in strings)
+        + "</sst>"
+    )
+    overrides = "".join(f'<Override PartName="{n}" ContentType="{t}"/>' for n, t in types)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(
+            "[Content_Types].xml",
+            f'{_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" '
+            'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            f'<Default Extension="xml" ContentType="application/xml"/>{overrides}</Types>',
+        )
+        zf.writestr("_rels/.rels", _rels([("rId1", "officeDocument", "xl/workbook.xml")]))
+        for name, text in files.items():
+            zf.writestr(name, text.encode("utf-8"))
+    return out.getvalue()
+
+
+def _rels(items: list[tuple[str, str, str]]) -> str:
+    return (
+        f'{_DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        + "".join(
+            f'<Relationship Id="{i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+            f'relationships/{t}" Target="{target}"/>'
+            for i, t, target in items
+        )
+        + "</Relationships>"
+    )

@@ -108,7 +108,11 @@ def _same_package(a: Path, b: Path) -> bool:
     return same_members(a, b) == []  # member by member, language attributes aside
 
 
-SAME: dict[str, Callable[[Path, Path], bool]] = {"parquet": _same_table, "docx": _same_package}
+SAME: dict[str, Callable[[Path, Path], bool]] = {
+    "parquet": _same_table,
+    "docx": _same_package,
+    "xlsx": _same_package,
+}
 
 
 def unchanged(sample: Sample, output: Path) -> bool:

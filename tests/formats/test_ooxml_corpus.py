@@ -53,10 +53,29 @@ def test_pseudo_translates_every_part_and_keeps_what_is_fixed(path: Path, tmp_pa
     report, outputs = translate_files([path], PseudoEngine(), tmp_path, lang="de")
     assert report.files_failed == 0, [f.error for f in report.files]
     output = outputs[path]
-    assert report.segments > 0
-    assert untranslated(output, PARTS[path.suffix]) == []
+    kept = _table_headers(path) if path.suffix in (".xlsx", ".xlsm") else set()
+    readable = [t for t in untranslated(path, PARTS[path.suffix]) if t.partition(": ")[2] not in kept]
+    assert report.segments > 0 or not readable
+    assert [t for t in untranslated(output, PARTS[path.suffix]) if t.partition(": ")[2] not in kept] == []
     assert fixed_things(output) == fixed_things(path)
     _opens(output)
+
+
+def _table_headers(path: Path) -> set[str]:
+    """The header cells' texts of the workbook's tables (as repr: `untranslated` quotes them):
+    kept, so that they stay the tables' column names."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(str(path))
+    found: set[str] = set()
+    for sheet in book.worksheets:
+        for table in sheet.tables.values():
+            header = table.ref.split(":")[0]
+            row = sheet[header].row
+            for cell in sheet[table.ref][0] if row else ():
+                found.add(repr(str(cell.value)))
+                assert str(cell.value) in [c.name for c in table.tableColumns]
+    return found
 
 
 def _opens(output: Path) -> None:

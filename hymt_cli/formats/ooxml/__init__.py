@@ -11,5 +11,6 @@ from __future__ import annotations
 
 from .docx import DocxFormat
 from .options import OfficeOptions
+from .xlsx import XlsxFormat
 
-__all__ = ["DocxFormat", "OfficeOptions"]
+__all__ = ["DocxFormat", "OfficeOptions", "XlsxFormat"]
