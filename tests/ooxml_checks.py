@@ -28,6 +28,10 @@ _LANGUAGE = re.compile(
 PSEUDO = "\u27e6"  # how the pseudo engine opens every translation
 
 
+def without_languages(data: bytes) -> bytes:
+    return _LANGUAGE.sub(b"", data)
+
+
 def members(data: bytes | Path) -> dict[str, bytes]:
     raw = data.read_bytes() if isinstance(data, Path) else data
     with zipfile.ZipFile(io.BytesIO(raw)) as zf:
@@ -39,7 +43,7 @@ def same_members(source: Path, output: Path) -> list[str]:
     before, after = members(source), members(output)
     if list(before) != list(after):
         return ["<the member list>"]
-    return [name for name in before if _LANGUAGE.sub(b"", before[name]) != _LANGUAGE.sub(b"", after[name])]
+    return [name for name in before if without_languages(before[name]) != without_languages(after[name])]
 
 
 def _own_text(paragraph: ET.Element, text_tag: str, paragraph_tag: str) -> str:

@@ -112,6 +112,7 @@ SAME: dict[str, Callable[[Path, Path], bool]] = {
     "parquet": _same_table,
     "docx": _same_package,
     "xlsx": _same_package,
+    "pptx": _same_package,
 }
 
 

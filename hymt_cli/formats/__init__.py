@@ -34,7 +34,7 @@ from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
-from .ooxml import DocxFormat, OfficeOptions, XlsxFormat
+from .ooxml import DocxFormat, OfficeOptions, PptxFormat, XlsxFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
@@ -126,6 +126,15 @@ register(
         DocxFormat.name,
         DocxFormat.suffixes,
         lambda o: DocxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
+register(
+    FormatSpec(
+        PptxFormat.name,
+        PptxFormat.suffixes,
+        lambda o: PptxFormat(o.of(OfficeOptions)),
         (OfficeOptions,),
         document=False,
     )

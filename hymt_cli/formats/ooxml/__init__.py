@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .docx import DocxFormat
 from .options import OfficeOptions
+from .pptx import PptxFormat
 from .xlsx import XlsxFormat
 
-__all__ = ["DocxFormat", "OfficeOptions", "XlsxFormat"]
+__all__ = ["DocxFormat", "OfficeOptions", "PptxFormat", "XlsxFormat"]

@@ -38,12 +38,15 @@ def _finish_drawing(prefixes: tuple[str, ...]) -> Callable[[str, Target], str]:
 class ShapeHandler:
     """Shapes' text (see the module docstring). `blocks`: the shape elements of this kind of part
     (`p:sp`, `p:graphicFrame`; `xdr:sp`; `dgm:pt`; `dsp:sp`); `place`: the part's place name;
-    `autofit`: fit growing text to its box."""
+    `autofit`: fit growing text to its box; `own_only`: leave placeholders (a layout's prompts)."""
 
-    def __init__(self, place: str, blocks: frozenset[str], *, autofit: bool = False) -> None:
+    def __init__(
+        self, place: str, blocks: frozenset[str], *, autofit: bool = False, own_only: bool = False
+    ) -> None:
         self._place = place
         self._blocks = blocks
         self._autofit = autofit
+        self._own_only = own_only  # a layout's or master's own shapes, not its placeholders' prompts
         self._collector = Collector()
         self._prefixes: tuple[str, ...] | None = None
         self._points: dict[int, tuple[str, int, str]] = {}  # SmartArt data: segment -> (model, n, text)
@@ -60,6 +63,8 @@ class ShapeHandler:
             of = shown.get("presAssocID") if shown is not None else None
             if of:  # a shape of the drawing (its modelId) shows this point of the data
                 self._shown_by.setdefault(of, []).append(model)
+            return
+        if self._own_only and _is_placeholder(node):
             return
         made: list[tuple[int, str]] = []
         for n, (paragraph, ancestors) in enumerate(paragraphs(node, "a:p")):
@@ -120,6 +125,14 @@ class ShapeHandler:
             self._collector.keys[sid] = tuple(keyed(f"dgm:{m}:{n}", source) for m in shapes)
         self._points = {}
         return self._collector.piece(text, _finish_drawing(self._prefixes))
+
+
+def _is_placeholder(shape: Node) -> bool:
+    """A placeholder shape (`p:nvSpPr/p:nvPr/p:ph`): on a layout or master, its text is a prompt
+    that slides never show ("Click to edit Master title style")."""
+    names = shape.child("p:nvSpPr")
+    props = names.child("p:nvPr") if names is not None else None
+    return props is not None and props.child("p:ph") is not None
 
 
 def growth(made: list[tuple[int, str]], context: Rendering) -> float:

@@ -4,8 +4,9 @@
   `w:eastAsia` for an East-Asian target, `w:bidi` for a right-to-left one. A translated run of a
   right-to-left target gets `w:rtl`; of an East-Asian target, an `w:eastAsia` font where its
   `w:rFonts` names fonts but none for East-Asian text (a font without those glyphs shows boxes).
-- DrawingML: the `lang` of every `a:rPr`, `a:endParaRPr` and `a:defRPr`; an East-Asian target's
-  translated run gets an `a:ea` font where it names none.
+- DrawingML: the `lang` of every `a:rPr`, `a:endParaRPr` and `a:defRPr` (a translated run gets
+  one where it had none); an East-Asian target's translated run gets an `a:ea` font where it
+  names none.
 """
 
 from __future__ import annotations
@@ -122,13 +123,18 @@ def default_east_asian_font(styles: str, prefix: str, target: Target) -> str:
 
 
 def drawing_adapt(target: Target | None, prefix: str) -> Adapt:
-    """How a translated DrawingML run's properties change: an East-Asian font where none is named."""
+    """How a translated DrawingML run's properties change: it says the target's language, and an
+    East-Asian target's names an East-Asian font where it names none."""
 
     def adapt(props: str | None) -> str | None:
-        if target is None or not (target.east_asian and target.east_asian_font):
+        if target is None:
             return props
         out = props if props is not None else f"<{prefix}rPr/>"
-        font = f'<{prefix}ea typeface="{target.east_asian_font}"/>'
-        return with_child(out, font, "ea", TEXT_RUN_PROPERTIES)
+        start = out[: out.index(">") + 1]
+        out = set_attribute(start, "lang", target.tag) + out[len(start) :]
+        if target.east_asian and target.east_asian_font:
+            font = f'<{prefix}ea typeface="{target.east_asian_font}"/>'
+            out = with_child(out, font, "ea", TEXT_RUN_PROPERTIES)
+        return out
 
     return adapt

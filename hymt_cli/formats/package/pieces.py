@@ -90,7 +90,8 @@ def splice(text: str, edits: Sequence[Edit], context: Rendering) -> str:
     lying inside it is dropped (never corrupts the output)."""
     root = _Node(None)
     stack: list[tuple[_Node, int]] = [(root, len(text))]
-    for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
+    # (an insertion where another edit starts goes before that edit, not into it)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end > e.start, -e.end)):
         while stack[-1][1] <= edit.start and len(stack) > 1:
             stack.pop()
         parent, parent_end = stack[-1]
