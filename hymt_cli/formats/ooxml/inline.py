@@ -140,21 +140,20 @@ def _text(
 
 def formatting_key(props: Node, src: str, dialect: Dialect) -> object:
     """What makes a run's look: its properties without the ones that are no formatting."""
-    ignored = dialect.key_ignored
-
-    def key(node: Node) -> object:
-        given = node.attrs()
-        attrs = tuple(sorted((k, v) for k, v in given.items() if k not in ignored))
-        children = tuple(
-            k for k in (key(c) for c in node.elements() if c.name not in ignored) if k is not None
-        )
-        if given and not attrs and not children:  # (`w:rFonts w:hint=...`: only what is no formatting)
-            return None
-        return (node.name, attrs, children)
-
-    found = key(props)
+    found = _key(props, dialect.key_ignored)
     # An empty property element is no formatting either (`<w:rPr/>`, or one left with only ignored parts).
-    return () if found == (props.name, (), ()) else found
+    return () if found is None or found == (props.name, (), ()) else found
+
+
+def _key(node: Node, ignored: frozenset[str]) -> object:
+    given = node.attrs() if node.attrs_raw.strip() else {}
+    attrs = tuple(sorted((k, v) for k, v in given.items() if k not in ignored))
+    children = tuple(
+        k for c in node.elements() if c.name not in ignored and (k := _key(c, ignored)) is not None
+    )
+    if given and not attrs and not children:  # (`w:rFonts w:hint=...`: only what is no formatting)
+        return None
+    return (node.name, attrs, children)
 
 
 def field_mark(atom: Atom, src: str) -> str | None:

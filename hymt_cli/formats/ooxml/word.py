@@ -23,16 +23,16 @@ from .sentence import sentence
 
 def paragraphs(node: Node, name: str) -> list[tuple[Node, tuple[Node, ...]]]:
     """Every element `name` in `node` (itself included), with its ancestors inside `node`."""
+    # (a loop, not a recursive closure: that would be a reference cycle holding the whole tree
+    # until the cycle collector runs, which the pipeline pauses during a window)
     found: list[tuple[Node, tuple[Node, ...]]] = []
-
-    def visit(current: Node, ancestors: tuple[Node, ...]) -> None:
+    stack: list[tuple[Node, tuple[Node, ...]]] = [(node, ())]
+    while stack:
+        current, ancestors = stack.pop()
         if current.name == name:
             found.append((current, ancestors))
         inner = (*ancestors, current)
-        for child in current.elements():
-            visit(child, inner)
-
-    visit(node, ())
+        stack.extend((child, inner) for child in reversed(list(current.elements())))
     return found
 
 

@@ -16,6 +16,7 @@ each shared string, the tables' header cells, and whether they hold inline strin
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,12 +43,12 @@ from .opc import Opc, local, parse_xml
 from .options import OfficeOptions
 
 _SHEETML = "officedocument.spreadsheetml"
-_CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*)>(.*?)</(?:\w+:)?c>", re.DOTALL)
-_REF = re.compile(rb"""\br\s*=\s*["']([A-Z]+[0-9]+)["']""")
-_SHARED = re.compile(rb"""\bt\s*=\s*["']s["']""")
-_VALUE = re.compile(rb"<(?:\w+:)?v>\s*([0-9]+)\s*</")
+# A cell showing a shared string (its attributes, its index); number cells are passed over in C.
+_SHARED_CELL = re.compile(
+    rb"""<(?:\w+:)?c\b([^>]*?\bt\s*=\s*["']s["'][^>]*)>\s*<(?:\w+:)?v>\s*([0-9]+)\s*</"""
+)
+_REF = re.compile(rb"""\br\s*=\s*["']([A-Z]+)([0-9]+)["']""")
 _INLINE = re.compile(rb"<(?:\w+:)?is>")
-_ROW_END = re.compile(rb"</(?:\w+:)?row>")
 
 
 def is_workbook(content_type: str) -> bool:
@@ -55,55 +56,67 @@ def is_workbook(content_type: str) -> bool:
     return kind.endswith(".main+xml") and ("spreadsheetml" in kind or "ms-excel" in kind)
 
 
-@dataclass(slots=True)
-class SheetScan:
-    """What a sheet's bytes say before it is read: the first cell showing each shared string,
-    whether it holds inline strings."""
+class FirstCells:
+    """The first cell that shows each shared string: one 64-bit number per string (a workbook of
+    millions of strings keeps this in megabytes, not in a dictionary of texts)."""
 
-    first_cell: dict[int, str] = field(default_factory=dict)
-    inline: bool = False
-    header_strings: set[int] = field(default_factory=set)
+    def __init__(self) -> None:
+        self._cells = array("q")
+
+    def note(self, index: int, sheet: int, column: bytes, row: int) -> None:
+        cells = self._cells
+        if index >= len(cells):
+            cells.extend(array("q", [-1]) * max(index + 1 - len(cells), len(cells)))
+        if cells[index] < 0:
+            cells[index] = (sheet << 48) | (row << 16) | _column(column.decode())
+
+    def label(self, index: int, names: list[str]) -> str:
+        cell = self._cells[index] if index < len(self._cells) else -1
+        if cell < 0:
+            return f"shared string {index + 1}"
+        return f"{names[cell >> 48]}!{_letters(cell & 0xFFFF)}{(cell >> 16) & 0xFFFFFFFF}"
 
 
-def scan_sheet(archive: ZipArchive, name: str, headers: set[str]) -> SheetScan:
-    """Scan a sheet's cells as bytes, a row at a time (`headers`: cells whose shared strings are
-    never translated)."""
+def scan_sheet(
+    archive: ZipArchive, name: str, sheet: int, first: FirstCells, headers: set[str], kept: set[int]
+) -> bool:
+    """Scan a sheet's cells as bytes, a row at a time: note the first cell of each shared string
+    (`sheet`: the sheet's number), the shared strings of `headers` (cells never translated) in
+    `kept`; whether the sheet holds inline strings."""
     entry = archive.entry(name)
-    found = SheetScan()
     if entry is None:
-        return found
+        return False
+    inline = False
     held = b""
     for chunk in archive.chunks(entry):
         held += chunk
-        end = 0
-        for row in _ROW_END.finditer(held):
-            end = row.end()
-        if end:
-            _cells(held[:end], found, headers)
-            held = held[end:]
-    _cells(held, found, headers)
-    return found
+        cut = _after_last_row(held)
+        if cut:
+            inline = _cells(held[:cut], sheet, first, headers, kept) or inline
+            held = held[cut:]
+    return _cells(held, sheet, first, headers, kept) or inline
 
 
-def _cells(data: bytes, found: SheetScan, headers: set[str]) -> None:
-    if not found.inline and _INLINE.search(data):
-        found.inline = True
-    if b't="s"' not in data and b"t='s'" not in data:
-        return
-    first = found.first_cell
-    for cell in _CELL.finditer(data):
-        attrs = cell.group(1)
-        if not _SHARED.search(attrs):
+def _after_last_row(data: bytes) -> int:
+    """The offset after the last `</row>` (any prefix) in `data`; 0 where there is none."""
+    at = len(data)
+    while (at := data.rfind(b"row>", 0, at)) >= 0:
+        start = data.rfind(b"<", 0, at)
+        if start >= 0 and data[start + 1 : start + 2] == b"/" and b">" not in data[start:at]:
+            return at + 4
+    return 0
+
+
+def _cells(data: bytes, sheet: int, first: FirstCells, headers: set[str], kept: set[int]) -> bool:
+    for cell in _SHARED_CELL.finditer(data):
+        ref = _REF.search(cell.group(1))
+        if ref is None:
             continue
-        value = _VALUE.search(cell.group(2))
-        ref = _REF.search(attrs)
-        if value is None:
-            continue
-        index = int(value.group(1))
-        where = ref.group(1).decode() if ref is not None else ""
-        if where in headers:
-            found.header_strings.add(index)
-        first.setdefault(index, where)
+        index = int(cell.group(2))
+        first.note(index, sheet, ref.group(1), int(ref.group(2)))
+        if headers and (ref.group(1) + ref.group(2)).decode() in headers:
+            kept.add(index)
+    return _INLINE.search(data) is not None
 
 
 def header_cells(ref: str, rows: int) -> set[str]:
@@ -205,19 +218,14 @@ class Workbook:
     """The sheets by part name: their names, what their bytes say, their related parts."""
 
     names: dict[str, str] = field(default_factory=dict)  # sheet part -> sheet name
-    scans: dict[str, SheetScan] = field(default_factory=dict)
+    inline: set[str] = field(default_factory=set)  # sheet parts that hold inline strings
     headers: dict[str, set[str]] = field(default_factory=dict)  # sheet part -> table header cells
     owners: dict[str, str] = field(default_factory=dict)  # a comments/drawing part -> its sheet's name
+    first: FirstCells = field(default_factory=FirstCells)
+    kept: set[int] = field(default_factory=set)  # shared strings a table's header cell shows
 
     def first_cell(self, index: int) -> str:
-        for part, scan in self.scans.items():
-            where = scan.first_cell.get(index)
-            if where is not None:
-                return f"{self.names.get(part, part)}!{where}"
-        return f"shared string {index + 1}"
-
-    def kept_strings(self) -> set[int]:
-        return {i for scan in self.scans.values() for i in scan.header_strings}
+        return self.first.label(index, list(self.names.values()))
 
 
 def read_workbook(archive: ZipArchive, opc: Opc, main: str) -> Workbook:
@@ -237,7 +245,8 @@ def read_workbook(archive: ZipArchive, opc: Opc, main: str) -> Workbook:
             if element is not None:
                 headers |= header_cells(element.get("ref", ""), int(element.get("headerRowCount", "1") or 0))
         book.headers[part] = headers
-        book.scans[part] = scan_sheet(archive, part, headers)
+        if scan_sheet(archive, part, len(book.headers) - 1, book.first, headers, book.kept):
+            book.inline.add(part)
         for kind in ("comments", "threadedComment", "drawing"):
             for related in opc.related(part, kind):
                 book.owners[related] = name
@@ -270,11 +279,9 @@ class XlsxFormat(PackageFormat):
     def _handler(self, name: str, kind: str, book: Workbook) -> Callable[[], BlockHandler] | None:
         owner = book.owners.get(name, "")
         if kind.endswith(f"{_SHEETML}.sharedStrings+xml"):
-            kept = book.kept_strings()
-            return lambda: SharedStrings(book.first_cell, kept)
+            return lambda: SharedStrings(book.first_cell, book.kept)
         if kind.endswith(f"{_SHEETML}.worksheet+xml"):
-            scan = book.scans.get(name)
-            if scan is None or not scan.inline:
+            if name not in book.inline:
                 return None  # nothing to translate: copied as it was
             return lambda: SheetStrings(book.names.get(name, name), book.headers.get(name, set()))
         if kind.endswith((f"{_SHEETML}.comments+xml", "threadedcomments+xml")):
