@@ -212,3 +212,16 @@ def test_a_long_document_is_read_in_pieces(tmp_path: Path) -> None:
     assert len(units) > 2 and sum(len(u.segments) for u in units) == 4000
     report, outputs = translate_files([path], IdentityEngine(), tmp_path / "out", lang="fr")
     assert same_members(path, outputs[path]) == []
+
+
+def test_a_row_of_exact_height_whose_text_grows_is_a_finding(tmp_path: Path) -> None:
+    row = (
+        '<w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:trPr><w:trHeight w:val="300" '
+        'w:hRule="exact"/></w:trPr><w:tc><w:p><w:r><w:t>Total sales</w:t></w:r></w:p></w:tc></w:tr>'
+        "<w:tr><w:tc><w:p><w:r><w:t>Free height</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+    )
+    path = _write(tmp_path, "i.docx", docx(row + para(run("After."))))
+    report, outputs = translate_files([path], PseudoEngine(), tmp_path / "out", lang="de")
+    flags = [f for f in report.files[0].flags if f.check == "overflow"]
+    assert [(f.label, f.source) for f in flags] == [("table", "Total sales")]
+    assert "exact height" in flags[0].message

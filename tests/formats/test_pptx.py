@@ -83,3 +83,11 @@ def test_right_to_left_and_east_asian_targets(tmp_path: Path) -> None:
     report, outputs = translate_files([path], PseudoEngine(), tmp_path / "ko", lang="ko")
     xml = members(outputs[path])["ppt/slides/slide1.xml"].decode()
     assert '<a:ea typeface="Malgun Gothic"/>' in xml
+
+
+def test_a_table_cell_that_grows_much_is_a_finding_named_by_its_place(tmp_path: Path) -> None:
+    path = _deck(tmp_path / "deck.pptx")
+    report, outputs = translate_files([path], PseudoEngine(), tmp_path / "out", lang="de")
+    found = [(f.check, f.label) for f in report.files[0].flags]
+    assert ("overflow", "slide 1 table") in found  # "Region" grows past 130% in a pseudo answer
+    assert all(f.message.startswith("slide 1") for f in report.files[0].flags if f.check == "overflow")

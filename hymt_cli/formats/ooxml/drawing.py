@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from ...text.tags import TAG
+from ..base import Finding
 from ..package import Node, Open, PartPiece, Rendering, Source, Target
 from .collector import Collector, keyed, prefix_of
 from .dialects import DRAWING
@@ -67,6 +68,7 @@ class ShapeHandler:
         if self._own_only and _is_placeholder(node):
             return
         made: list[tuple[int, str]] = []
+        cells: dict[int, list[tuple[int, str]]] = {}
         for n, (paragraph, ancestors) in enumerate(paragraphs(node, "a:p")):
             label = self._place + (" table" if any(a.name == "a:tbl" for a in ancestors) else "")
             found = self._collector.paragraph(
@@ -79,11 +81,16 @@ class ShapeHandler:
             )
             if found is not None:
                 made.append((found[0], found[1].text))
+                cell = next((a for a in reversed(ancestors) if a.name == "a:tc"), None)
+                if cell is not None:
+                    cells.setdefault(id(cell), []).append((found[0], found[1].text))
                 if key and node.name == "dgm:pt":
                     self._points[found[0]] = (model or "", n, found[1].text)
                 self._right_to_left(paragraph, found[0])
         if self._autofit and made:
             self._fit(node, made)
+        if cells:
+            self._cells(node, cells)
 
     def _right_to_left(self, paragraph: Node, sid: int) -> None:
         props = paragraph.child("a:pPr")
@@ -109,13 +116,45 @@ class ShapeHandler:
             return
         prefix = prefix_of(body)
 
+        place = self._place
+
         def rendered(context: Rendering, source: Source) -> str | None:
             grown = growth(made, context)
             if grown <= 1.05:
                 return None
-            return fitted(source(body.start, body.end), prefix, grown)
+            fit = fitted(source(body.start, body.end), prefix, grown)
+            if fit is None:
+                return None
+            scale = fit[1]
+            if scale < READABLE_SCALE:
+                context.findings.append(
+                    Finding(
+                        made[0][0],
+                        "overflow",
+                        f"{place}: the text is {grown - 1:.0%} longer; "
+                        f"its font is scaled to {scale:.0%} to fit its box",
+                    )
+                )
+            return fit[0]
 
         self._collector.edit(body.start, body.end, rendered)
+
+    def _cells(self, frame: Node, cells: dict[int, list[tuple[int, str]]]) -> None:
+        """A table's cells whose text grows much: a finding (a table's rows grow, the slide does not)."""
+        place = self._place
+
+        def rendered(context: Rendering, source: Source) -> str | None:
+            for made in cells.values():
+                grown = growth(made, context)
+                if grown > TABLE_GROWTH:
+                    message = (
+                        f"{place} table: a cell's text is {grown - 1:.0%} longer; "
+                        "its row grows and may leave the slide"
+                    )
+                    context.findings.append(Finding(made[0][0], "overflow", message))
+            return None
+
+        self._collector.edit(frame.end, frame.end, rendered)
 
     def piece(self, text: str) -> PartPiece:
         if self._prefixes is None:
@@ -145,10 +184,14 @@ def growth(made: list[tuple[int, str]], context: Rendering) -> float:
     return after / before if before else 1.0
 
 
-def fitted(body: str, prefix: str, grown: float) -> str | None:
+READABLE_SCALE = 0.6  # a font scaled below this to fit its box is worth a reviewer's look
+TABLE_GROWTH = 1.3  # a table cell's text this many times longer: its row grows
+
+
+def fitted(body: str, prefix: str, grown: float) -> tuple[str, float] | None:
     """A text body's properties with `a:normAutofit` scaling the font for text `grown` times
-    longer (a box's text fills about the square of the font size); None where the shape fits
-    its text already (`a:spAutoFit`: the shape grows) or would need less than a quarter."""
+    longer (a box's text fills about the square of the font size), and the scale; None where the
+    shape fits its text already (`a:spAutoFit`: the shape grows)."""
     found = [name for name, _, _ in children(body)]
     if "spAutoFit" in found:
         return None
@@ -160,17 +203,19 @@ def fitted(body: str, prefix: str, grown: float) -> str | None:
     scale = max(0.25, math.floor(scale / math.sqrt(grown) * 40) / 40)  # in steps of 2.5%
     value = str(int(round(scale * 100000)))
     if norm is not None:
-        return body[: norm.start()] + set_attribute(norm.group(0), "fontScale", value) + body[norm.end() :]
+        return body[: norm.start()] + set_attribute(norm.group(0), "fontScale", value) + body[
+            norm.end() :
+        ], scale
     autofit = f'<{prefix}normAutofit fontScale="{value}"/>'
     no = re.search(rf"<{re.escape(prefix)}noAutofit\b[^>]*?(?:/>|>.*?</{re.escape(prefix)}noAutofit>)", body)
     if no is not None:
-        return body[: no.start()] + autofit + body[no.end() :]
+        return body[: no.start()] + autofit + body[no.end() :], scale
     if body.endswith("/>"):
-        return body[:-2].rstrip() + f">{autofit}</{prefix}bodyPr>"
+        return body[:-2].rstrip() + f">{autofit}</{prefix}bodyPr>", scale
     # (after a:prstTxWarp, before a:scene3d, a:sp3d, a:flatTx, a:extLst)
     after = re.search(rf"<{re.escape(prefix)}(?:scene3d|sp3d|flatTx|extLst)\b", body)
     at = after.start() if after is not None else body.rindex("</")
-    return body[:at] + autofit + body[at:]
+    return body[:at] + autofit + body[at:], scale
 
 
 class ChartHandler:

@@ -12,6 +12,8 @@ For a right-to-left target a translated paragraph gets `w:bidi` (its runs `w:rtl
 
 from __future__ import annotations
 
+from ...text.tags import TAG
+from ..base import Finding
 from ..package import Node, Open, PartPiece, Rendering, Source, Target
 from .collector import Collector, prefix_of
 from .dialects import WORD
@@ -19,6 +21,8 @@ from .inline import inline
 from .languages import W_URIS, declared_prefixes, default_east_asian_font, word_adapt, word_languages
 from .properties import PARAGRAPH_PROPERTIES, with_child
 from .sentence import sentence
+
+EXACT_ROW_GROWTH = 1.15  # a row of exact height holds little more than its source's text
 
 
 def paragraphs(node: Node, name: str) -> list[tuple[Node, tuple[Node, ...]]]:
@@ -69,12 +73,19 @@ class WordHandler:
         self._place = place
         self._collector = Collector()
         self._prefixes: tuple[str, ...] | None = None
+        self._exact_row = False  # in a table row of exact height (w:trHeight w:hRule="exact")
 
     def is_block(self, name: str, path: tuple[Open, ...]) -> bool:
-        return name == "w:p"
+        if name == "w:tr":
+            self._exact_row = False  # (its w:trHeight, a block, says otherwise)
+        return name in ("w:p", "w:trHeight")
 
     def block(self, node: Node, src: str, path: tuple[Open, ...]) -> None:
+        if node.name == "w:trHeight":
+            self._exact_row = node.get("w:hRule") == "exact"
+            return
         place = self._label(path)
+        in_exact_row = self._exact_row and any(o.name == "w:tr" for o in path)
         twins = Twins()
         for paragraph, ancestors in paragraphs(node, "w:p"):
             names = {a.name for a in ancestors}
@@ -89,6 +100,25 @@ class WordHandler:
             sid, found = made
             twins.note(paragraph, sid, found.text)
             self._right_to_left(paragraph, sid)
+            if in_exact_row and mirror is None:
+                self._watch_height(paragraph, sid, found.text, label)
+
+    def _watch_height(self, paragraph: Node, sid: int, text: str, label: str) -> None:
+        """A paragraph in a table row of exact height whose text grows: a finding (Word cuts
+        off what does not fit)."""
+
+        def rendered(context: Rendering, source: Source) -> str | None:
+            answer = context.translated.get(sid)
+            grown = len(TAG.sub("", answer)) / max(1, len(TAG.sub("", text))) if answer else 1.0
+            if grown > EXACT_ROW_GROWTH:
+                message = (
+                    f"{label}: a table row of exact height; the text is {grown - 1:.0%} longer "
+                    "and may be cut off"
+                )
+                context.findings.append(Finding(sid, "overflow", message))
+            return None
+
+        self._collector.edit(paragraph.end, paragraph.end, rendered)
 
     def _label(self, path: tuple[Open, ...]) -> str:
         names = [o.name for o in path]

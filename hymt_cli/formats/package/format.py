@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar, Protocol
 
-from ..base import FormatError, InputSource, Unit
+from ..base import Finding, FormatError, InputSource, Unit
 from .archive import PackageError, ZipArchive, ZipEntry, ZipLimits
 from .pieces import PartPiece
 from .target import Target, target_for
@@ -213,13 +213,14 @@ class PackageWriter:
             self._order = sorted(self._archive.entries, key=lambda e: e.offset)
         return self._archive
 
-    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> list[Finding]:
         archive = self._source()
         content = unit.content
+        findings: list[Finding] = []
         if content is None:  # a package with nothing to translate
-            return
+            return findings
         assert isinstance(content, PieceContent)
-        text = content.piece.reassemble(translated, self._target, self._shared)
+        text = content.piece.reassemble(translated, self._target, self._shared, findings)
         if self._current is None or self._current[0].name != content.entry.name:
             self._start(archive, content.entry)
         assert self._current is not None
@@ -234,6 +235,7 @@ class PackageWriter:
                 member.finish()
                 self._ready[entry.name] = (member, spool)
             self._flush(archive)
+        return findings
 
     def _start(self, archive: ZipArchive, entry: ZipEntry) -> None:
         if self._current is not None:

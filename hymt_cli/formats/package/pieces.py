@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from ...text.segments import Segment
+from ..base import Finding
 from .target import Target
 
 Source = Callable[[int, int], str]  # (start, end) -> the piece's text there, nested edits applied
@@ -33,6 +34,7 @@ class Rendering:
     translated: Mapping[int, str]
     target: Target | None
     shared: Mapping[str, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)  # what rendering found (text too long ...)
 
 
 Render = Callable[[Rendering, Source], "str | None"]
@@ -60,9 +62,10 @@ class PartPiece:
         translated: Mapping[int, str],
         target: Target | None,
         shared: MutableMapping[str, str] | None = None,
+        findings: list[Finding] | None = None,
     ) -> str:
         """The piece with its edits applied; the translations of its keyed segments are added
-        to `shared` (for the parts read after it)."""
+        to `shared` (for the parts read after it); what the edits found, to `findings`."""
         if shared is not None:
             for sid, keys in self.keys.items():
                 if sid in translated:
@@ -70,7 +73,8 @@ class PartPiece:
                         shared[key] = translated[sid]
         text = self.text
         if self.edits:
-            context = Rendering(translated, target, shared if shared is not None else {})
+            found = findings if findings is not None else []
+            context = Rendering(translated, target, shared if shared is not None else {}, found)
             text = splice(text, self.edits, context)
         if self.finish is not None and target is not None:
             text = self.finish(text, target)
