@@ -102,3 +102,21 @@ def _opens(output: Path) -> None:
             if isinstance(c.value, str)
         ]
     assert all("\ufffd" not in t for t in texts)
+
+
+HOSTILE = {
+    "poi-password-is-pass.docx": "encrypted",
+    "poi-protect.xlsx": "encrypted",
+    "poi-xmlbomb.xlsx": "DTD",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_real_files_fail_with_one_line_naming_them(name: str, tmp_path: Path) -> None:
+    path = CORPUS / "hostile" / name
+    if not path.is_file():
+        pytest.skip("the corpus is not gathered")
+    report, outputs = translate_files([path], PseudoEngine(), tmp_path, lang="de")
+    error = report.files[0].error or ""
+    assert report.files_failed == 1 and HOSTILE[name] in error and name in error and "\n" not in error
+    assert not any(tmp_path.rglob(f"*{path.suffix}"))  # nothing half-written
