@@ -225,3 +225,22 @@ def test_a_row_of_exact_height_whose_text_grows_is_a_finding(tmp_path: Path) -> 
     flags = [f for f in report.files[0].flags if f.check == "overflow"]
     assert [(f.label, f.source) for f in flags] == [("table", "Total sales")]
     assert "exact height" in flags[0].message
+
+
+def test_a_macro_enabled_document_keeps_its_macros_as_they_were(tmp_path: Path) -> None:
+    macros = bytes(range(256)) * 64
+    data = docx(
+        para(run("Run the macro.")),
+        extra={"word/vbaProject.bin": macros},
+        main_type="application/vnd.ms-word.document.macroEnabled.main+xml",
+    )
+    path = _write(tmp_path, "m.docm", data)
+    report, outputs = translate_files([path], PseudoEngine(), tmp_path / "out", lang="de")
+    assert outputs[path].name == "m.docm" and outputs[path].parent.name == "de"
+    before, after = zipfile.ZipFile(path), zipfile.ZipFile(outputs[path])
+    assert after.read("word/vbaProject.bin") == macros
+    for name in ("word/vbaProject.bin", "[Content_Types].xml"):  # the same packed bytes and header
+        assert before.getinfo(name).header_offset is not None
+        old, new = before.getinfo(name), after.getinfo(name)
+        assert (old.CRC, old.compress_size, old.compress_type) == (new.CRC, new.compress_size, new.compress_type)
+    assert "Ŕúñ" in after.read("word/document.xml").decode()

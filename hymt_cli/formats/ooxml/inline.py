@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..package import Chars, Node, PackageError
+from ..package import Node, PackageError
 from .dialects import Dialect
 
 AtomKind = Literal["text", "break", "special", "element", "open", "close"]
@@ -157,15 +157,13 @@ def _key(node: Node, ignored: frozenset[str]) -> object:
 
 
 def field_mark(atom: Atom, src: str) -> str | None:
-    """ "begin", "separate", "end" for a run's `w:fldChar`; "code" for its instruction text."""
+    """The mark of a run's `w:fldChar` ("begin", "separate", "end"), else None."""
     if atom.kind != "special":
         return None
     head = src[atom.start : atom.start + 40]
     if "fldChar" in head:
         found = re.search(r"fldCharType\s*=\s*[\"'](\w+)", src[atom.start : atom.end])
         return found.group(1) if found else None
-    if "instrText" in head:  # (also w:delInstrText)
-        return "code"
     return None
 
 
@@ -264,4 +262,4 @@ def base_keys(atoms: list[Atom]) -> dict[int, object]:
     return {scope: counter.most_common(1)[0][0] for scope, counter in weights.items()}
 
 
-__all__ = ["Atom", "Chars", "Inline", "base_keys", "formatting_key", "inline", "pair_fields"]
+__all__ = ["Atom", "Inline", "base_keys", "formatting_key", "inline", "pair_fields"]

@@ -30,11 +30,13 @@ from ..package import (
     target_for,
 )
 from .collector import Collector
-from .dialects import NAMESPACES
+from .dialects import DRAWING, NAMESPACES
 from .docx import numbered
 from .drawing import ChartHandler, ShapeHandler
+from .languages import drawing_adapt
 from .opc import Opc, local, parse_xml
 from .options import OfficeOptions
+from .word import paragraphs
 
 _PML = "officedocument.presentationml"
 _SHAPES = frozenset({"p:sp", "p:graphicFrame"})
@@ -57,10 +59,6 @@ class SlideComments:
         return name in ("p:cm", "p188:cm")
 
     def block(self, node: Node, src: str, path: tuple[Open, ...]) -> None:
-        from .dialects import DRAWING
-        from .languages import drawing_adapt
-        from .word import paragraphs
-
         if node.name == "p:cm":
             text = node.child("p:text")
             if text is not None:
