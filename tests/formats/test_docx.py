@@ -242,5 +242,9 @@ def test_a_macro_enabled_document_keeps_its_macros_as_they_were(tmp_path: Path) 
     for name in ("word/vbaProject.bin", "[Content_Types].xml"):  # the same packed bytes and header
         assert before.getinfo(name).header_offset is not None
         old, new = before.getinfo(name), after.getinfo(name)
-        assert (old.CRC, old.compress_size, old.compress_type) == (new.CRC, new.compress_size, new.compress_type)
+        assert (old.CRC, old.compress_size, old.compress_type) == (
+            new.CRC,
+            new.compress_size,
+            new.compress_type,
+        )
     assert "Ŕúñ" in after.read("word/document.xml").decode()

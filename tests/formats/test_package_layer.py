@@ -268,3 +268,17 @@ def test_data_descriptors_and_crc_damage() -> None:
 def test_unbalanced_xml_is_refused_in_one_line() -> None:
     assert "not well-formed" in _refusal(_package([("content.xml", b"<doc><t>x</doc>", 8)]))
     assert "never closed" in _refusal(_package([("content.xml", b"<doc><t>x</t>", 8)]))
+
+
+def test_a_bare_html_doctype_in_a_member_not_parsed_passes() -> None:
+    html = b"<!DOCTYPE html PUBLIC '-//W3C//DTD XHTML 1.0 Transitional//EN' 'x.dtd'><html/>"
+    data = _package([("content.xml", b"<doc><t>Hi</t></doc>", 8), ("chunk.htm", html, 8)])
+    assert _translate(ToyFormat(), data, lambda text: text + "!") != data
+    external = b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "file:///etc/passwd"><r/>'
+    assert "DTD" in _refusal(_package([("content.xml", b"<t>x</t>", 8), ("other.xml", external, 8)]))
+
+
+def test_members_named_with_backslashes_are_found() -> None:
+    archive = ZipArchive.open(io.BytesIO(_package([("xl\\workbook.xml", b"<w/>", 8)])))
+    found = archive.entry("xl/workbook.xml")
+    assert found is not None and found.name == "xl\\workbook.xml"

@@ -59,7 +59,7 @@ class Opc:
         self._rels: dict[str, list[Relationship]] = {}
 
     def content_type(self, name: str) -> str:
-        found = self.overrides.get(name.casefold())
+        found = self.overrides.get(name.replace("\\", "/").casefold())
         if found is not None:
             return found
         return self.defaults.get(name.rpartition(".")[2].casefold(), "")
@@ -77,7 +77,7 @@ class Opc:
         """The relationships of `part` ("" for the package's own)."""
         if part in self._rels:
             return self._rels[part]
-        folder, _, base = part.rpartition("/")
+        folder, _, base = part.replace("\\", "/").rpartition("/")
         rels_name = f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels"
         found: list[Relationship] = []
         root = parse_xml(self.archive, rels_name)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar, Protocol
 
 from ..base import Finding, FormatError, InputSource, Unit
-from .archive import PackageError, ZipArchive, ZipEntry, ZipLimits
+from .archive import DEFLATED, STORED, PackageError, ZipArchive, ZipEntry, ZipLimits
 from .pieces import PartPiece
 from .target import Target, target_for
 from .xml_text import XmlCodec, check_prolog, xml_texts
@@ -109,8 +109,8 @@ class PackageReader:
         in_memory = isinstance(binary, io.BytesIO)
         try:
             archive = ZipArchive.open(binary, self._format.limits)
-            for entry in archive.entries:
-                if not entry.is_dir and entry.size:
+            for entry in archive.entries:  # (a member packed otherwise is copied, never read)
+                if not entry.is_dir and entry.size and entry.method in (STORED, DEFLATED):
                     check_prolog(archive, entry)
             plan = self._format.plan(archive)
             self._planned = frozenset(p.entry.name for p in plan.parts)

@@ -3,8 +3,11 @@
 `xml_texts(archive, entry)` gives the member's codec (by its byte order mark, else its XML
 declaration, else UTF-8; a BOM stays in the text as U+FEFF so that encoding gives the same
 bytes back) and its text a chunk at a time. `check_prolog` refuses a member whose prolog
-declares a DTD: a DTD is where entities are declared, and no package part needs one
-(defusedxml refuses them too); nothing of it is ever read.
+declares a DTD that could define entities or load a file (an internal subset, a SYSTEM or PUBLIC
+identifier): no package part needs one (defusedxml refuses entities and external references
+too), and nothing of it is ever read. A bare `<!DOCTYPE html>` (an HTML chunk a document embeds)
+declares nothing and passes, as does XHTML's own `PUBLIC` doctype (never loaded); a part hymt
+parses refuses any doctype (xml_stream.py).
 """
 
 from __future__ import annotations
@@ -107,11 +110,23 @@ _PROLOG_ITEM = re.compile(r"\ufeff?\s*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
 
 
 def _prolog_verdict(text: str) -> bool | None:
-    """True: the prolog declares a DTD; False: it does not; None: read more to tell."""
+    """True: the prolog declares a DTD that can define entities or load something (an internal
+    subset `[...]`, a SYSTEM or PUBLIC identifier); False: it does not (`<!DOCTYPE html>`, or no
+    doctype); None: read more to tell."""
     pos = 0
     while (item := _PROLOG_ITEM.match(text, pos)) is not None and item.end() > pos:
         pos = item.end()
     rest = text[pos:].lstrip("\ufeff \t\r\n")
     if len(rest) < 9 or rest.startswith(("<?", "<!--")):  # too short to tell, or an item cut short
         return None
-    return rest[:9].upper() == "<!DOCTYPE"
+    if rest[:9].upper() != "<!DOCTYPE":
+        return False
+    end = re.search(r"[\[>]", rest)
+    if end is None:
+        return None
+    if end.group(0) == "[":
+        return True
+    declaration = rest[: end.start()]
+    if re.match(r"<!DOCTYPE\s+html\b", declaration, re.IGNORECASE):
+        return False  # HTML's and XHTML's own doctypes: nothing to expand, nothing ever loaded
+    return re.search(r"\b(?:SYSTEM|PUBLIC)\b", declaration) is not None
