@@ -248,3 +248,19 @@ def test_a_macro_enabled_document_keeps_its_macros_as_they_were(tmp_path: Path) 
             new.compress_type,
         )
     assert "Ŕúñ" in after.read("word/document.xml").decode()
+
+
+def test_headings_are_the_context_of_the_paragraphs_below_them(tmp_path: Path) -> None:
+    styles = (
+        '<w:style w:type="paragraph" w:styleId="berschrift1"><w:name w:val="heading 1"/></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style>'
+    )
+    body = (
+        para(run("Annual report"), props='<w:pPr><w:pStyle w:val="Titel"/></w:pPr>')
+        + para(run("Sales"), props='<w:pPr><w:pStyle w:val="berschrift1"/></w:pPr>')
+        + para(run("Sales grew."))
+    )
+    path = _write(tmp_path, "j.docx", docx(body, styles=styles))
+    segments = [s for u in _units(path) for s in u.segments]
+    assert [s.role for s in segments] == ["document title", "heading 1", "body"]
+    assert segments[2].context == "Annual report\nSales"

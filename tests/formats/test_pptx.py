@@ -91,3 +91,14 @@ def test_a_table_cell_that_grows_much_is_a_finding_named_by_its_place(tmp_path: 
     found = [(f.check, f.label) for f in report.files[0].flags]
     assert ("overflow", "slide 1 table") in found  # "Region" grows past 130% in a pseudo answer
     assert all(f.message.startswith("slide 1") for f in report.files[0].flags if f.check == "overflow")
+
+
+def test_a_slide_title_is_the_context_of_the_slide(tmp_path: Path) -> None:
+    path = _deck(tmp_path / "deck.pptx")
+    fmt = format_for_path(path)
+    assert fmt is not None
+    segments = {
+        s.text: s for u in fmt.open(SourceFile(path, Path(path.name), fmt)).units() for s in u.segments
+    }
+    assert segments["Results of the year"].role == "heading 2"
+    assert segments["North"].context == "Results of the year"

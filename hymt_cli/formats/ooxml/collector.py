@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...text.segments import Segment
+from ..document_context import NOTHING_BEFORE, surroundings_after, with_document_context
 from ..package import Edit, Node, PartPiece, Rendering, Source, Target, escape_text
 from .dialects import Dialect
 from .inline import inline
@@ -32,10 +33,13 @@ class Collector:
         self.labels: dict[int, str] = {}
         self.keys: dict[int, tuple[str, ...]] = {}
         self.edits: list[Edit] = []
+        self._before = NOTHING_BEFORE  # the title and heading the pieces before this one had
 
-    def add(self, text: str, label: str) -> int:
+    def add(self, text: str, label: str, role: str = "") -> int:
+        """A segment; `role`: "heading 2", "document title" (the document's context reads them),
+        else its place."""
         sid = len(self.segments)
-        self.segments.append(Segment(sid, text, role=label))
+        self.segments.append(Segment(sid, text, role=role or label))
         self.labels[sid] = label
         return sid
 
@@ -49,6 +53,7 @@ class Collector:
         *,
         mirror_of: int | None = None,
         shared_key: str | None = None,
+        role: str = "",
     ) -> tuple[int, Sentence] | None:
         """The paragraph as a segment (its id and sentence), or None where it has no text.
         `mirror_of`: the segment whose translation it repeats (none of its own);
@@ -58,7 +63,7 @@ class Collector:
         found = sentence(content)
         if found is None:
             return None
-        sid = mirror_of if mirror_of is not None else self.add(found.text, label)
+        sid = mirror_of if mirror_of is not None else self.add(found.text, label, role)
         prefix = prefix_of(node)
 
         def rendered(context: Rendering, source: Source) -> str | None:
@@ -90,7 +95,11 @@ class Collector:
         self.edits.append(Edit(start, end, render))
 
     def piece(self, text: str, finish: Callable[[str, Target], str] | None = None) -> PartPiece:
-        made = PartPiece(text, self.segments, self.labels, self.keys, self.edits, finish)
+        """The piece; its segments' context (for `--context on`) is the part's title and the
+        nearest heading above them."""
+        segments = with_document_context(self.segments, self._before)
+        self._before = surroundings_after(segments, self._before)
+        made = PartPiece(text, segments, self.labels, self.keys, self.edits, finish)
         self.segments, self.labels, self.keys, self.edits = [], {}, {}, []
         return made
 

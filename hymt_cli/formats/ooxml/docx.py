@@ -27,7 +27,7 @@ from ..package import (
 )
 from .dialects import NAMESPACES
 from .drawing import ChartHandler, ShapeHandler
-from .opc import Opc
+from .opc import Opc, local, parse_xml
 from .options import OfficeOptions
 from .word import LanguageHandler, WordHandler
 
@@ -47,6 +47,31 @@ _DIAGRAM_DRAWING = "drawingml.diagramDrawing+xml"
 def is_main_document(content_type: str) -> bool:
     kind = content_type.lower()
     return kind.endswith(".main+xml") and ("wordprocessingml" in kind or "ms-word" in kind)
+
+
+def heading_styles(archive: ZipArchive, opc: Opc) -> dict[str, str]:
+    """Paragraph style id -> "heading N" (a style named "heading N", or with an outline level)
+    or "document title" (the style named "Title"), from styles.xml."""
+    found: dict[str, str] = {}
+    for name in opc.parts(f"{_WORD}.styles+xml"):
+        root = parse_xml(archive, name)
+        for style in root.iter() if root is not None else ():
+            if local(style.tag) != "style":
+                continue
+            sid = next((v for k, v in style.attrib.items() if local(k) == "styleId"), "")
+            named = next(
+                (v for c in style if local(c.tag) == "name" for k, v in c.attrib.items()), ""
+            ).lower()
+            level = next(
+                (v for c in style.iter() if local(c.tag) == "outlineLvl" for k, v in c.attrib.items()), ""
+            )
+            if named == "title":
+                found[sid] = "document title"
+            elif re.fullmatch(r"heading [1-9]", named):
+                found[sid] = named
+            elif level.isdigit() and int(level) < 9:
+                found[sid] = f"heading {int(level) + 1}"
+    return found
 
 
 def numbered(name: str, word: str) -> str:
@@ -70,11 +95,12 @@ class DocxFormat(PackageFormat):
         main = [e.name for e in archive.entries if is_main_document(opc.content_type(e.name))]
         if not main:
             raise PackageError("is no Word document (its package has no main document part)")
+        headings = heading_styles(archive, opc)
         parts: list[PlannedPart] = []
         drawings: list[PlannedPart] = []
         for entry in sorted(archive.entries, key=lambda e: e.offset):
             kind = opc.content_type(entry.name)
-            handler = self._handler(entry.name, kind, main)
+            handler = self._handler(entry.name, kind, main, headings)
             if handler is None:
                 continue
             planned = PlannedPart(entry, _scanner(handler))
@@ -82,9 +108,11 @@ class DocxFormat(PackageFormat):
             (drawings if kind.endswith(_DIAGRAM_DRAWING) else parts).append(planned)
         return PackagePlan(parts + drawings)
 
-    def _handler(self, name: str, kind: str, main: list[str]) -> Callable[[], BlockHandler] | None:
+    def _handler(
+        self, name: str, kind: str, main: list[str], headings: dict[str, str]
+    ) -> Callable[[], BlockHandler] | None:
         if name in main:
-            return lambda: WordHandler("body")
+            return lambda: WordHandler("body", headings)
         for suffix, place in _PLACES.items():
             if kind.endswith(suffix):
                 if place == "comment" and not self.options.comments:

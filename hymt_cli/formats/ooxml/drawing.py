@@ -67,6 +67,7 @@ class ShapeHandler:
             return
         if self._own_only and _is_placeholder(node):
             return
+        role = _title_role(node) if self._autofit else ""
         made: list[tuple[int, str]] = []
         cells: dict[int, list[tuple[int, str]]] = {}
         for n, (paragraph, ancestors) in enumerate(paragraphs(node, "a:p")):
@@ -78,6 +79,7 @@ class ShapeHandler:
                 drawing_adapt,
                 label,
                 shared_key=f"{key}:{n}" if key and node.name == "dsp:sp" else None,
+                role=role,
             )
             if found is not None:
                 made.append((found[0], found[1].text))
@@ -164,6 +166,15 @@ class ShapeHandler:
             self._collector.keys[sid] = tuple(keyed(f"dgm:{m}:{n}", source) for m in shapes)
         self._points = {}
         return self._collector.piece(text, _finish_drawing(self._prefixes))
+
+
+def _title_role(shape: Node) -> str:
+    """A slide's title as a heading (the title slide's as the deck's): the context of the rest."""
+    names = shape.child("p:nvSpPr")
+    props = names.child("p:nvPr") if names is not None else None
+    placeholder = props.child("p:ph") if props is not None else None
+    kind = placeholder.get("type") if placeholder is not None else None
+    return {"ctrTitle": "heading 1", "title": "heading 2"}.get(kind or "", "")
 
 
 def _is_placeholder(shape: Node) -> bool:

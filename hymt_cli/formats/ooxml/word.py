@@ -12,6 +12,8 @@ For a right-to-left target a translated paragraph gets `w:bidi` (its runs `w:rtl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...text.tags import TAG
 from ..base import Finding
 from ..package import Node, Open, PartPiece, Rendering, Source, Target
@@ -69,8 +71,9 @@ class WordHandler:
     """A WordprocessingML part's paragraphs (see the module docstring); `place`: how its segments
     are named ("body", "header", "footnote", "comment" get the note's or comment's id)."""
 
-    def __init__(self, place: str) -> None:
+    def __init__(self, place: str, headings: Mapping[str, str] | None = None) -> None:
         self._place = place
+        self._headings = headings or {}  # paragraph style id -> "heading 2", "document title"
         self._collector = Collector()
         self._prefixes: tuple[str, ...] | None = None
         self._exact_row = False  # in a table row of exact height (w:trHeight w:hRule="exact")
@@ -94,7 +97,10 @@ class WordHandler:
             if "mc:Fallback" in names:
                 found_text = _text_of(paragraph, src)
                 mirror = twins.twin(paragraph, ancestors, found_text, "w:p") if found_text else None
-            made = self._collector.paragraph(paragraph, src, WORD, word_adapt, label, mirror_of=mirror)
+            role = self._role(paragraph) if not ancestors else ""
+            made = self._collector.paragraph(
+                paragraph, src, WORD, word_adapt, label, mirror_of=mirror, role=role
+            )
             if made is None:
                 continue
             sid, found = made
@@ -119,6 +125,18 @@ class WordHandler:
             return None
 
         self._collector.edit(paragraph.end, paragraph.end, rendered)
+
+    def _role(self, paragraph: Node) -> str:
+        """A heading's role, by its outline level or its style."""
+        props = paragraph.child("w:pPr")
+        if props is None:
+            return ""
+        level = props.child("w:outlineLvl")
+        value = level.get("w:val") if level is not None else None
+        if value is not None and value.isdigit() and int(value) < 9:
+            return f"heading {int(value) + 1}"
+        style = props.child("w:pStyle")
+        return self._headings.get(style.get("w:val") or "", "") if style is not None else ""
 
     def _label(self, path: tuple[Open, ...]) -> str:
         names = [o.name for o in path]
