@@ -20,6 +20,7 @@ from .base import (
     DocumentDecodeError,
     DocumentFormat,
     EncodedOutput,
+    Finding,
     FormatError,
     InputFormat,
     InputReader,
@@ -37,6 +38,7 @@ from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
 from .markdown import MarkdownFormat
+from .ooxml import DocxFormat, OfficeOptions, PptxFormat, XlsxFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
@@ -128,6 +130,34 @@ register(
         HtmlFormat.suffixes,
         lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
+    )
+)
+# Office Open XML packages (formats/ooxml): the package is the unit of work, never a table cell.
+register(
+    FormatSpec(
+        DocxFormat.name,
+        DocxFormat.suffixes,
+        lambda o: DocxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
+register(
+    FormatSpec(
+        PptxFormat.name,
+        PptxFormat.suffixes,
+        lambda o: PptxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
+register(
+    FormatSpec(
+        XlsxFormat.name,
+        XlsxFormat.suffixes,
+        lambda o: XlsxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
     )
 )
 _table(
@@ -234,6 +264,7 @@ __all__ = [
     "EncodedOutput",
     "DocumentDecodeError",
     "DocumentFormat",
+    "Finding",
     "FormatError",
     "InputFormat",
     "InputReader",

@@ -1,11 +1,12 @@
 """Samples and example glossaries are what people copy: no control characters (tab, LF and CR
 aside), text that decodes (UTF-8, UTF-16 with a BOM, or the charset an HTML page declares), Parquet string
-cells
+cells and Office packages' XML parts
 just as clean, and every example glossary loads."""
 
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 import pyarrow as pa
@@ -70,6 +71,13 @@ def test_sample_is_clean_text(path):
     data = path.read_bytes()
     if data.startswith(b"PAR1"):
         assert parquet_problems(path, str(path.relative_to(ROOT))) == []
+        return
+    if data.startswith(b"PK\x03\x04"):  # an Office package: each XML part is clean text
+        with zipfile.ZipFile(path) as package:
+            for name in package.namelist():
+                if name.endswith((".xml", ".rels")):
+                    text = package.read(name).decode("utf-8-sig")
+                    assert control_problems(text, f"{path.relative_to(ROOT)}:{name}") == []
         return
     try:
         text = decoded(path, data)

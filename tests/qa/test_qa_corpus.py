@@ -115,12 +115,18 @@ def run(
     return run_pipeline(paths, engine, options=settings, to=targets, out_dir=out, qa=suite)
 
 
+# What a format finds of an answer's length in its box (an Office shape, a table row): pseudo
+# answers are longer by design, so these are no false alarms here (tests/formats test them).
+LAYOUT_FINDINGS = {"overflow"}
+
+
 def flags_of(report: RunReport) -> list[str]:
     return [
         f"{file.input} ({file.lang}) segment {flag.segment}: {flag.check}: {flag.message}\n"
         f"  source: {flag.source!r}\n  answer: {flag.answer!r}"
         for file in report.files
         for flag in file.flags
+        if flag.check not in LAYOUT_FINDINGS
     ]
 
 
@@ -144,7 +150,8 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     records = tmp_path / "records"
     records.mkdir()
     files = corpus_files()
-    tables = [p for p in files if not FORMATS[SUFFIXES[p.suffix.lower()]].document]  # each with its columns
+    # each with its columns (a table's format needs them; an Office package is no table)
+    tables = [p for p in files if FORMATS[SUFFIXES[p.suffix.lower()]].needs is not None]
     legacy = [p for p in files if corpus_encoding(p) is not None]  # each with its encoding
     files = [p for p in files if p not in legacy]
     reports = [
@@ -201,4 +208,4 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     assert translated > 2000, translated  # the corpus really went through the checks
     flagged = [line for report in reports for line in flags_of(report)]
     assert not flagged, f"{len(flagged)} false alarm(s):\n" + "\n".join(flagged[:40])
-    assert all(report.flag_counts == {} for report in reports)
+    assert all(set(report.flag_counts) <= LAYOUT_FINDINGS for report in reports)
