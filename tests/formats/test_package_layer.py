@@ -268,3 +268,30 @@ def test_data_descriptors_and_crc_damage() -> None:
 def test_unbalanced_xml_is_refused_in_one_line() -> None:
     assert "not well-formed" in _refusal(_package([("content.xml", b"<doc><t>x</doc>", 8)]))
     assert "never closed" in _refusal(_package([("content.xml", b"<doc><t>x</t>", 8)]))
+
+
+def test_a_doctype_naming_an_external_dtd_passes_where_the_family_allows_it() -> None:
+    xhtml = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" '
+        b'"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">\n<doc><t>Hi</t></doc>'
+    )
+    data = _package([("content.xml", xhtml, 8), ("page.xml", b"<!DOCTYPE html>\n<doc><t>Yo</t></doc>", 8)])
+    assert "DTD" in _refusal(data)  # (a family that does not allow them)
+
+    class Books(ToyFormat):
+        external_dtd = True
+
+        def plan(self, archive: ZipArchive) -> PackagePlan:
+            parts = [
+                PlannedPart(e, lambda: XmlScanner(_ToyHandler(), {}, external_dtd=True))
+                for e in archive.entries
+            ]
+            return PackagePlan(parts)
+
+    output = _translate(Books(), data, lambda text: text + "!")
+    with zipfile.ZipFile(io.BytesIO(output)) as zf:
+        assert zf.read("content.xml") == xhtml.replace(b"Hi<", b"Hi!<")
+    subset = b'<!DOCTYPE html PUBLIC "a" "b" [<!ENTITY a "lol">]>\n<doc><t>&a;</t></doc>'
+    assert "DTD" in _refusal(_package([("content.xml", subset, 8)]), Books())
+    late = b"<doc><t>x</t><!DOCTYPE html></doc>"
+    assert "DTD" in _refusal(_package([("content.xml", late, 8)]), Books())

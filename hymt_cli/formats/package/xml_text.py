@@ -4,7 +4,10 @@
 declaration, else UTF-8; a BOM stays in the text as U+FEFF so that encoding gives the same
 bytes back) and its text a chunk at a time. `check_prolog` refuses a member whose prolog
 declares a DTD: a DTD is where entities are declared, and no package part needs one
-(defusedxml refuses them too); nothing of it is ever read.
+(defusedxml refuses them too); nothing of it is ever read. A family whose parts carry a document
+type declaration that only names an external DTD (EPUB 2's XHTML pages and NCX: `<!DOCTYPE html
+PUBLIC "..." "...">`, EPUB 3's `<!DOCTYPE html>`) passes `external_dtd`: such a declaration
+declares nothing itself and its DTD is never fetched; an internal subset (`[...]`) is refused.
 """
 
 from __future__ import annotations
@@ -76,8 +79,9 @@ def looks_like_xml(head: bytes) -> bool:
     )
 
 
-def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
-    """Refuse a member whose prolog declares a DTD (`<!DOCTYPE`); members that are no XML pass."""
+def check_prolog(archive: ZipArchive, entry: ZipEntry, *, external_dtd: bool = False) -> None:
+    """Refuse a member whose prolog declares a DTD (`<!DOCTYPE`; with `external_dtd`, one with an
+    internal subset); members that are no XML pass."""
     head = b""
     text = ""
     decoder: codecs.IncrementalDecoder | None = None
@@ -92,7 +96,7 @@ def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
             text = decoder.decode(head)
         else:
             text += decoder.decode(chunk)
-        verdict = _prolog_verdict(text)
+        verdict = _prolog_verdict(text, external_dtd)
         if verdict is not None:
             if verdict:
                 raise PackageError(
@@ -104,14 +108,27 @@ def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
 
 
 _PROLOG_ITEM = re.compile(r"\ufeff?\s*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
+_LITERAL = r"""(?:"[^"]*"|'[^']*')"""
+# A document type declaration naming an external DTD at most: no internal subset, no entities.
+EXTERNAL_DOCTYPE = re.compile(
+    rf"<!DOCTYPE\s+[^\s\[\]<>\"']+(?:\s+(?:SYSTEM\s+{_LITERAL}|PUBLIC\s+{_LITERAL}(?:\s+{_LITERAL})?))?\s*>",
+    re.IGNORECASE,
+)
 
 
-def _prolog_verdict(text: str) -> bool | None:
-    """True: the prolog declares a DTD; False: it does not; None: read more to tell."""
+def _prolog_verdict(text: str, external_dtd: bool = False) -> bool | None:
+    """True: the prolog declares a DTD (with `external_dtd`: an internal subset); False: it does
+    not; None: read more to tell."""
     pos = 0
     while (item := _PROLOG_ITEM.match(text, pos)) is not None and item.end() > pos:
         pos = item.end()
     rest = text[pos:].lstrip("\ufeff \t\r\n")
     if len(rest) < 9 or rest.startswith(("<?", "<!--")):  # too short to tell, or an item cut short
         return None
-    return rest[:9].upper() == "<!DOCTYPE"
+    if rest[:9].upper() != "<!DOCTYPE":
+        return False
+    if not external_dtd:
+        return True
+    if EXTERNAL_DOCTYPE.match(rest):
+        return False
+    return None if ">" not in rest and "[" not in rest else True
