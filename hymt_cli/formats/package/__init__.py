@@ -21,6 +21,7 @@ The layer, for a family's format to build on:
   "Sheet1!B4"), keys (translations later parts look up) and nested `Edit`s; `reassemble`
   splices, and an unchanged translation gives the source back byte for byte.
 - `target.Target` / `target_for(code)`: the target as packages write it (`de-DE`, rtl,
+  East-Asian font); `options.PackageOptions`: the settings every family shares (comments, the
   East-Asian font).
 - `format.PackageFormat`: subclass it, set `name`/`suffixes`, define `plan(archive)` ->
   `PackagePlan([PlannedPart(entry, scanner_factory), ...])`; reading (a unit per piece) and
@@ -40,6 +41,7 @@ from .format import (
     PieceScanner,
     PlannedPart,
 )
+from .options import PackageOptions
 from .pieces import Edit, PartPiece, Rendering, Source, splice
 from .target import Target, target_for
 from .xml_stream import BlockHandler, Chars, Node, Open, XmlScanner, escape_attribute, escape_text, unescape
@@ -54,6 +56,7 @@ __all__ = [
     "Open",
     "PackageError",
     "PackageFormat",
+    "PackageOptions",
     "PackagePlan",
     "PackageReader",
     "PackageWriter",
