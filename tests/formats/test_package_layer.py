@@ -295,3 +295,15 @@ def test_a_doctype_naming_an_external_dtd_passes_where_the_family_allows_it() ->
     assert "DTD" in _refusal(_package([("content.xml", subset, 8)]), Books())
     late = b"<doc><t>x</t><!DOCTYPE html></doc>"
     assert "DTD" in _refusal(_package([("content.xml", late, 8)]), Books())
+
+
+def test_a_long_tag_cut_where_a_chunk_ends_is_read_in_linear_time() -> None:
+    """Text arrives a chunk at a time: a tag of many attributes is often cut short at the end of
+    what was read. (Backtracking through its attributes took exponential time: this hung.)"""
+    attributes = " ".join(f'style:a{i}="v{i}"' for i in range(60))
+    part = f"<doc><x {attributes}/><t>Hello</t></doc>"
+    scanner = XmlScanner(_ToyHandler(), {})
+    pieces = [p for i in range(0, len(part), 7) for p in scanner.feed(part[i : i + 7])]
+    pieces += list(scanner.feed("", final=True))
+    assert [s.text for p in pieces for s in p.segments] == ["Hello"]
+    assert "".join(p.text for p in pieces) == part

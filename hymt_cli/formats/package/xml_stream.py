@@ -30,8 +30,10 @@ from .pieces import PartPiece
 from .xml_text import EXTERNAL_DOCTYPE
 
 # One token at a time: a tag, a comment, CDATA, a processing instruction, a declaration, text.
+# A tag's name and attributes are matched possessively: a tag cut short at the end of what has
+# been read fails at once, where backtracking through its attributes would take exponential time.
 _TOKEN = re.compile(
-    r"<(?P<close>/)?(?P<name>[^\s/>!?]+)(?P<attrs>(?:[^>\"'/]+|\"[^\"]*\"|'[^']*'|/(?!>))*)(?P<empty>/)?>"
+    r"<(?P<close>/)?(?P<name>[^\s/>!?]++)(?P<attrs>(?:[^>\"'/]++|\"[^\"]*+\"|'[^']*+'|/(?!>))*+)(?P<empty>/)?>"
     r"|(?P<comment><!--.*?-->)"
     r"|(?P<cdata><!\[CDATA\[.*?\]\]>)"
     r"|(?P<pi><\?.*?\?>)"
