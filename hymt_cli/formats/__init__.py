@@ -29,11 +29,14 @@ from .base import (
 from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .document import SplicingFormat
 from .encodings import EncodingOptions
+from .epub import EpubFormat
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
+from .odf import OdfFormat, OdpFormat, OdsFormat, OdtFormat
+from .package import PackageOptions
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
@@ -119,6 +122,20 @@ register(
         (EncodingOptions,),
     )
 )
+
+
+def _odf(fmt: type[OdfFormat]) -> None:
+    """An OpenDocument format (formats/odf): a package of XML parts, never a table cell."""
+    register(
+        FormatSpec(
+            fmt.name, fmt.suffixes, lambda o: fmt(o.of(PackageOptions)), (PackageOptions,), document=False
+        )
+    )
+
+
+for _fmt in (OdtFormat, OdpFormat, OdsFormat):
+    _odf(_fmt)
+register(FormatSpec(EpubFormat.name, EpubFormat.suffixes, lambda o: EpubFormat(), document=False))
 _table(
     ParquetFormat.name,
     ParquetFormat.suffixes,
