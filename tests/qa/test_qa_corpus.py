@@ -138,7 +138,8 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     records = tmp_path / "records"
     records.mkdir()
     files = corpus_files()
-    tables = [p for p in files if not FORMATS[SUFFIXES[p.suffix.lower()]].document]  # each with its columns
+    # Tables, each with its columns (a format that needs its columns named: FormatSpec.needs).
+    tables = [p for p in files if FORMATS[SUFFIXES[p.suffix.lower()]].needs is not None]
     reports = [
         *(  # one run per folder of files, one output folder per file (a corpus folder may hold the
             # same strings in several languages: their outputs into one language would coincide)
