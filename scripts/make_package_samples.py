@@ -130,7 +130,8 @@ ODT_MASTER = (
 ODP_CONTENT = f"""{DECLARATION}<office:document-content {NS}>
 <office:automatic-styles/>
 <office:body><office:presentation>
-<draw:page draw:name="Welcome" draw:master-page-name="Default">
+<presentation:footer-decl presentation:name="ftr1">Orbit Desk launch, May 2024</presentation:footer-decl>
+<draw:page draw:name="Welcome" draw:master-page-name="Default" presentation:use-footer-name="ftr1">
  <draw:frame presentation:class="title" svg:width="20cm" svg:height="3cm"><draw:text-box><text:p>Welcome to \
 Orbit Desk</text:p></draw:text-box></draw:frame>
  <draw:frame presentation:class="outline" svg:width="20cm" svg:height="10cm"><draw:text-box><text:list>\

@@ -35,6 +35,7 @@ STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 FO = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 XLINK = "{http://www.w3.org/1999/xlink}"
+PRESENTATION = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}"
 
 
 def _translated(
@@ -119,6 +120,8 @@ def test_a_presentation_translates_slides_notes_and_master_shapes_not_prompts(tm
     parts = parsed(output)
     slides = "".join(all_text(p) for p in parts["content.xml"].iter(f"{TEXT}p"))
     assert slides.count("⟦") == 5  # title, two list items, the notes, the shape's text
+    footer = next(parts["content.xml"].iter(f"{PRESENTATION}footer-decl"))
+    assert _pseudo(footer.text or "") and footer.get(f"{PRESENTATION}name") == "ftr1"
     master = [all_text(p) for p in parts["styles.xml"].iter(f"{TEXT}p")]
     assert master[0] == "Click to edit the title text format" and _pseudo(master[1])
     names = [
