@@ -147,6 +147,32 @@ def test_a_spreadsheet_translates_text_cells_only(tmp_path: Path) -> None:
     assert formula == ["of:=SUM([.B2:.B4])", 'of:=IF([.B5]>4000;"Over";"OK")']
     comment = next(content.iter(f"{OFFICE_NS}annotation"))
     assert _pseudo(all_text(comment.find(f"{TEXT}p")))  # type: ignore[arg-type]
+    assert [c.get(f"{OFFICE_NS}string-value") for c in content.iter(f"{TABLE}table-cell")].count("Over") == 1
+
+
+def test_a_text_cells_string_value_is_translated_with_its_paragraph(tmp_path: Path) -> None:
+    """LibreOffice shows `office:string-value` where a producer wrote it beside the paragraph."""
+    content = (
+        '<?xml version="1.0"?><office:document-content'
+        ' xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+        ' xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+        ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+        '<table:table table:name="S"><table:table-row><table:table-cell office:value-type="string"'
+        ' office:string-value="Fish &amp; chips"><text:p>Fish &amp; chips</text:p></table:table-cell>'
+        "</table:table-row></table:table></office:spreadsheet></office:body></office:document-content>"
+    )
+    sheet = write(
+        tmp_path,
+        "menu.ods",
+        _package(
+            [
+                ("mimetype", b"application/vnd.oasis.opendocument.spreadsheet"),
+                ("content.xml", content.encode()),
+            ]
+        ),
+    )
+    cell = next(parsed(_translated(sheet, tmp_path))["content.xml"].iter(f"{TABLE}table-cell"))
+    assert _pseudo(cell.get(f"{OFFICE_NS}string-value") or "") and _pseudo(all_text(cell))
 
 
 def test_comments_are_left_alone_with_no_comments(tmp_path: Path) -> None:

@@ -19,9 +19,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...text.segments import Segment
-from ..package import Edit, Node, Open, PartPiece, Rendering, Source, Target
+from ..package import (
+    Edit,
+    Node,
+    Open,
+    PartPiece,
+    Rendering,
+    Source,
+    Target,
+    escape_attribute,
+    escape_text,
+    unescape,
+)
 from ..package.pieces import Render
-from ..spans import Located, segment_text, splice_translation
+from ..spans import Located, Part, locate, segment_text, splice_translation
+from ..start_tags import value_span
 from .language import style_edits
 from .names import ANNOTATIONS, CELLS, NEVER, OWN_TEXT, PARAGRAPHS
 from .paragraph import read
@@ -114,9 +126,26 @@ class OdfHandler:
                 continue
             place = joined(self.role.where, f"{sheet}!{column_name(column)}{self._row + 1}")
             kept = _holds_value(cell.get("office:value-type"), cell.get("table:formula"))
+            if not kept:
+                self._string_value(cell, src, place)
             self._visit(cell, src, path, place, paragraphs=not kept)
             column += _repeated(cell.get("table:number-columns-repeated"))
         self._row += _repeated(row.get("table:number-rows-repeated"))
+
+    def _string_value(self, cell: Node, src: str, place: str) -> None:
+        """A text cell's `office:string-value`, which LibreOffice shows instead of its paragraphs
+        where a producer wrote both: translated as a segment of its own."""
+        span = value_span(src, cell, "office:string-value") if "string-value" in cell.attrs_raw else None
+        if span is None:
+            return
+        raw = src[span[0] : span[1]]
+        shown = unescape(raw)
+        quote = src[span[0] - 1]
+        escape = escape_attribute if quote == '"' else (lambda text: escape_text(text).replace("'", "&apos;"))
+        part = Part(span[0], span[1], "text", shown=None if shown == raw else shown)
+        located = locate(src, [part], newline=" ", escape=escape, peel=False)
+        if located is not None:
+            self._add(located, src, place, "table cell")
 
     def _visit(
         self, node: Node, src: str, path: tuple[Open, ...], place: str, *, paragraphs: bool = True
