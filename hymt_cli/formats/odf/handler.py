@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...text.segments import Segment
+from ..document_context import NOTHING_BEFORE, surroundings_after, with_document_context
 from ..package import (
     Edit,
     Node,
@@ -74,6 +75,7 @@ class OdfHandler:
         self._text = _PieceText()
         self._slide = 0
         self._row = 0
+        self._before = NOTHING_BEFORE  # the title and heading that earlier pieces ended with
 
     # -- which elements are blocks (also told of every element that opens outside one) --------
     def is_block(self, name: str, path: tuple[Open, ...]) -> bool:
@@ -190,7 +192,9 @@ class OdfHandler:
 
     def piece(self, text: str) -> PartPiece:
         self._text.text = text
-        piece = PartPiece(text, self._segments, self._labels, {}, self._edits)
+        segments = with_document_context(self._segments, self._before)
+        self._before = surroundings_after(segments, self._before)
+        piece = PartPiece(text, segments, self._labels, {}, self._edits)
         self._segments, self._labels, self._edits, self._text = [], {}, [], _PieceText()
         return piece
 
