@@ -8,6 +8,7 @@ import io
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 from hymt_cli.formats.package import ZipArchive
@@ -22,6 +23,12 @@ _LANGUAGE_ATTRIBUTE = re.compile(
 _LANGUAGE_ELEMENT = re.compile(rb"(<dc:language\b[^>]*>)[^<]*(</dc:language>)")
 # What a default paragraph style may gain for a target (its properties, where it had none).
 _ADDED_PROPERTIES = re.compile(rb"<style:(?:paragraph|text)-properties\s*/>")
+# Elements a translation may add or drop: spans that were no formatting, ruby (its reading), the
+# spacing ODF writes as elements, properties a default style gains, soft page breaks.
+_MAY_CHANGE = (
+    "}span", "}ruby", "}ruby-base", "}ruby-text", "}rt", "}rp", "}rb", "}s", "}tab", "}line-break", "}br",
+    "}paragraph-properties", "}text-properties", "}soft-page-break",
+)  # fmt: skip
 XML_SUFFIXES = (".xml", ".xhtml", ".opf", ".ncx", ".html", ".htm", ".rdf")
 
 
@@ -81,3 +88,17 @@ def parsed(data: bytes | Path) -> dict[str, ET.Element]:
 def all_text(element: ET.Element) -> str:
     """Every character of text in `element`, in document order."""
     return "".join(element.itertext())
+
+
+def assert_structure_kept(source: Path, output: Path) -> None:
+    """Whatever was translated: the same members in the same order, every XML member parses,
+    and no XML member gains or loses an element (the translation is text; markup stays markup),
+    but for the paragraph and text properties a default style may gain and the spans that were
+    no formatting (left out of a translated ODF paragraph)."""
+    before, after = parsed(source), parsed(output)
+    assert list(members(output)) == list(members(source))
+    assert list(after) == list(before)
+    for name, root in before.items():
+        old = Counter(e.tag for e in root.iter() if not e.tag.endswith(_MAY_CHANGE))
+        new = Counter(e.tag for e in after[name].iter() if not e.tag.endswith(_MAY_CHANGE))
+        assert new == old, (name, (new - old), (old - new))
