@@ -116,6 +116,7 @@ EPUB2_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
 EPUB2_OPF = b"""<?xml version="1.0"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Old Book</dc:title>
+<dc:title xml:lang="ja">&#x53e4;&#x3044;&#x672c;</dc:title>
 <dc:identifier id="id">x</dc:identifier><dc:language>en</dc:language></metadata>
 <manifest><item id="p" href="Text/one%20page.xhtml" media-type="application/xhtml+xml"/></manifest>
 <spine><itemref idref="p"/></spine></package>

@@ -115,6 +115,22 @@ def test_spans_that_are_only_revision_ids_or_language_hints_are_no_tags(tmp_path
     assert "⟦" in sentence and "<text:note " in sentence  # the footnote stays where it was
 
 
+def test_a_span_with_class_styles_is_formatting(tmp_path: Path) -> None:
+    """`text:class-names` adds character styles to a span whose own style is no formatting."""
+    content = members(OFFICE / "quarterly-report.odt")["content.xml"].replace(
+        b'<text:span text:style-name="T1">shipped',
+        b'<text:span text:style-name="T1" text:class-names="Emphasis">shipped',
+    )
+    source = _sample_members(OFFICE / "quarterly-report.odt")
+    document = write(
+        tmp_path, "classes.odt", _package([(n, content if n == "content.xml" else d) for n, d in source])
+    )
+    output = members(_translated(document, tmp_path))["content.xml"].decode()
+    sentence = re.search(r"<text:p[^>]*>[^<]*<text:span text:style-name=\"T1\".*?</text:p>", output)
+    assert sentence is not None and 'text:class-names="Emphasis">' in sentence.group()
+    assert 'text:style-name="T2"' not in sentence.group()  # the language hint: gone
+
+
 def test_a_presentation_translates_slides_notes_and_master_shapes_not_prompts(tmp_path: Path) -> None:
     output = _translated(OFFICE / "launch-slides.odp", tmp_path)
     parts = parsed(output)

@@ -42,7 +42,7 @@ class OpfHandler:
         metadata = node.child("opf:metadata")
         first_language = True
         for element in metadata.walk() if metadata is not None else ():
-            if element.name in _TRANSLATED:
+            if element.name in _TRANSLATED and _in_language(element, source):
                 self._translated(element, src, _TRANSLATED[element.name])
                 self._language(src, element, source)
             elif element.name == "dc:language" and first_language:
@@ -105,6 +105,12 @@ class OpfHandler:
         piece = self.out.piece(text)
         self.out = PieceBuilder()
         return piece
+
+
+def _in_language(element: Node, source: str) -> bool:
+    """A title or description in the book's language (not an alternate title in another one)."""
+    value = element.get("xml:lang")
+    return value is None or not value.strip() or not source or says_source(value, source)
 
 
 def _added(node: Node, name: str, wanted: Callable[[Target], str | None]) -> Make:

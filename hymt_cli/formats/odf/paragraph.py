@@ -100,12 +100,18 @@ class _Reader:
             child = kids[i]
             if isinstance(child, Chars):
                 self.chars(child)
-            elif child.name == "text:span" and self.styles.key(child.get("text:style-name")) != PLAIN:
+            elif child.name == "text:span" and self.key(child) != PLAIN:
                 i = self.spans(kids, i)
                 continue
             else:
                 self.element(child)
             i += 1
+
+    def key(self, span: Node) -> object:
+        """What a span looks like: its style's formatting, and its class styles (`text:class-names`)."""
+        key = self.styles.key(span.get("text:style-name"))
+        classes = span.get("text:class-names")
+        return (key, classes) if classes and classes.strip() else key
 
     def chars(self, chars: Chars) -> None:
         raw = self.src[chars.start : chars.end]
@@ -146,7 +152,7 @@ class _Reader:
         if first.inner == first.end:  # an empty span shows nothing
             self.hidden(first.start, first.end)
             return i + 1
-        key = self.styles.key(first.get("text:style-name"))
+        key = self.key(first)
         self.parts.append(Part(first.start, first.inner, "open", "span"))
         self.children(first)
         last = first
@@ -154,7 +160,7 @@ class _Reader:
             after = kids[i + 1]
             if not (isinstance(after, Node) and after.name == "text:span" and after.start == last.end):
                 break
-            if after.inner == after.end or self.styles.key(after.get("text:style-name")) != key:
+            if after.inner == after.end or self.key(after) != key:
                 break
             self.hidden(last.inner_end, after.inner)
             self.children(after)

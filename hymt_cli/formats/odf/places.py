@@ -29,8 +29,14 @@ def column_name(index: int) -> str:
 
 def place_of(path: Sequence[Open], slide: int) -> str:
     """The place that the open elements around a block make: a header, a slide's notes, a sheet's
-    drawings, a text box."""
+    drawings, a text box, a comment on a slide."""
     names = [o.name for o in path]
+    if any(name.endswith(":annotation") for name in names):
+        return joined(_place(path, names, slide), "comment")
+    return _place(path, names, slide)
+
+
+def _place(path: Sequence[Open], names: list[str], slide: int) -> str:
     for open_ in reversed(path):
         if open_.name in _HEADERS:
             return _HEADERS[open_.name]
