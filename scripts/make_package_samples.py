@@ -36,12 +36,15 @@ DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 def _manifest(media_type: str, *files: str) -> str:
     entries = "".join(
-        f' <manifest:file-entry manifest:full-path="{name}" manifest:media-type="text/xml"/>\n' for name in files
+        f' <manifest:file-entry manifest:full-path="{name}" manifest:media-type="text/xml"/>\n'
+        for name in files
     )
     return (
-        DECLARATION + '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
+        DECLARATION
+        + '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
         'manifest:version="1.3">\n'
-        f' <manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="{media_type}"/>\n'
+        ' <manifest:file-entry manifest:full-path="/" manifest:version="1.3"'
+        f' manifest:media-type="{media_type}"/>\n'
         f"{entries}</manifest:manifest>\n"
     )
 
@@ -67,13 +70,15 @@ def _styles(master: str, extra_styles: str = "") -> str:
         'style:language-complex="hi" style:country-complex="IN"/>\n'
         " </style:default-style>\n"
         ' <style:style style:name="Standard" style:family="paragraph"/>\n'
-        ' <style:style style:name="Strong_20_Emphasis" style:display-name="Strong Emphasis" style:family="text">\n'
+        ' <style:style style:name="Strong_20_Emphasis" style:display-name="Strong Emphasis"'
+        ' style:family="text">\n'
         '  <style:text-properties fo:font-weight="bold"/>\n'
         " </style:style>\n"
         f"{extra_styles}"
         "</office:styles>\n"
         '<office:automatic-styles><style:page-layout style:name="pm1">'
-        '<style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" style:writing-mode="lr-tb"/>'
+        '<style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm"'
+        ' style:writing-mode="lr-tb"/>'
         "</style:page-layout></office:automatic-styles>\n"
         f"<office:master-styles>{master}</office:master-styles>\n"
         "</office:document-styles>\n"
@@ -85,44 +90,58 @@ ODT_CONTENT = f"""{DECLARATION}<office:document-content {NS}>
  <style:style style:name="P1" style:family="paragraph" style:parent-style-name="Standard">
   <style:paragraph-properties fo:text-align="start" style:writing-mode="lr-tb"/>
  </style:style>
- <style:style style:name="T1" style:family="text"><style:text-properties officeooo:rsid="0012a4b2"/></style:style>
- <style:style style:name="T2" style:family="text"><style:text-properties fo:language="en" fo:country="GB"/></style:style>
- <style:style style:name="T3" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>
+ <style:style style:name="T1" style:family="text"><style:text-properties \
+officeooo:rsid="0012a4b2"/></style:style>
+ <style:style style:name="T2" style:family="text"><style:text-properties fo:language="en" \
+fo:country="GB"/></style:style>
+ <style:style style:name="T3" style:family="text"><style:text-properties fo:font-style="italic"/>\
+</style:style>
 </office:automatic-styles>
 <office:body><office:text>
 <text:tracked-changes>
  <text:changed-region text:id="ct1"><text:deletion><office:change-info><dc:creator>Mara Lind</dc:creator>
- <dc:date>2024-04-30T09:00:00</dc:date></office:change-info><text:p>Deleted draft sentence.</text:p></text:deletion>
+ <dc:date>2024-04-30T09:00:00</dc:date></office:change-info><text:p>Deleted draft sentence.\
+</text:p></text:deletion>
  </text:changed-region>
 </text:tracked-changes>
 <text:h text:style-name="Heading_20_1" text:outline-level="1">Quarterly report</text:h>
-<text:p text:style-name="P1">Our team <text:span text:style-name="T1">shipped the new </text:span><text:span \
-text:style-name="T2">offline mode</text:span> in March and <text:span text:style-name="Strong_20_Emphasis">doubled</text:span> \
-the number of <text:a xlink:type="simple" xlink:href="https://example.com/users">active users</text:a>.<text:note \
-text:id="ftn1" text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Counted \
-over the last <text:span text:style-name="T3">thirty</text:span> days.</text:p></text:note-body></text:note></text:p>
-<text:p text:style-name="P1">The report was written on <text:date text:date-value="2024-05-01">May 1, 2024</text:date>\
+<text:p text:style-name="P1">Our team <text:span text:style-name="T1">shipped the new </text:span>\
+<text:span \
+text:style-name="T2">offline mode</text:span> in March and <text:span \
+text:style-name="Strong_20_Emphasis">doubled</text:span> \
+the number of <text:a xlink:type="simple" xlink:href="https://example.com/users">active users\
+</text:a>.<text:note \
+text:id="ftn1" text:note-class="footnote"><text:note-citation>1</text:note-citation>\
+<text:note-body><text:p>Counted \
+over the last <text:span text:style-name="T3">thirty</text:span> days.</text:p></text:note-body>\
+</text:note></text:p>
+<text:p text:style-name="P1">The report was written on <text:date text:date-value="2024-05-01">May \
+1, 2024</text:date>\
 <text:change text:change-id="ct1"/> and reviewed<office:annotation><dc:creator>Mara Lind</dc:creator>\
-<dc:date>2024-04-30T10:00:00</dc:date><text:p>Please check the figures again.</text:p></office:annotation> twice.</text:p>
+<dc:date>2024-04-30T10:00:00</dc:date><text:p>Please check the figures again.</text:p>\
+</office:annotation> twice.</text:p>
 <text:list><text:list-item><text:p>Faster search</text:p></text:list-item><text:list-item><text:p>Dark \
 <text:s text:c="2"/>mode<text:tab/>(beta)</text:p></text:list-item></text:list>
 <table:table table:name="Figures"><table:table-column table:number-columns-repeated="2"/>
 <table:table-row><table:table-cell office:value-type="string"><text:p>Region</text:p></table:table-cell>\
 <table:table-cell office:value-type="string"><text:p>Users</text:p></table:table-cell></table:table-row>
 <table:table-row><table:table-cell office:value-type="string"><text:p>North</text:p></table:table-cell>\
-<table:table-cell office:value-type="float" office:value="1250"><text:p>1,250</text:p></table:table-cell></table:table-row>
+<table:table-cell office:value-type="float" office:value="1250"><text:p>1,250</text:p>\
+</table:table-cell></table:table-row>
 </table:table>
 <text:p text:style-name="P1"><draw:frame draw:name="Box1" text:anchor-type="paragraph" svg:width="6cm" \
-svg:height="2cm"><draw:text-box><text:p>A note in a box</text:p></draw:text-box><svg:title>Callout</svg:title>\
+svg:height="2cm"><draw:text-box><text:p>A note in a box</text:p></draw:text-box><svg:title>Callout\
+</svg:title>\
 </draw:frame>See the box on the right.</text:p>
 </office:text></office:body></office:document-content>
 """
 
 ODT_MASTER = (
     '<style:master-page style:name="Standard" style:page-layout-name="pm1">'
-    "<style:header><text:p>Orbit Desk <text:span text:style-name=\"Strong_20_Emphasis\">confidential</text:span>"
+    "<style:header><text:p>Orbit Desk "
+    '<text:span text:style-name="Strong_20_Emphasis">confidential</text:span>'
     "</text:p></style:header>"
-    "<style:footer><text:p>Page <text:page-number text:select-page=\"current\">1</text:page-number> of "
+    '<style:footer><text:p>Page <text:page-number text:select-page="current">1</text:page-number> of '
     "<text:page-count>2</text:page-count></text:p></style:footer>"
     "</style:master-page>"
 )
@@ -132,7 +151,8 @@ ODP_CONTENT = f"""{DECLARATION}<office:document-content {NS}>
 <office:body><office:presentation>
 <presentation:footer-decl presentation:name="ftr1">Orbit Desk launch, May 2024</presentation:footer-decl>
 <draw:page draw:name="Welcome" draw:master-page-name="Default" presentation:use-footer-name="ftr1">
- <draw:frame presentation:class="title" svg:width="20cm" svg:height="3cm"><draw:text-box><text:p>Welcome to \
+ <draw:frame presentation:class="title" svg:width="20cm" svg:height="3cm"><draw:text-box>\
+<text:p>Welcome to \
 Orbit Desk</text:p></draw:text-box></draw:frame>
  <draw:frame presentation:class="outline" svg:width="20cm" svg:height="10cm"><draw:text-box><text:list>\
 <text:list-item><text:p>Offline sync</text:p></text:list-item><text:list-item><text:p>A faster search \
@@ -167,19 +187,28 @@ style:writing-mode="lr-tb"/></style:style>
 <table:table-cell office:value-type="string"><text:p>Cost</text:p></table:table-cell>\
 <table:table-cell office:value-type="string"><text:p>Note</text:p></table:table-cell></table:table-row>
 <table:table-row><table:table-cell office:value-type="string"><text:p>Laptops for the new team</text:p>\
-</table:table-cell><table:table-cell office:value-type="currency" office:currency="EUR" office:value="4200">\
-<text:p>4,200.00 €</text:p></table:table-cell><table:table-cell office:value-type="string"><office:annotation>\
-<dc:creator>Mara Lind</dc:creator><text:p>Ask for a discount.</text:p></office:annotation><text:p>Ordered in \
+</table:table-cell><table:table-cell office:value-type="currency" office:currency="EUR" \
+office:value="4200">\
+<text:p>4,200.00 €</text:p></table:table-cell><table:table-cell office:value-type="string">\
+<office:annotation>\
+<dc:creator>Mara Lind</dc:creator><text:p>Ask for a discount.</text:p></office:annotation>\
+<text:p>Ordered in \
 April</text:p></table:table-cell></table:table-row>
-<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"/></table:table-row>
+<table:table-row table:number-rows-repeated="2"><table:table-cell \
+table:number-columns-repeated="3"/></table:table-row>
 <table:table-row><table:table-cell office:value-type="string"><text:p>Total</text:p></table:table-cell>\
-<table:table-cell table:formula="of:=SUM([.B2:.B4])" office:value-type="float" office:value="4200"><text:p>4200\
-</text:p></table:table-cell><table:table-cell table:formula="of:=IF([.B5]&gt;4000;&quot;Over&quot;;&quot;OK&quot;)" \
-office:value-type="string" office:string-value="Over"><text:p>Over</text:p></table:table-cell></table:table-row>
+<table:table-cell table:formula="of:=SUM([.B2:.B4])" office:value-type="float" office:value="4200">\
+<text:p>4200\
+</text:p></table:table-cell><table:table-cell \
+table:formula="of:=IF([.B5]&gt;4000;&quot;Over&quot;;&quot;OK&quot;)" \
+office:value-type="string" office:string-value="Over"><text:p>Over</text:p></table:table-cell>\
+</table:table-row>
 </table:table>
-<table:table table:name="Notes"><table:table-row><table:table-cell office:value-type="string"><text:p>Prices \
+<table:table table:name="Notes"><table:table-row><table:table-cell office:value-type="string">\
+<text:p>Prices \
 include <text:span text:style-name="Strong_20_Emphasis">shipping</text:span>.</text:p></table:table-cell>\
-<table:table-cell office:value-type="date" office:date-value="2024-05-01"><text:p>05/01/24</text:p></table:table-cell>\
+<table:table-cell office:value-type="date" office:date-value="2024-05-01"><text:p>05/01/24</text:p>\
+</table:table-cell>\
 </table:table-row></table:table>
 </office:spreadsheet></office:body></office:document-content>
 """
@@ -197,7 +226,11 @@ def _odf(path: Path, media_type: str, content: str, master: str, title: str, des
         ("content.xml", content, zipfile.ZIP_DEFLATED),
         ("styles.xml", _styles(master), zipfile.ZIP_DEFLATED),
         ("meta.xml", _meta(title, description), zipfile.ZIP_DEFLATED),
-        ("META-INF/manifest.xml", _manifest(media_type, "content.xml", "styles.xml", "meta.xml"), zipfile.ZIP_DEFLATED),
+        (
+            "META-INF/manifest.xml",
+            _manifest(media_type, "content.xml", "styles.xml", "meta.xml"),
+            zipfile.ZIP_DEFLATED,
+        ),
     ]
     _write(path, members)
 
@@ -225,7 +258,8 @@ CHAPTER = f"""{XHTML_HEAD}<head><meta charset="utf-8"/><title>The Lighthouse</ti
 <h1 id="c1">Chapter 1: The Lighthouse</h1>
 <p>The keeper climbed the <em>hundred and twelve</em> steps every night &amp; lit the lamp before dark.<br/>
 Nobody in the village knew <a href="notes.xhtml#n1" epub:type="noteref">why</a>.</p>
-<p>She called the old machine <ruby>灯台<rp>(</rp><rt>とうだい</rt><rp>)</rp></ruby>, the word her mother used.</p>
+<p>She called the old machine <ruby>灯台<rp>(</rp><rt>とうだい</rt><rp>)</rp></ruby>, the word her mother \
+used.</p>
 <figure><img src="lamp.png" alt="The lamp at dusk"/><figcaption>The lamp at dusk</figcaption></figure>
 <p lang="la" xml:lang="la">Lux in tenebris.</p>
 <pre>log: 21:04 lamp on</pre>
@@ -244,7 +278,8 @@ NOTES = f"""{XHTML_HEAD}<head><meta charset="utf-8"/><title>Notes</title></head>
 NAV = f"""{XHTML_HEAD}<head><meta charset="utf-8"/><title>Contents</title></head>
 <body>
 <nav epub:type="toc" id="toc"><h1>Contents</h1>
-<ol><li><a href="chapter1.xhtml">Chapter 1: The Lighthouse</a></li><li><a href="notes.xhtml">Notes</a></li></ol>
+<ol><li><a href="chapter1.xhtml">Chapter 1: The Lighthouse</a></li><li><a href="notes.xhtml">Notes\
+</a></li></ol>
 </nav>
 <nav epub:type="page-list" hidden=""><ol><li><a href="chapter1.xhtml#c1">xii</a></li></ol></nav>
 </body>
@@ -258,8 +293,10 @@ NCX_TEXT = """<?xml version="1.0" encoding="UTF-8"?>
 <docTitle><text>The Lighthouse Keeper</text></docTitle>
 <docAuthor><text>Ana Ferreira</text></docAuthor>
 <navMap>
-<navPoint id="np1" playOrder="1"><navLabel><text>Chapter 1: The Lighthouse</text></navLabel><content src="chapter1.xhtml"/></navPoint>
-<navPoint id="np2" playOrder="2"><navLabel><text>Notes</text></navLabel><content src="notes.xhtml"/></navPoint>
+<navPoint id="np1" playOrder="1"><navLabel><text>Chapter 1: The Lighthouse</text></navLabel>\
+<content src="chapter1.xhtml"/></navPoint>
+<navPoint id="np2" playOrder="2"><navLabel><text>Notes</text></navLabel><content \
+src="notes.xhtml"/></navPoint>
 </navMap>
 </ncx>
 """
@@ -271,7 +308,8 @@ OPF = """<?xml version="1.0" encoding="UTF-8"?>
 <dc:title id="title">The Lighthouse Keeper</dc:title>
 <dc:creator>Ana Ferreira</dc:creator>
 <dc:language>en</dc:language>
-<dc:description>&lt;p&gt;A short story about a keeper, a lamp &amp;amp; a village.&lt;/p&gt;</dc:description>
+<dc:description>&lt;p&gt;A short story about a keeper, a lamp &amp;amp; a village.&lt;/p&gt;\
+</dc:description>
 <meta property="dcterms:modified">2024-05-01T12:00:00Z</meta>
 </metadata>
 <manifest>
@@ -336,7 +374,11 @@ def main() -> None:
             ("OEBPS/toc.ncx", NCX_TEXT, zipfile.ZIP_DEFLATED),
             ("OEBPS/chapter1.xhtml", CHAPTER, zipfile.ZIP_DEFLATED),
             ("OEBPS/notes.xhtml", NOTES, zipfile.ZIP_DEFLATED),
-            ("OEBPS/style.css", "body { font-family: serif; }\nruby rt { font-size: 50%; }\n", zipfile.ZIP_DEFLATED),
+            (
+                "OEBPS/style.css",
+                "body { font-family: serif; }\nruby rt { font-size: 50%; }\n",
+                zipfile.ZIP_DEFLATED,
+            ),
             ("OEBPS/lamp.png", LAMP, zipfile.ZIP_STORED),
         ],
     )
