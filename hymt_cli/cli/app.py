@@ -38,6 +38,7 @@ EXAMPLES = """[bold]Examples[/]
   hymt translate . --to de --exclude 'drafts/' --dry-run   # the plan only
   cat a.md | hymt translate - --format md --to fr > a.fr.md
   hymt translate shop.parquet --to en --columns title -o out/
+  hymt translate report.docx book.xlsx --to ar   # report.ar.docx (.pptx .docm .xlsm ...)
   hymt translate --check                # CI: any output missing or stale?
   hymt config --file docs/data/x.csv    # the settings for a path, and why"""
 

@@ -18,6 +18,7 @@ from .base import (
     Decoded,
     DocumentDecodeError,
     DocumentFormat,
+    Finding,
     FormatError,
     InputFormat,
     InputReader,
@@ -36,7 +37,7 @@ from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, marked
 from .markdown import MarkdownFormat
 from .odf import OdfFormat, OdpFormat, OdsFormat, OdtFormat
-from .package import PackageOptions
+from .ooxml import DocxFormat, OfficeOptions, PptxFormat, XlsxFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
 from .properties import PropertiesFormat
@@ -122,13 +123,41 @@ register(
         (EncodingOptions,),
     )
 )
+# Office Open XML packages (formats/ooxml): the package is the unit of work, never a table cell.
+register(
+    FormatSpec(
+        DocxFormat.name,
+        DocxFormat.suffixes,
+        lambda o: DocxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
+register(
+    FormatSpec(
+        PptxFormat.name,
+        PptxFormat.suffixes,
+        lambda o: PptxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
+register(
+    FormatSpec(
+        XlsxFormat.name,
+        XlsxFormat.suffixes,
+        lambda o: XlsxFormat(o.of(OfficeOptions)),
+        (OfficeOptions,),
+        document=False,
+    )
+)
 
 
 def _odf(fmt: type[OdfFormat]) -> None:
     """An OpenDocument format (formats/odf): a package of XML parts, never a table cell."""
     register(
         FormatSpec(
-            fmt.name, fmt.suffixes, lambda o: fmt(o.of(PackageOptions)), (PackageOptions,), document=False
+            fmt.name, fmt.suffixes, lambda o: fmt(o.of(OfficeOptions)), (OfficeOptions,), document=False
         )
     )
 
@@ -218,6 +247,7 @@ __all__ = [
     "Decoded",
     "DocumentDecodeError",
     "DocumentFormat",
+    "Finding",
     "FormatError",
     "InputFormat",
     "InputReader",

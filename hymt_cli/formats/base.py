@@ -122,10 +122,22 @@ class Unit:
         return self.weights.get(segment_id, 1)
 
 
-class UnitWriter(Protocol):
-    """Writes one output: units in order, then `close` completes the file (a table's footer)."""
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What writing a unit found of one of its segments that a reviewer should see (a translation
+    too long for its fixed-size box): a QA finding of check `check`, in the report and on the
+    review page, under the segment's label."""
 
-    def write(self, unit: Unit, translated: Mapping[int, str]) -> None: ...
+    segment: int
+    check: str
+    message: str
+
+
+class UnitWriter(Protocol):
+    """Writes one output: units in order, then `close` completes the file (a table's footer).
+    `write` may return findings (None or nothing: none)."""
+
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> Sequence[Finding] | None: ...
 
     def close(self) -> None: ...
 

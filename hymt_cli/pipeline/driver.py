@@ -106,6 +106,7 @@ class Pipeline:
             self.progress,
             self.write_stdout,
             glossary=self.glossary is not None,
+            review=self.review,
         )
         self._queue = deque(sources)
         if self.options.prompts_out is not None:

@@ -8,13 +8,13 @@ leaves nothing under its final name.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import first_line
-from ..formats import FormatError, InputReader, MergeResult, RecordingWriter, Unit, UnitWriter
+from ..formats import Finding, FormatError, InputReader, MergeResult, RecordingWriter, Unit, UnitWriter
 from ..inputs.sources import SourceFile
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
@@ -55,6 +55,8 @@ class Job:
     report: FileReport
     write_stdout: Callable[[bytes], None] | None = None
     on_committed: Callable[[], None] = lambda: None
+    # What writing a unit found of its segments (formats/base.Finding): to the report and review.
+    on_findings: Callable[[Unit, Mapping[int, str], Sequence[Finding]], None] = lambda *_: None
     merge: bool = False  # the output exists and is merged into (a file of strings)
     # Held from closing the writer to recording the output (a merge: the lock of its folder's
     # manifest, so that another run cannot write the target in between).
@@ -83,7 +85,9 @@ class Job:
         self.commit_if_done()
 
     def _write(self, unit: Unit, translated: Mapping[int, str]) -> None:
-        self._open().write(unit, translated)
+        found = self._open().write(unit, translated)
+        if found:
+            self.on_findings(unit, translated, found)
 
     def commit_if_done(self) -> None:
         if self.committed or not self.live or not self.input.exhausted or self.written != self.input.read:

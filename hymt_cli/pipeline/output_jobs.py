@@ -3,14 +3,20 @@ line of the report, and once it is committed, its record in its folder's manifes
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from ..formats import Finding, Unit
 from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import OutputRules
+from ..qa import Flag
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, GlossaryStats, RunReport
+from ..review import Flag as ReviewFlag
+from ..review import RecordSpool
 from ..text.languages import Language
+from .flagging import Where
+from .flagging import record as record_flag
 from .jobs import Job, OpenInput
 from .run_options import RunOptions
 
@@ -28,6 +34,7 @@ class OutputJobs:
         write_stdout: Callable[[bytes], None] | None,
         *,
         glossary: bool,
+        review: RecordSpool | None = None,
     ) -> None:
         self.options = options
         self.rules = rules
@@ -35,6 +42,7 @@ class OutputJobs:
         self.progress = progress
         self.write_stdout = write_stdout
         self.glossary = glossary
+        self.review = review
         self.recorded: set[Path] = set()  # output folders whose manifest this run updated
 
     def job(self, opened: OpenInput, lang: Language) -> Job:
@@ -67,10 +75,26 @@ class OutputJobs:
             label=claim.locale,
         )
         job.on_committed = lambda: self._committed(job)
+        job.on_findings = lambda unit, translated, found: self._found(job, unit, translated, found)
         if claim.path is not None and claim.merge:
             folder = claim.path.parent
             job.guard = lambda: locked(folder)
         return job
+
+    def _found(self, job: Job, unit: Unit, translated: Mapping[int, str], found: Sequence[Finding]) -> None:
+        """Findings of writing a unit: flags of the file's report and of the review page."""
+        texts = {s.id: s.text for s in unit.segments}
+        for finding in found:
+            flag = Flag(finding.check, "warning", finding.message)
+            where = Where.of(job.report, unit, finding.segment)
+            record_flag(where, flag, texts.get(finding.segment, ""), translated.get(finding.segment, ""))
+            if self.review is not None:
+                self.review.flag_later(
+                    job.report,
+                    unit.index,
+                    finding.segment,
+                    ReviewFlag(finding.check, "warning", finding.message),
+                )
 
     def _committed(self, job: Job) -> None:
         result = job.result

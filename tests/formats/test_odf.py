@@ -22,7 +22,7 @@ from pipelines import translate_files, write
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.formats.package import PackageOptions
+from hymt_cli.formats.package import OfficeOptions
 from hymt_cli.options import OptionSet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def _translated(
         engine or PseudoEngine(),  # type: ignore[arg-type]
         tmp_path / "out",
         lang=lang,
-        options=OptionSet([PackageOptions(**options)]) if options else None,  # type: ignore[arg-type]
+        options=OptionSet([OfficeOptions(**options)]) if options else None,  # type: ignore[arg-type]
     )
     assert report.files_failed == 0, [f.error for f in report.files]
     return outputs[sample]

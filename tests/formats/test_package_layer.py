@@ -307,3 +307,17 @@ def test_a_long_tag_cut_where_a_chunk_ends_is_read_in_linear_time() -> None:
     pieces += list(scanner.feed("", final=True))
     assert [s.text for p in pieces for s in p.segments] == ["Hello"]
     assert "".join(p.text for p in pieces) == part
+
+
+def test_a_bare_html_doctype_in_a_member_not_parsed_passes() -> None:
+    html = b"<!DOCTYPE html PUBLIC '-//W3C//DTD XHTML 1.0 Transitional//EN' 'x.dtd'><html/>"
+    data = _package([("content.xml", b"<doc><t>Hi</t></doc>", 8), ("chunk.htm", html, 8)])
+    assert _translate(ToyFormat(), data, lambda text: text + "!") != data
+    external = b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "file:///etc/passwd"><r/>'
+    assert "DTD" in _refusal(_package([("content.xml", b"<t>x</t>", 8), ("other.xml", external, 8)]))
+
+
+def test_members_named_with_backslashes_are_found() -> None:
+    archive = ZipArchive.open(io.BytesIO(_package([("xl\\workbook.xml", b"<w/>", 8)])))
+    found = archive.entry("xl/workbook.xml")
+    assert found is not None and found.name == "xl\\workbook.xml"

@@ -104,7 +104,7 @@ def test_config_file_shows_what_applies_and_from_where(tmp_path: Path) -> None:
         ('glob = "*.csv"\nto = "fr"', "'to' applies to the whole run, not to some paths"),
         ('glob = "*.csv"\ncolumnz = ["a"]', "unknown per-path setting 'columnz'"),
         ('glob = "*.csv"\ncell-format = "xml"', "--cell-format must be one of"),
-        ('glob = "*.csv"\nformat = "docx"', "unknown format 'docx'"),
+        ('glob = "*.csv"\nformat = "pdf"', "unknown format 'pdf'"),
         ('columns = ["a"]', 'needs glob = "..."'),
     ],
 )

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from ..package import (
+    OfficeOptions,
     PackageFormat,
-    PackageOptions,
     PackagePlan,
     PlannedPart,
     Target,
@@ -47,8 +47,8 @@ class OdfFormat(PackageFormat):
     # Basic/ and Dialogs/: an external DTD, never read (an internal subset is still refused).
     external_dtd = True
 
-    def __init__(self, options: PackageOptions | None = None) -> None:
-        self.options = options or PackageOptions()
+    def __init__(self, options: OfficeOptions | None = None) -> None:
+        self.options = options or OfficeOptions()
 
     def target(self, code: str) -> Target:
         return target_for(code, self.options.east_asian_font)

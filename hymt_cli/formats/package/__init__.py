@@ -18,15 +18,22 @@ The layer, for a family's format to build on:
   tree with offsets (names resolved by namespace: `w:p` whatever the prefix), and makes a
   `PartPiece` of each piece. `unescape`, `escape_text`, `escape_attribute` for XML text.
 - `pieces.PartPiece`: a piece's segments, labels (a segment's place: "footnote 2",
-  "Sheet1!B4"), keys (translations later parts look up) and nested `Edit`s; `reassemble`
-  splices, and an unchanged translation gives the source back byte for byte.
+  "Sheet1!B4"), keys (segment -> the keys its translation is published under, for parts read
+  later), nested `Edit`s and `finish` (the whole piece for a target: language attributes);
+  `reassemble` splices, and an unchanged translation gives the source back byte for byte. An
+  edit's render gets a `Rendering` (translations, target, published translations, and a list
+  of `Finding`s it may add: text too long for its box, reported as QA flags).
 - `target.Target` / `target_for(code)`: the target as packages write it (`de-DE`, rtl,
-  East-Asian font); `options.PackageOptions`: the settings every family shares (comments, the
+  East-Asian font); `options.OfficeOptions`: the settings the office families share (comments, the
   East-Asian font).
 - `format.PackageFormat`: subclass it, set `name`/`suffixes`, define `plan(archive)` ->
   `PackagePlan([PlannedPart(entry, scanner_factory), ...])`; reading (a unit per piece) and
   writing (`PackageWriter`: source order kept, untouched members copied, changed ones spliced)
-  are shared. Register it with a `FormatSpec` like any format.
+  are shared. Register it with a `FormatSpec` like any format (`document=False`).
+
+How a part's paragraphs become segments is the family's: OOXML's runs are modelled in
+`formats/ooxml/` (inline.py, sentence.py); a mixed-content paragraph (ODF's `text:p`, XHTML) can
+use `formats/spans.py`'s located parts over the block's offsets instead.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from .format import (
     PieceScanner,
     PlannedPart,
 )
-from .options import PackageOptions
+from .options import OfficeOptions
 from .pieces import Edit, PartPiece, Rendering, Source, splice
 from .target import Target, target_for
 from .xml_stream import BlockHandler, Chars, Node, Open, XmlScanner, escape_attribute, escape_text, unescape
@@ -56,7 +63,7 @@ __all__ = [
     "Open",
     "PackageError",
     "PackageFormat",
-    "PackageOptions",
+    "OfficeOptions",
     "PackagePlan",
     "PackageReader",
     "PackageWriter",

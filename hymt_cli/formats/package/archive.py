@@ -116,7 +116,8 @@ class ZipArchive:
         self.comment = comment
         self.file_size = size
         self._by_name = {e.name: e for e in entries}
-        self._by_folded = {e.name.casefold(): e for e in entries}
+        # OPC part names ignore case; some writers separate folders with backslashes.
+        self._by_folded = {_folded(e.name): e for e in entries}
 
     @classmethod
     def open(cls, binary: BinaryIO, limits: ZipLimits | None = None) -> ZipArchive:
@@ -133,7 +134,7 @@ class ZipArchive:
 
     def entry(self, name: str) -> ZipEntry | None:
         """The member called `name` (OPC part names ignore case: an exact match first)."""
-        return self._by_name.get(name) or self._by_folded.get(name.casefold())
+        return self._by_name.get(name) or self._by_folded.get(_folded(name))
 
     def read(self, entry: ZipEntry | str, limit: int | None = None) -> bytes:
         """A member's unpacked bytes, whole (`limit`: refuse a member larger than this)."""
@@ -205,6 +206,10 @@ def _inflate(inflater: zlib._Decompress, packed: bytes, entry: ZipEntry, produce
             if inflater.unused_data.strip(b"\0"):
                 raise PackageError(f"member {entry.name} has bytes after its compressed data")
             return
+
+
+def _folded(name: str) -> str:
+    return name.replace("\\", "/").casefold()
 
 
 def is_ole(head: bytes) -> bool:

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar, Protocol
 
-from ..base import FormatError, InputSource, Unit
-from .archive import PackageError, ZipArchive, ZipEntry, ZipLimits
+from ..base import Finding, FormatError, InputSource, Unit
+from .archive import DEFLATED, STORED, PackageError, ZipArchive, ZipEntry, ZipLimits
 from .pieces import PartPiece
 from .target import Target, target_for
 from .xml_text import XmlCodec, check_prolog, xml_texts
@@ -111,8 +111,8 @@ class PackageReader:
         in_memory = isinstance(binary, io.BytesIO)
         try:
             archive = ZipArchive.open(binary, self._format.limits)
-            for entry in archive.entries:
-                if not entry.is_dir and entry.size:
+            for entry in archive.entries:  # (a member packed otherwise is copied, never read)
+                if not entry.is_dir and entry.size and entry.method in (STORED, DEFLATED):
                     check_prolog(archive, entry, external_dtd=self._format.external_dtd)
             plan = self._format.plan(archive)
             self._planned = frozenset(p.entry.name for p in plan.parts)
@@ -215,13 +215,14 @@ class PackageWriter:
             self._order = sorted(self._archive.entries, key=lambda e: e.offset)
         return self._archive
 
-    def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
+    def write(self, unit: Unit, translated: Mapping[int, str]) -> list[Finding]:
         archive = self._source()
         content = unit.content
+        findings: list[Finding] = []
         if content is None:  # a package with nothing to translate
-            return
+            return findings
         assert isinstance(content, PieceContent)
-        text = content.piece.reassemble(translated, self._target, self._shared)
+        text = content.piece.reassemble(translated, self._target, self._shared, findings)
         if self._current is None or self._current[0].name != content.entry.name:
             self._start(archive, content.entry)
         assert self._current is not None
@@ -236,6 +237,7 @@ class PackageWriter:
                 member.finish()
                 self._ready[entry.name] = (member, spool)
             self._flush(archive)
+        return findings
 
     def _start(self, archive: ZipArchive, entry: ZipEntry) -> None:
         if self._current is not None:

@@ -1,5 +1,5 @@
-"""The options every package family shares (office documents, ODF, EPUB): one flag each, whatever
-the format, so that a folder of .docx and .odt files is translated alike."""
+"""The options the office document families share (Office Open XML and OpenDocument): one flag
+each, whatever the format, so that a folder of .docx and .odt files is translated alike."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from ...options import Options, Panel, option
 
 
 @dataclass(frozen=True, slots=True)
-class PackageOptions(Options):
+class OfficeOptions(Options):
     comments: bool = option(
         True,
         "--comments",
         off_flag="--no-comments",
         panel=Panel.FORMATS,
-        help="Office, ODF: translate comments (review comments, cell comments, annotations); "
+        help="docx/pptx/xlsx, odt/odp/ods: translate comments (review comments, cell comments); "
         "--no-comments leaves them as they are.",
     )
     east_asian_font: str = option(
@@ -23,7 +23,7 @@ class PackageOptions(Options):
         "--east-asian-font",
         panel=Panel.FORMATS,
         metavar="FONT",
-        help="Office, ODF: the font a Chinese, Japanese or Korean target's text gets where the "
+        help="docx/pptx, odt/odp/ods: the font a Chinese, Japanese or Korean target's text gets where the "
         "source names no East-Asian font (default: Microsoft YaHei, Microsoft JhengHei, Yu Gothic "
         "or Malgun Gothic, by script).",
     )

@@ -3,11 +3,13 @@
 A format's reader of a part makes a `PartPiece` per piece of the part's text: the segments
 found there (ids from 0 in the piece), how a review names each (`labels`: "footnote 2",
 "Sheet1!B4"), the keys under which later parts may look up a segment's translation (`keys`: a
-SmartArt drawing repeats its data's text), and `Edit`s. An edit replaces a span of the piece's
-text with what its `render` makes of the translations; edits may nest (a text box's paragraph
+SmartArt drawing repeats its data's text, under the ids of the shapes that show it), and
+`Edit`s. An edit replaces a span of the piece's text with what its `render` makes of the
+translations; edits may nest (a text box's paragraph
 inside the paragraph that anchors it): an edit's render reads its span through `source`, with
 the edits inside it already applied. A render that returns None leaves its span as the source
-has it (with the nested edits applied). Splicing is the contract, as for every document:
+has it (with the nested edits applied). `finish`, where given, makes the whole spliced piece say
+the target (its language attributes). Splicing is the contract, as for every document:
 
     piece.reassemble({s.id: s.text for s in piece.segments}, None) == piece.text
 """
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from ...text.segments import Segment
+from ..base import Finding
 from .target import Target
 
 Source = Callable[[int, int], str]  # (start, end) -> the piece's text there, nested edits applied
@@ -31,6 +34,7 @@ class Rendering:
     translated: Mapping[int, str]
     target: Target | None
     shared: Mapping[str, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)  # what rendering found (text too long ...)
 
 
 Render = Callable[[Rendering, Source], "str | None"]
@@ -48,25 +52,33 @@ class PartPiece:
     text: str
     segments: Sequence[Segment] = ()
     labels: Mapping[int, str] = field(default_factory=dict)
-    keys: Mapping[int, str] = field(default_factory=dict)
+    keys: Mapping[int, Sequence[str]] = field(default_factory=dict)
     edits: Sequence[Edit] = ()
+    # What the whole spliced piece becomes for a target (its language attributes), if anything.
+    finish: Callable[[str, Target], str] | None = None
 
     def reassemble(
         self,
         translated: Mapping[int, str],
         target: Target | None,
         shared: MutableMapping[str, str] | None = None,
+        findings: list[Finding] | None = None,
     ) -> str:
         """The piece with its edits applied; the translations of its keyed segments are added
-        to `shared` (for the parts read after it)."""
+        to `shared` (for the parts read after it); what the edits found, to `findings`."""
         if shared is not None:
-            for sid, key in self.keys.items():
+            for sid, keys in self.keys.items():
                 if sid in translated:
-                    shared[key] = translated[sid]
-        if not self.edits:
-            return self.text
-        context = Rendering(translated, target, shared if shared is not None else {})
-        return splice(self.text, self.edits, context)
+                    for key in keys:
+                        shared[key] = translated[sid]
+        text = self.text
+        if self.edits:
+            found = findings if findings is not None else []
+            context = Rendering(translated, target, shared if shared is not None else {}, found)
+            text = splice(text, self.edits, context)
+        if self.finish is not None and target is not None:
+            text = self.finish(text, target)
+        return text
 
 
 class _Node:
@@ -82,7 +94,8 @@ def splice(text: str, edits: Sequence[Edit], context: Rendering) -> str:
     lying inside it is dropped (never corrupts the output)."""
     root = _Node(None)
     stack: list[tuple[_Node, int]] = [(root, len(text))]
-    for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
+    # (an insertion where another edit starts goes before that edit, not into it)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end > e.start, -e.end)):
         while stack[-1][1] <= edit.start and len(stack) > 1:
             stack.pop()
         parent, parent_end = stack[-1]

@@ -3,11 +3,15 @@
 `xml_texts(archive, entry)` gives the member's codec (by its byte order mark, else its XML
 declaration, else UTF-8; a BOM stays in the text as U+FEFF so that encoding gives the same
 bytes back) and its text a chunk at a time. `check_prolog` refuses a member whose prolog
-declares a DTD: a DTD is where entities are declared, and no package part needs one
-(defusedxml refuses them too); nothing of it is ever read. A family whose parts carry a document
-type declaration that only names an external DTD (EPUB 2's XHTML pages and NCX: `<!DOCTYPE html
-PUBLIC "..." "...">`, EPUB 3's `<!DOCTYPE html>`) passes `external_dtd`: such a declaration
-declares nothing itself and its DTD is never fetched; an internal subset (`[...]`) is refused.
+declares a DTD that could define entities or load a file (an internal subset, a SYSTEM or PUBLIC
+identifier): no package part needs one (defusedxml refuses entities and external references
+too), and nothing of it is ever read. A bare `<!DOCTYPE html>` (an HTML chunk a document embeds)
+declares nothing and passes, as does XHTML's own `PUBLIC` doctype (never loaded); a part hymt
+parses refuses any doctype (xml_stream.py). A family whose parts carry a document type
+declaration that names an external DTD (EPUB 2's NCX: `<!DOCTYPE ncx PUBLIC "..." "...">`, ODF's
+macros: `<!DOCTYPE script:module PUBLIC ... "module.dtd">`) passes `external_dtd`: such a
+declaration declares nothing itself and its DTD is never fetched; an internal subset (`[...]`)
+is refused always.
 """
 
 from __future__ import annotations
@@ -117,8 +121,9 @@ EXTERNAL_DOCTYPE = re.compile(
 
 
 def _prolog_verdict(text: str, external_dtd: bool = False) -> bool | None:
-    """True: the prolog declares a DTD (with `external_dtd`: an internal subset); False: it does
-    not; None: read more to tell."""
+    """True: the prolog declares a DTD that can define entities or load something (an internal
+    subset `[...]`; without `external_dtd`, also a SYSTEM or PUBLIC identifier); False: it does
+    not (`<!DOCTYPE html>`, or no doctype); None: read more to tell."""
     pos = 0
     while (item := _PROLOG_ITEM.match(text, pos)) is not None and item.end() > pos:
         pos = item.end()
@@ -127,8 +132,12 @@ def _prolog_verdict(text: str, external_dtd: bool = False) -> bool | None:
         return None
     if rest[:9].upper() != "<!DOCTYPE":
         return False
-    if not external_dtd:
+    end = re.search(r"[\[>]", rest)
+    if end is None:
+        return None
+    if end.group(0) == "[":
         return True
-    if EXTERNAL_DOCTYPE.match(rest):
-        return False
-    return None if ">" not in rest and "[" not in rest else True
+    declaration = rest[: end.start()]
+    if external_dtd or re.match(r"<!DOCTYPE\s+html\b", declaration, re.IGNORECASE):
+        return False  # HTML's and XHTML's own doctypes, or an external DTD: nothing is ever loaded
+    return re.search(r"\b(?:SYSTEM|PUBLIC)\b", declaration) is not None

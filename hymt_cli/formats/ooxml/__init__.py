@@ -1,0 +1,17 @@
+"""Office Open XML: Word (.docx), PowerPoint (.pptx), Excel (.xlsx), on the package layer.
+
+Each format plans which parts of its package are read (docx.py, pptx.py, xlsx.py); the parts
+share how a paragraph of runs becomes one segment and is written back as runs (inline.py,
+sentence.py, in the three dialects of dialects.py), DrawingML shapes and charts (drawing.py),
+the target's language attributes, direction and East-Asian fonts (languages.py), and the
+package's content types and relationships (opc.py).
+"""
+
+from __future__ import annotations
+
+from .docx import DocxFormat
+from .options import OfficeOptions
+from .pptx import PptxFormat
+from .xlsx import XlsxFormat
+
+__all__ = ["DocxFormat", "OfficeOptions", "PptxFormat", "XlsxFormat"]
