@@ -51,6 +51,7 @@ def corpus_files() -> list[Path]:
                 and path.name != "hymt.toml"  # hymt's own settings for the folder, no sample
                 and path.suffix.lower() in SUFFIXES
                 and "corpora" not in parts
+                and "hostile" not in parts  # files that must be refused (encrypted, bombs): no sources
                 and not any(p.startswith(".") for p in parts)
             ):
                 found.append(path)
@@ -109,12 +110,18 @@ def run(
     return run_pipeline(paths, engine, options=settings, to=targets, out_dir=out, qa=suite)
 
 
+# What writing a document finds of its layout (Office: text too long for its box) is what the
+# pseudo engine's longer text is meant to show: no check of the answer, no false alarm.
+LAYOUT_FINDINGS = frozenset({"overflow"})
+
+
 def flags_of(report: RunReport) -> list[str]:
     return [
         f"{file.input} ({file.lang}) segment {flag.segment}: {flag.check}: {flag.message}\n"
         f"  source: {flag.source!r}\n  answer: {flag.answer!r}"
         for file in report.files
         for flag in file.flags
+        if flag.check not in LAYOUT_FINDINGS
     ]
 
 
@@ -179,4 +186,4 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     assert translated > 2000, translated  # the corpus really went through the checks
     flagged = [line for report in reports for line in flags_of(report)]
     assert not flagged, f"{len(flagged)} false alarm(s):\n" + "\n".join(flagged[:40])
-    assert all(report.flag_counts == {} for report in reports)
+    assert all(set(report.flag_counts) <= LAYOUT_FINDINGS for report in reports)
