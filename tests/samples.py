@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from package_checks import package_edits
 from pipelines import sources_of
 
 from hymt_cli.formats import FORMATS, format_for_path, path_marked
@@ -101,7 +102,11 @@ def _html_lang(data: bytes) -> bytes:
     return _HTML_LANG.sub(rb"\1*", data, count=1)
 
 
-TARGET_EDITS: dict[str, Callable[[bytes], bytes]] = {"html": _html_lang}
+TARGET_EDITS: dict[str, Callable[[bytes], bytes]] = {
+    "html": _html_lang,
+    # A package's language and direction attributes say the target (tests/package_checks.py).
+    **dict.fromkeys(("odt", "odp", "ods", "epub"), package_edits),
+}
 
 
 def _same_table(a: Path, b: Path) -> bool:

@@ -33,11 +33,13 @@ from .delimited import CsvFormat, DelimitedOptions, TsvFormat
 from .delimited.magento import dictionary_path
 from .document import SplicingFormat
 from .encodings import EncodingOptions
+from .epub import EpubFormat
 from .html import HtmlFormat
 from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
 from .jsonlines import JsonLinesFormat
 from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
 from .markdown import MarkdownFormat
+from .odf import OdfFormat, OdpFormat, OdsFormat, OdtFormat
 from .ooxml import DocxFormat, OfficeOptions, PptxFormat, XlsxFormat
 from .parquet import ParquetFormat, ParquetOptions
 from .po import PoFormat, PoOptions
@@ -160,6 +162,20 @@ register(
         document=False,
     )
 )
+
+
+def _odf(fmt: type[OdfFormat]) -> None:
+    """An OpenDocument format (formats/odf): a package of XML parts, never a table cell."""
+    register(
+        FormatSpec(
+            fmt.name, fmt.suffixes, lambda o: fmt(o.of(OfficeOptions)), (OfficeOptions,), document=False
+        )
+    )
+
+
+for _fmt in (OdtFormat, OdpFormat, OdsFormat):
+    _odf(_fmt)
+register(FormatSpec(EpubFormat.name, EpubFormat.suffixes, lambda o: EpubFormat(), document=False))
 _table(
     ParquetFormat.name,
     ParquetFormat.suffixes,

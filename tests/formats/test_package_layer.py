@@ -270,6 +270,45 @@ def test_unbalanced_xml_is_refused_in_one_line() -> None:
     assert "never closed" in _refusal(_package([("content.xml", b"<doc><t>x</t>", 8)]))
 
 
+def test_a_doctype_naming_an_external_dtd_passes_where_the_family_allows_it() -> None:
+    xhtml = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" '
+        b'"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">\n<doc><t>Hi</t></doc>'
+    )
+    data = _package([("content.xml", xhtml, 8), ("page.xml", b"<!DOCTYPE html>\n<doc><t>Yo</t></doc>", 8)])
+    assert "DTD" in _refusal(data)  # (a family that does not allow them)
+
+    class Books(ToyFormat):
+        external_dtd = True
+
+        def plan(self, archive: ZipArchive) -> PackagePlan:
+            parts = [
+                PlannedPart(e, lambda: XmlScanner(_ToyHandler(), {}, external_dtd=True))
+                for e in archive.entries
+            ]
+            return PackagePlan(parts)
+
+    output = _translate(Books(), data, lambda text: text + "!")
+    with zipfile.ZipFile(io.BytesIO(output)) as zf:
+        assert zf.read("content.xml") == xhtml.replace(b"Hi<", b"Hi!<")
+    subset = b'<!DOCTYPE html PUBLIC "a" "b" [<!ENTITY a "lol">]>\n<doc><t>&a;</t></doc>'
+    assert "DTD" in _refusal(_package([("content.xml", subset, 8)]), Books())
+    late = b"<doc><t>x</t><!DOCTYPE html></doc>"
+    assert "DTD" in _refusal(_package([("content.xml", late, 8)]), Books())
+
+
+def test_a_long_tag_cut_where_a_chunk_ends_is_read_in_linear_time() -> None:
+    """Text arrives a chunk at a time: a tag of many attributes is often cut short at the end of
+    what was read. (Backtracking through its attributes took exponential time: this hung.)"""
+    attributes = " ".join(f'style:a{i}="v{i}"' for i in range(60))
+    part = f"<doc><x {attributes}/><t>Hello</t></doc>"
+    scanner = XmlScanner(_ToyHandler(), {})
+    pieces = [p for i in range(0, len(part), 7) for p in scanner.feed(part[i : i + 7])]
+    pieces += list(scanner.feed("", final=True))
+    assert [s.text for p in pieces for s in p.segments] == ["Hello"]
+    assert "".join(p.text for p in pieces) == part
+
+
 def test_a_bare_html_doctype_in_a_member_not_parsed_passes() -> None:
     html = b"<!DOCTYPE html PUBLIC '-//W3C//DTD XHTML 1.0 Transitional//EN' 'x.dtd'><html/>"
     data = _package([("content.xml", b"<doc><t>Hi</t></doc>", 8), ("chunk.htm", html, 8)])

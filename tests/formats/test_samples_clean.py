@@ -1,6 +1,6 @@
 """Samples and example glossaries are what people copy: no control characters (tab, LF and CR
 aside), text that decodes (UTF-8, UTF-16 with a BOM, or the charset an HTML page declares), Parquet string
-cells and Office packages' XML parts
+cells and the text members of zip packages (Office, ODF, EPUB)
 just as clean, and every example glossary loads."""
 
 from __future__ import annotations
@@ -61,6 +61,17 @@ def parquet_problems(path: Path, label: str) -> list[str]:
     return problems
 
 
+def package_problems(path: Path, label: str) -> list[str]:
+    """A zip package's (ODF, EPUB) text members, each clean: what people copy is inside."""
+    problems = []
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if name == "mimetype" or name.endswith((".xml", ".xhtml", ".opf", ".ncx", ".css", ".html")):
+                text = archive.read(name).decode("utf-8-sig")
+                problems += control_problems(text, f"{label}!{name}")
+    return problems
+
+
 def test_the_walk_sees_every_kind_of_sample():
     suffixes = {p.suffix for p in FILES}
     assert {".parquet", ".txt", ".md", ".html", ".tsv", ".csv", ".json", ".tbx"} <= suffixes
@@ -72,12 +83,8 @@ def test_sample_is_clean_text(path):
     if data.startswith(b"PAR1"):
         assert parquet_problems(path, str(path.relative_to(ROOT))) == []
         return
-    if data.startswith(b"PK\x03\x04"):  # an Office package: each XML part is clean text
-        with zipfile.ZipFile(path) as package:
-            for name in package.namelist():
-                if name.endswith((".xml", ".rels")):
-                    text = package.read(name).decode("utf-8-sig")
-                    assert control_problems(text, f"{path.relative_to(ROOT)}:{name}") == []
+    if data.startswith(b"PK\x03\x04"):
+        assert package_problems(path, str(path.relative_to(ROOT))) == []
         return
     try:
         text = decoded(path, data)
@@ -105,3 +112,7 @@ def test_the_checks_catch_what_they_look_for(tmp_path):
     dirty = tmp_path / "dirty.parquet"
     pq.write_table(pa.table({"title": ["ok", "bad\x1b[31m"], "n": [1, 2]}), dirty)
     assert parquet_problems(dirty, "dirty") == ["dirty column title row 1:1:4: control character U+001B"]
+    package = tmp_path / "dirty.odt"
+    with zipfile.ZipFile(package, "w") as archive:
+        archive.writestr("content.xml", "<p>bad\x07</p>")
+    assert package_problems(package, "d.odt") == ["d.odt!content.xml:1:7: control character U+0007"]

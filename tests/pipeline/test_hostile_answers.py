@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from engines import ATTACKS, UNUSABLE, Adversary, assert_reported
 from markup_helpers import assert_html_structure_kept, assert_md_structure_kept, html_skeleton
+from package_checks import assert_structure_kept
 from pipelines import run_pipeline, sources_of, translate_files
 from subtitle_checks import decoded, skeleton
 
@@ -90,6 +91,8 @@ STRUCTURE: dict[str, Callable[[Path, Path], None]] = {
     "srt": _cues_kept,
     "vtt": _cues_kept,
     "ass": _cues_kept,
+    # Packages (ODF, EPUB): every XML member parses and keeps its elements.
+    **dict.fromkeys(("odt", "odp", "ods", "epub"), assert_structure_kept),
 }
 
 

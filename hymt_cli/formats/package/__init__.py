@@ -24,6 +24,7 @@ The layer, for a family's format to build on:
   edit's render gets a `Rendering` (translations, target, published translations, and a list
   of `Finding`s it may add: text too long for its box, reported as QA flags).
 - `target.Target` / `target_for(code)`: the target as packages write it (`de-DE`, rtl,
+  East-Asian font); `options.OfficeOptions`: the settings the office families share (comments, the
   East-Asian font).
 - `format.PackageFormat`: subclass it, set `name`/`suffixes`, define `plan(archive)` ->
   `PackagePlan([PlannedPart(entry, scanner_factory), ...])`; reading (a unit per piece) and
@@ -47,6 +48,7 @@ from .format import (
     PieceScanner,
     PlannedPart,
 )
+from .options import OfficeOptions
 from .pieces import Edit, PartPiece, Rendering, Source, splice
 from .target import Target, target_for
 from .xml_stream import BlockHandler, Chars, Node, Open, XmlScanner, escape_attribute, escape_text, unescape
@@ -61,6 +63,7 @@ __all__ = [
     "Open",
     "PackageError",
     "PackageFormat",
+    "OfficeOptions",
     "PackagePlan",
     "PackageReader",
     "PackageWriter",

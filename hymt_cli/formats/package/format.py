@@ -80,6 +80,8 @@ class PackageFormat:
     name: ClassVar[str]
     suffixes: ClassVar[tuple[str, ...]]
     limits: ZipLimits = ZipLimits()
+    # Parts may declare a document type that names an external DTD (EPUB 2: xml_text.check_prolog).
+    external_dtd: ClassVar[bool] = False
 
     def plan(self, archive: ZipArchive) -> PackagePlan:  # pragma: no cover - every family defines it
         raise NotImplementedError
@@ -111,7 +113,7 @@ class PackageReader:
             archive = ZipArchive.open(binary, self._format.limits)
             for entry in archive.entries:  # (a member packed otherwise is copied, never read)
                 if not entry.is_dir and entry.size and entry.method in (STORED, DEFLATED):
-                    check_prolog(archive, entry)
+                    check_prolog(archive, entry, external_dtd=self._format.external_dtd)
             plan = self._format.plan(archive)
             self._planned = frozenset(p.entry.name for p in plan.parts)
             self._signature = _signature(archive)

@@ -12,7 +12,8 @@ Element names are resolved by namespace, not by the prefix a producer chose: a n
 namespace listed in `namespaces` reads `prefix:local` with the listed prefix (`w:p` whatever the
 document calls WordprocessingML), in another namespace `{uri}local`, in none `local`.
 
-Untrusted input: a DTD (`<!DOCTYPE`) is refused, never read; entity references other than
+Untrusted input: a DTD (`<!DOCTYPE`) is refused, never read (with `external_dtd`, a declaration
+that only names an external DTD is passed over: it declares nothing); entity references other than
 XML's five and character references are refused where text is read (`unescape`); end tags
 must match their start tags; a part that ends inside markup or an element is refused.
 """
@@ -26,10 +27,13 @@ from typing import Protocol
 
 from .archive import PackageError
 from .pieces import PartPiece
+from .xml_text import EXTERNAL_DOCTYPE
 
 # One token at a time: a tag, a comment, CDATA, a processing instruction, a declaration, text.
+# A tag's name and attributes are matched possessively: a tag cut short at the end of what has
+# been read fails at once, where backtracking through its attributes would take exponential time.
 _TOKEN = re.compile(
-    r"<(?P<close>/)?(?P<name>[^\s/>!?]+)(?P<attrs>(?:[^>\"'/]+|\"[^\"]*\"|'[^']*'|/(?!>))*)(?P<empty>/)?>"
+    r"<(?P<close>/)?(?P<name>[^\s/>!?]++)(?P<attrs>(?:[^>\"'/]++|\"[^\"]*+\"|'[^']*+'|/(?!>))*+)(?P<empty>/)?>"
     r"|(?P<comment><!--.*?-->)"
     r"|(?P<cdata><!\[CDATA\[.*?\]\]>)"
     r"|(?P<pi><\?.*?\?>)"
@@ -225,9 +229,15 @@ class XmlScanner:
     """Feeds a part's text through a `BlockHandler`, a piece at a time (`feed`)."""
 
     def __init__(
-        self, handler: BlockHandler, namespaces: Mapping[str, str], piece_chars: int = 1 << 18
+        self,
+        handler: BlockHandler,
+        namespaces: Mapping[str, str],
+        piece_chars: int = 1 << 18,
+        *,
+        external_dtd: bool = False,
     ) -> None:
         self._handler = handler
+        self._external_dtd = external_dtd
         self._piece_chars = piece_chars
         self._buffer = ""
         self._pos = 0
@@ -271,6 +281,13 @@ class XmlScanner:
                     if token is None and (final or len(buffer) - pos > (1 << 24)):
                         raise PackageError("is not well-formed XML (markup that never ends)")
                     return None
+                if token.lastgroup == "decl" and self._external_dtd and not (self._path or self._block):
+                    doctype = EXTERNAL_DOCTYPE.match(buffer, pos)
+                    if doctype is None and not final and ">" not in buffer[pos:]:
+                        return None
+                    if doctype is not None:  # (names an external DTD at most: passed over)
+                        pos = self._pos = doctype.end()
+                        continue
                 self._token(token)
                 pos = token.end()
                 self._pos = pos

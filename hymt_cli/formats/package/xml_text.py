@@ -7,7 +7,11 @@ declares a DTD that could define entities or load a file (an internal subset, a 
 identifier): no package part needs one (defusedxml refuses entities and external references
 too), and nothing of it is ever read. A bare `<!DOCTYPE html>` (an HTML chunk a document embeds)
 declares nothing and passes, as does XHTML's own `PUBLIC` doctype (never loaded); a part hymt
-parses refuses any doctype (xml_stream.py).
+parses refuses any doctype (xml_stream.py). A family whose parts carry a document type
+declaration that names an external DTD (EPUB 2's NCX: `<!DOCTYPE ncx PUBLIC "..." "...">`, ODF's
+macros: `<!DOCTYPE script:module PUBLIC ... "module.dtd">`) passes `external_dtd`: such a
+declaration declares nothing itself and its DTD is never fetched; an internal subset (`[...]`)
+is refused always.
 """
 
 from __future__ import annotations
@@ -79,8 +83,9 @@ def looks_like_xml(head: bytes) -> bool:
     )
 
 
-def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
-    """Refuse a member whose prolog declares a DTD (`<!DOCTYPE`); members that are no XML pass."""
+def check_prolog(archive: ZipArchive, entry: ZipEntry, *, external_dtd: bool = False) -> None:
+    """Refuse a member whose prolog declares a DTD (`<!DOCTYPE`; with `external_dtd`, one with an
+    internal subset); members that are no XML pass."""
     head = b""
     text = ""
     decoder: codecs.IncrementalDecoder | None = None
@@ -95,7 +100,7 @@ def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
             text = decoder.decode(head)
         else:
             text += decoder.decode(chunk)
-        verdict = _prolog_verdict(text)
+        verdict = _prolog_verdict(text, external_dtd)
         if verdict is not None:
             if verdict:
                 raise PackageError(
@@ -107,12 +112,18 @@ def check_prolog(archive: ZipArchive, entry: ZipEntry) -> None:
 
 
 _PROLOG_ITEM = re.compile(r"\ufeff?\s*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
+_LITERAL = r"""(?:"[^"]*"|'[^']*')"""
+# A document type declaration naming an external DTD at most: no internal subset, no entities.
+EXTERNAL_DOCTYPE = re.compile(
+    rf"<!DOCTYPE\s+[^\s\[\]<>\"']+(?:\s+(?:SYSTEM\s+{_LITERAL}|PUBLIC\s+{_LITERAL}(?:\s+{_LITERAL})?))?\s*>",
+    re.IGNORECASE,
+)
 
 
-def _prolog_verdict(text: str) -> bool | None:
+def _prolog_verdict(text: str, external_dtd: bool = False) -> bool | None:
     """True: the prolog declares a DTD that can define entities or load something (an internal
-    subset `[...]`, a SYSTEM or PUBLIC identifier); False: it does not (`<!DOCTYPE html>`, or no
-    doctype); None: read more to tell."""
+    subset `[...]`; without `external_dtd`, also a SYSTEM or PUBLIC identifier); False: it does
+    not (`<!DOCTYPE html>`, or no doctype); None: read more to tell."""
     pos = 0
     while (item := _PROLOG_ITEM.match(text, pos)) is not None and item.end() > pos:
         pos = item.end()
@@ -127,6 +138,6 @@ def _prolog_verdict(text: str) -> bool | None:
     if end.group(0) == "[":
         return True
     declaration = rest[: end.start()]
-    if re.match(r"<!DOCTYPE\s+html\b", declaration, re.IGNORECASE):
-        return False  # HTML's and XHTML's own doctypes: nothing to expand, nothing ever loaded
+    if external_dtd or re.match(r"<!DOCTYPE\s+html\b", declaration, re.IGNORECASE):
+        return False  # HTML's and XHTML's own doctypes, or an external DTD: nothing is ever loaded
     return re.search(r"\b(?:SYSTEM|PUBLIC)\b", declaration) is not None
