@@ -3,17 +3,18 @@
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
 `SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module and one `register` call here.
+writes batches of rows. A new format is one module and one `register` call here, its code
+named with `lazy(...)` so that it is imported only when a file of it is opened; what is imported
+here (the options dataclasses, the registry) is what every command pays for at start-up.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..options import Options, OptionSet
-from .android import AndroidFormat
-from .apple import AppleStringsFormat, StringsDictFormat
 from .base import (
     Decoded,
     DocumentDecodeError,
@@ -26,25 +27,21 @@ from .base import (
     Unit,
     UnitWriter,
 )
-from .delimited import CsvFormat, DelimitedOptions, TsvFormat
+from .delimited.dialect import DelimitedOptions
 from .document import SplicingFormat
 from .encodings import EncodingOptions
-from .html import HtmlFormat
-from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
-from .jsonlines import JsonLinesFormat
+from .json_strings import JsonOptions
 from .layout import Layout, Marked, file_named_by_language, marked
-from .markdown import MarkdownFormat
-from .parquet import ParquetFormat, ParquetOptions
-from .po import PoFormat, PoOptions
-from .properties import PropertiesFormat
-from .provenance import output_provenance
+from .po import PoOptions
 from .registry import (
     FORMATS,
+    Deferred,
     FormatSpec,
     document_format,
     format_for_path,
     format_named,
     format_needs,
+    lazy,
     path_marked,
     register,
     suffixes,
@@ -52,13 +49,38 @@ from .registry import (
     walk_refusal,
 )
 from .row_context import ContextMode, RunContext
-from .strings import MergeCounts, MergeResult, RecordingWriter, StringsFormat, StringsReader
 from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
-from .toml_strings import TomlStringsFormat
-from .xliff import XliffFormat, XliffOptions
+from .xliff import XliffOptions
 from .xml_kind import xml_format_name
-from .yaml_strings import YamlStringsFormat
+
+ParquetOptions = TableOptions
+
+# Imported when first asked for (`from ..formats import StringsFormat`): the strings core is the
+# heaviest part of the formats, and most commands never open a file of strings.
+_LATER = {
+    "StringsFormat": ".strings",
+    "StringsReader": ".strings",
+    "MergeCounts": ".strings",
+    "MergeResult": ".strings",
+    "RecordingWriter": ".strings",
+    "output_provenance": ".provenance",
+}
+
+if TYPE_CHECKING:
+    from .provenance import output_provenance as output_provenance
+    from .strings import MergeCounts as MergeCounts
+    from .strings import MergeResult as MergeResult
+    from .strings import RecordingWriter as RecordingWriter
+    from .strings import StringsFormat as StringsFormat
+    from .strings import StringsReader as StringsReader
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
@@ -95,6 +117,7 @@ def _table(
     )
 
 
+# Documents. (txt's code is light, and imported for its options anyway.)
 register(
     FormatSpec(
         TextFormat.name,
@@ -103,31 +126,37 @@ register(
         (TextOptions, EncodingOptions),
     )
 )
+_MARKDOWN = lazy("hymt_cli.formats.markdown:MarkdownFormat")
 register(
     FormatSpec(
-        MarkdownFormat.name,
-        MarkdownFormat.suffixes,
-        lambda o: MarkdownFormat().with_encodings(o.of(EncodingOptions)),
+        "md",
+        (".md", ".markdown"),
+        lambda o: _MARKDOWN().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
     )
 )
+_HTML = lazy("hymt_cli.formats.html:HtmlFormat")
 register(
     FormatSpec(
-        HtmlFormat.name,
-        HtmlFormat.suffixes,
-        lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
+        "html",
+        (".html", ".htm"),
+        lambda o: _HTML().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
     )
 )
+
+# Tables.
+_PARQUET = lazy("hymt_cli.formats.parquet:ParquetFormat")
 _table(
-    ParquetFormat.name,
-    ParquetFormat.suffixes,
-    lambda o: ParquetFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+    "parquet",
+    (".parquet",),
+    lambda o: _PARQUET(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
 )
+_CSV = lazy("hymt_cli.formats.delimited.format:CsvFormat")
 _table(
-    CsvFormat.name,
-    CsvFormat.suffixes,
-    lambda o: CsvFormat(
+    "csv",
+    (".csv",),
+    lambda o: _CSV(
         o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
     ),
     DelimitedOptions,
@@ -135,67 +164,74 @@ _table(
     # Magento's translation dictionaries: app/i18n/en_US.csv -> de_DE.csv
     layouts=(file_named_by_language,),
 )
+_TSV = lazy("hymt_cli.formats.delimited.format:TsvFormat")
 _table(
-    TsvFormat.name,
-    TsvFormat.suffixes,
-    lambda o: TsvFormat(
+    "tsv",
+    (".tsv",),
+    lambda o: _TSV(
         o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
     ),
     DelimitedOptions,
     EncodingOptions,
 )
+_JSONL = lazy("hymt_cli.formats.jsonlines:JsonLinesFormat")
 _table(
-    JsonLinesFormat.name,
-    JsonLinesFormat.suffixes,
-    lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+    "jsonl",
+    (".jsonl", ".ndjson"),
+    lambda o: _JSONL(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
 )
 
 
 def _strings(
-    fmt: type[StringsFormat],
-    build: Callable[[OptionSet], StringsFormat],
+    name: str,
+    suffixes: tuple[str, ...],
+    target: str,
     options: type[Options] | None = None,
     **more: Any,
 ) -> None:
-    """A software-strings format: its keys and comments are short, telling context; its path
-    may name its language (layouts); a shared suffix is taken in folders only where the path
-    shows strings (walk_refusal)."""
+    """A software-strings format, its `StringsFormat` class named by `target` (built with its
+    options record, if it has one): its keys and comments are short, telling context; its path
+    may name its language (the class's `layouts`); a shared suffix is taken in folders only
+    where the path shows strings (the class's `walk_refusal`)."""
+    fmt = lazy(target)
     register(
         FormatSpec(
-            fmt.name,
-            fmt.suffixes,
-            build,
-            (options,) if options else (),
+            name,
+            suffixes,
+            (lambda o: fmt(o.of(options))) if options is not None else (lambda o: fmt()),
+            (options,) if options is not None else (),
             context_by_default=True,
-            layouts=fmt.layouts,
-            walk_refusal=fmt.walk_refusal,
+            layouts=lazy(f"{target}.layouts"),
+            walk_refusal=lazy(f"{target}.walk_refusal"),
             **more,
         )
     )
 
 
-_strings(JsonStringsFormat, lambda o: JsonStringsFormat(o.of(JsonOptions)), JsonOptions)
-_strings(ArbFormat, lambda o: ArbFormat())
-_strings(YamlStringsFormat, lambda o: YamlStringsFormat())
-_strings(TomlStringsFormat, lambda o: TomlStringsFormat())
-_strings(PropertiesFormat, lambda o: PropertiesFormat())
-_strings(PoFormat, lambda o: PoFormat(o.of(PoOptions)), PoOptions)
+_strings("json", (".json",), "hymt_cli.formats.json_strings.format:JsonStringsFormat", JsonOptions)
+_strings("arb", (".arb",), "hymt_cli.formats.json_strings.format:ArbFormat")
+_strings("yaml", (".yml", ".yaml"), "hymt_cli.formats.yaml_strings:YamlStringsFormat")
+_strings("toml", (".toml",), "hymt_cli.formats.toml_strings:TomlStringsFormat")
+_strings("properties", (".properties",), "hymt_cli.formats.properties:PropertiesFormat")
+_strings("po", (".po", ".pot"), "hymt_cli.formats.po.format:PoFormat", PoOptions)
 # `.xml` is every kind of XML: the root element says whether a file is XLIFF or Android strings.
 _strings(
-    XliffFormat,
-    lambda o: XliffFormat(o.of(XliffOptions)),
+    "xliff",
+    (".xlf", ".xliff"),
+    "hymt_cli.formats.xliff.format:XliffFormat",
     XliffOptions,
     by_content=(".xml",),
     claims=lambda path: xml_format_name(path) == "xliff",
 )
 _strings(
-    AndroidFormat,
-    lambda o: AndroidFormat(),
+    "android",
+    (),
+    "hymt_cli.formats.android:AndroidFormat",
     by_content=(".xml",),
     claims=lambda path: xml_format_name(path) == "android",
 )
-_strings(AppleStringsFormat, lambda o: AppleStringsFormat())
-_strings(StringsDictFormat, lambda o: StringsDictFormat())
+_strings("strings", (".strings",), "hymt_cli.formats.apple:AppleStringsFormat")
+_strings("stringsdict", (".stringsdict",), "hymt_cli.formats.apple:StringsDictFormat")
 
 __all__ = [
     "Decoded",
@@ -240,4 +276,6 @@ __all__ = [
     "DelimitedOptions",
     "EncodingOptions",
     "output_provenance",
+    "Deferred",
+    "lazy",
 ]
