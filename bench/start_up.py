@@ -35,8 +35,8 @@ COMMANDS = {
     "hymt translate --check (50,000 keys)": ["translate", "locales/en", "--to", "de", "--check"],
 }
 
-# The child: marks when `check_outputs` is entered (an import hook wraps it in the CLI module
-# that calls it), then runs hymt as `python -m hymt_cli` does.
+# The child: marks when `check_outputs` is entered (an import hook wraps it as its module is
+# loaded, before anything imports it from there), then runs hymt as `python -m hymt_cli` does.
 CHILD = r"""
 import importlib.abc, importlib.machinery, os, runpy, sys, time
 
@@ -44,7 +44,7 @@ T0, MARK = float(os.environ["START_UP_T0"]), os.environ["START_UP_MARK"]
 
 class Hook(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "hymt_cli.cli.translation":
+        if name != "hymt_cli.run.check":
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         run = spec.loader.exec_module

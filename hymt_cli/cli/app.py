@@ -375,7 +375,9 @@ def _usage_error(exc: typer.TyperException) -> int:
     console = stderr_console()
     message = exc.format_message()
     code = int(getattr(exc, "exit_code", ExitCode.USAGE))
-    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help (shown)
+    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help
+        if message.strip():
+            typer.echo(message, nl=False)
         return ExitCode.USAGE
     command = getattr(getattr(exc, "ctx", None), "command_path", "hymt")
     console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")

@@ -204,4 +204,10 @@ HELP_ALL = inspect.Parameter(
 
 
 class Group(_PlainTypes, TyperGroup):
-    """hymt's command groups (`typer.Typer(cls=Group)`)."""
+    """hymt's command groups (`typer.Typer(cls=Group)`): their help is cli/help.py's plain text
+    too (typer's boxes need rich's Markdown and typer's help module: 0.05 s of `hymt --help`)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from .help import render_group, terminal_width
+
+        formatter.write(render_group(self, ctx, width=terminal_width()))

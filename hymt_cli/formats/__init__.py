@@ -11,6 +11,7 @@ here (the options dataclasses, the registry) is what every command pays for at s
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,22 @@ if TYPE_CHECKING:
     from .strings import RecordingWriter as RecordingWriter
     from .strings import StringsFormat as StringsFormat
     from .strings import StringsReader as StringsReader
+
+
+def strings_reader(reader: InputReader) -> StringsReader | None:
+    """`reader` where it reads a file of strings (None otherwise). A run that opened no such file
+    has not imported the strings core, and does not for this question."""
+    core = sys.modules.get(f"{__name__}.strings")
+    return reader if core is not None and isinstance(reader, core.StringsReader) else None
+
+
+def recorded_merge(writer: UnitWriter | None) -> MergeResult | None:
+    """What a writer of strings wrote key by key (None: another kind of writer, or nothing)."""
+    core = sys.modules.get(f"{__name__}.strings")
+    if core is None or not isinstance(writer, core.RecordingWriter):
+        return None
+    result: MergeResult | None = writer.result
+    return result
 
 
 def __getattr__(name: str) -> Any:
@@ -278,4 +295,6 @@ __all__ = [
     "output_provenance",
     "Deferred",
     "lazy",
+    "strings_reader",
+    "recorded_merge",
 ]

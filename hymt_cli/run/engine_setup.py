@@ -119,9 +119,19 @@ class ServedStart:
         self.factory = factory
 
     @classmethod
-    def find(cls, factory: EngineFactory) -> ServedStart | None:
-        record = find_server(factory.engine)
-        return cls(record, factory) if record is not None else None
+    def find(cls, factory: EngineFactory, *, quiet: bool) -> ServedStart | None:
+        """A server of the run's settings (the run says so: one line, unless `quiet`)."""
+        record, others = find_server(factory.engine)
+        if record is None:
+            if others and not quiet:  # on a GPU it holds memory the run's own engine will want
+                pids = ", ".join(str(r.pid) for r in others)
+                factory.progress.notice("note", f"hymt serve (pid {pids}) serves other settings: not used")
+            return None
+        if not quiet:
+            factory.progress.notice(
+                "info", f"using the engine of hymt serve (pid {record.pid}, {record.socket})"
+            )
+        return cls(record, factory)
 
     def __call__(self) -> Engine:
         progress, choice = self.factory.progress, self.factory.engine

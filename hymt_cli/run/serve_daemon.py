@@ -135,6 +135,14 @@ def _serve(
 
 def _wait_started(record: ServeRecord, pid: int, say: Say) -> ExitCode:
     say(f"starting {record.engine} ({record.model}) in the background; its log: {record.log}")
+    try:
+        return _poll_started(record, pid, say)
+    except KeyboardInterrupt:
+        say("the server goes on starting in the background (`hymt serve --status`, `--stop`)")
+        raise
+
+
+def _poll_started(record: ServeRecord, pid: int, say: Say) -> ExitCode:
     while True:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done:

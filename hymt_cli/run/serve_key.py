@@ -72,16 +72,18 @@ def _model_files(model: str) -> list[tuple[str, int, int]] | None:
     return found
 
 
-def find_server(choice: EngineChoice) -> ServeRecord | None:
-    """A running server of this user with the run's settings, or None (none runs, or the serve
-    folder cannot be trusted: the run then builds its own engine)."""
+def find_server(choice: EngineChoice) -> tuple[ServeRecord | None, list[ServeRecord]]:
+    """A running server of this user with the run's settings (None: none runs, or the serve
+    folder cannot be trusted: the run then builds its own engine), and the user's servers of
+    other settings."""
     if choice.runs.served or choice.inner is not None or choice.spec.wraps:
-        return None
+        return None, []
     try:
         records = live_records(serve_folder(create=False))
     except (OSError, UsageError):
-        return None
+        return None, []
     if not records:
-        return None
+        return None, []
     key = settings_key(choice)
-    return next((r for r in reversed(records) if r.settings == key), None)
+    found = next((r for r in reversed(records) if r.settings == key), None)
+    return found, [r for r in records if r is not found]

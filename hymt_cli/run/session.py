@@ -237,12 +237,7 @@ class Session:
         """A running `hymt serve` of the run's settings, for a command-line run that will translate."""
         if not self.extras.served or self.settings.reporting.dry_run or self.extras.keeper is not None:
             return None
-        found = ServedStart.find(self._factory(engine))
-        if found is not None and not self.settings.reporting.quiet:
-            self.progress.notice(
-                "info", f"using the engine of hymt serve (pid {found.record.pid}, {found.record.socket})"
-            )
-        return found
+        return ServedStart.find(self._factory(engine), quiet=self.settings.reporting.quiet)
 
     def _engine_source(self, engine: EngineChoice, factory: EngineFactory) -> Callable[[], Engine]:
         if self.early is not None:

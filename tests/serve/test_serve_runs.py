@@ -81,6 +81,7 @@ def test_a_pipe_uses_the_server_of_its_settings_and_gets_its_own_engines_answer(
     assert quiet.returncode == 0 and quiet.stderr == b"" and quiet.stdout == direct.stdout
     other = _pipe(cache, text, "--engine", "identity")  # other settings: its own engine
     assert other.returncode == 0 and USING.encode() not in other.stderr
+    assert f"note: hymt serve (pid {record['pid']}) serves other settings: not used".encode() in other.stderr
     assert other.stdout == text
 
 
