@@ -10,13 +10,15 @@ last lines say why), then says where it listens and exits. `--foreground` serves
 from __future__ import annotations
 
 import os
+import socket
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import EngineUnavailable, ExitCode
+from ..errors import EngineUnavailable, ExitCode, UsageError
+from ..model.files import check_model_reachable
 from ..reporting.progress import NoticeKind, ProgressEvents
 from ..serve.client import ServedUnreachable, ask
 from ..serve.options import ServeOptions
@@ -45,8 +47,12 @@ def describe(record: ServeRecord) -> str:
 
 def serve(settings: Settings, say: Say, *, foreground: bool) -> ExitCode:
     """Start a server of these settings (none when one runs already)."""
+    if not hasattr(os, "fork") or not hasattr(socket, "AF_UNIX"):
+        raise UsageError("hymt serve needs a POSIX system (a background process, a Unix socket)")
     choice = engine_choice(settings)
     servable(choice)
+    if choice.uses_model:  # a model that is not there fails here, in one line, not in the background
+        check_model_reachable(choice.model, choice.options.revision)
     key = settings_key(choice)
     folder = serve_folder()
     prune_logs(folder)
