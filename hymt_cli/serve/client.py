@@ -55,15 +55,7 @@ class ServedEngine:
                 raise ServedUnreachable(
                     f"the socket {self.record.socket} belongs to another user (uid {uid})"
                 )
-            send(
-                conn,
-                {
-                    "op": "hello",
-                    "protocol": PROTOCOL,
-                    "token": self.record.token,
-                    "settings": self.record.settings,
-                },
-            )
+            send(conn, {**_hello(self.record), "run": True})  # a run: the server stays while it is open
             state = self._answer(conn)
             if not state.get("ready"):
                 if on_wait is not None:
@@ -175,6 +167,10 @@ class ServedEngine:
             own.close()
 
 
+def _hello(record: ServeRecord) -> dict[str, object]:
+    return {"op": "hello", "protocol": PROTOCOL, "token": record.token, "settings": record.settings}
+
+
 def _limits(value: object) -> BatchLimits:
     if isinstance(value, list) and len(value) == 2:
         tokens, requests = value
@@ -189,7 +185,7 @@ def ask(record: ServeRecord, op: str, timeout: float = 10.0) -> dict[str, object
     conn.settimeout(timeout)
     try:
         conn.connect(record.socket)
-        send(conn, {"op": "hello", "protocol": PROTOCOL, "token": record.token, "settings": record.settings})
+        send(conn, _hello(record))
         ServedEngine._answer(conn)
         send(conn, {"op": op})
         reply = receive(conn)

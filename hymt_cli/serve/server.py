@@ -136,54 +136,58 @@ class EngineServer:
             threading.Thread(target=self._serve, args=(conn,), name="hymt-serve-run", daemon=True).start()
 
     def _serve(self, conn: socket.socket) -> None:
-        asked = [False]
+        run = False  # a run's connection: the server is not idle while one is open
         try:
-            if self._admitted(conn):
-                self._converse(conn, asked)
+            hello = self._admitted(conn)
+            if hello is None:
+                return
+            if hello.get("run") is True:
+                with self._lock:
+                    run = not self._stop.is_set()
+                    self._runs += run
+                if not run:
+                    _refuse(conn, "stopping")
+                    return
+            send(conn, self._state())
+            self._converse(conn)
         except (WireError, OSError) as exc:
             self._say(f"a connection ended: {exc}")
         finally:
             conn.close()
-            if asked[0]:
+            if run:
                 with self._lock:
                     self._runs -= 1
                     self._last = time.monotonic()
 
-    def _admitted(self, conn: socket.socket) -> bool:
+    def _admitted(self, conn: socket.socket) -> dict[str, Any] | None:
+        """The connection's hello, when it is this user's, with the token and these settings."""
         uid = peer_uid(conn)
         if uid is not None and uid != os.getuid():
             self._say(f"refused a connection of another user (uid {uid})")
             _refuse(conn, "this engine serves another user")
-            return False
+            return None
         hello = receive(conn)
         if hello is None:  # a probe (records.live_records): connected, then gone
-            return False
+            return None
         token = hello.get("token")
         if word(hello, "op") != "hello" or not isinstance(token, str):
             raise WireError("the first message must be a hello with a token")
         if not hmac.compare_digest(token.encode(), self.record.token.encode()):
             self._say("refused a connection with a wrong token")
             _refuse(conn, "wrong token")
-            return False
+            return None
         if hello.get("protocol") != PROTOCOL:
             _refuse(conn, f"protocol {PROTOCOL} only")
-            return False
+            return None
         if hello.get("settings") != self.record.settings:
             _refuse(conn, "this engine serves other settings")
-            return False
-        send(conn, self._state())
-        return True
+            return None
+        return hello
 
-    def _converse(self, conn: socket.socket, asked: list[bool]) -> None:
-        """`asked[0]` is set once the connection asks for answers: from then on it is a run, and
-        the server is not idle while it stays open."""
+    def _converse(self, conn: socket.socket) -> None:
         while (message := receive(conn)) is not None:
             op = word(message, "op")
             if op == "generate":
-                if not asked[0]:
-                    asked[0] = True
-                    with self._lock:
-                        self._runs += 1
                 self._generate(conn, whole(message.get("count"), "count", 1, MAX_REQUESTS))
             elif op == "wait":
                 while not self._ready.wait(0.5):

@@ -5,7 +5,8 @@ A message is a 4-byte big-endian length, then that many bytes of UTF-8 JSON hold
 A length over `MAX_MESSAGE`, bytes that are not JSON, or an object that does not have the shape
 its kind needs is a `WireError`, and the connection is dropped: nothing half-read is acted on.
 
-    client -> server   {"op": "hello", "protocol": 1, "token": ..., "settings": ...}
+    client -> server   {"op": "hello", "protocol": 1, "token": ..., "settings": ..., "run": true}
+                       (`run`: a run's connection; the server is not idle while one is open)
     server -> client   {"ok": true, "engine": "vllm", "ready": true, "limits": [tokens, requests]}
     client -> server   {"op": "generate", "count": N}, then {"requests": [[text, ids, max, greedy], ...]}
                        frames until N requests were sent
