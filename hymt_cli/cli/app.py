@@ -24,7 +24,7 @@ from rich.console import Console
 
 from .. import __version__, signals
 from ..errors import ExitCode, HymtError
-from ..options import Panel
+from ..options import Panel, Setting
 from ..outputs.streams import message_stream, stderr_console
 from ..settings import all_settings
 from ..settings.schema import setting_named
@@ -213,6 +213,58 @@ def serve_args(**values: Any) -> None:
     _run(command)
 
 
+# -- serve: one engine in the background for many runs ---------------------------------------
+def _serve_settings() -> tuple[Setting, ...]:
+    """The settings an engine is built from (the model and sampling panels), and its log's."""
+    return tuple(
+        setting
+        for setting in all_settings()
+        if setting.declared.panel in (Panel.MODEL, Panel.SAMPLING) or setting.name in ("log_file", "verbose")
+    )
+
+
+def _switch(name: str, help_text: str) -> inspect.Parameter:
+    return inspect.Parameter(
+        name.removeprefix("--").replace("-", "_"),
+        inspect.Parameter.KEYWORD_ONLY,
+        default=False,
+        annotation=Annotated[bool, typer.Option(name, metavar="", help=help_text)],
+    )
+
+
+_SERVE_EXTRA = (
+    _switch("--stop", "Stop this user's servers."),
+    _switch("--status", "List this user's servers."),
+    _switch(
+        "--foreground", "Serve in this process (a service manager, a container) instead of the background."
+    ),
+)
+
+
+@app.command("serve", cls=Command)
+@takes(_serve_settings, *_SERVE_EXTRA, *_CONFIG)
+def serve(**values: Any) -> None:
+    """Keep the engine running in the background: `hymt translate` with the same settings uses it."""
+    stop, status, foreground = values.pop("stop"), values.pop("status"), values.pop("foreground")
+    config, no_config = values.pop("config"), values.pop("no_config")
+
+    def command(console: Console) -> ExitCode:
+        from ..run import serve_daemon
+        from ..settings import resolve
+
+        def say(line: str) -> None:
+            console.print(f"hymt: {line}", markup=False)
+
+        if stop:
+            return serve_daemon.stop(say)
+        if status:
+            return serve_daemon.status(typer.echo)
+        settings = resolve(given(values, _serve_settings()), config=config, use_config=not no_config).settings
+        return serve_daemon.serve(settings, say, foreground=foreground)
+
+    _run(command)
+
+
 # -- the translation memory ------------------------------------------------------------------
 tm_app = typer.Typer(
     cls=Group,
@@ -324,7 +376,9 @@ def _usage_error(exc: typer.TyperException) -> int:
     console = stderr_console()
     message = exc.format_message()
     code = int(getattr(exc, "exit_code", ExitCode.USAGE))
-    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help (shown)
+    if not message.strip() or message.startswith("Usage:"):  # a group without a command: its help
+        if message.strip():
+            typer.echo(message, nl=False)
         return ExitCode.USAGE
     command = getattr(getattr(exc, "ctx", None), "command_path", "hymt")
     console.print(f"[red]error:[/] {_escape(message[:1].lower() + message[1:])}")

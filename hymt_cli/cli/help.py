@@ -57,6 +57,33 @@ def render(command: Any, ctx: Any, *, width: int, full: bool) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def render_group(group: Any, ctx: Any, *, width: int) -> str:
+    """The help of a command group (`hymt`, `hymt tm`): its commands, each with the first
+    paragraph of its help, and its own options."""
+    lines = [f"Usage: {ctx.command_path} [OPTIONS] COMMAND [ARGS]...", ""]
+    if group.help:
+        lines += _wrap(Text.from_markup(group.help).plain, width, _INDENT, _INDENT) + [""]
+    commands = [(name, group.get_command(ctx, name)) for name in group.list_commands(ctx)]
+    shown = [(name, command) for name, command in commands if command is not None and not command.hidden]
+    column = max((len(name) for name, _ in shown), default=0) + _INDENT + 2
+    lines.append("Commands:")
+    for name, command in shown:
+        summary = Text.from_markup((command.help or "").split("\n\n")[0]).plain
+        lines += _entry(name, " ".join(summary.split()).replace("\\[", "["), column, width)
+    lines.append("")
+    params = [p for p in group.get_params(ctx) if not getattr(p, "hidden", False)]
+    left = {id(p): _left(p) for p in params}
+    column = max((len(text) for text in left.values()), default=0) + _INDENT + 2
+    lines.append(f"{_OTHER}:")
+    for param in params:
+        lines += _entry(left[id(param)], _help(param), column, width)
+    lines.append("")
+    if group.epilog:
+        for line in Text.from_markup(group.epilog).plain.splitlines():
+            lines += _wrap(line, width, 0, 4, keep=True) if line.strip() else [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def _common_names() -> set[str]:
     return {s.name for s in all_settings() if s.declared.common}
 

@@ -15,9 +15,7 @@ from ..errors import ExitCode
 from ..outputs.streams import StdoutGuard, message_stream
 from ..reporting.progress import NoticeKind, ProgressTracker
 from ..reporting.report import RunReport
-from ..run.check import check_outputs
 from ..run.config import RunConfig
-from ..run.session import Extras, run_translation
 from ..settings import Settings
 from .displays import JsonProgress, LiveProgress, NoDisplay, PlainProgress
 from .summary import summarize, summarize_check, summarize_interrupted
@@ -28,11 +26,13 @@ def translate_command(settings: Settings, console: Console) -> ExitCode:
     reporting = settings.reporting
     if reporting.check:
         return _check(config, console)
+    from ..run.session import Extras, run_translation  # the pipeline, the engine: not for --check
+
     progress = _progress(settings, console)
     with signals.handling_signals():
         try:
             with StdoutGuard() as stdout:
-                report = run_translation(config, progress, Extras(stdout=stdout.write))
+                report = run_translation(config, progress, Extras(stdout=stdout.write, served=True))
         except signals.Interrupted as exc:
             assert isinstance(exc.report, RunReport)
             signals.reported(True)
@@ -58,6 +58,8 @@ def translate_command(settings: Settings, console: Console) -> ExitCode:
 
 def _check(config: RunConfig, console: Console) -> ExitCode:
     """--check: missing or stale outputs, listed; exit 5 when there is any."""
+    from ..run.check import check_outputs
+
     result = check_outputs(config)
     for problem in result.problems:
         console.print(f"[red]error:[/] {_esc(problem.input)}: {_esc(problem.message)}")

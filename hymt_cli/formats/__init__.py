@@ -3,18 +3,20 @@
 Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
 units to translate and writers for the outputs. A document format (`DocumentFormat` +
 `SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module and one `register` call here.
+writes batches of rows. A new format is one module and one `register` call here, its code
+named with `lazy(...)` so that it is imported only when a file of it is opened; what is imported
+here (the options dataclasses, the registry) is what every command pays for at start-up.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..options import Options, OptionSet
-from .android import AndroidFormat
-from .apple import AppleStringsFormat, StringsDictFormat
 from .base import (
     Decoded,
     DocumentDecodeError,
@@ -29,24 +31,16 @@ from .base import (
     Unit,
     UnitWriter,
 )
-from .delimited import CsvFormat, DelimitedOptions, TsvFormat
-from .delimited.magento import dictionary_path
+from .delimited.dialect import DelimitedOptions
 from .document import SplicingFormat
 from .encodings import EncodingOptions
-from .epub import EpubFormat
-from .html import HtmlFormat
-from .json_strings import ArbFormat, JsonOptions, JsonStringsFormat
-from .jsonlines import JsonLinesFormat
+from .json_strings import JsonOptions
 from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
-from .markdown import MarkdownFormat
-from .odf import OdfFormat, OdpFormat, OdsFormat, OdtFormat
-from .ooxml import DocxFormat, OfficeOptions, PptxFormat, XlsxFormat
-from .parquet import ParquetFormat, ParquetOptions
-from .po import PoFormat, PoOptions
-from .properties import PropertiesFormat
-from .provenance import output_provenance
+from .office_options import OfficeOptions
+from .po import PoOptions
 from .registry import (
     FORMATS,
+    Deferred,
     FormatSpec,
     declared_locale,
     described,
@@ -54,6 +48,7 @@ from .registry import (
     format_for_path,
     format_named,
     format_needs,
+    lazy,
     not_translated,
     path_marked,
     register,
@@ -62,14 +57,55 @@ from .registry import (
     walk_refusal,
 )
 from .row_context import ContextMode, RunContext
-from .strings import MergeCounts, MergeResult, RecordingWriter, StringsFormat, StringsReader
-from .subtitles import AssFormat, SrtFormat, SubtitleFormat, SubtitleOptions, VttFormat
+from .subtitles import SubtitleOptions
 from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
-from .toml_strings import TomlStringsFormat
-from .xliff import XliffFormat, XliffOptions
+from .xliff import XliffOptions
 from .xml_kind import xml_format_name
-from .yaml_strings import YamlStringsFormat
+
+ParquetOptions = TableOptions
+
+# Imported when first asked for (`from ..formats import StringsFormat`): the strings core is the
+# heaviest part of the formats, and most commands never open a file of strings.
+_LATER = {
+    "StringsFormat": ".strings",
+    "StringsReader": ".strings",
+    "MergeCounts": ".strings",
+    "MergeResult": ".strings",
+    "RecordingWriter": ".strings",
+    "output_provenance": ".provenance",
+}
+
+if TYPE_CHECKING:
+    from .provenance import output_provenance as output_provenance
+    from .strings import MergeCounts as MergeCounts
+    from .strings import MergeResult as MergeResult
+    from .strings import RecordingWriter as RecordingWriter
+    from .strings import StringsFormat as StringsFormat
+    from .strings import StringsReader as StringsReader
+
+
+def strings_reader(reader: InputReader) -> StringsReader | None:
+    """`reader` where it reads a file of strings (None otherwise). A run that opened no such file
+    has not imported the strings core, and does not for this question."""
+    core = sys.modules.get(f"{__name__}.strings")
+    return reader if core is not None and isinstance(reader, core.StringsReader) else None
+
+
+def recorded_merge(writer: UnitWriter | None) -> MergeResult | None:
+    """What a writer of strings wrote key by key (None: another kind of writer, or nothing)."""
+    core = sys.modules.get(f"{__name__}.strings")
+    if core is None or not isinstance(writer, core.RecordingWriter):
+        return None
+    result: MergeResult | None = writer.result
+    return result
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
@@ -78,10 +114,13 @@ def _cells(options: OptionSet) -> SplicingFormat:
     return document_format(options.of(TableOptions).cell_format, options)
 
 
+_MAGENTO_DICTIONARY = lazy("hymt_cli.formats.delimited.magento:dictionary_path")
+
+
 def _columns_needed(options: OptionSet, path: Path | None) -> str | None:
     """A table's columns, unless given; a Magento dictionary (`i18n/en_US.csv`) is read the way
     Magento reads it (delimited/magento.py)."""
-    if options.of(TableOptions).columns or (path is not None and dictionary_path(path)):
+    if options.of(TableOptions).columns or (path is not None and _MAGENTO_DICTIONARY(path)):
         return None
     return "--columns (or columns in a [[files]] entry)"
 
@@ -110,6 +149,7 @@ def _table(
     )
 
 
+# Documents. (txt's code is light, and imported for its options anyway.)
 register(
     FormatSpec(
         TextFormat.name,
@@ -118,152 +158,34 @@ register(
         (TextOptions, EncodingOptions),
     )
 )
+_MARKDOWN = lazy("hymt_cli.formats.markdown:MarkdownFormat")
 register(
     FormatSpec(
-        MarkdownFormat.name,
-        MarkdownFormat.suffixes,
-        lambda o: MarkdownFormat().with_encodings(o.of(EncodingOptions)),
+        "md",
+        (".md", ".markdown"),
+        lambda o: _MARKDOWN().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
     )
 )
+_HTML = lazy("hymt_cli.formats.html:HtmlFormat")
 register(
     FormatSpec(
-        HtmlFormat.name,
-        HtmlFormat.suffixes,
-        lambda o: HtmlFormat().with_encodings(o.of(EncodingOptions)),
+        "html",
+        (".html", ".htm"),
+        lambda o: _HTML().with_encodings(o.of(EncodingOptions)),
         (EncodingOptions,),
     )
 )
-# Office Open XML packages (formats/ooxml): the package is the unit of work, never a table cell.
-register(
-    FormatSpec(
-        DocxFormat.name,
-        DocxFormat.suffixes,
-        lambda o: DocxFormat(o.of(OfficeOptions)),
-        (OfficeOptions,),
-        document=False,
-    )
-)
-register(
-    FormatSpec(
-        PptxFormat.name,
-        PptxFormat.suffixes,
-        lambda o: PptxFormat(o.of(OfficeOptions)),
-        (OfficeOptions,),
-        document=False,
-    )
-)
-register(
-    FormatSpec(
-        XlsxFormat.name,
-        XlsxFormat.suffixes,
-        lambda o: XlsxFormat(o.of(OfficeOptions)),
-        (OfficeOptions,),
-        document=False,
-    )
-)
 
 
-def _odf(fmt: type[OdfFormat]) -> None:
-    """An OpenDocument format (formats/odf): a package of XML parts, never a table cell."""
-    register(
-        FormatSpec(
-            fmt.name, fmt.suffixes, lambda o: fmt(o.of(OfficeOptions)), (OfficeOptions,), document=False
-        )
-    )
-
-
-for _fmt in (OdtFormat, OdpFormat, OdsFormat):
-    _odf(_fmt)
-register(FormatSpec(EpubFormat.name, EpubFormat.suffixes, lambda o: EpubFormat(), document=False))
-_table(
-    ParquetFormat.name,
-    ParquetFormat.suffixes,
-    lambda o: ParquetFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
-)
-_table(
-    CsvFormat.name,
-    CsvFormat.suffixes,
-    lambda o: CsvFormat(
-        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
-    ),
-    DelimitedOptions,
-    EncodingOptions,
-    # Magento's translation dictionaries: i18n/en_US.csv -> de_DE.csv (layout.magento_dictionary)
-    layouts=(magento_dictionary, file_named_by_language),
-)
-_table(
-    TsvFormat.name,
-    TsvFormat.suffixes,
-    lambda o: TsvFormat(
-        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
-    ),
-    DelimitedOptions,
-    EncodingOptions,
-)
-_table(
-    JsonLinesFormat.name,
-    JsonLinesFormat.suffixes,
-    lambda o: JsonLinesFormat(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
-)
-
-
-def _strings(
-    fmt: type[StringsFormat],
-    build: Callable[[OptionSet], StringsFormat],
-    options: type[Options] | None = None,
-    **more: Any,
-) -> None:
-    """A software-strings format: its keys and comments are short, telling context; its path
-    may name its language (layouts); a shared suffix is taken in folders only where the path
-    shows strings (walk_refusal)."""
-    register(
-        FormatSpec(
-            fmt.name,
-            fmt.suffixes,
-            build,
-            (options,) if options else (),
-            context_by_default=True,
-            layouts=fmt.layouts,
-            walk_refusal=fmt.walk_refusal,
-            not_translated=fmt.not_translated,
-            declared_locale=fmt.declared_locale,
-            **more,
-        )
-    )
-
-
-_strings(JsonStringsFormat, lambda o: JsonStringsFormat(o.of(JsonOptions)), JsonOptions)
-_strings(ArbFormat, lambda o: ArbFormat())
-_strings(YamlStringsFormat, lambda o: YamlStringsFormat())
-_strings(TomlStringsFormat, lambda o: TomlStringsFormat())
-_strings(PropertiesFormat, lambda o: PropertiesFormat())
-_strings(PoFormat, lambda o: PoFormat(o.of(PoOptions)), PoOptions)
-# `.xml` is every kind of XML: the root element says whether a file is XLIFF or Android strings.
-_strings(
-    XliffFormat,
-    lambda o: XliffFormat(o.of(XliffOptions)),
-    XliffOptions,
-    by_content=(".xml",),
-    claims=lambda path: xml_format_name(path) == "xliff",
-)
-_strings(
-    AndroidFormat,
-    lambda o: AndroidFormat(),
-    by_content=(".xml",),
-    claims=lambda path: xml_format_name(path) == "android",
-)
-_strings(AppleStringsFormat, lambda o: AppleStringsFormat())
-_strings(StringsDictFormat, lambda o: StringsDictFormat())
-
-
-def _subtitles(fmt: type[SubtitleFormat]) -> None:
+def _subtitles(name: str, suffixes: tuple[str, ...], target: str) -> None:
     """A subtitle format: a cue's neighbouring cues are its context, given to the model by default
     (a sentence often runs over several cues)."""
+    fmt = lazy(target)
     register(
         FormatSpec(
-            fmt.name,
-            fmt.suffixes,
+            name,
+            suffixes,
             lambda o: fmt(o.of(SubtitleOptions)).with_encodings(o.of(EncodingOptions)),
             (SubtitleOptions, EncodingOptions),
             context_by_default=True,
@@ -271,16 +193,130 @@ def _subtitles(fmt: type[SubtitleFormat]) -> None:
     )
 
 
-_subtitles(SrtFormat)
-_subtitles(VttFormat)
-_subtitles(AssFormat)
+_subtitles("srt", (".srt",), "hymt_cli.formats.subtitles.srt:SrtFormat")
+_subtitles("vtt", (".vtt",), "hymt_cli.formats.subtitles.vtt:VttFormat")
+_subtitles("ass", (".ass", ".ssa"), "hymt_cli.formats.subtitles.ass:AssFormat")
+
+
+def _office(name: str, suffixes: tuple[str, ...], target: str) -> None:
+    """A package of XML parts (Office Open XML, OpenDocument, EPUB: formats/package): the package is
+    the unit of work, never a table cell; the office families share their options."""
+    fmt = lazy(target)
+    register(FormatSpec(name, suffixes, lambda o: fmt(o.of(OfficeOptions)), (OfficeOptions,), document=False))
+
+
+_office("docx", (".docx", ".docm", ".dotx", ".dotm"), "hymt_cli.formats.ooxml.docx:DocxFormat")
+_office(
+    "pptx", (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm"), "hymt_cli.formats.ooxml.pptx:PptxFormat"
+)
+_office("xlsx", (".xlsx", ".xlsm", ".xltx", ".xltm"), "hymt_cli.formats.ooxml.xlsx:XlsxFormat")
+_office("odt", (".odt",), "hymt_cli.formats.odf:OdtFormat")
+_office("odp", (".odp",), "hymt_cli.formats.odf:OdpFormat")
+_office("ods", (".ods",), "hymt_cli.formats.odf:OdsFormat")
+_EPUB = lazy("hymt_cli.formats.epub:EpubFormat")
+register(FormatSpec("epub", (".epub",), lambda o: _EPUB(), document=False))
+
+# Tables.
+_PARQUET = lazy("hymt_cli.formats.parquet:ParquetFormat")
+_table(
+    "parquet",
+    (".parquet",),
+    lambda o: _PARQUET(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+)
+_CSV = lazy("hymt_cli.formats.delimited.format:CsvFormat")
+_table(
+    "csv",
+    (".csv",),
+    lambda o: _CSV(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
+    DelimitedOptions,
+    EncodingOptions,
+    # Magento's translation dictionaries: i18n/en_US.csv -> de_DE.csv (layout.magento_dictionary)
+    layouts=(magento_dictionary, file_named_by_language),
+)
+_TSV = lazy("hymt_cli.formats.delimited.format:TsvFormat")
+_table(
+    "tsv",
+    (".tsv",),
+    lambda o: _TSV(
+        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+    ),
+    DelimitedOptions,
+    EncodingOptions,
+)
+_JSONL = lazy("hymt_cli.formats.jsonlines:JsonLinesFormat")
+_table(
+    "jsonl",
+    (".jsonl", ".ndjson"),
+    lambda o: _JSONL(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+)
+
+
+def _strings(
+    name: str,
+    suffixes: tuple[str, ...],
+    target: str,
+    options: type[Options] | None = None,
+    **more: Any,
+) -> None:
+    """A software-strings format, its `StringsFormat` class named by `target` (built with its
+    options record, if it has one): its keys and comments are short, telling context; its path
+    may name its language (the class's `layouts`); a shared suffix is taken in folders only
+    where the path shows strings (the class's `walk_refusal`)."""
+    fmt = lazy(target)
+    register(
+        FormatSpec(
+            name,
+            suffixes,
+            (lambda o: fmt(o.of(options))) if options is not None else (lambda o: fmt()),
+            (options,) if options is not None else (),
+            context_by_default=True,
+            layouts=lazy(f"{target}.layouts"),
+            walk_refusal=lazy(f"{target}.walk_refusal"),
+            not_translated=lazy(f"{target}.not_translated"),
+            declared_locale=lazy(f"{target}.declared_locale"),
+            **more,
+        )
+    )
+
+
+_strings("json", (".json",), "hymt_cli.formats.json_strings.format:JsonStringsFormat", JsonOptions)
+_strings("arb", (".arb",), "hymt_cli.formats.json_strings.format:ArbFormat")
+_strings("yaml", (".yml", ".yaml"), "hymt_cli.formats.yaml_strings:YamlStringsFormat")
+_strings("toml", (".toml",), "hymt_cli.formats.toml_strings:TomlStringsFormat")
+_strings("properties", (".properties",), "hymt_cli.formats.properties:PropertiesFormat")
+_strings("po", (".po", ".pot"), "hymt_cli.formats.po.format:PoFormat", PoOptions)
+# `.xml` is every kind of XML: the root element says whether a file is XLIFF or Android strings.
+_strings(
+    "xliff",
+    (".xlf", ".xliff"),
+    "hymt_cli.formats.xliff.format:XliffFormat",
+    XliffOptions,
+    by_content=(".xml",),
+    claims=lambda path: xml_format_name(path) == "xliff",
+)
+_strings(
+    "android",
+    (),
+    "hymt_cli.formats.android:AndroidFormat",
+    by_content=(".xml",),
+    claims=lambda path: xml_format_name(path) == "android",
+)
+_strings("strings", (".strings",), "hymt_cli.formats.apple:AppleStringsFormat")
+_strings("stringsdict", (".stringsdict",), "hymt_cli.formats.apple:StringsDictFormat")
 
 __all__ = [
     "Decoded",
     "EncodedOutput",
+    "Finding",
+    "OfficeOptions",
+    "SubtitleOptions",
+    "declared_locale",
+    "described",
+    "not_translated",
     "DocumentDecodeError",
     "DocumentFormat",
-    "Finding",
     "FormatError",
     "InputFormat",
     "InputReader",
@@ -290,7 +326,6 @@ __all__ = [
     "UnitWriter",
     "FORMATS",
     "FormatSpec",
-    "described",
     "ParquetOptions",
     "SplicingFormat",
     "TextOptions",
@@ -305,8 +340,6 @@ __all__ = [
     "JsonOptions",
     "path_marked",
     "walk_refusal",
-    "not_translated",
-    "declared_locale",
     "Layout",
     "Marked",
     "marked",
@@ -323,4 +356,8 @@ __all__ = [
     "DelimitedOptions",
     "EncodingOptions",
     "output_provenance",
+    "Deferred",
+    "lazy",
+    "strings_reader",
+    "recorded_merge",
 ]

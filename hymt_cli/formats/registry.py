@@ -5,18 +5,64 @@ options records from the `OptionSet`), its suffixes, its options dataclasses (wh
 become the format's flags, config keys and `HYMT_*` variables: settings/schema.py) and whether it
 is a document format (one a table cell can be parsed as). A new format is one module and one
 `register` call in formats/__init__.py; nothing else lists formats.
+
+Registered lazily: every command imports the registry (`hymt --help` lists the formats' flags),
+so a spec names its format's code with `lazy("package.module:Name")`, imported when a file of
+that format is first opened, and only its options dataclasses are imported with it (from a
+module that imports nothing heavy: a format package's `__init__`).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..options import Options, OptionSet
 from .base import InputFormat
 from .document import SplicingFormat
 from .layout import Layout, Marked, marked
+
+_UNSET: Any = object()
+
+
+class Deferred:
+    """Something of a format's own code, named `"package.module:Name"` (or `Name.attribute`),
+    imported on first use. Called, it calls what it names (a class is built, a function run);
+    `resolve()` gives the thing itself."""
+
+    __slots__ = ("_found", "target")
+
+    def __init__(self, target: str) -> None:
+        module, sep, name = target.partition(":")
+        if not (module and sep and name):
+            raise ValueError(f"lazy({target!r}): name it as 'package.module:Name'")
+        self.target = target
+        self._found = _UNSET
+
+    def resolve(self) -> Any:
+        if self._found is _UNSET:
+            module, _, name = self.target.partition(":")
+            found: Any = importlib.import_module(module)
+            for part in name.split("."):
+                found = getattr(found, part)
+            self._found = found
+        return self._found
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"lazy({self.target!r})"
+
+
+def lazy(target: str) -> Any:
+    """A class, function or value of a format's module (`"hymt_cli.formats.po.format:PoFormat"`),
+    imported when first used: a spec's `build` calls it, `walk_refusal`, `claims` and `needs` may be
+    one, and so may `layouts` (`"...:PoFormat.layouts"`)."""
+    return Deferred(target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +77,8 @@ class FormatSpec:
     # document's title and heading reach it only with `--context on`.
     context_by_default: bool = False
     # Where a path names its language the way the format's ecosystem does (layout.py): output
-    # naming and discovery follow it.
-    layouts: tuple[Layout, ...] = ()
+    # naming and discovery follow it. A `lazy(...)` tuple is read when first asked for.
+    layouts: tuple[Layout, ...] | Deferred = ()
     # Why a file of this format found in a folder walk is no input (a suffix it shares with
     # configuration files, `package.json`), or None; files named on the command line are read.
     walk_refusal: Callable[[Path], str | None] | None = None
@@ -103,7 +149,10 @@ def format_for_path(path: Path, options: OptionSet | None = None) -> InputFormat
 def path_marked(name: str, path: Path) -> Marked | None:
     """Where `path` names its language in the layouts of format `name` (None: it does not)."""
     spec = FORMATS.get(name)
-    return marked(path, spec.layouts) if spec is not None and spec.layouts else None
+    if spec is None:
+        return None
+    layouts = spec.layouts.resolve() if isinstance(spec.layouts, Deferred) else spec.layouts
+    return marked(path, layouts) if layouts else None
 
 
 def walk_refusal(name: str, path: Path) -> str | None:

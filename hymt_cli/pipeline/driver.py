@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from ..engine.base import Engine, TakesEarlyRequests
-from ..formats import FORMATS, EncodedOutput, FormatError, StringsReader, Unit
+from ..formats import FORMATS, EncodedOutput, FormatError, Unit, strings_reader
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
@@ -195,8 +195,9 @@ class Pipeline:
                 job = self._jobs.job(opened, lang)
                 opened.jobs.append(job)
                 window.new_jobs += job.live
-            if isinstance(opened.reader, StringsReader) and opened.reader.merges:
-                opened.reader.merge_into(
+            strings = strings_reader(opened.reader)
+            if strings is not None and strings.merges:
+                strings.merge_into(
                     {job.lang.code: job.output if job.merge else None for job in opened.jobs if job.live},
                     keep_removed=self.options.keep_removed,
                     allow_mass_removal=self.options.allow_mass_removal,

@@ -12,14 +12,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import first_line
-from ..formats import Finding, FormatError, InputReader, MergeResult, RecordingWriter, Unit, UnitWriter
+from ..formats import Finding, FormatError, InputReader, Unit, UnitWriter, recorded_merge
 from ..inputs.sources import SourceFile
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
 from ..signals import deferred
 from ..text.languages import Language
+
+if TYPE_CHECKING:
+    from ..formats import MergeResult
 
 
 @dataclass(eq=False)
@@ -108,7 +112,7 @@ class Job:
     @property
     def result(self) -> MergeResult | None:
         """What a writer of strings wrote key by key (None: another kind of output)."""
-        return self.writer.result if isinstance(self.writer, RecordingWriter) else None
+        return recorded_merge(self.writer)
 
     @property
     def untouched(self) -> bool:

@@ -2,39 +2,69 @@
 brackets, quotes, whitespace, end punctuation, doubled words, untranslated answers and
 inconsistent translations, each with an id and a severity (pofilter and Okapi CheckMate
 flag the same things, without a model). Pure functions over a source segment and its
-answer; the pipeline runs them (pipeline/flagging.py)."""
+answer; the pipeline runs them (pipeline/flagging.py).
+
+The names are imported on first use: every command reads the QA options (checks.py, light),
+only a run needs the judgements (their patterns and number formats)."""
 
 from __future__ import annotations
 
-from .addresses import Address, find_addresses
-from .checks import BY_ID, CHECK_IDS, CHECKS, Pair, QaCheck
-from .codes import Code, find_codes
-from .consistency import ConsistencyTracker, Inconsistency
-from .flags import LEVELS, Flag, Level, Severity, excerpt
-from .options import QaOptionError, QaOptions
-from .suite import QaSuite, check_answer
-from .views import kept_spans
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "BY_ID",
-    "CHECKS",
-    "CHECK_IDS",
-    "LEVELS",
-    "Address",
-    "Code",
-    "ConsistencyTracker",
-    "Flag",
-    "Inconsistency",
-    "Level",
-    "Pair",
-    "QaCheck",
-    "QaOptionError",
-    "QaOptions",
-    "QaSuite",
-    "Severity",
-    "check_answer",
-    "excerpt",
-    "find_addresses",
-    "find_codes",
-    "kept_spans",
-]
+_EXPORTS = {
+    "Address": "addresses",
+    "find_addresses": "addresses",
+    "BY_ID": "checks",
+    "CHECK_IDS": "checks",
+    "CHECKS": "checks",
+    "QaCheck": "checks",
+    "Pair": "judgements",
+    "Code": "codes",
+    "find_codes": "codes",
+    "ConsistencyTracker": "consistency",
+    "Inconsistency": "consistency",
+    "LEVELS": "flags",
+    "Flag": "flags",
+    "Level": "flags",
+    "Severity": "flags",
+    "excerpt": "flags",
+    "QaOptionError": "options",
+    "QaOptions": "options",
+    "QaSuite": "suite",
+    "check_answer": "suite",
+    "kept_spans": "views",
+}
+
+if TYPE_CHECKING:
+    from .addresses import Address as Address
+    from .addresses import find_addresses as find_addresses
+    from .checks import BY_ID as BY_ID
+    from .checks import CHECK_IDS as CHECK_IDS
+    from .checks import CHECKS as CHECKS
+    from .checks import QaCheck as QaCheck
+    from .codes import Code as Code
+    from .codes import find_codes as find_codes
+    from .consistency import ConsistencyTracker as ConsistencyTracker
+    from .consistency import Inconsistency as Inconsistency
+    from .flags import LEVELS as LEVELS
+    from .flags import Flag as Flag
+    from .flags import Level as Level
+    from .flags import Severity as Severity
+    from .flags import excerpt as excerpt
+    from .judgements import Pair as Pair
+    from .options import QaOptionError as QaOptionError
+    from .options import QaOptions as QaOptions
+    from .suite import QaSuite as QaSuite
+    from .suite import check_answer as check_answer
+    from .views import kept_spans as kept_spans
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+__all__ = sorted(_EXPORTS)

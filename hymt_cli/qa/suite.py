@@ -3,12 +3,16 @@ and those that flag it (warnings), and the run-wide consistency tracker."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from .checks import CHECKS, Pair, QaCheck
+from .checks import CHECKS, QaCheck
 from .consistency import ConsistencyTracker
 from .flags import Flag, Severity
+from .judgements import Pair
 from .options import QaOptions
+
+# A check and the function that judges one answer for it.
+_Judged = tuple[QaCheck, Callable[[Pair], str | None]]
 
 
 class QaSuite:
@@ -23,16 +27,18 @@ class QaSuite:
         self.translating = translating
         self.source_lang = source_lang
         self.levels = self.options.resolved()
-        active = [
-            c
+        active: list[_Judged] = [
+            (c, run)
             for c in CHECKS
-            if self.levels[c.id] != "off" and c.run is not None and (translating or not c.translating_only)
+            if self.levels[c.id] != "off"
+            and (run := c.run) is not None
+            and (translating or not c.translating_only)
         ]
-        self._errors = tuple(c for c in active if self.levels[c.id] == "error")
-        self._warnings = tuple(c for c in active if self.levels[c.id] == "warning")
+        self._errors = tuple(j for j in active if self.levels[j[0].id] == "error")
+        self._warnings = tuple(j for j in active if self.levels[j[0].id] == "warning")
         # An answer that is its source word for word (the identity engine's, a name's): only these.
-        self._errors_of_source = tuple(c for c in self._errors if c.flags_the_source)
-        self._warnings_of_source = tuple(c for c in self._warnings if c.flags_the_source)
+        self._errors_of_source = tuple(j for j in self._errors if j[0].flags_the_source)
+        self._warnings_of_source = tuple(j for j in self._warnings if j[0].flags_the_source)
         self.consistency: ConsistencyTracker[object] | None = (
             ConsistencyTracker() if self.levels["inconsistent"] != "off" else None
         )
@@ -70,11 +76,10 @@ class QaSuite:
         return errors + warnings
 
 
-def _run(checks: Sequence[QaCheck], severity: Severity, pair: Pair) -> tuple[Flag, ...]:
+def _run(checks: Sequence[_Judged], severity: Severity, pair: Pair) -> tuple[Flag, ...]:
     flags = []
-    for check in checks:
-        assert check.run is not None
-        message = check.run(pair)
+    for check, run in checks:
+        message = run(pair)
         if message is not None:
             flags.append(Flag(check.id, severity, message))
     return tuple(flags)

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..formats import FormatError, StringsReader, output_provenance
-from ..glossary import load_glossaries
+from ..formats import FormatError, output_provenance
 from ..inputs.discovery import InputProblem, find_inputs
 from ..inputs.sources import SourceFile
 from ..options import OptionSet
@@ -19,7 +18,7 @@ from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunRepor
 from ..settings import OutputSettings
 from ..text.languages import Language
 from .config import RunConfig
-from .session import connect_served, memory_context, provenance
+from .provenance import connect_served, memory_context, provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +70,11 @@ def check_outputs(config: RunConfig) -> CheckResult:
     config, _ = connect_served(config)
     settings = config.settings
     found = find_inputs(list(settings.inputs.inputs), config.discovery)
-    glossary = (
-        load_glossaries(list(settings.memory.glossary), source=config.source)
-        if settings.memory.glossary
-        else None
-    )
+    glossary = None
+    if settings.memory.glossary:
+        from ..glossary import load_glossaries  # its matching and verification: only where asked for
+
+        glossary = load_glossaries(list(settings.memory.glossary), source=config.source)
     sources = [s for s in found.sources if s.path is not None]
     run = provenance(config, memory_context(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
@@ -165,6 +164,8 @@ def _catalog_drift(
     """A file of strings against the targets it is merged into, key by key: stale where a run
     would change one (keys missing, stale or removed); a note for a person's values whose
     source changed since."""
+    from ..formats import StringsReader  # the strings core: only for files of strings
+
     paths = {lang.code: output_path(source, lang, out, exact_locales=exact) for lang in targets}
     reader = source.format.open(source)
     assert isinstance(reader, StringsReader)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..engine import (
     ENGINES,
@@ -22,8 +23,8 @@ from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
 from ..formats import RunContext
 from ..inputs.discovery import DiscoveryRules
-from ..options import OptionSet
-from ..settings import Settings
+from ..options import OptionSet, flag_of
+from ..settings import MemorySettings, OutputSettings, ReportSettings, Settings
 from ..text.languages import Language, language, model_language, parse_language_list
 
 
@@ -125,10 +126,25 @@ class RunConfig:
         )
         if "-" in run_inputs.inputs:
             _check_standard_input(settings, targets)
-        return cls(settings, targets, source, rules, _engine_choice(settings))
+        return cls(settings, targets, source, rules, engine_choice(settings))
 
     def with_engine(self, engine: EngineChoice) -> RunConfig:
         return replace(self, engine=engine)
+
+    def written_places(self, *, memory: bool = False) -> list[tuple[str, Path, bool]]:
+        """Every place the run writes to, besides the outputs beside their inputs (and the memory):
+        (the flag that names it, the path, whether it is a folder)."""
+        settings = self.settings
+        places: list[tuple[str, Path, bool]] = []
+        if memory and settings.memory.cache is not None and not settings.memory.no_cache:
+            places.append((flag_of(MemorySettings, "cache"), settings.memory.cache, False))
+        if settings.output.out is not None and not settings.reporting.check:
+            places.append((flag_of(OutputSettings, "out"), settings.output.out, True))
+        for name in ("report", "prompts_out", "log_file", "review"):
+            path = getattr(settings.reporting, name)
+            if path is not None:
+                places.append((flag_of(ReportSettings, name), path, False))
+        return places  # the translation memory is opened (and judged) before the model is looked for
 
     @property
     def source_code(self) -> str | None:
@@ -171,7 +187,8 @@ def engine_options(settings: Settings) -> EngineOptions:
     )
 
 
-def _engine_choice(settings: Settings) -> EngineChoice:
+def engine_choice(settings: Settings) -> EngineChoice:
+    """The engine a run of these settings builds (and `hymt serve` keeps)."""
     model = settings.model
     chosen = ENGINES[model.engine]
     wrapper = next(

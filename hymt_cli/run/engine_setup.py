@@ -1,5 +1,6 @@
 """Building a run's engine: in the pipeline's engine-start thread, with the engine's noise in its
-log file and its start-up phases told to the progress listener; and keeping one engine across
+log file and its start-up phases told to the progress listener; taking it from a running
+`hymt serve` of the run's settings instead, where there is one; and keeping one engine across
 the runs of a `Translator` (api.py), so that a notebook or a service loads the model once."""
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from ..engine import Engine, Prepared
 from ..engine.base import BatchLimits, Generation, GenerationRequest, StartGate
 from ..pipeline.engine_start import EngineStart
 from ..reporting.progress import ProgressEvents
+from ..serve.client import ServedEngine, ServedUnreachable
+from ..serve.records import ServeRecord
 from .config import EngineChoice
 from .engine_log import EngineLog, new_log_path
+from .serve_key import find_server
 
 
 class EngineFactory:
@@ -103,6 +107,50 @@ class EarlyStart:
         except Exception:  # abandoned, or failed: nothing needs it now
             return
         engine.close()
+
+
+class ServedStart:
+    """The run's engine from a running `hymt serve` of the run's settings (serve_key.py): the
+    same engine, already started. Connected in the engine-start thread; where the server cannot
+    serve the run, or goes away during it, the run's own engine is built (`factory`)."""
+
+    def __init__(self, record: ServeRecord, factory: EngineFactory) -> None:
+        self.record = record
+        self.factory = factory
+
+    @classmethod
+    def find(cls, factory: EngineFactory, *, quiet: bool) -> ServedStart | None:
+        """A server of the run's settings (the run says so: one line, unless `quiet`)."""
+        record, others = find_server(factory.engine)
+        if record is None:
+            if others and not quiet:  # on a GPU it holds memory the run's own engine will want
+                pids = ", ".join(str(r.pid) for r in others)
+                factory.progress.notice("note", f"hymt serve (pid {pids}) serves other settings: not used")
+            return None
+        if not quiet:
+            factory.progress.notice(
+                "info", f"using the engine of hymt serve (pid {record.pid}, {record.socket})"
+            )
+        return cls(record, factory)
+
+    def __call__(self) -> Engine:
+        progress, choice = self.factory.progress, self.factory.engine
+        progress.engine_starting(choice.runs.name, choice.reported_model)
+        engine = ServedEngine(
+            self.record, self.factory, on_fallback=lambda line: progress.notice("note", line)
+        )
+        try:
+            engine.connect(
+                on_wait=lambda: progress.engine_phase("waiting for the engine of hymt serve to start")
+            )
+        except ServedUnreachable as exc:
+            progress.notice(
+                "note",
+                f"hymt serve (pid {self.record.pid}) cannot serve this run ({exc}): starting its own engine",
+            )
+            return self.factory()
+        progress.engine_ready()
+        return engine
 
 
 class EngineKeeper:

@@ -14,17 +14,15 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from ..engine import Engine, Prepared, ServedModel, StartGate
 from ..errors import EngineUnavailable, ExitCode
 from ..glossary import Glossary, load_glossaries
 from ..inputs.discovery import Discovered, find_inputs
-from ..memory import MemoryContext, PipelineMemory, TranslationMemory, build_context, default_memory_path
+from ..memory import MemoryContext, PipelineMemory, TranslationMemory, default_memory_path
 from ..model.files import check_model_reachable, has_random_weights
-from ..model.prompts import CONTEXT_TOKENS, TEMPLATE_VERSION
+from ..model.prompts import CONTEXT_TOKENS
 from ..model.tokenizer import PromptTokenizer
-from ..options import flag_of
 from ..outputs.locations import check_locations, check_side_files
 from ..pipeline import Pipeline, RunOptions, target_script
 from ..qa import QaOptions, QaSuite
@@ -32,50 +30,11 @@ from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool, write_page
-from ..settings import MemorySettings, OutputSettings, ReportSettings
 from ..signals import Interrupted, as_interrupted
 from .config import EngineChoice, RunConfig
-from .engine_setup import EarlyStart, EngineFactory, EngineKeeper
+from .engine_setup import EarlyStart, EngineFactory, EngineKeeper, ServedStart
+from .provenance import connect_served, memory_context, provenance
 from .tokenizers import choose_tokenizer
-
-
-def connect_served(
-    config: RunConfig, announce: Callable[[str], None] | None = None
-) -> tuple[RunConfig, ServedModel | None]:
-    """Ask a served engine's server for its model before anything is read (a dry run that names
-    its model plans without the server). `announce` hears that a server is being waited for."""
-    engine, spec = config.engine, config.engine.runs
-    if (
-        spec.connect is None
-        or engine.server is None
-        or (config.settings.reporting.dry_run and config.settings.model.model is not None)
-    ):
-        return config, None
-    server = replace(engine.server, announce=announce) if announce is not None else engine.server
-    served = spec.connect(server)
-    return config.with_engine(engine.served_by(served.name, server)), served
-
-
-def provenance(config: RunConfig, context: MemoryContext) -> str:
-    """What the output manifests record as having made a file (`--check` compares it): the memory's
-    context, and the context mode when it is not the default (it changes what documents get)."""
-    mode = config.settings.memory.context
-    return context.key if mode == "auto" else f"{context.key}:context-{mode}"
-
-
-def memory_context(engine: EngineChoice, glossary: Glossary | None, remapped: str = "") -> MemoryContext:
-    """What decides a translation besides its text and its context (RunConfig.remapped too)."""
-    spec = engine.runs
-    return build_context(
-        engine=spec.name,
-        model=engine.model,
-        revision=engine.options.revision,
-        sampling=engine.sampling,
-        template_version=TEMPLATE_VERSION,
-        glossary_digest=glossary.digest if glossary else "",
-        model_free=not spec.needs_model,
-        locales=remapped,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +47,7 @@ class Extras:
     keeper: EngineKeeper | None = None
     stdin: bytes | None = None  # what standard input (`-`) holds, given from memory
     stdin_name: str = "<stdin>"  # how messages and the report name it
+    served: bool = False  # take the engine from a running `hymt serve` of the run's settings
 
 
 class Session:
@@ -116,13 +76,14 @@ class Session:
         self.review = RecordSpool() if self.settings.reporting.review is not None else None
         self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         self.early: EarlyStart | None = None  # the engine, started as the run began (`_start_early`)
+        self.from_server: ServedStart | None = None  # a running `hymt serve`'s engine (`_from_server`)
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
         settings, engine, out = self.settings, self.config.engine, self.settings.output
         dry_run = settings.reporting.dry_run
         self.found = find_inputs(list(settings.inputs.inputs), self.config.discovery)
-        side = [(flag, path) for flag, path, folder in _locations(self.config, memory=True) if not folder]
+        side = [(flag, path) for flag, path, folder in self.config.written_places(memory=True) if not folder]
         check_side_files(side, self.found.sources, self.config.targets, out.out, out.exact_locales)
         if self.extras.stdin is not None:
             self.found.sources = [
@@ -142,7 +103,8 @@ class Session:
         fatal_check = engine.uses_model and not dry_run and not engine.runs.served
         if fatal_check:
             check_model_reachable(engine.model, engine.options.revision)
-        self.early = self._start_early(engine)
+        self.from_server = self._from_server(engine)
+        self.early = self._start_early(engine) if self.from_server is None else None
         glossary = (
             load_glossaries(list(settings.memory.glossary), source=self.config.source)
             if settings.memory.glossary
@@ -181,7 +143,8 @@ class Session:
             else None
         )
         prepared: Prepared | None = None
-        factory: EngineFactory | None = self.early.factory if self.early is not None else None
+        started = self.early or self.from_server
+        factory: EngineFactory | None = started.factory if started is not None else None
         try:
             if factory is None:
                 if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
@@ -190,7 +153,7 @@ class Session:
             self.pipeline = Pipeline(
                 options,
                 tokenizer,
-                self.early.take if self.early is not None else self._engine_source(engine, factory),
+                self._engine_source(engine, factory),
                 progress=self.progress,
                 write_stdout=self.extras.stdout,
                 engine_name=engine.runs.name,
@@ -271,7 +234,17 @@ class Session:
             return None
         return EarlyStart(self._factory(engine, gate=StartGate()))
 
+    def _from_server(self, engine: EngineChoice) -> ServedStart | None:
+        """A running `hymt serve` of the run's settings, for a command-line run that will translate."""
+        if not self.extras.served or self.settings.reporting.dry_run or self.extras.keeper is not None:
+            return None
+        return ServedStart.find(self._factory(engine), quiet=self.settings.reporting.quiet)
+
     def _engine_source(self, engine: EngineChoice, factory: EngineFactory) -> Callable[[], Engine]:
+        if self.early is not None:
+            return self.early.take
+        if self.from_server is not None:
+            return self.from_server
         keeper = self.extras.keeper
         if keeper is None:
             return factory
@@ -369,7 +342,7 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
     if not config.settings.reporting.verbose:
         for variable in ("TRANSFORMERS_VERBOSITY", "HF_HUB_VERBOSITY"):
             os.environ.setdefault(variable, "error")
-    check_locations(_locations(config))
+    check_locations(config.written_places())
     session = Session(config, progress, served, extras)
     try:
         return session.execute()
@@ -383,18 +356,3 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
         session.stop_early_start()
         progress.close()  # before an error's line (idempotent)
         session.close_memory()
-
-
-def _locations(config: RunConfig, *, memory: bool = False) -> list[tuple[str, Path, bool]]:
-    """Every place the run writes to, besides the outputs beside their inputs (and the memory)."""
-    settings = config.settings
-    places: list[tuple[str, Path, bool]] = []
-    if memory and settings.memory.cache is not None and not settings.memory.no_cache:
-        places.append((flag_of(MemorySettings, "cache"), settings.memory.cache, False))
-    if settings.output.out is not None and not settings.reporting.check:
-        places.append((flag_of(OutputSettings, "out"), settings.output.out, True))
-    for name in ("report", "prompts_out", "log_file", "review"):
-        path = getattr(settings.reporting, name)
-        if path is not None:
-            places.append((flag_of(ReportSettings, name), path, False))
-    return places  # the translation memory is opened (and judged) before the model is looked for

@@ -13,6 +13,7 @@ from ..errors import UsageError
 from ..formats import FORMATS, ContextMode, described
 from ..options import Options, Panel, option
 from ..qa import QaOptions
+from ..serve.options import ServeOptions
 from ..text.languages import locale_table
 from .generation import ModelSettings, SamplingSettings
 
@@ -300,4 +301,5 @@ RUN_GROUPS: tuple[type[Options], ...] = (
     MemorySettings,
     QaOptions,
     ReportSettings,
+    ServeOptions,
 )

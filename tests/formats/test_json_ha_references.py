@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from hymt_cli.formats.json_strings import JsonStringsFormat
+from hymt_cli.formats.json_strings.format import JsonStringsFormat
 
 # from homeassistant/components/hue/strings.json (Apache-2.0), and one reference in a sentence
 STRINGS = {

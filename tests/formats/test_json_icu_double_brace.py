@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from hymt_cli.formats.json_strings import JsonStringsFormat
+from hymt_cli.formats.json_strings.format import JsonStringsFormat
 from hymt_cli.formats.strings import parse_message
 
 PLAIN = {

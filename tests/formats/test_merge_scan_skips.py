@@ -9,7 +9,7 @@ from pathlib import Path
 
 from merge_helpers import translate
 
-from hymt_cli.formats.json_strings import JsonStringsFormat
+from hymt_cli.formats.json_strings.format import JsonStringsFormat
 from hymt_cli.formats.jsontext import tokens
 from hymt_cli.formats.strings import Entry, Wanted
 

@@ -18,7 +18,7 @@ from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.formats import FormatError
 from hymt_cli.formats.base import DocumentDecodeError
-from hymt_cli.formats.po import PoFormat
+from hymt_cli.formats.po.format import PoFormat
 
 # How a German catalog of an older GNU project looks: Latin-1, a person's translations, gaps.
 GERMAN = """# German translation for the demo package.

@@ -19,8 +19,8 @@ from hymt_cli.formats.android import AndroidFormat
 from hymt_cli.formats.apple import AppleStringsFormat, StringsDictFormat
 from hymt_cli.formats.base import DocumentDecodeError
 from hymt_cli.formats.layout import android_values, apple_lproj, gettext_catalog
-from hymt_cli.formats.po import PoFormat
-from hymt_cli.formats.xliff import XliffFormat, dotted_language
+from hymt_cli.formats.po.format import PoFormat
+from hymt_cli.formats.xliff.format import XliffFormat, dotted_language
 from hymt_cli.formats.xml_kind import xml_kind
 
 POT = """# Header comment

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from hymt_cli.formats.android import AndroidFormat
 from hymt_cli.formats.apple import AppleStringsFormat, StringsDictFormat
-from hymt_cli.formats.po import PoFormat
-from hymt_cli.formats.xliff import XliffFormat
+from hymt_cli.formats.po.format import PoFormat
+from hymt_cli.formats.xliff.format import XliffFormat
 from hymt_cli.text.tags import looks_like_tag
 
 ALPHABET = st.sampled_from(

@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.formats import FormatError
-from hymt_cli.formats.subtitles import AssFormat, SrtFormat, SubtitleOptions, VttFormat
+from hymt_cli.formats.subtitles import SubtitleOptions
+from hymt_cli.formats.subtitles.ass import AssFormat
 from hymt_cli.formats.subtitles.cues import SubtitleDocument
+from hymt_cli.formats.subtitles.srt import SrtFormat
+from hymt_cli.formats.subtitles.vtt import VttFormat
 from hymt_cli.text.segments import is_translatable
 
 SRT = (

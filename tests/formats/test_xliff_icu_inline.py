@@ -10,7 +10,7 @@ import re
 import xml.parsers.expat
 
 from hymt_cli.formats.strings import parse_message
-from hymt_cli.formats.xliff import XliffFormat
+from hymt_cli.formats.xliff.format import XliffFormat
 
 X = '<x id="INTERPOLATION" equiv-text="{{minutes}}"/>'
 B = '<x id="START_BOLD_TEXT" ctype="x-b" equiv-text="&lt;b&gt;"/>'

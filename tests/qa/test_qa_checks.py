@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hymt_cli.qa import BY_ID, CHECK_IDS, QaOptions, check_answer
-from hymt_cli.qa.checks import Pair
+from hymt_cli.qa.judgements import Pair
 
 # (check, source, answer, target, flagged?)
 CASES: list[tuple[str, str, str, str, bool]] = [

@@ -1,68 +1,7 @@
 """CSV and TSV: the columns named by `--columns` translated, every other byte kept.
 
-The registry entries; the reading and splicing are in reader.py, the record scanner with
-offsets in scanner.py, the dialects (delimiter, quoting, escapes) in dialect.py and fields.py.
+The formats are in format.py, the reading and splicing in reader.py, the record scanner with
+offsets in scanner.py, the dialects (delimiter, quoting, escapes, and the formats' options) in
+dialect.py and fields.py. Every command imports the options (for its flags): this package's
+__init__ imports nothing of the format itself.
 """
-
-from __future__ import annotations
-
-from typing import ClassVar
-
-from ..base import DocumentFormat, InputSource
-from ..encodings import EncodingOptions
-from ..row_context import ContextColumns, ContextMode
-from ..table_cells import TableOptions
-from .dialect import DelimitedOptions, Dialect
-from .reader import DelimitedReader
-from .scanner import sniff_delimiter
-
-
-class DelimitedFormat:
-    name: ClassVar[str]
-    suffixes: ClassVar[tuple[str, ...]]
-    default_delimiter: ClassVar[str]  # "": found from the file's first lines
-
-    def __init__(
-        self,
-        table: TableOptions,
-        options: DelimitedOptions,
-        cell_format: DocumentFormat,
-        context: ContextMode = "auto",
-        encodings: EncodingOptions | None = None,
-    ) -> None:
-        self.encodings = encodings or EncodingOptions()
-        self.table = table
-        self.options = options
-        self.cell_format = cell_format
-        self.context = ContextColumns.of(table.context_columns, context)
-
-    def open(self, source: InputSource) -> DelimitedReader:
-        return DelimitedReader(
-            self.name,
-            self.table,
-            self.options,
-            self.default_delimiter,
-            self.cell_format,
-            source,
-            self.context,
-            self.encodings,
-        )
-
-
-class CsvFormat(DelimitedFormat):
-    """Comma-separated values (or `;`, tab, `|`: found from the file's first lines)."""
-
-    name = "csv"
-    suffixes = (".csv",)
-    default_delimiter = ""
-
-
-class TsvFormat(DelimitedFormat):
-    """Tab-separated values."""
-
-    name = "tsv"
-    suffixes = (".tsv",)
-    default_delimiter = "\t"
-
-
-__all__ = ["CsvFormat", "DelimitedFormat", "DelimitedOptions", "Dialect", "TsvFormat", "sniff_delimiter"]

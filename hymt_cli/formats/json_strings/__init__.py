@@ -1,43 +1,15 @@
-"""JSON string files: nested/flat JSON, i18next, ICU (FormatJS), Flutter ARB, WebExtension.
-
-Each string value is spliced in place (jsontext gives its offsets): keys, numbers, booleans,
-nulls, key order, indentation and the escapes of every untouched value stay as written; a new
-value is escaped the way the file writes strings (jsontext.JsonStyle). What is sent and how
-plural keys are added: walk.py; which kind of file: flavor.py.
-
-Target edits (the only changes identity makes): ARB `@@locale` becomes the target (`zh_Hant`),
-and i18next plural keys a target needs are added (Russian `_few`, `_many`).
-"""
+"""JSON string files (format.py), and their option: every command imports this to know the
+flags, so it imports nothing else of the format."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import ClassVar
+from typing import Literal
 
 from ...options import Options, Panel, option
-from ..base import Decoded, FormatError, decode_utf8
-from ..jsontext import JsonSyntaxError
-from ..layout import Layout, Marked, arb_file, file_named_by_language, folder_per_language
-from ..strings import Item, StringsFormat, Wanted
-from ..strings.outline import Outline
-from .flavor import Flavor, detect
-from .outline import json_outline
-from .walk import Walk, arb_descriptions
 
-# Chrome's _locales folders: `_` separators and its own names for some languages.
-_WEBEXT_NAMES = {"zh": "zh_CN", "zh-Hant": "zh_TW", "tl": "fil"}
-
-
-def webextension_locales(path: Path) -> Marked | None:
-    """`_locales/en/messages.json` -> `_locales/zh_TW/messages.json`."""
-    parts = path.parts
-    if len(parts) < 3 or parts[-3] != "_locales":
-        return None
-    return Marked(
-        parts[-2], lambda lang: Path(*parts[:-2], _WEBEXT_NAMES.get(lang, lang.replace("-", "_")), parts[-1])
-    )
+# What kind of JSON string file (flavor.py tells from the content).
+Flavor = Literal["auto", "plain", "i18next", "arb", "webextension"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,52 +21,3 @@ class JsonOptions(Options):
         help="json: what kind of string file (auto: from its content; i18next: {{x}} "
         "placeholders, single braces literal).",
     )
-
-
-class JsonStringsFormat(StringsFormat):
-    name = "json"
-    suffixes = (".json",)
-    layouts: ClassVar[tuple[Layout, ...]] = (
-        webextension_locales,
-        folder_per_language,
-        file_named_by_language,
-    )
-
-    def __init__(self, options: JsonOptions | None = None) -> None:
-        self.flavor: Flavor = (options or JsonOptions()).flavor
-
-    def decode(self, data: bytes) -> Decoded:
-        return decode_utf8(data)
-
-    def _flavor(self, text: str) -> Flavor:
-        return detect(text) if self.flavor == "auto" else self.flavor
-
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
-
-    def scan_wanted(self, text: str, wanted: Wanted) -> Iterator[Item]:
-        return self._scan(text, wanted)
-
-    def _scan(self, text: str, wanted: Wanted | None) -> Iterator[Item]:
-        flavor = self._flavor(text)
-        try:
-            descriptions = arb_descriptions(text) if flavor == "arb" else None
-            skip = wanted.skippable if wanted is not None else None
-            yield from Walk(text, flavor, descriptions, wanted, skip).items()
-        except JsonSyntaxError as exc:
-            raise FormatError(f"not valid JSON: {exc}") from None
-
-    def outline(self, text: str) -> Outline:
-        try:
-            return json_outline(text, arb=self._flavor(text) == "arb")
-        except JsonSyntaxError as exc:
-            raise FormatError(f"not valid JSON: {exc}") from None
-
-
-class ArbFormat(JsonStringsFormat):
-    name = "arb"
-    suffixes = (".arb",)
-    layouts: ClassVar[tuple[Layout, ...]] = (arb_file,)
-
-    def _flavor(self, text: str) -> Flavor:
-        return "arb"

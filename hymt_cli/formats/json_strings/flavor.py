@@ -16,11 +16,9 @@ Detection looks at the text's start and a few patterns, never at the whole tree.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from ..strings import Convention
-
-Flavor = Literal["auto", "plain", "i18next", "arb", "webextension"]
+from . import Flavor
 
 _HEAD = 4096
 _ARB = re.compile(r'^\ufeff?\s*\{\s*"@@locale"\s*:|"@[A-Za-z_$][\w$]*"\s*:\s*\{')

@@ -25,7 +25,8 @@ from ..layout import spell
 from ..strings import Edit, Entry, Item, active, category_note, missing_categories, parse_value
 from ..strings.plurals import CATEGORIES, PluralKind, nearest_form
 from ..strings.shape import is_text
-from .flavor import Flavor, conventions_of
+from . import Flavor
+from .flavor import conventions_of
 
 _MESSAGE_KEYS = frozenset({"message", "defaultMessage"})
 _MESSAGE_OBJECT_KEYS = _MESSAGE_KEYS | {"description", "placeholders"}

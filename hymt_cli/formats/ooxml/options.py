@@ -3,6 +3,6 @@ OpenDocument formats (formats/package/options.py)."""
 
 from __future__ import annotations
 
-from ..package.options import OfficeOptions
+from ..office_options import OfficeOptions
 
 __all__ = ["OfficeOptions"]

@@ -38,6 +38,7 @@ use `formats/spans.py`'s located parts over the block's offsets instead.
 
 from __future__ import annotations
 
+from ..office_options import OfficeOptions
 from .archive import PackageError, ZipArchive, ZipEntry, ZipLimits
 from .format import (
     PackageFormat,
@@ -48,7 +49,6 @@ from .format import (
     PieceScanner,
     PlannedPart,
 )
-from .options import OfficeOptions
 from .pieces import Edit, PartPiece, Rendering, Source, splice
 from .target import Target, target_for
 from .xml_stream import BlockHandler, Chars, Node, Open, XmlScanner, escape_attribute, escape_text, unescape

@@ -8,15 +8,13 @@ again within a line's width (42 characters, 16 in Chinese, Japanese, Korean) and
 of lines (2), and checked for reading speed (17 characters a second) and line length (QA checks
 `reading-speed` and `line-length`, named by the cue: "cue 12 (line 45)"). The file's encoding is
 kept (UTF-8, UTF-16 or UTF-32 with their byte order mark; cp1252, gbk ... with `--encoding`).
+
+The formats' code is in `srt.py`, `vtt.py`, `ass.py` (registered lazily: formats/__init__.py); what
+every command imports is the options record.
 """
 
 from __future__ import annotations
 
-from .ass import AssFormat
-from .cues import SubtitleDocument
 from .options import SubtitleOptions
-from .srt import SrtFormat
-from .subtitle import SubtitleFormat
-from .vtt import VttFormat
 
-__all__ = ["AssFormat", "SrtFormat", "SubtitleDocument", "SubtitleFormat", "SubtitleOptions", "VttFormat"]
+__all__ = ["SubtitleOptions"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...options import Options, Panel, option
+from ..options import Options, Panel, option
 
 
 @dataclass(frozen=True, slots=True)
