@@ -17,17 +17,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from corpora import html_corpus, markdown_corpus
-from pipelines import run_pipeline
+from pipelines import run_pipeline, sources_of
 from table_helpers import COLUMNS
 
 from hymt_cli.engine.base import Engine
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
-from hymt_cli.formats import FORMATS, DelimitedOptions, EncodingOptions
+from hymt_cli.formats import FORMATS, DelimitedOptions, EncodingOptions, format_needs
 from hymt_cli.formats.parquet import ParquetOptions
 from hymt_cli.options import OptionSet
+from hymt_cli.outputs.paths import output_path
 from hymt_cli.qa import CHECK_IDS, QaOptions, QaSuite
 from hymt_cli.reporting.report import RunReport
+from hymt_cli.text.languages import language
 from samples import corpus_encoding
 
 SUFFIXES = {suffix: name for name, spec in FORMATS.items() for suffix in spec.suffixes}
@@ -131,9 +133,28 @@ def flags_of(report: RunReport) -> list[str]:
     ]
 
 
-def _collides(path: Path, files: list[Path]) -> bool:
-    """Another file of the same folder and suffix: possibly the same strings in another language."""
-    return any(p != path and p.parent == path.parent and p.suffix == path.suffix for p in files)
+def _collides(path: Path, files: list[Path], shared: set[Path]) -> bool:
+    """Another file of the same folder and suffix (possibly the same strings in another language),
+    or one whose translation would be written where this file's is (two gettext templates of
+    different trees both write `<out>/de.po`)."""
+    if any(p != path and p.parent == path.parent and p.suffix == path.suffix for p in files):
+        return True
+    return path in shared
+
+
+def _shared_outputs(files: list[Path], out: Path) -> set[Path]:
+    """Those of `files`, named together in one run into `out`, that would write the same output."""
+    german = language("de")
+    written: dict[Path, list[Path]] = {}
+    for path in files:
+        try:
+            [source] = sources_of([path])
+        except AssertionError:  # (no source of its own: a translation; the run says why)
+            continue
+        target = output_path(source, german, out)
+        if target is not None:
+            written.setdefault(target, []).append(path)
+    return {p for same in written.values() if len(same) > 1 for p in same}
 
 
 def test_the_corpus_is_there_and_covers_every_format() -> None:
@@ -152,17 +173,18 @@ def test_no_check_flags_an_untouched_source(engine: type[Engine], translating: b
     records.mkdir()
     files = corpus_files()
     # each with its columns (a table's format needs them; an Office package is no table)
-    tables = [p for p in files if FORMATS[SUFFIXES[p.suffix.lower()]].needs is not None]
+    tables = [p for p in files if format_needs(SUFFIXES[p.suffix.lower()], OptionSet(), p) is not None]
     legacy = [p for p in files if corpus_encoding(p) is not None]  # each with its encoding
     files = [p for p in files if p not in legacy]
+    shared = _shared_outputs([p for p in files if p not in tables], tmp_path / "out")
     reports = [
         *(  # one run per folder of files, one output folder per file (a corpus folder may hold the
             # same strings in several languages: their outputs into one language would coincide)
             run([p], engine(), tmp_path / f"out-{i}", translating=translating, targets=TARGETS)
-            for i, p in enumerate(p for p in files if p not in tables and _collides(p, files))
+            for i, p in enumerate(p for p in files if p not in tables and _collides(p, files, shared))
         ),
         run(
-            [p for p in files if p not in tables and not _collides(p, files)],
+            [p for p in files if p not in tables and not _collides(p, files, shared)],
             engine(),
             tmp_path / "out",
             translating=translating,
