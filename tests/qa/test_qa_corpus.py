@@ -54,6 +54,9 @@ def corpus_files() -> list[Path]:
                 and path.name != "hymt.toml"  # hymt's own settings for the folder, no sample
                 and path.suffix.lower() in SUFFIXES
                 and "corpora" not in parts
+                # catalogs in a legacy charset write only some languages, not de, ja and ar at once
+                # (tests/formats/test_encoding_substitutes.py)
+                and parts[:3] != ("shared", "corpus", "legacy")
                 and not any(p.startswith(".") for p in parts)
             ):
                 found.append(path)
