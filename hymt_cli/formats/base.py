@@ -162,8 +162,14 @@ class InputReader(Protocol):
 @runtime_checkable
 class EncodedOutput(Protocol):
     """A reader whose outputs may be in a legacy encoding (a GBK text, a KOI8-R PO catalog),
-    known once its first unit is read: it says, before anything is translated, where a target
-    language's letters cannot be written in it (text/exemplars.py)."""
+    known once its first unit is read: it names that encoding, and says, before anything is
+    translated, where a target language's letters cannot be written in it, not even as their
+    conventional substitutes (text/exemplars.py, text/substitutes.py)."""
+
+    def output_encoding(self, lang: str) -> str | None:
+        """The legacy encoding the output into `lang` is written in, strictly (None: it writes
+        any character: UTF-8, or character references)."""
+        ...
 
     def unwritable(self, lang: str) -> str | None:
         """Why a translation into `lang` cannot be written (None: it can), in one line."""

@@ -21,6 +21,7 @@ from typing import BinaryIO, ClassVar
 
 from ..text.exemplars import refusal
 from ..text.segments import Segment
+from ..text.substitutes import is_legacy
 from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
@@ -153,13 +154,18 @@ class DocumentReader:
         self._output = decoded
         yield self._unit(decoded, Part())
 
-    def unwritable(self, lang: str) -> str | None:
-        """A legacy encoding that lacks letters of `lang` (an HTML page writes any character as
-        a character reference: never)."""
+    def output_encoding(self, lang: str) -> str | None:
+        """The legacy encoding outputs are written in (an HTML page writes any character as a
+        character reference: None)."""
         output = self._output
-        if output is None or output.errors != "strict":
+        if output is None or output.errors != "strict" or not is_legacy(output.encoding):
             return None
-        return refusal(lang, output.encoding)
+        return output.encoding
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy encoding that lacks letters of `lang`."""
+        codec = self.output_encoding(lang)
+        return None if codec is None else refusal(lang, codec)
 
     def _parts(self, binary: BinaryIO, survey: Survey) -> Iterator[Unit]:
         """The document a part at a time, each with what the parts before it said."""

@@ -6,9 +6,11 @@ codec (`gbk`, `cp1252`, `shift_jis`), or for HTML a WHATWG label, decoded as bro
 (`big5` with its Hong Kong additions, `gb2312` meaning GBK). Such an input is refused where its
 bytes do not decode, or would not encode back as they are.
 
-The output keeps the input's encoding (`--output-encoding source`). A translation with a character
-that encoding lacks is an error naming it and suggesting UTF-8 (never a `?`); an HTML page writes
-such a character as a character reference instead, which HTML reads as the character.
+The output keeps the input's encoding (`--output-encoding source`). What a translation holds that
+the encoding lacks reaches the writer as its conventional substitute, or not at all (the segment
+keeps its source: pipeline/output_encoding.py); a character that still cannot be written here is
+an error naming it and suggesting UTF-8 (never a `?`). An HTML page writes any character the
+encoding lacks as a character reference instead, which HTML reads as the character.
 `--output-encoding utf-8` writes UTF-8: CSV and TSV with a byte order mark (the one thing that
 tells Excel a file is UTF-8), an HTML page with its `<meta charset>` saying so.
 """

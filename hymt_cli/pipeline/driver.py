@@ -35,7 +35,7 @@ from .engine_start import EngineHolder
 from .flagging import Flagger
 from .held_answers import HeldAnswers
 from .jobs import OpenInput
-from .outcomes import Check, Outcomes
+from .outcomes import Check
 from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
 from .run_options import RunOptions
@@ -154,14 +154,14 @@ class Pipeline:
         """Read units until the window is full or the inputs are done; None when nothing is left."""
         if self.flagger is not None:
             self.flagger.new_window()
-        window = Window(
+        window = Window.checked_by(
             Planner(
                 self.tokenizer,
                 context_tokens=self.options.context_tokens,
                 source=self.options.source,
                 glossary=self.glossary,
             ),
-            Outcomes(self.checks),
+            self.checks,
         )
         while window.segments < self.options.window_segments:
             current = self._next_input(window)
@@ -179,7 +179,7 @@ class Pipeline:
             if unit.warning:
                 current.warn(unit.warning)
             if current.read == 1:
-                self._refuse_unwritable(current)
+                self._decide_encodings(current)
             self._plan_unit(window, current, unit)
         if not window.works and self._current is None and not self._queue:
             return None
@@ -208,16 +208,22 @@ class Pipeline:
                 self._inputs.append(opened)
         return self._current
 
-    def _refuse_unwritable(self, current: OpenInput) -> None:
+    def _decide_encodings(self, current: OpenInput) -> None:
         """Before anything of an input is translated: a target language whose letters its
-        output's legacy encoding lacks (German in GBK) fails that output in one line naming the
-        file, the language and the encoding; the other languages and files go on."""
+        output's legacy encoding lacks, even as their conventional substitutes (German in GBK),
+        fails that output in one line naming the file, the language and the encoding; the other
+        languages and files go on. The others learn their output's encoding (output_encoding.py:
+        what the model writes that it lacks)."""
         reader = current.reader
         if not isinstance(reader, EncodedOutput):
             return
         for job in current.jobs:
-            if job.live and (why := reader.unwritable(job.lang.code)) is not None:
+            if not job.live:
+                continue
+            if (why := reader.unwritable(job.lang.code)) is not None:
                 job.fail(f"{current.source.display}: {why}")
+            elif (codec := reader.output_encoding(job.lang.code)) is not None:
+                job.written_in(codec)
 
     def _exhausted(self, current: OpenInput) -> None:
         current.exhausted = True

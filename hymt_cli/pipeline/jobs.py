@@ -21,6 +21,7 @@ from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
 from ..signals import deferred
 from ..text.languages import Language
+from .output_encoding import OutputEncoding
 
 if TYPE_CHECKING:
     from ..formats import MergeResult
@@ -76,7 +77,14 @@ class Job:
     committed: bool = False
     unsendable: int = 0  # segments kept for a lone surrogate (unsendable.py)
     unsendable_names: list[str] = field(default_factory=list)  # the first few, for the warning
+    # The legacy encoding the output is written in, once its input's first unit is read (None:
+    # it writes any character), and what was written there as substitutes.
+    encoding: OutputEncoding | None = None
     _ready: dict[int, tuple[Unit, Mapping[int, str]]] = field(default_factory=dict)
+
+    def written_in(self, codec: str) -> None:
+        """The output is written in the legacy encoding `codec` (output_encoding.py)."""
+        self.encoding = OutputEncoding(codec)
 
     def deliver(self, unit: Unit, translated: Mapping[int, str]) -> None:
         """A unit is translated: write it, and any later ones that were waiting for it."""

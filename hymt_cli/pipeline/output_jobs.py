@@ -110,6 +110,10 @@ class OutputJobs:
             job.report.keys = result.counts.as_dict()
             job.report.outdated = result.counts.details[:MAX_OUTDATED]
             job.report.up_to_date = result.unchanged
+        if job.encoding is not None and job.encoding.substituted:  # one line per output, and the report's
+            job.report.substituted = job.encoding.report()
+            line = job.encoding.warning(f"{job.input.source.display} ({job.lang.code})")
+            job.report.warning = "; ".join(filter(None, [job.report.warning, line]))
         if job.output is not None:
             self.recorded.add(job.output.parent)
             try:

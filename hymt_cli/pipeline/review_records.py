@@ -11,6 +11,7 @@ from ..qa import Flag as QaFlag
 from ..review import Flag, Retry, SegmentRecord, Status, worst
 from .flagging import QaProblem
 from .outcomes import Outcome, Outcomes
+from .output_encoding import CHECK as ENCODING_CHECK
 from .planning import Piece, PlannedRequest, RequestKey
 from .unsendable import CHECK, unsendable
 from .unsendable import reason as kept_reason
@@ -23,10 +24,12 @@ def segment_records(
     outcomes: Outcomes,
     planned: Mapping[RequestKey, PlannedRequest],
     qa_warnings: Mapping[int, Sequence[QaFlag]] | None = None,
+    unwritable: Mapping[int, str] | None = None,
 ) -> list[SegmentRecord]:
     """One record per segment of the unit, in segment order. `translated`: what the unit's
     writer got (a segment missing there keeps its source). `qa_warnings`: by segment id, the QA
-    warnings on the translation it kept (flagging.Flagger.segment)."""
+    warnings on the translation it kept (flagging.Flagger.segment). `unwritable`: by segment id,
+    why the output's legacy encoding could not write its translation (output_encoding.py)."""
     records = []
     refused = {s.id for s in unsendable(unit.segments)}
     for segment in unit.segments:
@@ -49,6 +52,10 @@ def segment_records(
         if segment.id in refused:  # never sent: kept, and shown as such
             statuses.append("untranslated")
             flags[Flag(CHECK, "error", kept_reason(segment.text))] = None
+        if unwritable and segment.id in unwritable:  # translated, not written: the error says it all
+            statuses.append("untranslated")
+            flags = {f: None for f in flags if f.check != ENCODING_CHECK}
+            flags[Flag(ENCODING_CHECK, "error", unwritable[segment.id])] = None
         for warning in (qa_warnings or {}).get(segment.id, ()):
             flags[Flag(warning.check, warning.severity, warning.message)] = None
         records.append(

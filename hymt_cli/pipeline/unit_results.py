@@ -21,8 +21,10 @@ def finish_unit(
     the review spool and the translated unit to its job (`input_order`: the input's place in
     the run, for the order of QA findings)."""
     outcomes, unit, report = window.outcomes, work.unit, work.job.report
+    encoding = work.job.encoding  # (None: the output writes any character)
     translated: dict[int, str] = {}
     warnings: dict[int, tuple[Flag, ...]] = {}  # QA warnings on what segments kept: for the review
+    unwritable: dict[int, str] = {}  # segments whose translation the output's encoding cannot write
     weights = unit.weights
     for segment_id, pieces in work.pieces.items():
         keys = [p.key for p in pieces if p.key is not None]
@@ -50,12 +52,21 @@ def finish_unit(
             continue
         if len(pieces) == 1 and found:  # one piece, translated: most segments
             piece = pieces[0]
-            translated[segment_id] = piece.lead + (found[0].translation or "") + piece.trail
+            text = piece.lead + (found[0].translation or "") + piece.trail
         else:
-            translated[segment_id] = "".join(
+            text = "".join(
                 p.lead + (p.core if p.key is None else outcomes[p.key].translation or "") + p.trail
                 for p in pieces
             )
+        if encoding is not None:  # a legacy encoding: what it lacks as substitutes, or the source
+            fitted = encoding.written(text, weight)
+            if fitted.lacking is not None:
+                unwritable[segment_id] = encoding.kept_source(fitted.lacking)
+                report.untranslated += weight
+                report.add_problem(segment_id, unwritable[segment_id], unit.labels.get(segment_id))
+                continue
+            text = fitted.text
+        translated[segment_id] = text
         report.translated += weight
         warnings[segment_id] = _flag(
             flagger, work, input_order, segment_id, pieces, outcomes, kept_source=False
@@ -76,7 +87,9 @@ def finish_unit(
         review.add(
             report,
             unit.index,
-            segment_records(unit, work.pieces, translated, outcomes, window.planner.planned, warnings),
+            segment_records(
+                unit, work.pieces, translated, outcomes, window.planner.planned, warnings, unwritable
+            ),
         )
     work.job.deliver(unit, translated)
 

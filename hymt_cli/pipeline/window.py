@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..formats import Unit
 from .jobs import Job
-from .outcomes import Outcomes
+from .outcomes import Check, Outcomes
+from .output_encoding import unwritable_answer
 from .planning import Piece, PlannedRequest, Planner, RequestKey
 
 
@@ -47,3 +49,14 @@ class Window:
     new_jobs: int = 0
     early_seen: int = 0  # asks the early sends have looked at (`Pipeline._send_early`)
     early_closed: bool = False  # the engine had no more room for early requests
+
+    @classmethod
+    def checked_by(cls, planner: Planner, checks: Sequence[Check]) -> Window:
+        """A window whose answers go through `checks`, and through what the legacy encodings of
+        the outputs each serves cannot write (output_encoding.py: a request may serve several)."""
+        waiting: defaultdict[RequestKey, list[UnitWork]] = defaultdict(list)
+
+        def codecs_of(key: RequestKey) -> list[str]:
+            return [w.job.encoding.codec for w in waiting.get(key, ()) if w.job.encoding is not None]
+
+        return cls(planner, Outcomes((*checks, unwritable_answer(codecs_of))), waiting=waiting)

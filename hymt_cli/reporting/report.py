@@ -86,6 +86,16 @@ class OutdatedValue:
     format_change: str | None = None
 
 
+@dataclass(slots=True)
+class Substitution:
+    """A character that an output's legacy encoding lacks, written as its conventional
+    substitute (text/substitutes.py: œ as oe in ISO-8859-1), and how many times."""
+
+    character: str
+    written: str
+    count: int
+
+
 MAX_PROBLEMS = 100  # per output file
 MAX_OUTDATED = 1000  # per output file, in the report
 
@@ -123,6 +133,8 @@ class FileReport:
     reason: str | None = None
     # a file of strings: the person's values kept whose source changed since (keys.outdated of them)
     outdated: list[OutdatedValue] = field(default_factory=list)
+    # an output in a legacy encoding: the characters of translations it lacks, written as substitutes
+    substituted: list[Substitution] = field(default_factory=list)
 
     def add_problem(self, segment_id: int, message: str, label: str | None = None) -> None:
         """A segment that kept its source, and why; past MAX_PROBLEMS only counted (the report

@@ -1,7 +1,8 @@
 """Inputs in an encoding they do not declare (issue 27): a CSV exported by Excel on Chinese
 Windows (GBK, CRLF, no BOM), a cp1252 one, and a Big5 page without a charset. `--encoding`
 reads them (also per path); the output keeps the input's encoding where the translation fits
-it, is an error suggesting UTF-8 where it does not (never a `?`), and `--output-encoding utf-8`
+it, is refused up front suggesting UTF-8 where the target language does not (never a `?`), and
+`--output-encoding utf-8`
 writes UTF-8: with a BOM for CSV (Excel), with its `<meta charset>` saying so for HTML."""
 
 from __future__ import annotations
@@ -59,11 +60,14 @@ def test_a_translation_gbk_cannot_hold_is_an_error_then_utf8_with_a_bom(tmp_path
     code, err = _run(tmp_path, *args)
     assert code == 1
     # known before any request (issue 34): GBK has no ä, ö, ß (text/exemplars.py)
-    assert "products.csv: gbk cannot write German (de): it lacks Ä Ö Ü ß ä ö" in err
+    assert "products.csv: gbk cannot write German (de): it lacks Ä Ö Ü ä ö" in err
     assert "--output-encoding utf-8" in err
-    code, err = _run(tmp_path, *args[:2], "ja", *args[3:])  # Japanese fits GBK: the model's ⟦ does not
-    assert code == 1 and "the ja translation has characters gbk cannot hold (first: '⟦', U+27E6)" in err
     assert not (tmp_path / "products.de.csv").exists()  # nothing half-written, no `?`
+    # Japanese fits GBK, the pseudo engine's ⟦ does not, and has no substitute: each value keeps its
+    # source, counted untranslated (exit 4), and the file is written in GBK (output_encoding.py)
+    code, err = _run(tmp_path, *args[:2], "ja", *args[3:])
+    assert code == 4 and "2 untranslated" in err, err
+    assert (tmp_path / "products.ja.csv").read_bytes() == GBK_CSV
     code, err = _run(tmp_path, *args, "--output-encoding", "utf-8")
     assert code == 0, err
     data = (tmp_path / "products.de.csv").read_bytes()

@@ -18,6 +18,7 @@ import pytest
 from merge_helpers import CORPUS, forget_hymt, strings_format, translate
 from pipelines import run_pipeline, write
 
+from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
 
 DROPPED = ("general.login", "general.logout", "guide.highlights", "guide.basic_settings", "guide.faq")
@@ -124,3 +125,42 @@ def test_a_templates_placeholder_team_stays_for_the_team(tmp_path: Path) -> None
     team = polib.pofile(str(source)).metadata["Language-Team"]
     report = run_pipeline([source], PseudoEngine(), to="de", out_dir=tmp_path / "out")
     assert polib.pofile(report.files[0].output).metadata["Language-Team"] == team
+
+
+# A catalog older than gettext 0.18's `Language` field (GNU Wget's, 2001-2009): its team names it.
+OLD_GERMAN = """# German messages for the demo package.
+msgid ""
+msgstr ""
+"Project-Id-Version: demo 1.7\\n"
+"Language-Team: German <de@li.org>\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+msgid "Size"
+msgstr "Größe"
+
+#, c-format
+msgid "%d file"
+msgid_plural "%d files"
+msgstr[0] "%d Datei"
+msgstr[1] "%d Dateien"
+
+msgid "Close"
+msgstr ""
+"""
+
+
+def test_a_catalog_without_language_is_known_by_its_team(tmp_path: Path) -> None:
+    """Its translations are the person's German: into German they stay, with its Plural-Forms and
+    team (identity: byte for byte); into French they are not carried over as French (before, the
+    French catalog held `Größe`), and the French one names French."""
+    source = write(tmp_path, "po/de.po", OLD_GERMAN)
+    report = run_pipeline([source], IdentityEngine(), to="de", out_dir=tmp_path / "same")
+    assert Path(report.files[0].output or "").read_text(encoding="utf-8") == OLD_GERMAN
+    report = run_pipeline([source], PseudoEngine(), to="fr", out_dir=tmp_path / "fr")
+    french = polib.pofile(report.files[0].output)
+    assert french.metadata["Language"] == "fr" and french.metadata["Language-Team"] == "French"
+    assert "Größe" not in Path(report.files[0].output or "").read_text(encoding="utf-8")
+    assert all("Datei" not in form for e in french for form in e.msgstr_plural.values())

@@ -113,12 +113,14 @@ def test_a_translation_the_charset_cannot_hold_fails_that_output_in_one_line(tmp
     assert outputs[other].exists()  # the other file is done
 
 
-def test_what_the_model_writes_outside_the_charset_fails_that_output(tmp_path: Path) -> None:
+def test_what_the_model_writes_outside_the_charset_keeps_those_sources(tmp_path: Path) -> None:
     source = write(tmp_path / "po", "de.po", GERMAN.encode("iso-8859-1"))
-    report, _ = translate_files([source], PseudoEngine, tmp_path / "out", lang="it")
-    message = report.files[0].error  # Italian fits ISO-8859-1, the pseudo engine's ⟦ does not
-    assert message is not None and message.startswith(f"{source}: a translation holds ")
-    assert "which ISO-8859-1, the file's encoding, cannot write (in: msgstr" in message
+    report, outputs = translate_files([source], PseudoEngine, tmp_path / "out", lang="it")
+    file = report.files[0]  # Italian fits ISO-8859-1, the pseudo engine's ⟦ does not (no substitute)
+    assert file.status == "ok" and file.error is None and file.translated == 0
+    assert file.untranslated == file.segments > 0
+    assert all("holds '⟦' (U+27E6), which ISO-8859-1" in p.problem for p in file.problems)
+    outputs[source].read_bytes().decode("iso-8859-1")  # written, in its charset
 
 
 def test_a_cyrillic_catalog_in_windows_1251_stays_byte_for_byte(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from ...text.exemplars import refusal
+from ...text.substitutes import is_legacy
 from ..base import DocumentFormat, FormatError, InputSource, Unit
 from ..encodings import UTF8, EncodingOptions, encoded
 from ..row_context import NO_CONTEXT, ContextColumns, RowContext
@@ -169,11 +170,17 @@ class DelimitedReader:
             self._table = replace(self._table, columns=(TRANSLATED_COLUMN,))
             self._options = replace(self._options, header=False)
 
-    def unwritable(self, lang: str) -> str | None:
-        """A legacy encoding the output is written in that lacks letters of `lang`."""
+    def output_encoding(self, lang: str) -> str | None:
+        """The legacy encoding the output is written in (None: UTF-8 or UTF-16)."""
         if self._stream is None:
             return None
-        return refusal(lang, self._encodings.output_codec(self._stream.codec))
+        codec = self._encodings.output_codec(self._stream.codec)
+        return codec if is_legacy(codec) else None
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy encoding the output is written in that lacks letters of `lang`."""
+        codec = self.output_encoding(lang)
+        return None if codec is None else refusal(lang, codec)
 
     def writer(self, target_language: str, out: BinaryIO) -> DelimitedWriter:
         assert self._stream is not None and self._dialect is not None

@@ -3,10 +3,12 @@
 gettext reads a PO file in the charset of its header (`Content-Type: text/plain;
 charset=ISO-8859-1`), and msgmerge and msgfmt keep it. hymt does too: the file is decoded with
 Python's codec for that charset, read and spliced as text, and written back in the same charset,
-so the identity engine gives its bytes back. A translation the charset cannot hold fails that
-output in one line naming the character (strings/writers.py: the file is never written with a
-wrong byte). A charset Python has no text codec for, or one a PO file cannot be in (not
-ASCII-compatible: UTF-16), is refused in one line naming it.
+so the identity engine gives its bytes back. What a translation holds that the charset lacks is
+written as its conventional substitute, or that entry keeps its source
+(pipeline/output_encoding.py); a character that still cannot be written fails that output in one
+line naming it (strings/writers.py: the file is never written with a wrong byte). A charset
+Python has no text codec for, or one a PO file cannot be in (not ASCII-compatible: UTF-16), is
+refused in one line naming it.
 
 A UTF-8 byte order mark stays U+FEFF at the start of the text (entries.py reads after it), so
 the output starts with it as the source does. A mark with a header declaring another charset

@@ -171,7 +171,7 @@ class _Scan:
         block_start, block_end = entry.msgstr[0].start, entry.msgstr[-1].end
         plural = entry.msgid_plural is not None
         if entry.translated:
-            if self.header.language:  # emptied where the file's language is not the target's
+            if self.header.says_language:  # emptied where the file's language is not the target's
                 yield Edit(
                     block_start,
                     block_end,

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...text.languages import LANGUAGES
+from ...text.locales import maximized
 from ..layout import same_language, spell
 from ..strings import gettext_plurals, gettext_plurals_of, parse_plural_forms
 from ..strings.plurals import GettextPlurals
@@ -59,7 +61,26 @@ class HeaderInfo:
         return cls(fields.get("language", ""), fields.get("plural-forms", ""), charset, tuple(named.values()))
 
     def names(self, lang: str) -> bool:
-        return bool(self.language) and same_language(self.language, lang)
+        """Whether the header says the catalog is in `lang`: its `Language`, or in a catalog
+        older than that field (gettext 0.18, 2010: GNU Wget's `fr.po`), its team's language
+        (`Language-Team: French <traduc@traduc.org>`), as a language only (a team `Chinese`
+        writes zh_TW.po too): its translations and Plural-Forms are then the person's."""
+        if self.language:
+            return same_language(self.language, lang)
+        team = self.team_language()
+        return team is not None and maximized(team)[0] == maximized(lang)[0]
+
+    @property
+    def says_language(self) -> bool:
+        """Whether the header says which language the catalog is in (`names`)."""
+        return bool(self.language) or self.team_language() is not None
+
+    def team_language(self) -> str | None:
+        """The language an older catalog's `Language-Team` names by its English name (`French
+        <traduc@traduc.org>`: fr), where it is one of HY-MT's; None: none, or another field says."""
+        team = next((v for k, v in self.named if k.lower() == "language-team"), "")
+        name = team.partition("<")[0].strip().lower()
+        return next((code for code, lang in LANGUAGES.items() if lang.english.lower() == name), None)
 
     def plurals(self, lang: str) -> GettextPlurals:
         """The forms a target file in `lang` has: the header's own when it names `lang` and its

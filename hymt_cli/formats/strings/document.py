@@ -30,6 +30,7 @@ from typing import BinaryIO, ClassVar
 
 from ...text.exemplars import refusal
 from ...text.languages import plural_code
+from ...text.substitutes import is_legacy
 from ..base import Decoded, FormatError, InputSource, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
@@ -249,16 +250,22 @@ class StringsReader:
                     self._new_forms.setdefault(code, {})[entry.path] = entry.value.text
         return Unit(index, segments, chunk, labels=labels, only=only, warning=warning)
 
-    def unwritable(self, lang: str) -> str | None:
-        """A legacy charset the file declares (a PO header's KOI8-R) that lacks letters of
-        `lang`; a target merged into is written in its own encoding."""
+    def output_encoding(self, lang: str) -> str | None:
+        """The legacy charset the output into `lang` is written in (a PO header's KOI8-R; a
+        target merged into is written in its own); None: it writes any character."""
         decoded = self._decoded
-        if decoded is None or decoded.errors != "strict" or self._format.writes_any_character:
-            return None
         target = self._targets.get(lang)
         if target is not None and target.decoded is not None:
             decoded = target.decoded
-        return refusal(lang, decoded.encoding, "convert the file to UTF-8 to translate it into this language")
+        if decoded is None or decoded.errors != "strict" or self._format.writes_any_character:
+            return None
+        return decoded.encoding if is_legacy(decoded.encoding) else None
+
+    def unwritable(self, lang: str) -> str | None:
+        """A legacy charset the output is written in that lacks letters of `lang`."""
+        codec = self.output_encoding(lang)
+        hint = "convert the file to UTF-8 to translate it into this language"
+        return None if codec is None else refusal(lang, codec, hint)
 
     def writer(self, target_language: str, out: BinaryIO) -> StringsWriter | MergeWriter:
         assert self._decoded is not None, "writer() is called after the first unit"
