@@ -70,6 +70,18 @@ def test_webvtt_voices_classes_ruby_timestamps_and_references() -> None:
     assert "<00:02.500>En japonais : <ruby>潮<rt>しお</rt></ruby> &amp; plus" in translated
 
 
+def test_a_ruby_annotation_runs_over_lines_and_an_rt_outside_a_ruby_is_a_tag() -> None:
+    """As the W3C parser reads a cue: the annotation's text is never translated, wherever its
+    lines break, and an `<rt>` outside a ruby annotates nothing (the text after it is text)."""
+    head = "WEBVTT\n\n00:01.000 --> 00:02.000\n"
+    ruby = _parse(VttFormat(), head + "<ruby>\u6f6e<rt>shi\no</rt></ruby> is the tide\n")
+    assert [s.text for s in ruby.segments] == ["<s1>\u6f6e<s2/></s1> is the tide"]
+    stray = _parse(VttFormat(), head + "<i><rt>\nthe tide</i>\n")
+    assert "the tide" in stray.segments[0].text
+    out = stray.reassemble({0: stray.segments[0].text.replace("\n", " ")}, target_language="de")
+    assert [s.text for s in VttFormat().parse(out).segments] == [stray.segments[0].text.replace("\n", " ")]
+
+
 def test_ass_override_blocks_toggles_line_breaks_hard_spaces_signs_and_drawings() -> None:
     doc = _parse(AssFormat(), ASS)
     assert [s.text for s in doc.segments] == [

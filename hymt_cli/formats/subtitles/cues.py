@@ -61,10 +61,24 @@ def cue_parts(src: str, start: int, end: int, inline: InlineParts) -> list[Part]
         parts.append(Part(match.start(), match.end(), "break"))
         pos = match.end()
     parts.extend(inline(src, pos, end))
-    return _inner(src, parts)
+    return inner_parts(src, parts)
 
 
-def _inner(src: str, parts: list[Part]) -> list[Part]:
+def line_parts(src: str, start: int, end: int) -> list[Part]:
+    """Plain text src[start:end] as text parts and the breaks between its lines."""
+    parts: list[Part] = []
+    pos = start
+    for match in LINE_BREAK.finditer(src, start, end):
+        if match.start() > pos:
+            parts.append(Part(pos, match.start(), "text"))
+        parts.append(Part(match.start(), match.end(), "break"))
+        pos = match.end()
+    if end > pos:
+        parts.append(Part(pos, end, "text"))
+    return parts
+
+
+def inner_parts(src: str, parts: list[Part]) -> list[Part]:
     """`parts` without the markup, breaks and blank text at either end that pair with nothing
     left inside."""
     closes: dict[int, int] = {}

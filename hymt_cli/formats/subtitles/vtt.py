@@ -22,44 +22,49 @@ import re
 from collections.abc import Callable
 
 from ..spans import Part, locate
-from .cues import Cue, SubtitleDocument, cue_parts
+from .cues import Cue, SubtitleDocument, inner_parts, line_parts
 from .subtitle import SubtitleFormat, line_error, lines_of
 from .timing import ARROW, TimingError, timing_line
 
 _SIGNATURE = re.compile(r"\A\ufeff?WEBVTT(?:[ \t\r\n]|\Z)")
-_TOKEN = re.compile(r"<(/?)([^\s<>./]*)([^<>]*)>|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);")
+_TOKEN = re.compile(r"<(/?)([^\s<>./]*)([^<>\r\n]*)>|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);")
 _PAIRED = frozenset({"c", "i", "b", "u", "v", "lang", "ruby"})
 _RT_END = re.compile(r"</rt\s*>|(?=</ruby\s*>)", re.IGNORECASE)
 _BLOCKS = re.compile(r"\A(?:NOTE|STYLE|REGION)(?:[ \t]|\Z)")
 _LANGUAGE = re.compile(r"\ALanguage:[ \t]*([^ \t]*)", re.IGNORECASE)
 
 
-def vtt_inline(src: str, start: int, end: int) -> list[Part]:
-    """One line of a cue's text as parts (see the module's docstring)."""
+def vtt_parts(src: str, start: int, end: int) -> list[Part]:
+    """A cue's text src[start:end] as parts (see the module's docstring), read over the whole cue
+    as the W3C parser reads it: `<rt>` is an annotation only inside an open `<ruby>`, and runs,
+    across lines, to its `</rt>`, the ruby's `</ruby>` or the cue's end; elsewhere it is a tag of
+    its own and the text after it is text. (Read line by line, a translation laid out on other
+    lines would move text into, or out of, an annotation.)"""
     parts: list[Part] = []
     pos = start
-    while pos < end:
-        match = _TOKEN.search(src, pos, end)
-        if match is None:
-            break
-        if match.start() > pos:
-            parts.append(Part(pos, match.start(), "text"))
+    ruby = 0  # rubies open here
+    for match in _TOKEN.finditer(src, start, end):
+        if match.start() < pos:
+            continue  # (inside an annotation already taken whole)
+        parts.extend(line_parts(src, pos, match.start()))
         token, name = match.group(0), (match.group(2) or "").lower()
         stop = match.end()
+        closing = bool(match.group(1))
         if token.startswith("&"):
             shown = html.unescape(token)
             parts.append(Part(match.start(), stop, "text", shown=shown if shown != token else None))
-        elif name == "rt" and not match.group(1):  # an annotation: kept whole with its text
+        elif name == "rt" and not closing and ruby:  # an annotation: kept whole with its text
             found = _RT_END.search(src, stop, end)
             stop = found.end() if found is not None else end
             parts.append(Part(match.start(), stop, "self"))
         elif name in _PAIRED:
-            parts.append(Part(match.start(), stop, "close" if match.group(1) else "open", key=name))
-        else:  # a timestamp, an unknown tag, a stray `</rt>`
+            if name == "ruby":
+                ruby = max(0, ruby + (-1 if closing else 1))
+            parts.append(Part(match.start(), stop, "close" if closing else "open", key=name))
+        else:  # a timestamp, an unknown tag, an `<rt>` outside a ruby, a stray `</rt>`
             parts.append(Part(match.start(), stop, "self"))
         pos = stop
-    if pos < end:
-        parts.append(Part(pos, end, "text"))
+    parts.extend(line_parts(src, pos, end))
     return parts
 
 
@@ -117,7 +122,7 @@ class VttFormat(SubtitleFormat):
             if k > timing_at + 1:
                 start, end = lines[timing_at + 1].start, lines[k - 1].end
                 newline = text[lines[timing_at].end : lines[timing_at].next] or "\n"
-                parts = cue_parts(text, start, end, vtt_inline)
+                parts = inner_parts(text, vtt_parts(text, start, end))
                 located = locate(text, parts, newline=newline, escape=vtt_escape, peel=False)
             cues.append(Cue(len(cues) + 1, timing_at + 1, found[0], located))
         warning = ""
