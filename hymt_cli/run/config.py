@@ -160,8 +160,6 @@ class RunConfig:
 
 
 def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> None:
-    if settings.inputs.format is None:
-        raise UsageError("reading standard input (-) needs --format, e.g. --format txt")
     if len(targets) != 1:
         raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
     if settings.output.out is not None:

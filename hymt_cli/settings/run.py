@@ -42,7 +42,7 @@ class InputSettings(Options):
         per_path=True,
         panel=Panel.IO,
         common=True,
-        help="Input format (default: by suffix): " + described() + ".",
+        help="Input format (default: by suffix; standard input is txt): " + described() + ".",
     )
     include: tuple[str, ...] = option(
         (),

@@ -50,6 +50,9 @@ def test_stdin_to_stdout_carries_only_the_document() -> None:
     assert pseudo.returncode == 0
     assert pseudo.stdout.decode().count("⟦") == 2 and pseudo.stdout.endswith(b"\r\n")
     assert b"hymt:" in pseudo.stderr and b"hymt:" not in pseudo.stdout
+    plain = hymt("translate", "-", "--to", "de", "--engine", "pseudo", stdin=b"Hello\n")
+    assert plain.returncode == 0, plain.stderr  # without --format, standard input is plain text
+    assert plain.stdout.decode().startswith("\u27e6") and plain.stdout.endswith(b"\n")
 
 
 def test_folder_writes_translations_beside_each_source_and_skips_translations(docs: Path) -> None:
@@ -178,7 +181,6 @@ def test_segment_by_line_keeps_line_alignment(docs: Path) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["-", "--to", "en"], b"needs --format"),
         (["-", "--format", "txt", "--to", "en,fr"], b"exactly one --to"),
         (["x.txt", "--to", "xx"], b"unknown language code 'xx'"),
         (["x.txt", "--to", "en", "--engine", "magic"], b"unknown engine"),
