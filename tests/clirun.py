@@ -3,6 +3,7 @@ runner of the tests."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -60,3 +61,15 @@ def start_hymt(
         stdout=stdout,
         stderr=subprocess.PIPE,
     )
+
+
+def pseudo_run(cwd: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
+    """`hymt translate ARGS... --engine pseudo --no-cache` in `cwd`: its exit code, stderr and
+    JSON report ({} where it wrote none)."""
+    report = cwd / "report.json"
+    done = hymt(
+        "translate", *args, "--engine", "pseudo", "--no-cache", "--report", str(report), cwd=cwd, text=True
+    )
+    data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else {}
+    report.unlink(missing_ok=True)
+    return done.returncode, done.stderr, data

@@ -6,26 +6,15 @@ references, `fonts.xml`) are never sent nor copied into `values-de/`; `tools:ign
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
-from clirun import hymt
+from clirun import pseudo_run
 from pipelines import write
 
 TREES = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "trees"
 HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
-
-
-def _run(cwd: Path, *args: str) -> tuple[int, str, dict[str, object]]:
-    report = cwd / "report.json"
-    done = hymt(
-        "translate", *args, "--engine", "pseudo", "--no-cache", "--report", str(report), cwd=cwd, text=True
-    )
-    data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else {}
-    report.unlink(missing_ok=True)
-    return done.returncode, done.stderr, data
 
 
 def _app(root: Path) -> Path:
@@ -79,7 +68,7 @@ def _app(root: Path) -> Path:
 
 def test_only_what_lint_translates_is_sent_and_copied(tmp_path: Path) -> None:
     res = _app(tmp_path)
-    code, stderr, report = _run(tmp_path, "res", "--to", "de", "-v")
+    code, stderr, report = pseudo_run(tmp_path, "res", "--to", "de", "-v")
     assert code == 0, stderr
     assert sorted(f["input"] for f in report["files"]) == [
         "res/values/services.xml",
@@ -101,7 +90,7 @@ def test_only_what_lint_translates_is_sent_and_copied(tmp_path: Path) -> None:
 def test_a_shell_glob_names_no_file_lint_never_translates(tmp_path: Path) -> None:
     res = _app(tmp_path)
     names = sorted(str(p.relative_to(tmp_path)) for p in (res / "values").glob("*.xml"))
-    code, stderr, report = _run(tmp_path, *names, "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, *names, "--to", "de")
     assert code == 0, stderr
     assert not (res / "values-de/donottranslate_events.xml").exists()
     assert "res/values/donottranslate_events.xml" not in {f["input"] for f in report["files"]}  # type: ignore[index]
@@ -114,7 +103,7 @@ def test_a_service_key_is_never_sent_from_a_merged_catalog(tmp_path: Path) -> No
         "values-de/services.xml",
         HEAD + '<resources>\n    <string name="welcome">Willkommen</string>\n</resources>\n',
     )
-    code, stderr, report = _run(tmp_path, "res/values/services.xml", "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, "res/values/services.xml", "--to", "de")
     assert code == 0, stderr
     assert report["files"][0]["keys"]["added"] == 0 and report["engine_requests"] == 0  # type: ignore[index]
 
@@ -125,7 +114,7 @@ def test_clock_donottranslate_xml_stays_untranslated(tmp_path: Path) -> None:
     shutil.copytree(TREES / "android-clock", tmp_path / "clock")
     res = tmp_path / "clock/app/src/main/res"
     assert 'tools:ignore="MissingTranslation"' in (res / "values/strings.xml").read_text()
-    code, stderr, report = _run(res, ".", "--to", "ja")
+    code, stderr, report = pseudo_run(res, ".", "--to", "ja")
     assert code == 0, stderr
     assert not (res / "values-ja/donottranslate.xml").exists()
     assert {f["input"] for f in report["files"]} == {"values/strings.xml", "values/cities.xml"}  # type: ignore[index]

@@ -5,12 +5,11 @@ sent for it, nothing is recorded (the manifest archives no value with an empty s
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
-from clirun import hymt
+from clirun import hymt, pseudo_run
 from pipelines import write
 
 from hymt_cli.formats.strings.merge import MASS_REMOVAL_LEAST
@@ -23,21 +22,11 @@ def _android(values: dict[str, str]) -> str:
     return f'<?xml version="1.0" encoding="utf-8"?>\n<resources>\n{rows}</resources>\n'
 
 
-def _run(cwd: Path, *args: str) -> tuple[int, str, dict[str, object]]:
-    report = cwd / "report.json"
-    done = hymt(
-        "translate", *args, "--engine", "pseudo", "--no-cache", "--report", str(report), cwd=cwd, text=True
-    )
-    data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else {}
-    report.unlink(missing_ok=True)
-    return done.returncode, done.stderr, data
-
-
 def test_an_empty_source_empties_no_translation(tmp_path: Path) -> None:
     """Xcode's empty `Base.lproj/InfoPlist.strings` named as the source of `de.lproj`'s."""
     base = write(tmp_path, "Base.lproj/InfoPlist.strings", "\n")
     german = write(tmp_path, "de.lproj/InfoPlist.strings", '"CFBundleName" = "Spieler";\n')
-    code, stderr, report = _run(tmp_path, str(base.relative_to(tmp_path)), "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, str(base.relative_to(tmp_path)), "--to", "de")
     assert code == 0, stderr
     assert german.read_text() == '"CFBundleName" = "Spieler";\n'
     [line] = [ln for ln in stderr.splitlines() if "left as it is" in ln]
@@ -56,10 +45,12 @@ def test_a_source_that_lost_most_keys_removes_nothing_until_allowed(tmp_path: Pa
     write(tmp_path, "res/values/strings.xml", _android({"k0": "Text 0"}))
     german = write(tmp_path, "res/values-de/strings.xml", _android({k: f"{v} (de)" for k, v in keys.items()}))
     before = german.read_bytes()
-    code, stderr, _ = _run(tmp_path, "res/values/strings.xml", "--to", "de")
+    code, stderr, _ = pseudo_run(tmp_path, "res/values/strings.xml", "--to", "de")
     assert code == 0 and german.read_bytes() == before
     assert "merging would remove 9 of the 10 values people wrote there" in stderr
-    code, stderr, report = _run(tmp_path, "res/values/strings.xml", "--to", "de", "--allow-mass-removal")
+    code, stderr, report = pseudo_run(
+        tmp_path, "res/values/strings.xml", "--to", "de", "--allow-mass-removal"
+    )
     assert code == 0, stderr
     assert report["files"][0]["keys"]["removed"] == 9  # type: ignore[index]
     assert "k1" not in german.read_text() and "Text 0 (de)" in german.read_text()
@@ -69,7 +60,7 @@ def test_a_few_keys_the_source_lost_are_removed_as_before(tmp_path: Path) -> Non
     keys = {f"k{i}": f"Text {i}" for i in range(10)}
     write(tmp_path, "res/values/strings.xml", _android(dict(list(keys.items())[: 10 - MASS_REMOVAL_LEAST])))
     german = write(tmp_path, "res/values-de/strings.xml", _android({k: f"{v} (de)" for k, v in keys.items()}))
-    code, stderr, report = _run(tmp_path, "res/values/strings.xml", "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, "res/values/strings.xml", "--to", "de")
     assert code == 0, stderr
     assert report["files"][0]["keys"]["removed"] == MASS_REMOVAL_LEAST  # type: ignore[index]
     assert "k9" not in german.read_text()
@@ -83,7 +74,7 @@ def test_a_variant_named_alone_removes_nothing_from_the_real_german_file(tmp_pat
     shutil.copytree(TREES / "android-clock", tmp_path / "clock")
     res = tmp_path / "clock/app/src/main/res"
     before = (res / "values-de/strings.xml").read_bytes()
-    code, stderr, _ = _run(res, "values-en-rAU/strings.xml", "--to", "de")
+    code, stderr, _ = pseudo_run(res, "values-en-rAU/strings.xml", "--to", "de")
     assert code == 0 and (res / "values-de/strings.xml").read_bytes() == before
     assert "values-de/strings.xml: left as it is" in stderr
     manifest = res / "values-de/.hymt-manifest.json"

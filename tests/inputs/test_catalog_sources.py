@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from clirun import hymt
+from clirun import hymt, pseudo_run
 from pipelines import write
 from strings_helpers import read_pairs
 
@@ -27,16 +27,6 @@ def _tree(name: str, tmp_path: Path) -> Path:
     return tmp_path / name
 
 
-def _translate(cwd: Path, *args: str) -> tuple[int, str, dict[str, object]]:
-    report = cwd / "report.json"
-    done = hymt(
-        "translate", *args, "--engine", "pseudo", "--no-cache", "--report", str(report), cwd=cwd, text=True
-    )
-    data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else {}
-    report.unlink(missing_ok=True)
-    return done.returncode, done.stderr, data
-
-
 def _pairs(kind: str, path: Path) -> dict[str, object]:
     return dict(read_pairs(kind, path.read_bytes()))
 
@@ -49,7 +39,7 @@ def test_a_shell_glob_of_android_values_folders_keeps_the_german_translation(tmp
     german = _pairs("android", res / "values-de/strings.xml")
     names = sorted(str(p.relative_to(res)) for p in res.glob("values*/strings.xml"))
     assert "values-en-rGB/strings.xml" in names and "values-en-rAU/strings.xml" in names
-    code, stderr, report = _translate(res, *names, "--to", "de")
+    code, stderr, report = pseudo_run(res, *names, "--to", "de")
     assert code == 0, stderr
     assert "separate --out folders" not in stderr
     after = _pairs("android", res / "values-de/strings.xml")
@@ -61,7 +51,7 @@ def test_a_shell_glob_of_android_values_folders_keeps_the_german_translation(tmp
 
 def test_a_folder_run_takes_the_default_resources_only(tmp_path: Path) -> None:
     res = _tree("android-clock", tmp_path) / "app/src/main/res"
-    code, stderr, report = _translate(res, ".", "--to", "de", "-v")
+    code, stderr, report = pseudo_run(res, ".", "--to", "de", "-v")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {"values/strings.xml", "values/cities.xml"}  # type: ignore[index]
     assert "skipped values-en-rGB/strings.xml: a variant of the source language (en-GB)" in stderr
@@ -74,13 +64,13 @@ def test_android_values_en_beside_values_is_a_target(tmp_path: Path) -> None:
     write(res, "values/strings.xml", _android({f"k{i}": f"Text {i}" for i in range(6)}))
     write(res, "values-en/strings.xml", _android({"k1": "Text 1 (en)"}))
     write(res, "values-de/strings.xml", _android({f"k{i}": f"Text {i} (de)" for i in range(6)}))
-    code, stderr, report = _translate(
+    code, stderr, report = pseudo_run(
         tmp_path, "res/values/strings.xml", "res/values-en/strings.xml", "--to", "de"
     )
     assert code == 0, stderr
     assert _pairs("android", res / "values-de/strings.xml") == {f"k{i}": f"Text {i} (de)" for i in range(6)}
     assert [f["input"] for f in report["files"]] == ["res/values/strings.xml"]  # type: ignore[index]
-    code, stderr, report = _translate(tmp_path, "res/values/strings.xml", "--to", "en")
+    code, stderr, report = pseudo_run(tmp_path, "res/values/strings.xml", "--to", "en")
     assert code == 0, stderr  # --to en: values-en/ is where English goes, merged into
     assert _pairs("android", res / "values-en/strings.xml")["k1"] == "Text 1 (en)"
 
@@ -99,7 +89,7 @@ def test_xcode_the_development_region_is_the_source_and_base_with_nothing_is_lef
     iina = root / "iina"
     assert (iina / "Base.lproj/InfoPlist.strings").read_bytes().strip() == b""
     german = (iina / "de.lproj/InfoPlist.strings").read_bytes()
-    code, stderr, report = _translate(root, "iina", "--to", "de,ja", "-v")
+    code, stderr, report = pseudo_run(root, "iina", "--to", "de,ja", "-v")
     assert code == 0, stderr
     assert (iina / "de.lproj/InfoPlist.strings").read_bytes() == german
     assert b"NSHumanReadableCopyright" in (iina / "ja.lproj/InfoPlist.strings").read_bytes()
@@ -122,7 +112,7 @@ def test_xcode_a_project_developed_in_german_has_german_sources(tmp_path: Path) 
     write(project, "App/Base.lproj/Main.strings", '"title" = "Titel";\n"ok" = "OK";\n')
     write(project, "App/de.lproj/Localizable.strings", '"hello" = "Hallo";\n')
     write(project, "App/fr.lproj/Localizable.strings", '"hello" = "Bonjour";\n')
-    code, stderr, report = _translate(project, "App", "--to", "fr")
+    code, stderr, report = pseudo_run(project, "App", "--to", "fr")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {
         "App/Base.lproj/Main.strings",
@@ -134,7 +124,7 @@ def test_xcode_a_project_developed_in_german_has_german_sources(tmp_path: Path) 
 def test_flutter_the_template_of_l10n_yaml_is_the_source(tmp_path: Path) -> None:
     root = _tree("flutter-every-door", tmp_path)
     german = (root / "lib/l10n/app_de.arb").read_bytes()
-    code, stderr, report = _translate(root, "lib/l10n", "--to", "de,ja")
+    code, stderr, report = pseudo_run(root, "lib/l10n", "--to", "de,ja")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {"lib/l10n/app_en.arb"}  # type: ignore[index]
     assert (root / "lib/l10n/app_de.arb").read_bytes() == german
@@ -150,7 +140,7 @@ def test_flutter_app_en_us_is_a_translation_of_the_template_l10n_yaml_names(tmp_
     write(root, "assets/l10n/app_en.arb", json.dumps(keys))
     write(root, "assets/l10n/app_en_US.arb", json.dumps({"k1": "Text 1 (US)"}))
     write(root, "assets/l10n/app_de.arb", json.dumps({k: f"{v} (de)" for k, v in keys.items()}))
-    code, stderr, report = _translate(
+    code, stderr, report = pseudo_run(
         root, "assets/l10n/app_en.arb", "assets/l10n/app_en_US.arb", "--to", "de"
     )
     assert code == 0, stderr
@@ -165,7 +155,7 @@ def test_gettext_en_gb_po_is_a_target_of_the_template(tmp_path: Path) -> None:
     write(po, "app.pot", _po({"Open": "", "Save": "", "Close": ""}))
     write(po, "en_GB.po", _po({"Open": "Open", "Save": "Save", "Close": "Close"}, lang="en_GB"))
     write(po, "de.po", _po({"Open": "Öffnen", "Save": "Speichern", "Close": "Schließen"}, lang="de"))
-    code, stderr, report = _translate(tmp_path, "po", "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, "po", "--to", "de")
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["po/app.pot"]  # type: ignore[index]
     assert _pairs("po", po / "de.po") == {"Open": "Öffnen", "Save": "Speichern", "Close": "Schließen"}
@@ -183,7 +173,7 @@ def test_django_en_us_is_the_source_and_en_gb_a_variant(tmp_path: Path) -> None:
     `en_GB/`: a folder run reads en_US's alone."""
     root = _tree("django-angular-paperless", tmp_path)
     german = (root / "src/locale/de_DE/LC_MESSAGES/django.po").read_bytes()
-    code, stderr, report = _translate(root, "src/locale", "--to", "de")
+    code, stderr, report = pseudo_run(root, "src/locale", "--to", "de")
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["src/locale/en_US/LC_MESSAGES/django.po"]  # type: ignore[index]
     before = {k: v for k, v in read_pairs("po", german) if v}
@@ -196,7 +186,7 @@ def test_several_files_in_the_source_language_and_none_the_source_are_named_not_
 ) -> None:
     write(tmp_path, "locales/en-GB/app.json", '{"a": "Colour"}')
     write(tmp_path, "locales/en-AU/app.json", '{"a": "Colour"}')
-    code, stderr, _ = _translate(tmp_path, "locales", "--to", "de", "-v")
+    code, stderr, _ = pseudo_run(tmp_path, "locales", "--to", "de", "-v")
     assert code == 1 and "2 files hold this catalog in the source language" in stderr
     assert not (tmp_path / "locales/de").exists()
 
@@ -204,7 +194,7 @@ def test_several_files_in_the_source_language_and_none_the_source_are_named_not_
 def test_two_sources_of_one_output_are_told_how_to_choose_not_to_use_out_folders(tmp_path: Path) -> None:
     write(tmp_path, "guide.md", "# Guide\n")
     write(tmp_path, "guide.en.md", "# Guide\n")
-    code, stderr, _ = _translate(tmp_path, "guide.md", "guide.en.md", "--to", "de", "--source-suffix", "en")
+    code, stderr, _ = pseudo_run(tmp_path, "guide.md", "guide.en.md", "--to", "de", "--source-suffix", "en")
     assert code == 1 and "both are sources of it" in stderr and "separate --out folders" not in stderr
 
 
@@ -217,7 +207,7 @@ def test_rails_custom_locales_are_no_sources(tmp_path: Path) -> None:
     locales = root / "config/locales/devise"
     before = {p.name for p in locales.iterdir()}
     german = {k: v for k, v in _pairs("yaml", locales / "devise.de.yml").items() if v}  # ("" is missing)
-    code, stderr, report = _translate(root, "config/locales", "--to", "de,ja")
+    code, stderr, report = pseudo_run(root, "config/locales", "--to", "de,ja")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {"config/locales/devise/devise.en.yml"}  # type: ignore[index]
     assert {p.name for p in locales.iterdir()} - before == {"devise.ja.yml", ".hymt-manifest.json"}
@@ -229,7 +219,7 @@ def test_rails_custom_locales_are_no_sources(tmp_path: Path) -> None:
 def test_rails_a_shell_glob_of_one_folder_takes_the_source_locale_s_file(tmp_path: Path) -> None:
     root = _tree("rails-diaspora", tmp_path)
     names = sorted(str(p.relative_to(root)) for p in (root / "config/locales/devise").glob("devise.*.yml"))
-    code, stderr, report = _translate(root, *names, "--to", "de")
+    code, stderr, report = pseudo_run(root, *names, "--to", "de")
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["config/locales/devise/devise.en.yml"]  # type: ignore[index]
     assert not list((root / "config/locales/devise").glob("devise.*.*.yml"))
@@ -240,12 +230,12 @@ def test_gettext_sr_at_latin_is_a_translation_and_a_new_catalog_joins_linguas(tm
     root = _tree("meson-protonplus", tmp_path)
     linguas = (root / "po/LINGUAS").read_text()
     assert "sr@latin" in linguas.split()
-    code, stderr, report = _translate(root, "po", "--to", "de,ja")
+    code, stderr, report = pseudo_run(root, "po", "--to", "de,ja")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {"po/com.vysp3r.ProtonPlus.pot"}  # type: ignore[index]
     assert not list((root / "po").glob("sr@latin.*.po"))
     assert (root / "po/LINGUAS").read_text() == linguas + "ja\n"  # (its order is the project's: last)
-    code, stderr, _ = _translate(root, "po", "--to", "ja")
+    code, stderr, _ = pseudo_run(root, "po", "--to", "ja")
     assert code == 0 and (root / "po/LINGUAS").read_text() == linguas + "ja\n"
 
 
@@ -255,7 +245,7 @@ def test_a_new_catalog_goes_in_its_sorted_place_in_a_sorted_linguas(tmp_path: Pa
     write(po, "LINGUAS", "# Please keep this list sorted\nca@valencia\nde\nsr@latin\nzh_TW\n")
     for code in ("ca@valencia", "de", "sr@latin", "zh_TW"):
         write(po, f"{code}.po", _po({"Open": "x"}, lang=code))
-    code, stderr, report = _translate(tmp_path, "po", "--to", "ja,pt-BR")
+    code, stderr, report = pseudo_run(tmp_path, "po", "--to", "ja,pt-BR")
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["po/app.pot", "po/app.pot"]  # type: ignore[index]
     assert (
@@ -268,7 +258,7 @@ def test_gettext_ca_at_valencia_is_the_target_of_ca_valencia(tmp_path: Path) -> 
     write(po, "app.pot", _po({"Open": "", "Close": ""}))
     write(po, "ca@valencia.po", _po({"Open": "Obri"}, lang="ca@valencia"))
     # (HY-MT writes no Catalan: a project maps the locale to a model language)
-    code, stderr, report = _translate(tmp_path, "po", "--to", "ca-valencia", "--locales", "ca-valencia=es")
+    code, stderr, report = pseudo_run(tmp_path, "po", "--to", "ca-valencia", "--locales", "ca-valencia=es")
     assert code == 0, stderr
     assert [f["output"] for f in report["files"]] == ["po/ca@valencia.po"]  # type: ignore[index]
     assert _pairs("po", po / "ca@valencia.po")["Open"] == "Obri"
@@ -282,7 +272,7 @@ def test_angular_translations_are_found_where_angular_json_keeps_them(tmp_path: 
     ui = _tree("django-angular-paperless", tmp_path) / "src-ui"
     locale = ui / "src/locale"
     german = {k: v for k, v in read_pairs("xliff", (locale / "messages.de_DE.xlf").read_bytes()) if v}
-    code, stderr, report = _translate(ui, "messages.xlf", "--to", "pt-BR,de,ja")
+    code, stderr, report = pseudo_run(ui, "messages.xlf", "--to", "pt-BR,de,ja")
     assert code == 0, stderr
     outputs = sorted(f["output"] for f in report["files"])  # type: ignore[index]
     assert outputs == [
@@ -315,7 +305,7 @@ def test_xliff_existing_spelling_wins_beside_the_source(tmp_path: Path) -> None:
         doc.format('target-language="de-DE"', unit.format("<target>Öffnen</target>")),
     )
     for to in ("pt-BR,de", "pt_BR,de_DE"):
-        code, stderr, report = _translate(tmp_path, "messages.xlf", "--to", to)
+        code, stderr, report = pseudo_run(tmp_path, "messages.xlf", "--to", to)
         assert code == 0, stderr
         assert sorted(f["output"] for f in report["files"]) == ["messages.de_DE.xlf", "messages.pt_BR.xlf"]  # type: ignore[index]
     assert sorted(p.name for p in tmp_path.glob("*.xlf")) == [
@@ -344,7 +334,7 @@ def test_a_catalog_linguas_lists_is_a_translation_whatever_its_code(tmp_path: Pa
     write(po, "LINGUAS", "crh\nde\nfrp\n")
     for code in ("crh", "de", "frp"):
         write(po, f"{code}.po", _po({"Open": "x"}, lang=code))
-    code, stderr, report = _translate(tmp_path, "po", "--to", "de")
+    code, stderr, report = pseudo_run(tmp_path, "po", "--to", "de")
     assert code == 0, stderr
     assert [f["input"] for f in report["files"]] == ["po/app.pot"]  # type: ignore[index]
     assert sorted(p.name for p in po.glob("*.po")) == ["crh.po", "de.po", "frp.po"]
@@ -355,7 +345,7 @@ def test_rails_an_en_us_root_is_the_source_where_no_file_has_en(tmp_path: Path) 
     once CLDR's likely subtags are added), not a variant of a missing `en.yml`."""
     write(tmp_path, "config/locales/en-US.yml", "en-US:\n  hello: Hello\n")
     write(tmp_path, "config/locales/de.yml", "de:\n  hello: Hallo\n")
-    code, stderr, report = _translate(tmp_path, "config/locales", "--to", "de,ja")
+    code, stderr, report = pseudo_run(tmp_path, "config/locales", "--to", "de,ja")
     assert code == 0, stderr
     assert {f["input"] for f in report["files"]} == {"config/locales/en-US.yml"}  # type: ignore[index]
     assert _pairs("yaml", tmp_path / "config/locales/de.yml") == {"de.hello": "Hallo"}

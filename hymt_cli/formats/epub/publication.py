@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urldefrag, urlsplit
 
-from ..package import Node, Open, PackageError, PartPiece, XmlScanner, ZipArchive, xml_texts
+from ..package import Node, Open, PackageError, PartPiece, ZipArchive, scan_member
 
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
@@ -81,19 +81,8 @@ def _collect(archive: ZipArchive, name: str, wanted: Callable[[str, tuple[Open, 
     entry = archive.entry(name)
     if entry is None:
         raise PackageError(f"has no member {name}")
-    if entry.size > _READ_LIMIT:
-        raise PackageError(f"member {name} is too large ({entry.size} bytes)")
     collector = _Collector(wanted)
-    scanner = XmlScanner(collector, NAMESPACES, external_dtd=True)
-    _, texts = xml_texts(archive, entry)
-    try:
-        for text in texts:
-            for _ in scanner.feed(text):
-                pass
-        for _ in scanner.feed("", final=True):
-            pass
-    except PackageError as exc:
-        raise PackageError(f"member {name} {exc}") from None
+    scan_member(archive, entry, collector, NAMESPACES, limit=_READ_LIMIT, external_dtd=True)
     return collector
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..package import Node, Open, PackageError, PartPiece, XmlScanner, ZipArchive, xml_texts
+from ..package import Node, Open, PackageError, PartPiece, ZipArchive, scan_member
 from .names import NAMESPACES
 
 MANIFEST = "META-INF/manifest.xml"
@@ -41,19 +41,8 @@ def read_manifest(archive: ZipArchive) -> Manifest:
     entry = archive.entry(MANIFEST)
     if entry is None:
         return Manifest({"": ""})
-    if entry.size > _MANIFEST_LIMIT:
-        raise PackageError(f"member {MANIFEST} is too large ({entry.size} bytes)")
     entries = _Entries()
-    scanner = XmlScanner(entries, NAMESPACES)
-    _, texts = xml_texts(archive, entry)
-    try:
-        for text in texts:
-            for _ in scanner.feed(text):
-                pass
-        for _ in scanner.feed("", final=True):
-            pass
-    except PackageError as exc:
-        raise PackageError(f"member {MANIFEST} {exc}") from None
+    scan_member(archive, entry, entries, NAMESPACES, limit=_MANIFEST_LIMIT)
     if any(encrypted for _, _, encrypted in entries.found):
         raise PackageError("is encrypted (password-protected): save it without a password to translate it")
     documents = {"": ""}

@@ -16,19 +16,16 @@ from collections.abc import Callable
 from ..package import (
     BlockHandler,
     PackageError,
-    PackageFormat,
     PackagePlan,
     PieceScanner,
     PlannedPart,
-    Target,
     XmlScanner,
     ZipArchive,
-    target_for,
 )
 from .dialects import NAMESPACES
 from .drawing import ChartHandler, ShapeHandler
+from .office_format import OfficeFormat, numbered
 from .opc import Opc, local, parse_xml
-from .options import OfficeOptions
 from .word import LanguageHandler, WordHandler
 
 _WORD = "officedocument.wordprocessingml"
@@ -74,21 +71,9 @@ def heading_styles(archive: ZipArchive, opc: Opc) -> dict[str, str]:
     return found
 
 
-def numbered(name: str, word: str) -> str:
-    """ "chart 2" for `word/charts/chart2.xml`."""
-    found = re.search(r"(\d+)\.xml$", name)
-    return f"{word} {found.group(1)}" if found else word
-
-
-class DocxFormat(PackageFormat):
+class DocxFormat(OfficeFormat):
     name = "docx"
     suffixes = (".docx", ".docm", ".dotx", ".dotm")
-
-    def __init__(self, options: OfficeOptions | None = None) -> None:
-        self.options = options or OfficeOptions()
-
-    def target(self, code: str) -> Target:
-        return target_for(code, self.options.east_asian_font)
 
     def plan(self, archive: ZipArchive) -> PackagePlan:
         opc = Opc(archive)

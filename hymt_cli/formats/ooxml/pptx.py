@@ -19,23 +19,19 @@ from ..package import (
     Node,
     Open,
     PackageError,
-    PackageFormat,
     PackagePlan,
     PartPiece,
     PieceScanner,
     PlannedPart,
-    Target,
     XmlScanner,
     ZipArchive,
-    target_for,
 )
 from .collector import Collector
 from .dialects import DRAWING, NAMESPACES
-from .docx import numbered
 from .drawing import ChartHandler, ShapeHandler
 from .languages import drawing_adapt
+from .office_format import OfficeFormat, numbered
 from .opc import Opc, local, parse_xml
-from .options import OfficeOptions
 from .word import paragraphs
 
 _PML = "officedocument.presentationml"
@@ -122,15 +118,9 @@ class Deck:
         self.places.update({master: f"master {n}" for master, n in masters.items()})
 
 
-class PptxFormat(PackageFormat):
+class PptxFormat(OfficeFormat):
     name = "pptx"
     suffixes = (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm")
-
-    def __init__(self, options: OfficeOptions | None = None) -> None:
-        self.options = options or OfficeOptions()
-
-    def target(self, code: str) -> Target:
-        return target_for(code, self.options.east_asian_font)
 
     def plan(self, archive: ZipArchive) -> PackagePlan:
         opc = Opc(archive)

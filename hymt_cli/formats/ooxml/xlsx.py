@@ -25,7 +25,6 @@ from ..package import (
     Node,
     Open,
     PackageError,
-    PackageFormat,
     PackagePlan,
     PartPiece,
     PieceScanner,
@@ -33,14 +32,12 @@ from ..package import (
     Target,
     XmlScanner,
     ZipArchive,
-    target_for,
 )
 from .collector import Collector
 from .dialects import NAMESPACES, SHEET
-from .docx import numbered
 from .drawing import ChartHandler, ShapeHandler
+from .office_format import OfficeFormat, numbered
 from .opc import Opc, local, parse_xml
-from .options import OfficeOptions
 
 _SHEETML = "officedocument.spreadsheetml"
 # A cell showing a shared string (its attributes, its index); number cells are passed over in C.
@@ -253,15 +250,9 @@ def read_workbook(archive: ZipArchive, opc: Opc, main: str) -> Workbook:
     return book
 
 
-class XlsxFormat(PackageFormat):
+class XlsxFormat(OfficeFormat):
     name = "xlsx"
     suffixes = (".xlsx", ".xlsm", ".xltx", ".xltm")
-
-    def __init__(self, options: OfficeOptions | None = None) -> None:
-        self.options = options or OfficeOptions()
-
-    def target(self, code: str) -> Target:
-        return target_for(code, self.options.east_asian_font)
 
     def plan(self, archive: ZipArchive) -> PackagePlan:
         opc = Opc(archive)

@@ -51,7 +51,17 @@ from .format import (
 )
 from .pieces import Edit, PartPiece, Rendering, Source, splice
 from .target import Target, target_for
-from .xml_stream import BlockHandler, Chars, Node, Open, XmlScanner, escape_attribute, escape_text, unescape
+from .xml_stream import (
+    BlockHandler,
+    Chars,
+    Node,
+    Open,
+    XmlScanner,
+    escape_attribute,
+    escape_text,
+    scan_member,
+    unescape,
+)
 from .xml_text import XmlCodec, check_prolog, xml_texts
 from .zip_output import ZipOutput
 
@@ -83,6 +93,7 @@ __all__ = [
     "check_prolog",
     "escape_attribute",
     "escape_text",
+    "scan_member",
     "splice",
     "target_for",
     "unescape",

@@ -25,9 +25,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from .archive import PackageError
+from .archive import PackageError, ZipArchive, ZipEntry
 from .pieces import PartPiece
-from .xml_text import EXTERNAL_DOCTYPE
+from .xml_text import EXTERNAL_DOCTYPE, xml_texts
 
 # One token at a time: a tag, a comment, CDATA, a processing instruction, a declaration, text.
 # A tag's name and attributes are matched possessively: a tag cut short at the end of what has
@@ -348,3 +348,29 @@ class XmlScanner:
         if not self._path or self._path[-1].qname != qname:
             raise PackageError(f"is not well-formed XML (</{qname}> closes nothing open)")
         self._path.pop()
+
+
+def scan_member(
+    archive: ZipArchive,
+    entry: ZipEntry,
+    handler: BlockHandler,
+    namespaces: Mapping[str, str],
+    *,
+    limit: int,
+    external_dtd: bool = False,
+) -> None:
+    """Feed a small member (a manifest, a container: read for what it lists, never translated)
+    whole through `handler`; a member over `limit` bytes, or one that is no well-formed XML, is a
+    `PackageError` naming it."""
+    if entry.size > limit:
+        raise PackageError(f"member {entry.name} is too large ({entry.size} bytes)")
+    scanner = XmlScanner(handler, namespaces, external_dtd=external_dtd)
+    _, texts = xml_texts(archive, entry)
+    try:
+        for text in texts:
+            for _ in scanner.feed(text):
+                pass
+        for _ in scanner.feed("", final=True):
+            pass
+    except PackageError as exc:
+        raise PackageError(f"member {entry.name} {exc}") from None
