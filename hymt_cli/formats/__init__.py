@@ -92,6 +92,13 @@ def strings_reader(reader: InputReader) -> StringsReader | None:
     return reader if core is not None and isinstance(reader, core.StringsReader) else None
 
 
+def strings_format(fmt: InputFormat) -> StringsFormat | None:
+    """`fmt` where it is a format of strings (None otherwise), asked without importing the strings
+    core: a format of strings was built by it, so a run that has not imported it has none."""
+    core = sys.modules.get(f"{__name__}.strings")
+    return fmt if core is not None and isinstance(fmt, core.StringsFormat) else None
+
+
 def recorded_merge(writer: UnitWriter | None) -> MergeResult | None:
     """What a writer of strings wrote key by key (None: another kind of writer, or nothing)."""
     core = sys.modules.get(f"{__name__}.strings")
@@ -358,6 +365,7 @@ __all__ = [
     "output_provenance",
     "Deferred",
     "lazy",
+    "strings_format",
     "strings_reader",
     "recorded_merge",
 ]

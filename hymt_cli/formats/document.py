@@ -19,9 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
-from ..text.exemplars import refusal
 from ..text.segments import Segment
-from ..text.substitutes import is_legacy
 from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
@@ -158,14 +156,22 @@ class DocumentReader:
         """The legacy encoding outputs are written in (an HTML page writes any character as a
         character reference: None)."""
         output = self._output
-        if output is None or output.errors != "strict" or not is_legacy(output.encoding):
+        if output is None or output.errors != "strict":
+            return None
+        from ..text.substitutes import is_legacy  # an output in an encoding of its own only
+
+        if not is_legacy(output.encoding):
             return None
         return output.encoding
 
     def unwritable(self, lang: str) -> str | None:
         """A legacy encoding that lacks letters of `lang`."""
         codec = self.output_encoding(lang)
-        return None if codec is None else refusal(lang, codec)
+        if codec is None:
+            return None
+        from ..text.exemplars import refusal  # a legacy output's only
+
+        return refusal(lang, codec)
 
     def _parts(self, binary: BinaryIO, survey: Survey) -> Iterator[Unit]:
         """The document a part at a time, each with what the parts before it said."""

@@ -32,6 +32,7 @@ import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..formats import (
     InputFormat,
@@ -44,17 +45,18 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.catalogs import catalog_role, declared_role, named_source
 from ..formats.layout import in_language_of
 from ..options import CONFIG_FILE, OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES, model_language
 from ..text.locales import parse_locale
-from .gitignore import GitIgnores
 from .globs import GlobSet
 from .per_path import Applied, PathRule, settings_for
 from .sources import SourceFile
+
+if TYPE_CHECKING:
+    from .gitignore import GitIgnores
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
 # The source language of string files whose path names one (`locales/en/`, `app_en.arb`) when
@@ -183,6 +185,8 @@ def _catalog_follower(source: SourceFile, inputs: set[str], rules: DiscoveryRule
     marked = path_marked(source.format.name, source.path)
     if marked is None:
         return None
+    from ..formats.catalogs import catalog_role  # a path that names its language only
+
     role = catalog_role(source.path, marked, source_language(rules))
     if role.role == "source" or role.source is None or os.path.realpath(role.source) not in inputs:
         return None
@@ -252,6 +256,8 @@ def source_language(rules: DiscoveryRules) -> str:
 def declared_verdict(path: Path, format_name: str, declared: str, rules: DiscoveryRules) -> str | None:
     """Why a file whose content says it holds the locale `declared` (a Rails root key) is no
     source of its catalog (formats/catalogs.py), or None: it is the source."""
+    from ..formats.catalogs import declared_role  # a file that declares its locale only
+
     return declared_role(
         path, declared, source_language(rules), lambda p: declared_locale(format_name, p)
     ).reason
@@ -268,6 +274,8 @@ def source_verdict(path: Path, format_name: str, rules: DiscoveryRules) -> str |
     found = path_marked(format_name, path)
     if found is None:
         return None
+    from ..formats.catalogs import catalog_role  # a path that names its language only
+
     return catalog_role(path, found, source_language(rules)).reason
 
 
@@ -317,7 +325,11 @@ class _Walk:
         self.out_dirs = out_dirs
         self.skipped = skipped
         self.selection = selection
-        self.git = GitIgnores(root) if rules.gitignore else None
+        self.git: GitIgnores | None = None
+        if rules.gitignore:
+            from .gitignore import GitIgnores  # where the run honours .gitignore files
+
+            self.git = GitIgnores(root)
         self.seen: set[Path] = set()
 
     def skip(self, path: Path, reason: str) -> None:
@@ -431,13 +443,11 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if (
-            found is not None
-            and found.code is not None
-            and not in_language_of(found.code, source)
-            and not named_source(path, found)
-        ):
-            return f"a translation ({found.code}): its path names the language"
+        if found is not None and found.code is not None and not in_language_of(found.code, source):
+            from ..formats.catalogs import named_source  # a path that names its language only
+
+            if not named_source(path, found):
+                return f"a translation ({found.code}): its path names the language"
         needs = format_needs(format_name, applied.options, path)
         if needs is not None:
             return f"{NEEDS_SETTING}: {format_name} needs {needs}"

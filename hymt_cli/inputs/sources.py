@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..formats import InputFormat, Marked, path_marked
+from ..formats import InputFormat, Marked, path_marked, strings_format
 from ..options import OptionSet
 
 
@@ -36,9 +36,8 @@ class SourceFile:
     @property
     def merges(self) -> bool:
         """Whether its translations are merged into target files that exist (files of strings)."""
-        from ..formats import StringsFormat  # the strings core, when a run gets this far
-
-        return isinstance(self.format, StringsFormat) and self.format.merges
+        strings = strings_format(self.format)  # never imports the strings core
+        return strings is not None and strings.merges
 
     @property
     def display(self) -> str:

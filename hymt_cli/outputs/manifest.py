@@ -31,9 +31,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from .atomic import write_atomically
-from .entries import Archived, Record
+
+if TYPE_CHECKING:
+    from .entries import Archived, Record
 
 MANIFEST_NAME = ".hymt-manifest.json"
 SCHEMA = "hymt.manifest/1"
@@ -98,6 +101,8 @@ def written_by_hymt(path: Path) -> bool:
 def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
     """What hymt recorded of each value of the file of strings at `path`, and of the values its
     source lost (empty where it recorded none)."""
+    from .entries import Archived, Record  # files of strings only
+
     written = read_manifest(path.parent).get(path.name)
     records: dict[str, Record] = {}
     archive: dict[str, Archived] = {}

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from ..checks.answers import Problem
-from ..checks.scripts import wrong_script
-from ..glossary import check_terms
 from ..text.tags import tag_problem
 from .planning import PlannedRequest
 
@@ -17,11 +15,15 @@ def tags_kept(request: PlannedRequest, output: str) -> Problem | None:
 
 def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:
     """The glossary's target terms are in the output (a soft problem)."""
+    from ..glossary import check_terms  # a run without a glossary never imports it
+
     return check_terms(request.glossary, output)
 
 
 def target_script(request: PlannedRequest, output: str) -> Problem | None:
     """The output is written in the target language's script (engines that translate)."""
+    from ..checks.scripts import wrong_script  # a test engine's run never imports it
+
     return wrong_script(request, output)
 
 

@@ -18,7 +18,6 @@ from ..signals import deferred
 from .batching import budget_batches, quick_head, submission_order
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
-from .repair import Repair
 
 DEFAULT_BATCH_TOKENS = 262_144
 DEFAULT_BATCH_REQUESTS = 4096
@@ -153,6 +152,8 @@ class Dispatcher:
         """Tags still broken after the retry: translate each inline run on its own."""
         if not broken:
             return
+        from .repair import Repair  # tags still broken: rare
+
         repairs = [Repair.plan(r, self._run_planner(r)) for r in broken]
         fresh = {
             key: self.planner.planned[key]

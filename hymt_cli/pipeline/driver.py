@@ -16,17 +16,16 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..engine.base import Engine, TakesEarlyRequests
 from ..formats import FORMATS, EncodedOutput, FormatError, Unit, strings_reader
-from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.paths import PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
-from ..review import RecordSpool
 from ..signals import deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
@@ -42,6 +41,10 @@ from .run_options import RunOptions
 from .unit_results import finish_unit
 from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary
+    from ..review import RecordSpool
 
 # Requests planned together and sent early to an engine that is already running (`_send_early`):
 # one batch call of the tokenizer each.

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..checks.answers import Problem
 from ..formats import Unit
 from ..qa import Flag, QaSuite, excerpt
 from ..reporting.report import FileReport, QaFlag
-from ..review import Flag as ReviewFlag
-from ..review import RecordSpool
 from .outcomes import Check, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
+
+if TYPE_CHECKING:
+    from ..review import RecordSpool
 
 MAX_FLAGS = 100  # per output file: the report must not grow with the input
 
@@ -150,6 +152,8 @@ class Flagger:
             assert isinstance(where, Where)
             record(where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
             if self.review is not None:
+                from ..review import Flag as ReviewFlag  # a run without a review page never imports it
+
                 self.review.flag_later(
                     where.report,
                     where.unit,

@@ -16,11 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..checks.answers import Problem
 from ..reporting.report import Substitution
-from ..text.substitutes import Fitted, fit, shown, writes_all
 from .planning import PlannedRequest, RequestKey
+
+if TYPE_CHECKING:
+    from ..text.substitutes import Fitted
 
 CHECK = "encoding"  # the check id of the answer check, the review page's flags and problems
 # Soft problems keep the least severe answer: a glossary term missed (severity: the terms
@@ -37,6 +40,8 @@ def unwritable_answer(
 
     def check(request: PlannedRequest, output: str) -> Problem | None:
         for codec in sorted(set(codecs_of(request.key))):  # (none, nearly always: no legacy output)
+            from ..text.substitutes import fit, writes_all  # a legacy output's only
+
             if writes_all(output, codec):
                 continue
             lacking = fit(output, codec).lacking
@@ -64,6 +69,8 @@ class OutputEncoding:
     def written(self, text: str, weight: int = 1) -> Fitted:
         """A segment's translation as the output writes it; `lacking` set: it cannot (the
         segment keeps its source), and nothing is counted."""
+        from ..text.substitutes import fit
+
         fitted = fit(text, self.codec)
         if fitted.lacking is None:
             for pair in fitted.substituted:
@@ -87,6 +94,8 @@ class OutputEncoding:
         if not self.substituted:
             return None
         ranked = self._ranked()
+        from ..text.substitutes import shown
+
         named = ", ".join(f"{shown(c)}→{shown(s)} ×{n}" for (c, s), n in ranked[:_NAMED])
         more = f" and {len(ranked) - _NAMED} more" if len(ranked) > _NAMED else ""
         total = sum(self.substituted.values())

@@ -6,20 +6,22 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..formats import Finding, StringsFormat, Unit
+from ..formats import Finding, Unit, strings_format
 from ..outputs.manifest import locked, record, settle
 from ..outputs.paths import OutputRules
 from ..qa import Flag
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import MAX_OUTDATED, FileReport, GlossaryStats, RunReport
-from ..review import Flag as ReviewFlag
-from ..review import RecordSpool
 from ..text.languages import Language
 from .flagging import Where
 from .flagging import record as record_flag
 from .jobs import Job, OpenInput
 from .run_options import RunOptions
+
+if TYPE_CHECKING:
+    from ..review import RecordSpool
 
 
 class OutputJobs:
@@ -91,6 +93,8 @@ class OutputJobs:
             where = Where.of(job.report, unit, finding.segment)
             record_flag(where, flag, texts.get(finding.segment, ""), translated.get(finding.segment, ""))
             if self.review is not None:
+                from ..review import Flag as ReviewFlag  # a run without a review page never imports it
+
                 self.review.flag_later(
                     job.report,
                     unit.index,
@@ -131,8 +135,8 @@ class OutputJobs:
                     f"({exc.strerror or exc}): the next run will not replace it"
                 )
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
-        fmt = job.input.source.format
-        if job.created and job.output is not None and isinstance(fmt, StringsFormat):
+        fmt = strings_format(job.input.source.format)
+        if job.created and job.output is not None and fmt is not None:
             announced = fmt.announce(job.output)
             if announced is not None:
                 self.progress.notice("info", announced)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..glossary import Glossary, GlossaryUse
 from ..model.prompts import build_prompt, source_is_chinese
 from ..model.tokenizer import PromptTokenizer
 from ..text.languages import Language
@@ -18,6 +18,9 @@ from ..text.segments import is_translatable, sendable
 from ..text.sentences import split_long
 from ..text.tags import has_tags
 from .batching import max_new_tokens, max_source_tokens
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary, GlossaryUse
 
 # (target, source text, context): what makes a request unique. The target is its memory code
 # (Language.memory_code: pt-BR and pt are one, pt-PT another); the context is what the model is

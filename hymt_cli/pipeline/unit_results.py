@@ -3,15 +3,17 @@ counted and flagged, its records spooled for the review page, the unit handed to
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..checks.answers import Problem
-from ..glossary import tally
 from ..qa import Flag
-from ..review import RecordSpool
 from .flagging import Flagger
 from .outcomes import Outcomes
 from .planning import Piece
-from .review_records import segment_records
 from .window import UnitWork, Window
+
+if TYPE_CHECKING:
+    from ..review import RecordSpool
 
 
 def finish_unit(
@@ -77,6 +79,8 @@ def finish_unit(
                 report, unit, segment_id, source, translated[segment_id], work.job.lang.code
             )
         if report.glossary is not None:
+            from ..glossary import tally  # a run without a glossary never imports it
+
             uses = [
                 (g, outcomes[k].translation or "")
                 for k in keys
@@ -84,6 +88,8 @@ def finish_unit(
             ]
             tally(report.glossary, segment_id, work.job.lang.code, uses)
     if review is not None:
+        from .review_records import segment_records  # a run without a review page never imports it
+
         review.add(
             report,
             unit.index,

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine import Engine, Prepared
 from ..engine.base import BatchLimits, Generation, GenerationRequest, StartGate
 from ..pipeline.engine_start import EngineStart
 from ..reporting.progress import ProgressEvents
-from ..serve.client import ServedEngine, ServedUnreachable
-from ..serve.records import ServeRecord
 from .config import EngineChoice
-from .engine_log import EngineLog, new_log_path
 from .serve_key import find_server
+
+if TYPE_CHECKING:
+    from ..serve.records import ServeRecord
+    from .engine_log import EngineLog
 
 
 class EngineFactory:
@@ -46,6 +48,8 @@ class EngineFactory:
         """Runs in the engine-start thread."""
         choice = self.engine
         if choice.runs.needs_model:
+            from .engine_log import EngineLog, new_log_path  # an engine of a model's only
+
             self.log = EngineLog(self._log_file or new_log_path())
             if self.verbose:
                 self.progress.notice("info", f"engine log: {self.log.path}")
@@ -136,6 +140,8 @@ class ServedStart:
     def __call__(self) -> Engine:
         progress, choice = self.factory.progress, self.factory.engine
         progress.engine_starting(choice.runs.name, choice.reported_model)
+        from ..serve.client import ServedEngine, ServedUnreachable  # where a server was found
+
         engine = ServedEngine(
             self.record, self.factory, on_fallback=lambda line: progress.notice("note", line)
         )
@@ -175,8 +181,11 @@ class EngineKeeper:
         engine, self._engine, self._choice = self._engine, None, None
         if engine is None:
             return
-        log = EngineLog(self._log) if self._log is not None else None
-        if log is not None:
+        log: EngineLog | None = None
+        if self._log is not None:
+            from .engine_log import EngineLog
+
+            log = EngineLog(self._log)
             log.start()
         try:
             engine.close()

@@ -14,10 +14,10 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..engine import Engine, Prepared, ServedModel, StartGate
 from ..errors import EngineUnavailable, ExitCode
-from ..glossary import Glossary, load_glossaries
 from ..inputs.discovery import Discovered, find_inputs
 from ..memory import MemoryContext, PipelineMemory, TranslationMemory, default_memory_path
 from ..model.files import check_model_reachable, has_random_weights
@@ -29,12 +29,15 @@ from ..qa import QaOptions, QaSuite
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
-from ..review import RecordSpool, write_page
 from ..signals import Interrupted, as_interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EarlyStart, EngineFactory, EngineKeeper, ServedStart
 from .provenance import connect_served, memory_context, provenance
 from .tokenizers import choose_tokenizer
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary
+    from ..review import RecordSpool
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,11 @@ class Session:
         self.memory_file: TranslationMemory | None = None
         self.memory: PipelineMemory | None = None
         # The review page's records, and when the run started (the one time the page shows).
-        self.review = RecordSpool() if self.settings.reporting.review is not None else None
+        self.review: RecordSpool | None = None
+        if self.settings.reporting.review is not None:
+            from ..review import RecordSpool  # the review page's code: only where one is asked for
+
+            self.review = RecordSpool()
         self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         self.early: EarlyStart | None = None  # the engine, started as the run began (`_start_early`)
         self.from_server: ServedStart | None = None  # a running `hymt serve`'s engine (`_from_server`)
@@ -105,11 +112,11 @@ class Session:
             check_model_reachable(engine.model, engine.options.revision)
         self.from_server = self._from_server(engine)
         self.early = self._start_early(engine) if self.from_server is None else None
-        glossary = (
-            load_glossaries(list(settings.memory.glossary), source=self.config.source)
-            if settings.memory.glossary
-            else None
-        )
+        glossary: Glossary | None = None
+        if settings.memory.glossary:
+            from ..glossary import load_glossaries  # its loaders and matching: only where asked for
+
+            glossary = load_glossaries(list(settings.memory.glossary), source=self.config.source)
         tokenizer, tokenizer_source = choose_tokenizer(
             engine,
             self.served,
@@ -312,6 +319,8 @@ class Session:
             report.write(reporting.report)
         if self.review is not None:
             assert reporting.review is not None
+            from ..review import write_page
+
             try:
                 write_page(
                     reporting.review,

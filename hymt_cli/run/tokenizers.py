@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..engine import ServedModel
 from ..errors import EngineUnavailable
 from ..model.files import check_model_reachable, model_folder
-from ..model.light_tokenizer import LightChatTokenizer
 from ..model.tokenizer import ChatTemplateTokenizer, EstimatingTokenizer, PromptTokenizer
 from ..reporting.progress import ProgressEvents
 from .config import EngineChoice
@@ -31,6 +30,8 @@ def choose_tokenizer(
         if not reachable_checked and not engine.runs.served:
             check_model_reachable(engine.model, engine.options.revision)
         folder = model_folder(engine.model) if not trust and not engine.options.revision else None
+        from ..model.light_tokenizer import LightChatTokenizer  # an engine of a model's only
+
         light = LightChatTokenizer.load(folder) if folder is not None else None
         if light is not None:  # the generic fast tokenizer, in a folder or the hub cache: no transformers
             return light, engine.model
