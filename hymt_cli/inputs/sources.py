@@ -36,9 +36,8 @@ class SourceFile:
     @property
     def merges(self) -> bool:
         """Whether its translations are merged into target files that exist (files of strings)."""
-        from ..formats import StringsFormat  # the strings core, when a run gets this far
-
-        return isinstance(self.format, StringsFormat) and self.format.merges
+        catalog = self.format.catalog
+        return catalog is not None and catalog.merges
 
     @property
     def display(self) -> str:

@@ -95,6 +95,12 @@ class PackageFormat:
 
 
 class PackageReader:
+    catalog: None = None  # no file of strings (formats/base.Catalog)
+
+    # Capabilities it lacks (formats/base.InputReader): no target merged into, no legacy encoding.
+    merge: None = None
+    encoded: None = None
+
     def __init__(self, fmt: PackageFormat, source: InputSource) -> None:
         self._format = fmt
         self._source = source
@@ -196,6 +202,8 @@ def _signature(archive: ZipArchive) -> tuple[tuple[str, int, int, int], ...]:
 
 class PackageWriter:
     """Writes one translation of a package (see the module docstring)."""
+
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
 
     def __init__(self, reader: PackageReader, target: Target, out: BinaryIO) -> None:
         self._reader = reader
