@@ -82,6 +82,7 @@ class PackageFormat:
     limits: ZipLimits = ZipLimits()
     # Parts may declare a document type that names an external DTD (EPUB 2: xml_text.check_prolog).
     external_dtd: ClassVar[bool] = False
+    catalog: None = None  # no file of strings (formats/base.Catalog)
 
     def plan(self, archive: ZipArchive) -> PackagePlan:  # pragma: no cover - every family defines it
         raise NotImplementedError
@@ -95,8 +96,6 @@ class PackageFormat:
 
 
 class PackageReader:
-    catalog: None = None  # no file of strings (formats/base.Catalog)
-
     # Capabilities it lacks (formats/base.InputReader): no target merged into, no legacy encoding.
     merge: None = None
     encoded: None = None
