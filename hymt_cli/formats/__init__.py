@@ -1,23 +1,25 @@
 """Formats: each one a module, registered below by name and suffixes with its own options.
 
-Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets
-units to translate and writers for the outputs. A document format (`DocumentFormat` +
-`SplicingFormat`, document.py) only decodes and parses; a table format (parquet) reads and
-writes batches of rows. A new format is one module and one `register` call here, its code
-named with `lazy(...)` so that it is imported only when a file of it is opened; what is imported
-here (the options dataclasses, the registry) is what every command pays for at start-up.
+Every format is an `InputFormat` (base.py): the pipeline opens an input with it and gets units
+to translate and writers for the outputs; what only some formats do, it asks of their
+capabilities (`catalog`, a reader's `merge` and `encoded`, a writer's `recorded`). A document
+format (`DocumentFormat` + `SplicingFormat`, document.py) only decodes and parses; a table
+format (parquet) reads and writes batches of rows. A new format is one module and one `register`
+call here, its code named with `lazy(...)` so that it is imported only when a file of it is
+opened; what is imported here (the options dataclasses, the registry) is what every command pays
+for at start-up.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..options import Options, OptionSet
 from .base import (
+    Catalog,
     Decoded,
     DocumentDecodeError,
     DocumentFormat,
@@ -27,7 +29,9 @@ from .base import (
     InputFormat,
     InputReader,
     InputSource,
+    KeptFile,
     ParsedDocument,
+    TargetMerge,
     Unit,
     UnitWriter,
 )
@@ -69,10 +73,8 @@ ParquetOptions = TableOptions
 # heaviest part of the formats, and most commands never open a file of strings.
 _LATER = {
     "StringsFormat": ".strings",
-    "StringsReader": ".strings",
     "MergeCounts": ".strings",
     "MergeResult": ".strings",
-    "RecordingWriter": ".strings",
     "output_provenance": ".provenance",
 }
 
@@ -80,32 +82,7 @@ if TYPE_CHECKING:
     from .provenance import output_provenance as output_provenance
     from .strings import MergeCounts as MergeCounts
     from .strings import MergeResult as MergeResult
-    from .strings import RecordingWriter as RecordingWriter
     from .strings import StringsFormat as StringsFormat
-    from .strings import StringsReader as StringsReader
-
-
-def strings_reader(reader: InputReader) -> StringsReader | None:
-    """`reader` where it reads a file of strings (None otherwise). A run that opened no such file
-    has not imported the strings core, and does not for this question."""
-    core = sys.modules.get(f"{__name__}.strings")
-    return reader if core is not None and isinstance(reader, core.StringsReader) else None
-
-
-def strings_format(fmt: InputFormat) -> StringsFormat | None:
-    """`fmt` where it is a format of strings (None otherwise), asked without importing the strings
-    core: a format of strings was built by it, so a run that has not imported it has none."""
-    core = sys.modules.get(f"{__name__}.strings")
-    return fmt if core is not None and isinstance(fmt, core.StringsFormat) else None
-
-
-def recorded_merge(writer: UnitWriter | None) -> MergeResult | None:
-    """What a writer of strings wrote key by key (None: another kind of writer, or nothing)."""
-    core = sys.modules.get(f"{__name__}.strings")
-    if core is None or not isinstance(writer, core.RecordingWriter):
-        return None
-    result: MergeResult | None = writer.result
-    return result
 
 
 def __getattr__(name: str) -> Any:
@@ -314,8 +291,11 @@ _strings("strings", (".strings",), "hymt_cli.formats.apple:AppleStringsFormat")
 _strings("stringsdict", (".stringsdict",), "hymt_cli.formats.apple:StringsDictFormat")
 
 __all__ = [
+    "Catalog",
     "Decoded",
     "EncodedOutput",
+    "KeptFile",
+    "TargetMerge",
     "Finding",
     "OfficeOptions",
     "SubtitleOptions",
@@ -351,10 +331,8 @@ __all__ = [
     "Marked",
     "marked",
     "StringsFormat",
-    "StringsReader",
     "MergeCounts",
     "MergeResult",
-    "RecordingWriter",
     "PoOptions",
     "XliffOptions",
     "TableOptions",
@@ -365,7 +343,4 @@ __all__ = [
     "output_provenance",
     "Deferred",
     "lazy",
-    "strings_format",
-    "strings_reader",
-    "recorded_merge",
 ]

@@ -10,16 +10,28 @@ for every format and sample:
 and `decoded.encode(decoded.text) == data` for every input `decode` accepts. A format keeps no
 state between documents: what one document needs (its charset, its parse) travels in the
 values `decode` and `parse` return.
+
+What only some formats can do is a capability, declared where it is asked for and None where
+it is lacking (never an isinstance check): a format's `catalog` (a file of strings), a reader's
+`merge` (into the targets that exist) and `encoded` (outputs in a legacy encoding), a writer's
+`recorded` (what it wrote key by key). A format never opens a file of its own: a target merged
+into comes as a `KeptFile` (outputs/ reads it and its manifest's records).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, ClassVar, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Protocol
 
 from ..qa.flags import Flag
 from ..text.segments import Segment
+
+if TYPE_CHECKING:
+    from ..outputs.entries import KeptRecords
+    from .strings.merge import MergeCounts
+    from .strings.target import MergeResult
 
 
 class FormatError(ValueError):
@@ -146,20 +158,59 @@ class UnitWriter(Protocol):
 
     def close(self) -> None: ...
 
-
-class InputReader(Protocol):
-    """One opened input: its units, and a writer per target language."""
-
-    def units(self) -> Iterator[Unit]:
-        """The units in order; raise FormatError when the input turns out unreadable."""
-        ...
-
-    def writer(self, target_language: str, out: BinaryIO) -> UnitWriter:
-        """A writer of this input's translation into `out` (called after the first unit)."""
+    @property
+    def recorded(self) -> MergeResult | None:
+        """Once closed, what it wrote key by key (a file of strings whose format merges: the
+        records of its folder's manifest); None: a writer of another kind."""
         ...
 
 
-@runtime_checkable
+class KeptFile(Protocol):
+    """A target that exists, merged into rather than written anew (outputs/manifest.KeptTarget):
+    the format never opens it; it asks for its bytes and the records the folder's manifest keeps
+    of its values, and only parses and merges."""
+
+    @property
+    def where(self) -> str:
+        """The target as messages name it (its path)."""
+        ...
+
+    def read(self) -> bytes:
+        """Its bytes (a regular file only); raise OSError."""
+        ...
+
+    def read_again(self) -> bytes:
+        """Its bytes as they are now, under its folder's lock (another run may have written it)."""
+        ...
+
+    def records(self) -> KeptRecords:
+        """What its folder's manifest recorded of its values."""
+        ...
+
+
+class TargetMerge(Protocol):
+    """A reader's merging into the targets that exist (files of strings: strings/target.py). It is
+    told which before its first unit; each unit then says which segments such a target still
+    needs (`Unit.only`), and its writer for that language merges (`UnitWriter.recorded`)."""
+
+    def merge_into(
+        self,
+        targets: Mapping[str, KeptFile | None],
+        *,
+        keep_removed: bool = False,
+        allow_mass_removal: bool = False,
+    ) -> None:
+        """The target of each language the input is translated into: one that exists is merged
+        into, None is written anew. A merge that would remove most of a target's values leaves
+        it as it is unless `allow_mass_removal`."""
+        ...
+
+    def drift(self) -> Mapping[str, MergeCounts | str]:
+        """Without translating: what a run would do to each target named by `merge_into` (its
+        counts), or why it cannot be merged into. Reads the whole input."""
+        ...
+
+
 class EncodedOutput(Protocol):
     """A reader whose outputs may be in a legacy encoding (a GBK text, a KOI8-R PO catalog),
     known once its first unit is read: it names that encoding, and says, before anything is
@@ -176,10 +227,52 @@ class EncodedOutput(Protocol):
         ...
 
 
+class InputReader(Protocol):
+    """One opened input: its units, a writer per target language, and its capabilities."""
+
+    def units(self) -> Iterator[Unit]:
+        """The units in order; raise FormatError when the input turns out unreadable."""
+        ...
+
+    def writer(self, target_language: str, out: BinaryIO) -> UnitWriter:
+        """A writer of this input's translation into `out` (called after the first unit)."""
+        ...
+
+    @property
+    def merge(self) -> TargetMerge | None:
+        """Merging into the targets that exist (None: its targets are written whole)."""
+        ...
+
+    @property
+    def encoded(self) -> EncodedOutput | None:
+        """Its outputs' legacy encodings (None: they write any character)."""
+        ...
+
+
+class Catalog(Protocol):
+    """A format of files of strings (a catalog of messages): whether it merges into the targets
+    that exist, and what a new target adds where the project lists its catalogs."""
+
+    @property
+    def merges(self) -> bool:
+        """Whether its targets that exist are merged into (`InputReader.merge`)."""
+        ...
+
+    def announce(self, target: Path) -> str | None:
+        """A new target `target` was written: add it where the project lists the catalogs it
+        builds (gettext's `LINGUAS`); what was done, in a line, or None (nothing to do)."""
+        ...
+
+
 class InputFormat(Protocol):
-    """What the pipeline asks of a format: its name, and a reader for an input."""
+    """What the pipeline asks of a format: its name, a reader for an input, its capabilities."""
 
     @property
     def name(self) -> str: ...
 
     def open(self, source: InputSource) -> InputReader: ...
+
+    @property
+    def catalog(self) -> Catalog | None:
+        """A format of files of strings (None: any other)."""
+        ...

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
 from ..text.segments import Segment
-from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
+from .base import (
+    Catalog,
+    Decoded,
+    DocumentDecodeError,
+    FormatError,
+    InputReader,
+    InputSource,
+    ParsedDocument,
+    Unit,
+)
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
 
@@ -109,7 +118,12 @@ class SplicingFormat:
         segments here (how a report names them, its own checks of their translations)."""
         return Unit(index, parsed.segments, Document(decoded, parsed))
 
-    def open(self, source: InputSource) -> DocumentReader:
+    @property
+    def catalog(self) -> Catalog | None:
+        """None: a document format is no file of strings (strings/document.py's are)."""
+        return None
+
+    def open(self, source: InputSource) -> InputReader:
         return DocumentReader(self, source)
 
     def segments(self, src: str) -> list[Segment]:
@@ -122,6 +136,9 @@ class SplicingFormat:
 
 
 class DocumentReader:
+    # Its targets are written whole, never merged into (formats/base.TargetMerge).
+    merge: None = None
+
     def __init__(self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int | None = None) -> None:
         self._format = fmt
         self._source = source
@@ -151,6 +168,11 @@ class DocumentReader:
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
         self._output = decoded
         yield self._unit(decoded, Part())
+
+    @property
+    def encoded(self) -> DocumentReader:
+        """Its outputs may be in a legacy encoding (`output_encoding`, `unwritable`)."""
+        return self
 
     def output_encoding(self, lang: str) -> str | None:
         """The legacy encoding outputs are written in (an HTML page writes any character as a
@@ -204,6 +226,8 @@ def output_bytes(decoded: Decoded, text: str, target_language: str) -> bytes:
 
 
 class DocumentWriter:
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
+
     def __init__(self, target_language: str, out: BinaryIO) -> None:
         self._target = target_language
         self._out = out

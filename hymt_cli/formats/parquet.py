@@ -48,6 +48,8 @@ class ParquetFormat:
     name = "parquet"
     suffixes = (".parquet",)
 
+    catalog: None = None  # no file of strings (formats/base.Catalog)
+
     def __init__(
         self, options: ParquetOptions, cell_format: DocumentFormat, context: ContextMode = "auto"
     ) -> None:
@@ -80,6 +82,10 @@ class RowBatch:
 
 
 class ParquetReader:
+    # Capabilities it lacks (formats/base.InputReader): no target merged into, no legacy encoding.
+    merge: None = None
+    encoded: None = None
+
     def __init__(
         self,
         options: ParquetOptions,
@@ -202,6 +208,8 @@ class ParquetReader:
 
 class ParquetRowWriter:
     """Rows of one output: each unit's batch with its translated columns, in order."""
+
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
 
     def __init__(
         self,

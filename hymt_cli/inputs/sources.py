@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..formats import InputFormat, Marked, path_marked, strings_format
+from ..formats import InputFormat, Marked, path_marked
 from ..options import OptionSet
 
 
@@ -36,8 +36,8 @@ class SourceFile:
     @property
     def merges(self) -> bool:
         """Whether its translations are merged into target files that exist (files of strings)."""
-        strings = strings_format(self.format)  # never imports the strings core
-        return strings is not None and strings.merges
+        catalog = self.format.catalog
+        return catalog is not None and catalog.merges
 
     @property
     def display(self) -> str:

@@ -22,3 +22,13 @@ class Archived(NamedTuple):
     source: str  # digest of the source text it stood for ("" when unknown)
     text: str
     person: bool
+
+
+class KeptRecords(NamedTuple):
+    """What a folder's manifest recorded of a target that exists, key by key (manifest.KeptTarget):
+    its values (`records`), the values its source lost (`archive`), and the source text each
+    person's value was first seen with (`sources`)."""
+
+    records: dict[str, Record]
+    archive: dict[str, Archived]
+    sources: dict[str, str]

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from .atomic import write_atomically
 
 if TYPE_CHECKING:
-    from .entries import Archived, Record
+    from .entries import Archived, KeptRecords, Record
 
 MANIFEST_NAME = ".hymt-manifest.json"
 SCHEMA = "hymt.manifest/1"
@@ -124,6 +124,44 @@ def entry_sources(path: Path) -> dict[str, str]:
     hymt recorded it)."""
     written = read_manifest(path.parent).get(path.name)
     return dict(written.sources or {}) if written is not None else {}
+
+
+@dataclass(frozen=True, slots=True)
+class KeptTarget:
+    """A target file that exists, which a file of strings is merged into: its bytes, and what this
+    folder's manifest recorded of its values. The I/O of a merge is here; the format
+    (formats/strings/target.py) asks for them, and only parses and merges."""
+
+    path: Path
+
+    @property
+    def where(self) -> str:
+        """The target as messages name it."""
+        return str(self.path)
+
+    def read(self) -> bytes:
+        """The file's bytes; a regular file only (a FIFO is never waited on)."""
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(0, "not a regular file")
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read()
+        finally:
+            os.close(fd)
+
+    def read_again(self) -> bytes:
+        """The file's bytes as they are now (under its folder's lock: another run may have
+        written it since `read`)."""
+        with open(self.path, "rb") as handle:
+            return handle.read()
+
+    def records(self) -> KeptRecords:
+        """What the manifest recorded of the file's values (entry_records, entry_sources)."""
+        records, archive = entry_records(self.path)
+        from .entries import KeptRecords  # files of strings only
+
+        return KeptRecords(records, archive, entry_sources(self.path))
 
 
 def entries_field(records: Mapping[str, Record]) -> dict[str, str]:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.base import Engine, TakesEarlyRequests
-from ..formats import FORMATS, EncodedOutput, FormatError, Unit, strings_reader
+from ..formats import FORMATS, FormatError, Unit
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.paths import PendingOutput
@@ -198,10 +198,10 @@ class Pipeline:
                 job = self._jobs.job(opened, lang)
                 opened.jobs.append(job)
                 window.new_jobs += job.live
-            strings = strings_reader(opened.reader)
-            if strings is not None and strings.merges:
-                strings.merge_into(
-                    {job.lang.code: job.output if job.merge else None for job in opened.jobs if job.live},
+            merge = opened.reader.merge
+            if merge is not None:
+                merge.merge_into(
+                    self._jobs.kept_targets(opened),
                     keep_removed=self.options.keep_removed,
                     allow_mass_removal=self.options.allow_mass_removal,
                 )
@@ -217,8 +217,8 @@ class Pipeline:
         fails that output in one line naming the file, the language and the encoding; the other
         languages and files go on. The others learn their output's encoding (output_encoding.py:
         what the model writes that it lacks)."""
-        reader = current.reader
-        if not isinstance(reader, EncodedOutput):
+        reader = current.reader.encoded
+        if reader is None:
             return
         for job in current.jobs:
             if not job.live:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import first_line
-from ..formats import Finding, FormatError, InputReader, Unit, UnitWriter, recorded_merge
+from ..formats import Finding, FormatError, InputReader, Unit, UnitWriter
 from ..inputs.sources import SourceFile
 from ..outputs.paths import PendingOutput
 from ..reporting.report import FileReport
@@ -63,7 +63,7 @@ class Job:
     # What writing a unit found of its segments (formats/base.Finding): to the report and review.
     on_findings: Callable[[Unit, Mapping[int, str], Sequence[Finding]], None] = lambda *_: None
     merge: bool = False  # the output exists and is merged into (a file of strings)
-    created: bool = False  # the output did not exist: the project may list it (StringsFormat.announce)
+    created: bool = False  # the output did not exist: the project may list it (Catalog.announce)
     # Held from closing the writer to recording the output (a merge: the lock of its folder's
     # manifest, so that another run cannot write the target in between).
     guard: Callable[[], AbstractContextManager[object]] = nullcontext
@@ -120,7 +120,7 @@ class Job:
     @property
     def result(self) -> MergeResult | None:
         """What a writer of strings wrote key by key (None: another kind of output)."""
-        return recorded_merge(self.writer)
+        return self.writer.recorded if self.writer is not None else None
 
     @property
     def untouched(self) -> bool:

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..formats import Finding, Unit, strings_format
-from ..outputs.manifest import locked, record, settle
+from ..formats import Finding, Unit
+from ..outputs.manifest import KeptTarget, locked, record, settle
 from ..outputs.paths import OutputRules
 from ..qa import Flag
 from ..reporting.progress import ProgressEvents
@@ -85,6 +85,15 @@ class OutputJobs:
             job.guard = lambda: locked(folder)
         return job
 
+    def kept_targets(self, opened: OpenInput) -> dict[str, KeptTarget | None]:
+        """The target of each live job of `opened`, for its reader's merge (formats/base.TargetMerge):
+        the file that exists, read by outputs/ (a `KeptTarget`), or None: written anew."""
+        return {
+            job.lang.code: KeptTarget(job.output) if job.merge and job.output is not None else None
+            for job in opened.jobs
+            if job.live
+        }
+
     def _found(self, job: Job, unit: Unit, translated: Mapping[int, str], found: Sequence[Finding]) -> None:
         """Findings of writing a unit: flags of the file's report and of the review page."""
         texts = {s.id: s.text for s in unit.segments}
@@ -135,9 +144,9 @@ class OutputJobs:
                     f"({exc.strerror or exc}): the next run will not replace it"
                 )
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
-        fmt = strings_format(job.input.source.format)
-        if job.created and job.output is not None and fmt is not None:
-            announced = fmt.announce(job.output)
+        catalog = job.input.source.format.catalog
+        if job.created and job.output is not None and catalog is not None:
+            announced = catalog.announce(job.output)
             if announced is not None:
                 self.progress.notice("info", announced)
         self.progress.file_done(job.report.output)

@@ -12,6 +12,7 @@ from ..formats import FormatError, output_provenance
 from ..inputs.discovery import InputProblem, find_inputs
 from ..inputs.sources import SourceFile
 from ..options import OptionSet
+from ..outputs.manifest import KeptTarget
 from ..outputs.paths import OutputRules, output_path
 from ..outputs.staleness import Stale, stale_outputs
 from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunReport
@@ -164,14 +165,14 @@ def _catalog_drift(
     """A file of strings against the targets it is merged into, key by key: stale where a run
     would change one (keys missing, stale or removed); a note for a person's values whose
     source changed since."""
-    from ..formats import StringsReader  # the strings core: only for files of strings
-
     paths = {lang.code: output_path(source, lang, out, exact_locales=exact) for lang in targets}
-    reader = source.format.open(source)
-    assert isinstance(reader, StringsReader)
+    reader = source.format.open(source).merge
+    assert reader is not None  # (a catalog whose format merges: `source.merges`)
     existing = {code: path for code, path in paths.items() if path is not None and path.is_file()}
     reader.merge_into(
-        existing, keep_removed=output.keep_removed, allow_mass_removal=output.allow_mass_removal
+        {code: KeptTarget(path) for code, path in existing.items()},
+        keep_removed=output.keep_removed,
+        allow_mass_removal=output.allow_mass_removal,
     )
     name = source.display
     found = _Drift()

@@ -21,6 +21,8 @@ class DelimitedFormat:
     suffixes: ClassVar[tuple[str, ...]]
     default_delimiter: ClassVar[str]  # "": found from the file's first lines
 
+    catalog: None = None  # no file of strings (formats/base.Catalog)
+
     def __init__(
         self,
         table: TableOptions,

@@ -75,6 +75,8 @@ class Header:
 
 
 class DelimitedReader:
+    merge: None = None  # its targets are written whole (formats/base.InputReader)
+
     def __init__(
         self,
         format_name: str,
@@ -169,6 +171,11 @@ class DelimitedReader:
         if not self._table.columns:
             self._table = replace(self._table, columns=(TRANSLATED_COLUMN,))
             self._options = replace(self._options, header=False)
+
+    @property
+    def encoded(self) -> DelimitedReader:
+        """Its outputs may be in a legacy encoding (`output_encoding`, `unwritable`)."""
+        return self
 
     def output_encoding(self, lang: str) -> str | None:
         """The legacy encoding the output is written in (None: UTF-8 or UTF-16)."""
@@ -325,6 +332,8 @@ class DelimitedReader:
 class DelimitedWriter:
     """One output: each batch's text with its translated fields spliced in, encoded as the source
     (or in UTF-8 with a BOM, which Excel needs to read it as UTF-8: --output-encoding utf-8)."""
+
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
 
     def __init__(
         self,

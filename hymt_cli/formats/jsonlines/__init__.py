@@ -58,6 +58,8 @@ class JsonLinesFormat:
     name: ClassVar[str] = "jsonl"
     suffixes: ClassVar[tuple[str, ...]] = (".jsonl", ".ndjson")
 
+    catalog: None = None  # no file of strings (formats/base.Catalog)
+
     def __init__(
         self, table: TableOptions, cell_format: DocumentFormat, context: ContextMode = "auto"
     ) -> None:
@@ -70,6 +72,10 @@ class JsonLinesFormat:
 
 
 class JsonLinesReader:
+    # Capabilities it lacks (formats/base.InputReader): no target merged into, no legacy encoding.
+    merge: None = None
+    encoded: None = None
+
     def __init__(
         self,
         table: TableOptions,
@@ -205,6 +211,8 @@ class JsonLinesReader:
 
 class JsonLinesWriter:
     """One output: each batch's lines with the translated strings spliced in."""
+
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
 
     def __init__(self, out: BinaryIO, stream: TextStream, target_language: str, add_columns: bool) -> None:
         self._out = out

@@ -82,6 +82,7 @@ class PackageFormat:
     limits: ZipLimits = ZipLimits()
     # Parts may declare a document type that names an external DTD (EPUB 2: xml_text.check_prolog).
     external_dtd: ClassVar[bool] = False
+    catalog: None = None  # no file of strings (formats/base.Catalog)
 
     def plan(self, archive: ZipArchive) -> PackagePlan:  # pragma: no cover - every family defines it
         raise NotImplementedError
@@ -95,6 +96,10 @@ class PackageFormat:
 
 
 class PackageReader:
+    # Capabilities it lacks (formats/base.InputReader): no target merged into, no legacy encoding.
+    merge: None = None
+    encoded: None = None
+
     def __init__(self, fmt: PackageFormat, source: InputSource) -> None:
         self._format = fmt
         self._source = source
@@ -196,6 +201,8 @@ def _signature(archive: ZipArchive) -> tuple[tuple[str, int, int, int], ...]:
 
 class PackageWriter:
     """Writes one translation of a package (see the module docstring)."""
+
+    recorded: None = None  # (no record key by key: formats/base.UnitWriter)
 
     def __init__(self, reader: PackageReader, target: Target, out: BinaryIO) -> None:
         self._reader = reader

@@ -62,7 +62,6 @@ from .plurals import (
 from .splice import Chunk, Edit, Entry, Item, StringsDocument, context_of
 from .target import MergeResult
 from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
-from .writers import RecordingWriter
 
 __all__ = [
     "CATEGORIES",
@@ -76,7 +75,6 @@ __all__ = [
     "Item",
     "MergeCounts",
     "MergeResult",
-    "RecordingWriter",
     "StringsReader",
     "Wanted",
     "ParsedValue",

@@ -31,7 +31,7 @@ from typing import BinaryIO, ClassVar
 from ...text.exemplars import refusal
 from ...text.languages import plural_code
 from ...text.substitutes import is_legacy
-from ..base import Decoded, FormatError, InputSource, Unit
+from ..base import Decoded, FormatError, InputSource, KeptFile, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
 from .merge import MergeCounts, path_key
@@ -76,6 +76,11 @@ class StringsFormat(SplicingFormat):
     def declared_locale(cls, path: Path) -> str | None:
         """The locale the file says it holds in its content (None: its path alone tells)."""
         return None
+
+    @property
+    def catalog(self) -> StringsFormat:
+        """A file of strings (formats/base.Catalog: `merges`, `announce`)."""
+        return self
 
     def announce(self, target: Path) -> str | None:
         """A new target file `target` was written: add it where the project lists the catalogs
@@ -124,14 +129,15 @@ class StringsFormat(SplicingFormat):
     def parse(self, text: str) -> StringsDocument:
         return StringsDocument(text, self.scan(text))
 
-    def open(self, source: InputSource) -> StringsReader:  # type: ignore[override]
+    def open(self, source: InputSource) -> StringsReader:
         return StringsReader(self, source)
 
 
 class StringsReader:
     """Units of about SEGMENTS_PER_UNIT segments, read as the scan goes (bounded memory).
 
-    Targets that exist are merged (target.py): `merge_into` names them before the first unit;
+    Targets that exist are merged (target.py): `merge_into` names them before the first unit
+    (its `merge` capability, where its format merges: formats/base.TargetMerge);
     each unit then says which of its segments such a target still needs (`Unit.only`), and the
     scan may leave out the values none of the targets needs (`StringsFormat.scan_wanted`)."""
 
@@ -152,9 +158,19 @@ class StringsReader:
         """Whether this input's format merges into target files that exist."""
         return self._format.merges
 
+    @property
+    def merge(self) -> StringsReader | None:
+        """Merging into the targets that exist, where its format merges (None: it does not)."""
+        return self if self._format.merges else None
+
+    @property
+    def encoded(self) -> StringsReader:
+        """Its outputs may be in a legacy charset (a PO header's: `output_encoding`)."""
+        return self
+
     def merge_into(
         self,
-        targets: Mapping[str, Path | None],
+        targets: Mapping[str, KeptFile | None],
         *,
         keep_removed: bool = False,
         allow_mass_removal: bool = False,
@@ -163,11 +179,11 @@ class StringsReader:
         merged into, None is written anew. A merge that would remove most of a target's values
         leaves it as it is unless `allow_mass_removal` (merge.mass_removal)."""
         self._targets = {
-            lang: TargetFile(lang, path, keep_removed, allow_mass_removal=allow_mass_removal)
-            for lang, path in targets.items()
-            if path is not None
+            lang: TargetFile(lang, kept, keep_removed, allow_mass_removal=allow_mass_removal)
+            for lang, kept in targets.items()
+            if kept is not None
         }
-        self._anew = [lang for lang, path in targets.items() if path is None]
+        self._anew = [lang for lang, kept in targets.items() if kept is None]
         self._languages = tuple(targets)  # new plural forms are made for these only
         self._keep_removed = keep_removed
         self._every_value = bool(self._anew) or not targets
@@ -180,7 +196,7 @@ class StringsReader:
         out: dict[str, MergeCounts | str] = {}
         for lang, target in self._targets.items():
             if target.error is not None or target.plan is None or target.held is not None:
-                out[lang] = target.error or target.held or f"{target.path}: cannot be merged into"
+                out[lang] = target.error or target.held or f"{target.where}: cannot be merged into"
             else:
                 out[lang] = target.plan.settle()
         return out

@@ -1,14 +1,15 @@
 """A target file of strings that exists, merged rather than written anew (merge.py says how).
 
 The reader (document.py) is told, before its first unit, which target languages go into a file
-that exists (`TargetFile`): it reads that file and what the manifest recorded of it, plans the
-merge, and marks in each unit which segments that language still needs (added or stale keys:
-`Unit.only`). The language's writer (`MergeWriter`) keeps the rendering of every item it is
-given and, at `close`, writes the target with the plan carried out. The rest of the run does not
-change: the output is written to a temp file and renamed over the target, under the lock of its
-folder's manifest, held by the job from `close` to the manifest's record (`Job.guard`): a target
-that another run changed since it was read is read again and merged again then, so that two runs
-lose no entry. A target that reads as what it was is not rewritten at all.
+that exists (`TargetFile`): it is handed that file's bytes and what the manifest recorded of it
+(a `KeptFile`: outputs/ reads them, the format never opens a file), plans the merge, and marks
+in each unit which segments that language still needs (added or stale keys: `Unit.only`). The
+language's writer (`MergeWriter`) keeps the rendering of every item it is given and, at `close`,
+writes the target with the plan carried out. The rest of the run does not change: the output is
+written to a temp file and renamed over the target, under the lock of its folder's manifest,
+held by the job from `close` to the manifest's record (`Job.guard`): a target that another run
+changed since it was read is read again and merged again then, so that two runs lose no entry. A
+target that reads as what it was is not rewritten at all.
 
 A new file (no target there) is written from the source as before; its records are taken the
 same way (`NewFileRecords`), so that the next run knows every value as hymt's.
@@ -18,14 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ...outputs.entries import Archived, Record
-from ...outputs.manifest import entry_records, entry_sources
 from ...text.languages import written_for
 from ...text.segments import is_translatable
-from ..base import Decoded, FormatError
+from ..base import Decoded, FormatError, KeptFile
 from .merge import MergeCounts, MergePlan, digest, mass_removal, path_key
 from .outline import Leaf, Outline
 from .outline import Path as KeyPath
@@ -95,12 +94,13 @@ def lacks_plural_forms(source: Outline, langs: Iterable[str]) -> bool:
 
 @dataclass(eq=False)
 class TargetFile:
-    """One target language's file that exists, and its merge plan once the source is read; or
-    (`path` None) one that does not exist yet and starts as a copy of the source (`base`: a
-    file of several languages, StringsFormat.starts_from_source)."""
+    """One target language's file that exists (`kept`: its bytes and records, read by outputs/),
+    and its merge plan once the source is read; or (`kept` None) one that does not exist yet and
+    starts as a copy of the source (`base`: a file of several languages,
+    StringsFormat.starts_from_source)."""
 
     lang: str
-    path: Path | None
+    kept: KeptFile | None
     keep_removed: bool = False
     base: bytes | None = None
     allow_mass_removal: bool = False
@@ -116,13 +116,13 @@ class TargetFile:
         """Read the target and its records and plan the merge; a target that cannot be read or
         parsed keeps its error (the job fails on it, nothing is written over it)."""
         try:
-            self.data = _read_plain(self.path) if self.path is not None else self.base or b""
+            self.data = self.kept.read() if self.kept is not None else self.base or b""
         except OSError as exc:
-            self.error = f"{self.path}: cannot read the existing translation: {exc.strerror or exc}"
+            self.error = f"{self.where}: cannot read the existing translation: {exc.strerror or exc}"
             return
         self.spans = {(leaf.value_start, leaf.value_end): leaf for leaf in source.leaves()}
         self.plan = self._planned(fmt, source, self.data)
-        if self.plan is not None and self.path is not None and not self.allow_mass_removal:
+        if self.plan is not None and self.kept is not None and not self.allow_mass_removal:
             held = mass_removal(self.plan)
             if held is not None:
                 self.held = f"left as it is: {held}; --allow-mass-removal removes them"
@@ -138,8 +138,7 @@ class TargetFile:
             self.error = f"{self.where}: the existing translation cannot be merged into"
             return None
         self.decoded = decoded
-        records, archive = entry_records(self.path) if self.path is not None else ({}, {})
-        sources = entry_sources(self.path) if self.path is not None else {}
+        records, archive, sources = self.kept.records() if self.kept is not None else ({}, {}, {})
         return MergePlan.of(
             source,
             list(source.leaves()),
@@ -155,7 +154,7 @@ class TargetFile:
     @property
     def where(self) -> str:
         """The target as messages name it."""
-        return str(self.path) if self.path is not None else f"the new {self.lang} translation"
+        return self.kept.where if self.kept is not None else f"the new {self.lang} translation"
 
     def needed(self, firsts: Iterable[tuple[Entry, int]]) -> frozenset[int]:
         """The segment ids of a unit's entries (each with its first id) this language still
@@ -204,21 +203,6 @@ def _new_form(entry: Entry) -> Leaf:
     return Leaf(
         entry.path, entry.start, entry.end, entry.start, entry.end, entry.value.text, None, category=stem
     )
-
-
-def _read_plain(path: Path) -> bytes:
-    """A regular file's bytes (a FIFO is never waited on)."""
-    import os
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
-    finally:
-        os.close(fd)
 
 
 def records_of_new_file(

@@ -1,11 +1,11 @@
 """The writers of a target file of strings: anew (`StringsWriter`) or merged into the target
-that exists (`MergeWriter`), with what each wrote, key by key (`Renderings`, `MergeResult`)."""
+that exists (`MergeWriter`), with what each wrote, key by key (`Renderings`, `MergeResult`:
+their `recorded`, the writer's capability in formats/base.py)."""
 
 from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import BinaryIO
 
 from ...text.languages import written_for
@@ -80,16 +80,10 @@ class Renderings:
         self.by_span[(entry.start, entry.end)] = (text, raw)
 
 
-class RecordingWriter:
-    """A writer of a file of strings that knows, once closed, what it wrote key by key
-    (`result`: None where its format does not merge)."""
-
-    result: MergeResult | None = None
-
-
-class StringsWriter(RecordingWriter):
+class StringsWriter:
     """Writes a target anew: the source, its values translated, as the chunks come. For a format
-    that merges, it keeps what it wrote, to record every value as hymt's (`result`)."""
+    that merges, it keeps what it wrote, to record every value as hymt's (`recorded`; None where
+    its format does not merge)."""
 
     def __init__(
         self,
@@ -108,7 +102,7 @@ class StringsWriter(RecordingWriter):
         self._path_of = path_of
         self._written: list[str] = []
         self._renderings = Renderings(target_language) if records is not None else None
-        self.result: MergeResult | None = None
+        self.recorded: MergeResult | None = None
 
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         chunk = unit.content
@@ -123,12 +117,12 @@ class StringsWriter(RecordingWriter):
         self._out.write(_encoded(self._encoder, self._encoding, "", final=True))
         if self._records is not None and self._renderings is not None:
             renderings = self._renderings
-            self.result = self._records(
+            self.recorded = self._records(
                 self._lang, "".join(self._written), renderings.failed, renderings.written
             )
 
 
-class MergeWriter(RecordingWriter):
+class MergeWriter:
     """Writes a target that exists: the merge of target.py, at `close` (module docstring)."""
 
     def __init__(
@@ -140,7 +134,7 @@ class MergeWriter(RecordingWriter):
         self._target = target
         self._out = out
         self._renderings = Renderings(target.lang)
-        self.result: MergeResult | None = None
+        self.recorded: MergeResult | None = None
 
     def write(self, unit: Unit, translated: Mapping[int, str]) -> None:
         if self._target.error is not None:
@@ -154,20 +148,20 @@ class MergeWriter(RecordingWriter):
         if target.error is not None:
             raise FormatError(target.error)
         if target.held is not None:  # left as it is: nothing written, nothing recorded
-            self.result = MergeResult(MergeCounts(), {}, {}, unchanged=True, held=target.held)
+            self.recorded = MergeResult(MergeCounts(), {}, {}, unchanged=True, held=target.held)
             return
         plan = target.plan
         assert plan is not None and target.decoded is not None
         try:
-            now = _read_again(target.path) if target.path is not None else target.data
+            now = target.kept.read_again() if target.kept is not None else target.data
         except OSError as exc:
             raise FormatError(
-                f"{target.path}: cannot read the existing translation: {exc.strerror or exc}"
+                f"{target.where}: cannot read the existing translation: {exc.strerror or exc}"
             ) from None
         if now != target.data:  # another run wrote it since: merged into as it is now
             plan = target.replanned(self._format, self._source, now)
             if plan is None:
-                raise FormatError(target.error or f"{target.path}: cannot be merged into")
+                raise FormatError(target.error or f"{target.where}: cannot be merged into")
         decoded = target.decoded
         assert decoded is not None
         renderings = self._renderings
@@ -182,11 +176,11 @@ class MergeWriter(RecordingWriter):
         data = _encoded(
             codecs.getincrementalencoder(decoded.encoding)(decoded.errors), decoded.encoding, text, final=True
         )
-        unchanged = data == now and target.path is not None
+        unchanged = data == now and target.kept is not None
         if not unchanged:
             self._out.write(data)
         records = plan.records_after(written, failed)
-        self.result = MergeResult(
+        self.recorded = MergeResult(
             plan.settle(), records, plan.archive_after(), unchanged, plan.sources_after(records)
         )
 
@@ -213,11 +207,6 @@ class MergeWriter(RecordingWriter):
                     f"{self._target.where}: merging would change the value at {where}; nothing written"
                 )
         return written
-
-
-def _read_again(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
 
 
 def _encoded(encoder: codecs.IncrementalEncoder, encoding: str, text: str, final: bool = False) -> bytes:
