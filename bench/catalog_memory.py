@@ -12,7 +12,7 @@ arenas (current, high-water mark) and the bytes in its allocated blocks (`sys._d
 
 Live objects that stay flat while the arenas grow are fragmentation; blocks that grow are a
 leak. Allocator settings (MALLOC_ARENA_MAX ...) go in the environment. The hook wraps the
-pipeline's private `_fill` (the start of every window): a probe, not an API. Not a test: minutes.
+pipeline's private `_read` (the start of every window): a probe, not an API. Not a test: minutes.
 """
 
 from __future__ import annotations
@@ -152,13 +152,13 @@ def main() -> int:
     from hymt_cli.pipeline import driver
 
     probe = Probe(args.json)
-    fill = driver.Pipeline._fill
+    fill = driver.Pipeline._read
 
     def probed_fill(self: driver.Pipeline) -> driver.Window | None:
         probe.window_starts()
         return fill(self)
 
-    driver.Pipeline._fill = probed_fill  # type: ignore[method-assign]
+    driver.Pipeline._read = probed_fill  # type: ignore[method-assign]
     code = hymt_main(["translate", *given])
     import resource
 

@@ -95,30 +95,23 @@ def make_pipeline(
 ):
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.model.tokenizer import ChatTemplateTokenizer
-    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.pipeline import Pipeline, RunPlan
     from hymt_cli.text.languages import parse_language_list
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
     spec["_tokenizer"] = tokenizer
-    options = RunOptions(
+    options = RunPlan(
         targets=tuple(parse_language_list(spec["targets"])),
         out_dir=out_dir,
         dry_run=dry_run,
         long_first=long_first,
+        engine_name="vllm",
+        model=spec["model"],
+        glossary=load_glossaries([REPO / g for g in GLOSSARIES]),
     )
     if submit_bucket != "default":
         options = replace(options, submit_bucket=submit_bucket)
-    glossary = load_glossaries([REPO / g for g in GLOSSARIES])
-    return Pipeline(
-        options,
-        tokenizer,
-        engine_factory,
-        progress=progress,
-        engine_name="vllm",
-        model=spec["model"],
-        glossary=glossary,
-        on_planned=on_planned,
-    )
+    return Pipeline(options, tokenizer, engine_factory, progress=progress, on_planned=on_planned)
 
 
 class BenchEngine:

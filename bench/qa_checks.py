@@ -26,7 +26,7 @@ from hymt_cli.formats.parquet import ParquetOptions
 from hymt_cli.inputs.discovery import discover
 from hymt_cli.model.tokenizer import EstimatingTokenizer
 from hymt_cli.options import OptionSet
-from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.pipeline import Pipeline, RunPlan
 from hymt_cli.qa import QaSuite
 from hymt_cli.text.languages import language
 
@@ -41,7 +41,7 @@ def pipeline_seconds(
     settings = OptionSet([ParquetOptions(columns=columns)]) if columns else None
     sources, problems = discover([str(p) for p in paths], format_name=None, options=settings)
     assert not problems, problems
-    options = RunOptions(targets=(language("de"),), out_dir=out, overwrite=True)
+    options = RunPlan(targets=(language("de"),), out_dir=out, overwrite=True)
     pipeline = Pipeline(options, EstimatingTokenizer(), PseudoEngine, qa=QaSuite() if qa else None)
     started = time.process_time()
     report = pipeline.run(sources)

@@ -45,16 +45,16 @@ def run(src: Path, out: Path, engine) -> dict:
     from hymt_cli.inputs.discovery import discover
     from hymt_cli.model.tokenizer import EstimatingTokenizer
     from hymt_cli.options import OptionSet
-    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.pipeline import Pipeline, RunPlan
     from hymt_cli.text.languages import parse_language_list
 
     sources, problems = discover(
         [str(src)], format_name=None, options=OptionSet([ParquetOptions(columns=COLUMNS)])
     )
     assert not problems
-    options = RunOptions(targets=tuple(parse_language_list("fr,de")), out_dir=out)
+    options = RunPlan(targets=tuple(parse_language_list("fr,de")), out_dir=out, engine_name="identity")
     t0 = time.monotonic()
-    report = Pipeline(options, EstimatingTokenizer(), lambda: engine, engine_name="identity").run(sources)
+    report = Pipeline(options, EstimatingTokenizer(), lambda: engine).run(sources)
     wall = time.monotonic() - t0
     assert report.files_ok == 2 and report.engine_requests == report.unique_segments
     return dict(

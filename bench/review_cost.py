@@ -32,14 +32,14 @@ def child(src: Path, out: Path, review: bool) -> dict[str, float]:
     from hymt_cli.inputs.discovery import discover
     from hymt_cli.model.tokenizer import EstimatingTokenizer
     from hymt_cli.options import OptionSet
-    from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.pipeline import Pipeline, RunPlan
     from hymt_cli.review import RecordSpool, write_page
     from hymt_cli.text.languages import language
 
     settings = OptionSet([ParquetOptions(columns=COLUMNS, cell_format="html")])
     sources, problems = discover([str(src)], format_name=None, options=settings)
     assert not problems, problems
-    options = RunOptions(targets=(language("fr"),), out_dir=out)
+    options = RunPlan(targets=(language("fr"),), out_dir=out)
     spool = RecordSpool() if review else None
     t0 = time.monotonic()
     report = Pipeline(options, EstimatingTokenizer(), PseudoEngine, review=spool).run(sources)

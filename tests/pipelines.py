@@ -1,7 +1,7 @@
 """The one way tests build and run a `Pipeline` in-process (and write their input files).
 
 `make_pipeline(engine, to="fr", ...)` takes an engine or an engine factory, target codes, and any
-`RunOptions` field or `Pipeline` keyword; `run_pipeline(paths, engine, ...)` discovers the inputs
+`RunPlan` field or `Pipeline` keyword; `run_pipeline(paths, engine, ...)` discovers the inputs
 and runs; `translate_files(...)` also maps each input to its output under `out_dir/<lang>/`.
 """
 
@@ -19,11 +19,11 @@ from hymt_cli.inputs.sources import SourceFile
 from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
 from hymt_cli.options import OptionSet
 from hymt_cli.outputs.paths import output_path
-from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.pipeline import Pipeline, RunPlan
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.text.languages import parse_language_list
 
-_RUN_OPTIONS = {f.name for f in fields(RunOptions)}
+_PLAN_FIELDS = {f.name for f in fields(RunPlan)}
 
 
 def make_pipeline(
@@ -34,18 +34,17 @@ def make_pipeline(
     **given: Any,
 ) -> Pipeline:
     """A pipeline into the languages `to` (codes, comma-separated or a sequence); `given` holds
-    `RunOptions` fields (out_dir, dry_run, batch_tokens ...) and `Pipeline` keywords (progress,
-    memory, glossary, validators, engine_name ...)."""
+    `RunPlan` fields (out_dir, dry_run, batch_tokens, glossary, validators, engine_name ...) and
+    `Pipeline` keywords (progress, memory, qa, review ...)."""
     codes = ",".join(to) if not isinstance(to, str) else to
-    options = RunOptions(
-        targets=tuple(parse_language_list(codes)), **{k: v for k, v in given.items() if k in _RUN_OPTIONS}
-    )
+    asked = {k: v for k, v in given.items() if k in _PLAN_FIELDS}
+    asked.setdefault("engine_name", getattr(engine, "name", "test"))
+    plan = RunPlan(targets=tuple(parse_language_list(codes)), **asked)
     factory = (
         engine if isinstance(engine, type) or not hasattr(engine, "generate_stream") else (lambda: engine)
     )
-    extra = {k: v for k, v in given.items() if k not in _RUN_OPTIONS}
-    extra.setdefault("engine_name", getattr(engine, "name", "test"))
-    return Pipeline(options, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
+    extra = {k: v for k, v in given.items() if k not in _PLAN_FIELDS}
+    return Pipeline(plan, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
 
 
 def sources_of(

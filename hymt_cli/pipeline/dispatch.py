@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine.base import Engine, GenerationRequest
 from ..reporting.progress import ProgressEvents
@@ -18,6 +18,9 @@ from ..signals import deferred
 from .batching import budget_batches, quick_head, submission_order
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
+
+if TYPE_CHECKING:  # (run_options.py takes SUBMIT_BUCKET from here)
+    from .run_options import RunPlan
 
 DEFAULT_BATCH_TOKENS = 262_144
 DEFAULT_BATCH_REQUESTS = 4096
@@ -47,6 +50,7 @@ class Memory(Protocol):
 class Dispatcher:
     def __init__(
         self,
+        plan: RunPlan,
         engine: Callable[[], Engine],
         outcomes: Outcomes,
         planner: Planner,
@@ -54,25 +58,19 @@ class Dispatcher:
         report: RunReport,
         progress: ProgressEvents,
         memory: Memory | None,
-        batch_tokens: int | None,
-        batch_requests: int | None,
         on_final: Callable[[RequestKey], None],
-        submit_bucket: int | None = SUBMIT_BUCKET,
-        long_first: bool = True,
     ) -> None:
-        """`submit_bucket`: see SUBMIT_BUCKET; None sorts each pass as a whole by length.
-        `long_first`: the longest requests lead (batching.LONG_LEAD_FACTOR)."""
+        """The plan's batch limits and order: `submit_bucket` (SUBMIT_BUCKET; None sorts each pass
+        as a whole by length), `long_first` (the longest requests lead: batching.LONG_LEAD_FACTOR),
+        `batch_tokens` and `batch_requests` (None: the engine's limits, else the defaults here)."""
+        self.plan = plan
         self._engine = engine
         self.outcomes = outcomes
         self.planner = planner
         self.report = report
         self.progress = progress
         self.memory = memory
-        self.batch_tokens = batch_tokens
-        self.batch_requests = batch_requests
         self.on_final = on_final
-        self.submit_bucket = submit_bucket
-        self.long_first = long_first
 
     def dispatch(self, requests: list[PlannedRequest]) -> None:
         """Engine pass, then one deterministic second try for outputs that failed a check."""
@@ -90,17 +88,18 @@ class Dispatcher:
         def cost(r: PlannedRequest) -> int:
             return r.prompt_tokens + r.max_tokens
 
+        plan = self.plan
         batches = budget_batches(
             submission_order(
                 requests,
                 cost,
-                bucket=self.submit_bucket,
-                length=(lambda r: r.max_tokens) if self.long_first else None,
-                head=quick_head(len(requests)) if self.long_first and not deterministic else 0,
+                bucket=plan.submit_bucket,
+                length=(lambda r: r.max_tokens) if plan.long_first else None,
+                head=quick_head(len(requests)) if plan.long_first and not deterministic else 0,
             ),
             cost,
-            token_budget=self.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
-            max_items=self.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
+            token_budget=plan.batch_tokens or engine.limits.tokens or DEFAULT_BATCH_TOKENS,
+            max_items=plan.batch_requests or engine.limits.requests or DEFAULT_BATCH_REQUESTS,
         )
         answered: list[PlannedRequest] = []  # not handed to the memory yet
         try:

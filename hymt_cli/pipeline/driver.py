@@ -4,7 +4,7 @@ inputs -> units (format readers) -> pieces -> unique requests (dedupe) -> memory
 prompt -> length-bucketed batches -> engine -> checks -> retry/repair -> units reassembled
 -> outputs written in unit order, committed atomically.
 
-Units are read and translated a window at a time (`RunOptions.window_segments`): all of a
+Units are read and translated a window at a time (`RunPlan.window_segments`): all of a
 folder of documents usually fits in one window (one engine job, length-sorted across the
 documents); a table streams through window after window, so memory stays bounded.
 """
@@ -37,13 +37,12 @@ from .jobs import OpenInput
 from .outcomes import Check
 from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
-from .run_options import RunOptions
+from .run_options import RunPlan
 from .unit_results import finish_unit
 from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first
 
 if TYPE_CHECKING:
-    from ..glossary import Glossary
     from ..review import RecordSpool
 
 # Requests planned together and sent early to an engine that is already running (`_send_early`):
@@ -52,47 +51,46 @@ EARLY_CHUNK = 256
 
 
 class Pipeline:
+    """One run of `plan` over its inputs: the plan says what is asked, the rest are the live
+    objects the run uses (the tokenizer, the engine's factory, the memory, the QA suite, and
+    where its news and records go)."""
+
     def __init__(
         self,
-        options: RunOptions,
+        plan: RunPlan,
         tokenizer: PromptTokenizer,
         engine_factory: Callable[[], Engine],
         *,
+        memory: Memory | None = None,
+        qa: QaSuite | None = None,
         progress: ProgressEvents | None = None,
         write_stdout: Callable[[bytes], None] | None = None,
-        engine_name: str = "",
-        model: str | None = None,
-        validators: Sequence[Check] = (),
-        glossary: Glossary | None = None,
-        memory: Memory | None = None,
-        on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
         review: RecordSpool | None = None,
-        qa: QaSuite | None = None,
+        on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
     ) -> None:
         """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
         `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
         checks (hymt_cli/qa) to run on every answer (None: none)."""
-        self.options = options
+        self.plan = plan
         self.tokenizer = tokenizer
-        self.glossary = glossary
         # Inline tags must survive in every format, a context never comes back; glossary terms when
         # there is a glossary; the QA checks when asked for.
         self.flagger = Flagger(qa, review) if qa is not None else None
         self.checks: tuple[Check, ...] = (
             (tags_kept, context_left_out)
-            + tuple(validators)
-            + ((glossary_terms_used,) if glossary is not None else ())
+            + plan.validators
+            + ((glossary_terms_used,) if plan.glossary is not None else ())
             + (self.flagger.checks() if self.flagger is not None else ())
         )
         # Answers held across windows until a commit is worth its cost (held_answers.py).
         self.memory = HeldAnswers(memory) if memory is not None else None
-        self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
+        self.engine = EngineHolder(engine_factory, enabled=not plan.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
         self.report = RunReport(
-            engine=engine_name,
-            model=model,
-            dry_run=options.dry_run,
+            engine=plan.engine_name,
+            model=plan.model,
+            dry_run=plan.dry_run,
             estimated_tokens=not tokenizer.exact,
             qa_levels=dict(qa.levels) if qa is not None else None,
         )
@@ -104,21 +102,35 @@ class Pipeline:
         self._on_planned = on_planned
         self.review = review
 
+    def stages(self) -> tuple[Callable[[Window], None], ...]:
+        """The run's outline. `run` reads the inputs a window at a time (`_read`: units split
+        into pieces, each a request), and takes every window through these stages, in order:
+
+        plan       `_plan`: what the memory knows is recalled, the rest tokenized into prompts
+                   (the engine starts meanwhile; `--prompts-out` gets them);
+        translate  `_translate`: the prompts go to the engine; as each answer comes back it is
+                   checked (`self.checks`: tags, glossary, QA), retried or repaired (dispatch.py),
+                   and every unit whose answers are all in is reassembled and written
+                   (`_write`: its output committed once its last unit is).
+
+        A dry run plans only: nothing is translated, nothing written."""
+        return (self._plan,) if self.plan.dry_run else (self._plan, self._translate)
+
     def run(self, sources: Sequence[SourceFile]) -> RunReport:
         started = time.monotonic()
         self._jobs = OutputJobs(
-            self.options,
-            self.options.output_rules(sources),
+            self.plan,
+            self.plan.output_rules(sources),
             self.report,
             self.progress,
             self.write_stdout,
-            glossary=self.glossary is not None,
             review=self.review,
         )
         self._queue = deque(sources)
-        if self.options.prompts_out is not None:
+        if self.plan.prompts_out is not None:
             with deferred():
-                self._prompts = PendingOutput(self.options.prompts_out, None)
+                self._prompts = PendingOutput(self.plan.prompts_out, None)
+        stages = self.stages()
         failed = True
         collecting = gc.isenabled()
         # A window's objects (a million for 65,536 segments) live until it is written: the cycle
@@ -127,8 +139,9 @@ class Pipeline:
         # collection paused, every new object stays in the youngest generation).
         gc.disable()
         try:
-            while (window := self._fill()) is not None:
-                self._translate(window)
+            while (window := self._read()) is not None:
+                for stage in stages:
+                    stage(window)
                 del window  # translated and written: freed before the next one is read
                 if collecting and (self._current is not None or self._queue):
                     gc.collect(0)  # (not after the last: automatic collection takes over then)
@@ -153,20 +166,20 @@ class Pipeline:
         return report
 
     # -- reading and planning -----------------------------------------------------------------
-    def _fill(self) -> Window | None:
+    def _read(self) -> Window | None:
         """Read units until the window is full or the inputs are done; None when nothing is left."""
         if self.flagger is not None:
             self.flagger.new_window()
         window = Window.checked_by(
             Planner(
                 self.tokenizer,
-                context_tokens=self.options.context_tokens,
-                source=self.options.source,
-                glossary=self.glossary,
+                context_tokens=self.plan.context_tokens,
+                source=self.plan.source,
+                glossary=self.plan.glossary,
             ),
             self.checks,
         )
-        while window.segments < self.options.window_segments:
+        while window.segments < self.plan.window_segments:
             current = self._next_input(window)
             if current is None:
                 break
@@ -194,7 +207,7 @@ class Pipeline:
             self.progress.phase("reading")
             opened = OpenInput(source, source.format.open(source), iter(()))
             opened.units = opened.reader.units()
-            for lang in self.options.targets:
+            for lang in self.plan.targets:
                 job = self._jobs.job(opened, lang)
                 opened.jobs.append(job)
                 window.new_jobs += job.live
@@ -202,8 +215,8 @@ class Pipeline:
             if merge is not None:
                 merge.merge_into(
                     self._jobs.kept_targets(opened),
-                    keep_removed=self.options.keep_removed,
-                    allow_mass_removal=self.options.allow_mass_removal,
+                    keep_removed=self.plan.keep_removed,
+                    allow_mass_removal=self.plan.allow_mass_removal,
                 )
             if any(job.live for job in opened.jobs):
                 self._current = opened
@@ -290,7 +303,7 @@ class Pipeline:
         """An engine that is running already gets the window's first requests while the rest is
         read and planned (EARLY_CHUNK at a time, as long as it has room): it works meanwhile, and
         the window's dispatch takes their answers (engine.base.TakesEarlyRequests)."""
-        if self.options.dry_run or window.early_closed:
+        if not self.engine.started or window.early_closed:  # (a dry run's never starts)
             return
         planner = window.planner
         new = planner.registered_since(window.early_seen)
@@ -316,7 +329,7 @@ class Pipeline:
         engine.send_early([engine_request(r) for r in planned[:room]])
 
     def _with_context(self, current: OpenInput) -> bool:
-        mode = self.options.context
+        mode = self.plan.context
         spec = FORMATS.get(current.source.format.name)
         return mode == "on" or (mode == "auto" and spec is not None and spec.context_by_default)
 
@@ -332,13 +345,14 @@ class Pipeline:
         window.looked_up.update(zip(keys, found, strict=True))  # `_recall` does not ask again
         return any(t is None for t in found)
 
-    # -- translating --------------------------------------------------------------------------
-    def _translate(self, window: Window) -> None:
-        planner, outcomes = window.planner, window.outcomes
+    # -- planning and translating ---------------------------------------------------------------
+    def _plan(self, window: Window) -> None:
+        """Recall what the memory knows (by text: the engine can start first), tokenize the rest."""
+        planner = window.planner
         asks = list(planner.asks.values())  # (some may be planned already: sent early)
-        recalled = self._recall(window, [a.key for a in asks])  # by text: the engine can start first
-        left = [a.key for a in asks if a.key not in recalled]
-        if left:
+        window.recalled = self._recall(window, [a.key for a in asks])
+        window.to_send = [a.key for a in asks if a.key not in window.recalled]
+        if window.to_send:
             self.engine.start()
         self.progress.phase("planning")
         planner.finish()  # tokenized while the engine starts
@@ -346,13 +360,15 @@ class Pipeline:
         report = self.report
         report.unique_segments += len(requests)
         report.prompt_tokens += sum(r.prompt_tokens for r in requests)
-        report.cache_hit_tokens += sum(r.prompt_tokens for r in requests if r.key in recalled)
+        report.cache_hit_tokens += sum(r.prompt_tokens for r in requests if r.key in window.recalled)
         if self._prompts is not None:
             self._write_prompts(planner, requests)
         if self._on_planned is not None:
             self._on_planned(requests)
-        if self.options.dry_run:
-            return
+
+    def _translate(self, window: Window) -> None:
+        """Send what the memory did not know; units are written as their answers come in."""
+        planner, left = window.planner, window.to_send
         self.progress.planned(
             files=window.new_jobs,
             requests=len(left),
@@ -360,21 +376,18 @@ class Pipeline:
         )
         for work in window.works:  # units with nothing to translate are done already
             if work.pending == 0:
-                self._finish(window, work)
-        for key in recalled:
+                self._write(window, work)
+        for key in window.recalled:
             self._settled(window, key)
         dispatcher = Dispatcher(
+            self.plan,
             self.engine.get,
-            outcomes,
+            window.outcomes,
             planner,
-            report=report,
+            report=self.report,
             progress=self.progress,
             memory=self.memory,
-            batch_tokens=self.options.batch_tokens,
-            batch_requests=self.options.batch_requests,
             on_final=lambda key: self._settled(window, key),
-            submit_bucket=self.options.submit_bucket,
-            long_first=self.options.long_first,
         )
         dispatcher.dispatch(smallest_units_first([planner.planned[k] for k in left], window))
         unfinished = [w for w in window.works if w.pending]
@@ -403,9 +416,10 @@ class Pipeline:
         for work in window.waiting.pop(key, ()):
             work.pending -= 1
             if work.pending == 0:
-                self._finish(window, work)
+                self._write(window, work)
 
-    def _finish(self, window: Window, work: UnitWork) -> None:
+    def _write(self, window: Window, work: UnitWork) -> None:
+        """A unit whose answers are all in: counted, flagged, handed to its job to be written."""
         finish_unit(window, work, self._input_order[work.job.input], flagger=self.flagger, review=self.review)
 
     def _write_prompts(self, planner: Planner, requests: Sequence[PlannedRequest]) -> None:

@@ -18,7 +18,7 @@ from ..text.languages import Language
 from .flagging import Where
 from .flagging import record as record_flag
 from .jobs import Job, OpenInput
-from .run_options import RunOptions
+from .run_options import RunPlan
 
 if TYPE_CHECKING:
     from ..review import RecordSpool
@@ -30,21 +30,19 @@ class OutputJobs:
 
     def __init__(
         self,
-        options: RunOptions,
+        plan: RunPlan,
         rules: OutputRules,
         report: RunReport,
         progress: ProgressEvents,
         write_stdout: Callable[[bytes], None] | None,
         *,
-        glossary: bool,
         review: RecordSpool | None = None,
     ) -> None:
-        self.options = options
+        self.plan = plan
         self.rules = rules
         self.report = report
         self.progress = progress
         self.write_stdout = write_stdout
-        self.glossary = glossary
         self.review = review
         self.recorded: set[Path] = set()  # output folders whose manifest this run updated
 
@@ -62,9 +60,9 @@ class OutputJobs:
             report.status, report.error = "failed", claim.refusal
         elif claim.protected is not None:
             report.status, report.warning = "skipped", claim.protected
-        elif self.options.dry_run:
+        elif self.plan.dry_run:
             report.status = "skipped"
-        if self.glossary:
+        if self.plan.glossary is not None:
             report.glossary = GlossaryStats()
         self.report.files.append(report)
         job = Job(
@@ -133,7 +131,7 @@ class OutputJobs:
                 record(
                     job.output,
                     job.input.source.path,
-                    self.options.provenance_of(job.input.source.format.name, job.input.source.options),
+                    self.plan.provenance_of(job.input.source.format.name, job.input.source.options),
                     entries=result.records if result is not None else None,
                     removed=result.archive if result is not None else None,
                     sources=result.sources if result is not None else None,

@@ -1,4 +1,7 @@
-"""What a pipeline run is asked to do: target languages, output folder, batch limits, order."""
+"""The run's plan: everything a pipeline run is asked to do (target languages, output folder,
+batch limits and order, a dry run, the checks, the glossary, what the outputs are recorded as
+written with), derived once from the settings (`RunConfig.plan`, run/config.py) and handed
+whole to every layer below: the driver, the dispatcher, the output jobs."""
 
 from __future__ import annotations
 
@@ -8,16 +11,21 @@ from pathlib import Path
 from typing import Literal
 
 from ..formats import output_provenance
+from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import OptionSet
 from ..outputs.paths import OutputRules
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
+from .outcomes import Check
 
 
 @dataclass(frozen=True, slots=True)
-class RunOptions:
+class RunPlan:
+    """One run's plan, immutable. A dry run (`dry_run`) reads, plans and reports, and stops
+    before the engine (`Pipeline`'s stages)."""
+
     targets: tuple[Language, ...]
     source: Language | None = None  # None: detect per segment (only Chinese-or-not matters)
     out_dir: Path | None = None
@@ -50,6 +58,13 @@ class RunOptions:
     # (`format_settings`: the run's options, formats/provenance.py).
     provenance: str = ""
     format_settings: OptionSet | None = None
+    # What the report names: the engine that answers, and the model it loads (None: none).
+    engine_name: str = ""
+    model: str | None = None
+    # Checks every answer must pass besides the pipeline's own (driver.py: `target_script` where
+    # the engine translates), and the glossary whose terms the answers must use (None: none).
+    validators: tuple[Check, ...] = ()
+    glossary: Glossary | None = None
 
     def output_rules(self, sources: Sequence[SourceFile]) -> OutputRules:
         """Where this run's outputs go, and which it may not write."""

@@ -49,6 +49,10 @@ class Window:
     new_jobs: int = 0
     early_seen: int = 0  # asks the early sends have looked at (`Pipeline._send_early`)
     early_closed: bool = False  # the engine had no more room for early requests
+    recalled: set[RequestKey] = field(default_factory=set)  # answered by the memory (`Pipeline._plan`)
+    to_send: list[RequestKey] = field(
+        default_factory=list
+    )  # the rest, for the engine (`Pipeline._translate`)
 
     @classmethod
     def checked_by(cls, planner: Planner, checks: Sequence[Check]) -> Window:

@@ -1,13 +1,15 @@
 """A run's settings parsed once into the typed records the run consumes: the languages, the
-discovery rules, the engine (which one, where it runs, built from what, sampling) and the served
-engine's server. Every check that needs no input, no file and no model happens here, so that a
-usage error comes before anything is read or loaded; nothing is derived twice."""
+discovery rules, the engine (which one, where it runs, built from what, sampling), the served
+engine's server, and the pipeline's plan (`RunConfig.plan`: every setting the pipeline reads).
+Every check that needs no input, no file and no model happens here, so that a usage error comes
+before anything is read or loaded; nothing is derived twice."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine import (
     ENGINES,
@@ -26,6 +28,10 @@ from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet, flag_of
 from ..settings import MemorySettings, OutputSettings, ReportSettings, Settings
 from ..text.languages import Language, language, model_language, parse_language_list
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary
+    from ..pipeline import RunPlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +133,34 @@ class RunConfig:
         if "-" in run_inputs.inputs:
             _check_standard_input(settings, targets)
         return cls(settings, targets, source, rules, engine_choice(settings))
+
+    def plan(self, *, context_tokens: int, provenance: str, glossary: Glossary | None) -> RunPlan:
+        """The pipeline's plan, derived from these settings once, with what only the run's start
+        knows: the tokens a request may take (the server's window), what decides a translation
+        besides its text (`provenance.py`), the glossary loaded."""
+        from ..pipeline import RunPlan, target_script  # (the pipeline is imported where a run starts)
+
+        settings, engine = self.settings, self.engine
+        return RunPlan(
+            targets=self.targets,
+            source=self.source,
+            out_dir=settings.output.out,
+            context_tokens=context_tokens,
+            batch_tokens=settings.model.batch_tokens,
+            dry_run=settings.reporting.dry_run,
+            prompts_out=settings.reporting.prompts_out,
+            overwrite=settings.output.overwrite,
+            keep_removed=settings.output.keep_removed,
+            allow_mass_removal=settings.output.allow_mass_removal,
+            exact_locales=settings.output.exact_locales,
+            provenance=provenance,
+            format_settings=self.discovery.options,
+            context=settings.memory.context,
+            engine_name=engine.runs.name,
+            model=engine.reported_model,
+            validators=(target_script,) if engine.runs.translates else (),
+            glossary=glossary,
+        )
 
     def with_engine(self, engine: EngineChoice) -> RunConfig:
         return replace(self, engine=engine)

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 from ..engine import Engine, Prepared, ServedModel, StartGate
 from ..errors import EngineUnavailable, ExitCode
 from ..inputs.discovery import Discovered, find_inputs
-from ..memory import MemoryContext, PipelineMemory, TranslationMemory, default_memory_path
+from ..memory import PipelineMemory, TranslationMemory, default_memory_path
 from ..model.files import check_model_reachable, has_random_weights
 from ..model.prompts import CONTEXT_TOKENS
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.locations import check_locations, check_side_files
-from ..pipeline import Pipeline, RunOptions, target_script
+from ..pipeline import Pipeline
 from ..qa import QaOptions, QaSuite
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
@@ -143,7 +143,11 @@ class Session:
     ) -> None:
         settings, config = self.settings, self.config
         context = memory_context(engine, glossary, self.config.remapped)
-        options = self._run_options(context)
+        plan = config.plan(
+            context_tokens=self._context_tokens(),
+            provenance=provenance(config, context),
+            glossary=glossary,
+        )
         memory = self.memory = (
             PipelineMemory(self.memory_file, context, config.source.memory_code if config.source else None)
             if self.memory_file is not None
@@ -158,20 +162,16 @@ class Session:
                     prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
                 factory = self._factory(engine, prepared=prepared)
             self.pipeline = Pipeline(
-                options,
+                plan,
                 tokenizer,
                 self._engine_source(engine, factory),
-                progress=self.progress,
-                write_stdout=self.extras.stdout,
-                engine_name=engine.runs.name,
-                model=self.report.model,
-                validators=(target_script,) if engine.runs.translates else (),
-                glossary=glossary,
                 memory=memory,
-                review=self.review,
                 qa=QaSuite(
                     settings.of(QaOptions), translating=engine.runs.translates, source_lang=config.source_code
                 ),
+                progress=self.progress,
+                write_stdout=self.extras.stdout,
+                review=self.review,
             )
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
@@ -188,25 +188,6 @@ class Session:
                 prepared.close()
         if memory is not None and memory.store_error:
             self.progress.notice("warning", memory.store_error)
-
-    def _run_options(self, context: MemoryContext) -> RunOptions:
-        settings, config = self.settings, self.config
-        return RunOptions(
-            targets=config.targets,
-            source=config.source,
-            out_dir=settings.output.out,
-            context_tokens=self._context_tokens(),
-            batch_tokens=settings.model.batch_tokens,
-            dry_run=settings.reporting.dry_run,
-            prompts_out=settings.reporting.prompts_out,
-            overwrite=settings.output.overwrite,
-            keep_removed=settings.output.keep_removed,
-            allow_mass_removal=settings.output.allow_mass_removal,
-            exact_locales=settings.output.exact_locales,
-            provenance=provenance(config, context),
-            format_settings=config.discovery.options,
-            context=settings.memory.context,
-        )
 
     def _stop_engine_log(self, factory: EngineFactory) -> None:
         """An early start nothing took is stopped first: its processes' last words go to the log."""
