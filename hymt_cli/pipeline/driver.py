@@ -27,7 +27,7 @@ from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..review import RecordSpool
-from ..signals import deferred
+from ..signals import collector_paused, deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
@@ -117,26 +117,23 @@ class Pipeline:
             with deferred():
                 self._prompts = PendingOutput(self.options.prompts_out, None)
         failed = True
-        collecting = gc.isenabled()
         # A window's objects (a million for 65,536 segments) live until it is written: the cycle
         # collector, run as they are made, went through them again and again (a quarter of a
         # long text's run). It runs once between windows instead, on what was made since (with
         # collection paused, every new object stays in the youngest generation).
-        gc.disable()
         try:
-            while (window := self._fill()) is not None:
-                self._translate(window)
-                del window  # translated and written: freed before the next one is read
-                if collecting and (self._current is not None or self._queue):
-                    gc.collect(0)  # (not after the last: automatic collection takes over then)
-            if self._prompts is not None:
-                self._prompts.commit()
-            if self.flagger is not None:
-                self.flagger.finish()
+            with collector_paused() as collecting:
+                while (window := self._fill()) is not None:
+                    self._translate(window)
+                    del window  # translated and written: freed before the next one is read
+                    if collecting and (self._current is not None or self._queue):
+                        gc.collect(0)  # (not after the last: automatic collection takes over then)
+                if self._prompts is not None:
+                    self._prompts.commit()
+                if self.flagger is not None:
+                    self.flagger.finish()
             failed = False
         finally:
-            if collecting:
-                gc.enable()
             if self.memory is not None:  # what was answered is kept, also when the run stops early
                 self.memory.flush()
             self.engine.close(failed=failed)

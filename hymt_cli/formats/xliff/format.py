@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
+from ...signals import collector_paused
 from ..base import Decoded
 from ..layout import Layout, same_language, spell
 from ..strings import (
@@ -44,7 +45,7 @@ from ..strings import (
     parse_value,
 )
 from ..strings.icu import Complex
-from ..strings.outline import Outline, collector_paused
+from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
