@@ -102,10 +102,10 @@ def start_vllm(
     needs it (`gate`): engine processes start at once and stop if the run abandons them; an
     engine in this process waits for the run's word."""
     route_vllm_logs_to_stderr(verbose)
-    keep_kernel_caches()
+    caches = keep_kernel_caches()
     check_local_model(options.model)
     plan = plan_vllm(options)
-    seed_kernel_cache(plan.capability)  # a fresh machine: what a kept cache would hold
+    seed_kernel_cache(plan.capability, caches)  # a fresh machine: what a kept cache would hold
     if not plan.slots:
         if gate is not None and not gate.wait():  # an engine in this process cannot stop half-way
             raise EngineUnavailable("the engine was not needed: its start was abandoned")
