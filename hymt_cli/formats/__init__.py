@@ -28,6 +28,7 @@ from .base import (
     InputReader,
     InputSource,
     ParsedDocument,
+    ReadSizes,
     Unit,
     UnitWriter,
 )
@@ -319,6 +320,7 @@ __all__ = [
     "DocumentFormat",
     "FormatError",
     "InputFormat",
+    "ReadSizes",
     "InputReader",
     "InputSource",
     "ParsedDocument",

@@ -22,11 +22,18 @@ from typing import BinaryIO, ClassVar
 from ..text.exemplars import refusal
 from ..text.segments import Segment
 from ..text.substitutes import is_legacy
-from .base import Decoded, DocumentDecodeError, FormatError, InputSource, ParsedDocument, Unit
+from .base import (
+    READ_SIZES,
+    Decoded,
+    DocumentDecodeError,
+    FormatError,
+    InputSource,
+    ParsedDocument,
+    ReadSizes,
+    Unit,
+)
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
-
-PART_BYTES = 1 << 18  # a part of a long document: about this many bytes, cut where the format can
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +118,8 @@ class SplicingFormat:
         segments here (how a report names them, its own checks of their translations)."""
         return Unit(index, parsed.segments, Document(decoded, parsed))
 
-    def open(self, source: InputSource) -> DocumentReader:
-        return DocumentReader(self, source)
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> DocumentReader:
+        return DocumentReader(self, source, part_bytes=sizes.part_bytes)
 
     def segments(self, src: str) -> list[Segment]:
         return list(self.parse(src).segments)
@@ -124,10 +131,12 @@ class SplicingFormat:
 
 
 class DocumentReader:
-    def __init__(self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int | None = None) -> None:
+    def __init__(
+        self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int = READ_SIZES.part_bytes
+    ) -> None:
         self._format = fmt
         self._source = source
-        self._part_bytes = part_bytes or PART_BYTES
+        self._part_bytes = part_bytes  # a part of a long document: about this many bytes
         self._output: Decoded | None = None  # how outputs are encoded, once the input is decoded
 
     def units(self) -> Iterator[Unit]:

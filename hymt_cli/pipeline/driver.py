@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from ..engine.base import Engine, TakesEarlyRequests
-from ..formats import FORMATS, EncodedOutput, FormatError, Unit, strings_reader
+from ..formats import FORMATS, EncodedOutput, FormatError, ReadSizes, Unit, strings_reader
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
@@ -33,7 +33,7 @@ from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
 from .engine_start import EngineHolder
 from .flagging import Flagger
-from .held_answers import HeldAnswers
+from .held_answers import MAX_HELD, HeldAnswers
 from .jobs import OpenInput
 from .outcomes import Check
 from .output_jobs import OutputJobs
@@ -65,10 +65,13 @@ class Pipeline:
         on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
         review: RecordSpool | None = None,
         qa: QaSuite | None = None,
+        read_sizes: ReadSizes | None = None,
+        max_held: int = MAX_HELD,
     ) -> None:
         """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
         `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
-        checks (hymt_cli/qa) to run on every answer (None: none)."""
+        checks (hymt_cli/qa) to run on every answer (None: none). `read_sizes`: how much of an
+        input its reader takes at a time (None: the defaults); `max_held`: HeldAnswers'."""
         self.options = options
         self.tokenizer = tokenizer
         self.glossary = glossary
@@ -82,7 +85,8 @@ class Pipeline:
             + (self.flagger.checks() if self.flagger is not None else ())
         )
         # Answers held across windows until a commit is worth its cost (held_answers.py).
-        self.memory = HeldAnswers(memory) if memory is not None else None
+        self.memory = HeldAnswers(memory, max_held=max_held) if memory is not None else None
+        self.read_sizes = read_sizes or ReadSizes()
         self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
@@ -186,7 +190,7 @@ class Pipeline:
         while self._current is None and self._queue:
             source = self._queue.popleft()
             self.progress.phase("reading")
-            opened = OpenInput(source, source.format.open(source), iter(()))
+            opened = OpenInput(source, source.format.open(source, self.read_sizes), iter(()))
             opened.units = opened.reader.units()
             for lang in self.options.targets:
                 job = self._jobs.job(opened, lang)

@@ -35,6 +35,7 @@ from ..strings import (
     Entry,
     IcuError,
     Item,
+    PluralLanguages,
     StringsFormat,
     Value,
     active,
@@ -123,10 +124,13 @@ class XliffFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
+    # An ICU unit's plural gets every language's forms (not only `languages`'), as it always has.
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
         return _Scan(text, self.review).items()
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
         return _Scan(text, self.review, wanted).items()
 
     def outline(self, text: str) -> Outline:
