@@ -67,8 +67,6 @@ def worker_hymt(spec: dict, result: dict) -> None:
     from hymt_cli.engine import vllm_plan
     from hymt_cli.engine.base import Sampling
 
-    if spec.get("staggered"):  # replicas sharing a GPU one after another (the rule of issue 20)
-        vllm_plan.START_TOGETHER = False
     options = hymt_options(spec)
     holder: dict = {}
     phases: list = result.setdefault("phases", [])
@@ -82,7 +80,14 @@ def worker_hymt(spec: dict, result: dict) -> None:
     def factory():
         t0 = time.monotonic()
         result["engine_start_requested_s"] = round(time.time() - spec["launched"], 2)
-        engine = vllm_plan.start_vllm(options, Sampling(), ignore_eos=True, on_phase=on_phase)
+        engine = vllm_plan.start_vllm(
+            options,
+            Sampling(),
+            ignore_eos=True,
+            on_phase=on_phase,
+            # replicas sharing a GPU one after another (the rule of issue 20)
+            start_together=not spec.get("staggered"),
+        )
         result["engine_init_s"] = round(time.monotonic() - t0, 2)
         result["engines"] = len(getattr(engine, "served", {})) or 1
         holder["engine"] = engine

@@ -14,15 +14,24 @@ is never used: it is compiled as before.
 from __future__ import annotations
 
 import json
-import os
 import tarfile
-import tempfile
 from importlib import metadata
 from pathlib import Path
+from typing import NamedTuple
+
+from ..outputs.atomic import write_atomically
 
 PACKS = Path(__file__).with_name("kernel_packs")
 TRITON_PREFIX = "triton/"  # members for TRITON_CACHE_DIR; the others for VLLM_CACHE_ROOT
 GROUP_PREFIX = "__grp__"  # a Triton kernel group: the files of one compiled kernel
+
+
+class KernelCaches(NamedTuple):
+    """Where vLLM keeps its caches (`VLLM_CACHE_ROOT`) and Triton its kernels (`TRITON_CACHE_DIR`):
+    vllm_engine.keep_kernel_caches decides them once."""
+
+    vllm: Path
+    triton: Path
 
 
 def pack_name(vllm: str, triton: str, capability: tuple[int, int]) -> str:
@@ -41,23 +50,19 @@ def installed_pack(capability: tuple[int, int] | None, folder: Path = PACKS) -> 
     return path if path.is_file() else None
 
 
-def seed_kernel_cache(capability: tuple[int, int] | None, folder: Path = PACKS) -> int:
+def seed_kernel_cache(capability: tuple[int, int] | None, caches: KernelCaches, folder: Path = PACKS) -> int:
     """Seed the caches from the pack for this machine, if hymt carries one (`seed_from`)."""
     pack = installed_pack(capability, folder)
-    return seed_from(pack) if pack is not None else 0
+    return seed_from(pack, caches) if pack is not None else 0
 
 
-def seed_from(pack: Path) -> int:
-    """Unpack the pack's files that the caches lack (`VLLM_CACHE_ROOT`, `TRITON_CACHE_DIR`:
-    set by `keep_kernel_caches` first); never replace one. Returns the files written. Once
-    done for a pack, a marker in the cache root skips the work."""
-    root = os.environ.get("VLLM_CACHE_ROOT")
-    if root is None:
-        return 0
-    marker = Path(root) / f".hymt-seeded-{pack.name}"
+def seed_from(pack: Path, caches: KernelCaches) -> int:
+    """Unpack the pack's files that the caches lack; never replace one. Returns the files
+    written. Once done for a pack, a marker in the vLLM cache root skips the work."""
+    root, triton = caches
+    marker = root / f".hymt-seeded-{pack.name}"
     if marker.exists():
         return 0
-    triton = Path(os.environ.get("TRITON_CACHE_DIR") or Path(root) / "triton")
     written = 0
     try:
         with tarfile.open(pack, "r:xz") as archive:
@@ -68,7 +73,7 @@ def seed_from(pack: Path) -> int:
                 base, inside = (
                     (triton, name.removeprefix(TRITON_PREFIX))
                     if name.startswith(TRITON_PREFIX)
-                    else (Path(root), name)
+                    else (root, name)
                 )
                 if Path(inside).is_absolute() or ".." in Path(inside).parts:  # never outside the cache
                     continue
@@ -82,7 +87,7 @@ def seed_from(pack: Path) -> int:
                         located_group(read, target.parent) if target.name.startswith(GROUP_PREFIX) else read
                     )
                     if content is not None:
-                        _write_new(target, content)
+                        write_atomically(target, content)  # an engine starting beside us never reads half
                         written += 1
         marker.touch()
     except (OSError, tarfile.TarError):  # a cache that cannot be written: vLLM compiles, as before
@@ -103,16 +108,3 @@ def located_group(content: bytes, folder: Path) -> bytes | None:
     if not all(Path(name).name == name == Path(path).name for name, path in children.items()):
         return None
     return json.dumps({"child_paths": located}).encode()
-
-
-def _write_new(target: Path, data: bytes) -> None:
-    """Written whole or not at all: an engine starting beside us never reads half a kernel."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".hymt-")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

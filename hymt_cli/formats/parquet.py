@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import first_line
-from .base import DocumentFormat, FormatError, InputSource, Unit
+from .base import READ_SIZES, DocumentFormat, FormatError, InputSource, ReadSizes, Unit
 from .row_context import NO_CONTEXT, ContextColumns, ContextMode, RowContext
 from .table_cells import (
     CellPlanner,
@@ -57,7 +57,7 @@ class ParquetFormat:
         self.cell_format = cell_format
         self.context = ContextColumns.of(options.context_columns, context)
 
-    def open(self, source: InputSource) -> ParquetReader:
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> ParquetReader:
         return ParquetReader(self.options, self.cell_format, source, self.context)
 
 

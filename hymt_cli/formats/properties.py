@@ -31,7 +31,7 @@ from typing import ClassVar
 from ..text.segments import join_surrogates
 from .base import Decoded, FormatError
 from .layout import Layout, in_i18n_place, path_language, stem_suffix
-from .strings import Entry, Item, StringsFormat, active, parse_value
+from .strings import Entry, Item, PluralLanguages, StringsFormat, active, parse_value
 from .strings.conventions import Convention
 from .strings.outline import Container, Copied, Leaf, Member, Outline, Splice, indentation, newline_of
 from .strings.shape import is_text
@@ -225,13 +225,17 @@ class PropertiesFormat(StringsFormat):
                 "it is in another encoding, convert it to UTF-8 first",
             )
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
-        return self._scan(text, wanted)
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
 
-    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+    def _scan(
+        self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
+    ) -> Iterator[Item]:
         style = style_of(text)
         for pair in pairs(text):
             if wanted is not None and not wanted(pair.value_start, pair.value_end):
@@ -240,7 +244,7 @@ class PropertiesFormat(StringsFormat):
             value = _value(text, pair, raw)
             if not value.strip() or not is_text(value):
                 continue
-            parsed = parse_value(value, conventions_for(value))
+            parsed = parse_value(value, conventions_for(value), plural_languages=languages)
             if parsed.segments:
                 yield Entry(
                     pair.value_start,

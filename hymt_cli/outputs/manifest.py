@@ -26,6 +26,7 @@ import json
 import os
 import stat
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -214,9 +215,9 @@ def record(
             if not state.usable:
                 state.files, state.usable = {}, True
             state.files[path.name] = entry
-            _fold(folder)
+            _fold(folder, state)
         elif state.journal_entries >= max(FOLD_AT_LEAST, state.manifest_entries):
-            _fold(folder)
+            _fold(folder, state)
 
 
 def _append(journal: Path, line: str) -> None:
@@ -246,8 +247,8 @@ def settle(folder: Path) -> None:
     """Fold the folder's journal into its manifest (the end of a run: the manifest alone then
     lists every output, the same bytes for the same outputs)."""
     with locked(folder), _memory:
-        if _current(folder).journal_entries:
-            _fold(folder)
+        if (state := _current(folder)).journal_entries:
+            _fold(folder, state)
 
 
 # -- what a process keeps of each folder it read -----------------------------------------------
@@ -267,7 +268,38 @@ class _Folder:
     usable: bool  # False: the manifest exists and cannot be read (nothing counts as hymt's)
 
 
-_cache: dict[Path, _Folder] = {}
+CACHED_FOLDERS = 1024  # (a run into every language keeps a few dozen folders busy at a time)
+
+
+class FolderCache:
+    """The folders read last (`size` of them, the one used least recently let go first): a long
+    run writing into many folders keeps a bounded number; a folder let go is read again from its
+    files, as the first time."""
+
+    def __init__(self, size: int = CACHED_FOLDERS) -> None:
+        self.size = size
+        self._folders: OrderedDict[Path, _Folder] = OrderedDict()
+
+    def get(self, folder: Path) -> _Folder | None:
+        state = self._folders.get(folder)
+        if state is not None:
+            self._folders.move_to_end(folder)
+        return state
+
+    def put(self, folder: Path, state: _Folder) -> None:
+        self._folders[folder] = state
+        self._folders.move_to_end(folder)
+        while len(self._folders) > self.size:
+            self._folders.popitem(last=False)
+
+    def __contains__(self, folder: Path) -> bool:
+        return folder in self._folders
+
+    def __len__(self) -> int:
+        return len(self._folders)
+
+
+_cache = FolderCache()
 _memory = threading.RLock()
 
 
@@ -290,7 +322,7 @@ def _refreshed(folder: Path) -> _Folder:
             return known
     state = _read(folder, manifest)
     state.journal = journal
-    _cache[folder] = state
+    _cache.put(folder, state)
     return state
 
 
@@ -336,9 +368,8 @@ def _read_journal(folder: Path, state: _Folder) -> None:
             state.files[name] = written
 
 
-def _fold(folder: Path) -> None:
+def _fold(folder: Path, state: _Folder) -> None:
     """Rewrite the manifest with every entry (the journal's included), then drop the journal."""
-    state = _cache[folder]
     payload = {"schema": SCHEMA, "files": {name: _fields(w) for name, w in sorted(state.files.items())}}
     # ASCII with \u escapes: file names that are not UTF-8 (surrogate-escaped bytes) survive.
     write_atomically(folder / MANIFEST_NAME, (json.dumps(payload, indent=1) + "\n").encode("ascii"))

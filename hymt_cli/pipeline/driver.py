@@ -26,7 +26,7 @@ from ..outputs.paths import PendingOutput
 from ..qa import QaSuite
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
-from ..signals import deferred
+from ..signals import collector_paused, deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
@@ -83,7 +83,7 @@ class Pipeline:
             + (self.flagger.checks() if self.flagger is not None else ())
         )
         # Answers held across windows until a commit is worth its cost (held_answers.py).
-        self.memory = HeldAnswers(memory) if memory is not None else None
+        self.memory = HeldAnswers(memory, max_held=plan.max_held) if memory is not None else None
         self.engine = EngineHolder(engine_factory, enabled=not plan.dry_run)
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
@@ -132,27 +132,24 @@ class Pipeline:
                 self._prompts = PendingOutput(self.plan.prompts_out, None)
         stages = self.stages()
         failed = True
-        collecting = gc.isenabled()
         # A window's objects (a million for 65,536 segments) live until it is written: the cycle
         # collector, run as they are made, went through them again and again (a quarter of a
         # long text's run). It runs once between windows instead, on what was made since (with
         # collection paused, every new object stays in the youngest generation).
-        gc.disable()
         try:
-            while (window := self._read()) is not None:
-                for stage in stages:
-                    stage(window)
-                del window  # translated and written: freed before the next one is read
-                if collecting and (self._current is not None or self._queue):
-                    gc.collect(0)  # (not after the last: automatic collection takes over then)
-            if self._prompts is not None:
-                self._prompts.commit()
-            if self.flagger is not None:
-                self.flagger.finish()
+            with collector_paused() as collecting:
+                while (window := self._read()) is not None:
+                    for stage in stages:
+                        stage(window)
+                    del window  # translated and written: freed before the next one is read
+                    if collecting and (self._current is not None or self._queue):
+                        gc.collect(0)  # (not after the last: automatic collection takes over then)
+                if self._prompts is not None:
+                    self._prompts.commit()
+                if self.flagger is not None:
+                    self.flagger.finish()
             failed = False
         finally:
-            if collecting:
-                gc.enable()
             if self.memory is not None:  # what was answered is kept, also when the run stops early
                 self.memory.flush()
             self.engine.close(failed=failed)
@@ -205,7 +202,7 @@ class Pipeline:
         while self._current is None and self._queue:
             source = self._queue.popleft()
             self.progress.phase("reading")
-            opened = OpenInput(source, source.format.open(source), iter(()))
+            opened = OpenInput(source, source.format.open(source, self.plan.read_sizes), iter(()))
             opened.units = opened.reader.units()
             for lang in self.plan.targets:
                 job = self._jobs.job(opened, lang)

@@ -13,7 +13,7 @@ answers were committed as it ended.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..signals import deferred
 from .dispatch import MEMORY_CHUNK, Memory
@@ -29,12 +29,17 @@ MAX_HELD = 2 * 65_536
 
 class HeldAnswers:
     """The run's memory hook (`Memory`), holding what is remembered until a commit is due.
-    `flush` commits what is held: the run calls it as it ends, also on an error or a signal."""
+    `flush` commits what is held: the run calls it as it ends, also on an error or a signal.
+    `clock` tells the time in seconds (tests give a fake one); `max_held`: MAX_HELD."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(
+        self, memory: Memory, *, clock: Callable[[], float] = time.monotonic, max_held: int = MAX_HELD
+    ) -> None:
         self.memory = memory
+        self.max_held = max_held
+        self._clock = clock
         self._held: dict[RequestKey, str] = {}
-        self._committed = time.monotonic()
+        self._committed = clock()
         self._gap = MEMORY_SECONDS
 
     def recall(self, keys: Sequence[RequestKey]) -> list[str | None]:
@@ -45,8 +50,8 @@ class HeldAnswers:
 
     def remember(self, items: Sequence[tuple[RequestKey, str]]) -> None:
         self._held.update(items)
-        waited = time.monotonic() - self._committed
-        if len(self._held) >= MAX_HELD or (len(self._held) >= MEMORY_CHUNK and waited >= self._gap):
+        waited = self._clock() - self._committed
+        if len(self._held) >= self.max_held or (len(self._held) >= MEMORY_CHUNK and waited >= self._gap):
             self.flush()
 
     def flush(self) -> None:
@@ -54,8 +59,8 @@ class HeldAnswers:
         if not self._held:
             return
         items, self._held = list(self._held.items()), {}
-        started = time.monotonic()
+        started = self._clock()
         with deferred():
             self.memory.remember(items)
-        self._committed = time.monotonic()
+        self._committed = self._clock()
         self._gap = max(MEMORY_SECONDS, MEMORY_COMMIT_SHARE * (self._committed - started))

@@ -8,17 +8,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..formats import output_provenance
-from ..glossary import Glossary
+from ..formats.base import READ_SIZES, ReadSizes
 from ..inputs.sources import SourceFile
 from ..model.prompts import CONTEXT_TOKENS
 from ..options import OptionSet
 from ..outputs.paths import OutputRules
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
+from .held_answers import MAX_HELD
 from .outcomes import Check
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,10 @@ class RunPlan:
     # the engine translates), and the glossary whose terms the answers must use (None: none).
     validators: tuple[Check, ...] = ()
     glossary: Glossary | None = None
+    # How much of an input its reader takes at a time (formats/base.ReadSizes), and how many
+    # answers are held for the memory at most (held_answers.py): tests make them small.
+    read_sizes: ReadSizes = READ_SIZES
+    max_held: int = MAX_HELD
 
     def output_rules(self, sources: Sequence[SourceFile]) -> OutputRules:
         """Where this run's outputs go, and which it may not write."""

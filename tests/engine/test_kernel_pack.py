@@ -14,6 +14,7 @@ from hymt_cli.engine.kernel_pack import (
     GROUP_PREFIX,
     PACKS,
     TRITON_PREFIX,
+    KernelCaches,
     installed_pack,
     pack_name,
     seed_from,
@@ -29,10 +30,9 @@ def _pack(path: Path, members: dict[str, bytes]) -> Path:
     return path
 
 
-def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pack_fills_what_the_caches_lack(tmp_path: Path) -> None:
     root, triton = tmp_path / "vllm", tmp_path / "kernels"
-    monkeypatch.setenv("VLLM_CACHE_ROOT", str(root))
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    caches = KernelCaches(root, triton)
     (triton / "B2").mkdir(parents=True)
     (triton / "B2" / "k.cubin").write_bytes(b"the user's own")
     pack = _pack(
@@ -47,7 +47,7 @@ def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.M
             f"{tmp_path}/absolute-root.txt": b"never",
         },
     )
-    assert seed_from(pack) == 3
+    assert seed_from(pack, caches) == 3
     assert (triton / "A1" / "k.cubin").read_bytes() == b"\x7fELF"
     assert json.loads((triton / "A1" / "__grp__k.json").read_text()) == {
         "child_paths": {"k.cubin": str(triton / "A1" / "k.cubin")}
@@ -57,7 +57,7 @@ def test_a_pack_fills_what_the_caches_lack(tmp_path: Path, monkeypatch: pytest.M
     assert not (tmp_path / "outside.txt").exists()
     assert not (tmp_path / "absolute.txt").exists() and not (tmp_path / "absolute-root.txt").exists()
     (triton / "A1" / "k.cubin").unlink()
-    assert seed_from(pack) == 0  # once per pack: the cache is the user's from then on
+    assert seed_from(pack, caches) == 0  # once per pack: the cache is the user's from then on
     assert not (triton / "A1" / "k.cubin").exists()
 
 
@@ -67,14 +67,11 @@ def test_no_pack_without_a_gpu_or_for_another_stack(tmp_path: Path) -> None:
     assert installed_pack((9, 0), tmp_path) is None  # no pack in the folder for what is installed
 
 
-def test_a_kernel_group_names_its_files_where_this_cache_keeps_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_kernel_group_names_its_files_where_this_cache_keeps_them(tmp_path: Path) -> None:
     """Triton finds a kernel's files through its group's absolute paths: those of the machine
     that compiled it would never exist here, and Triton would compile it again."""
     root, triton = tmp_path / "vllm", tmp_path / "here" / "triton"
-    monkeypatch.setenv("VLLM_CACHE_ROOT", str(root))
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    caches = KernelCaches(root, triton)
     group = {"child_paths": {"k.cubin": "k.cubin", "k.json": "k.json"}}
     hostile = {"child_paths": {"k.cubin": "/etc/passwd"}}
     pack = _pack(
@@ -87,7 +84,7 @@ def test_a_kernel_group_names_its_files_where_this_cache_keeps_them(
             "triton/C3/__grp__k.json": b"not json",
         },
     )
-    assert seed_from(pack) == 3
+    assert seed_from(pack, caches) == 3
     located = json.loads((triton / "A1" / "__grp__k.json").read_text())["child_paths"]
     assert located == {"k.cubin": str(triton / "A1" / "k.cubin"), "k.json": str(triton / "A1" / "k.json")}
     assert all(Path(p).is_file() for p in located.values())
@@ -115,3 +112,17 @@ def test_every_shipped_pack_is_complete_and_stays_in_its_cache() -> None:
                 folder = Path(name).parent
                 assert all(Path(path).name == path == child for child, path in children.items())
                 assert all((folder / child).as_posix() in members for child in children)
+
+
+def test_the_caches_are_decided_once_and_passed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`keep_kernel_caches` sets the folders vLLM and Triton read and returns them: what the
+    kernels are seeded into (a user's own choice kept)."""
+    from hymt_cli.engine.vllm_engine import keep_kernel_caches
+
+    for name in ("VLLM_CACHE_ROOT", "TRITON_CACHE_DIR"):  # (as they were after the test: set, then unset)
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert keep_kernel_caches() == KernelCaches(tmp_path / "vllm", tmp_path / "vllm" / "triton")
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "mine"))
+    assert keep_kernel_caches() == KernelCaches(tmp_path / "vllm", tmp_path / "mine")

@@ -187,9 +187,8 @@ def test_every_gpu_gets_its_engines(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     assert [s.after for s in vllm_plan.plan_vllm(with_vllm(options, replicas=2)).slots] == [None, 0, None, 2]
     sized = replace(with_vllm(options, replicas=2), extra={"kv_cache_memory_bytes": 20 << 30})  # the user's
     assert [s.after for s in vllm_plan.plan_vllm(sized).slots] == [None, None, None, None]
-    monkeypatch.setattr(vllm_plan, "START_TOGETHER", False)  # the bench's staggered variant
-    assert [s.after for s in vllm_plan.plan_vllm(sized).slots] == [None, 0, None, 2]
-    monkeypatch.setattr(vllm_plan, "START_TOGETHER", True)
+    staggered = vllm_plan.plan_vllm(sized, start_together=False)  # the bench's staggered variant
+    assert [s.after for s in staggered.slots] == [None, 0, None, 2]
     (tmp_path / "config.json").write_text(__import__("json").dumps(HYMT_18B))
     one = vllm_plan.plan_vllm(with_vllm(options, gpus="1", replicas=1))
     assert one.slots == () and one.devices == "1" and one.tuning is not None

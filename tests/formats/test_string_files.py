@@ -23,7 +23,7 @@ from strings_helpers import (
 
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import OPEN, PseudoEngine
-from hymt_cli.formats.strings import document
+from hymt_cli.formats import ReadSizes
 
 FILES = corpus_files() + sample_files()
 SEVERAL_LOCALES = {"minimal-mistakes-ui-text.yml"}  # a Jekyll theme's `_data/ui-text.yml`
@@ -44,19 +44,19 @@ def test_the_corpus_has_three_real_files_per_format_and_big_ones() -> None:
         assert f"{path.parent.name}/{path.name}\t" in listed, path
 
 
-def _run(paths: list[Path], lang: str, engine: type, out: Path) -> dict[Path, Path]:
-    report, outputs = translate_files(paths, engine, out, lang=lang)
+def _run(
+    paths: list[Path], lang: str, engine: type, out: Path, sizes: ReadSizes | None = None
+) -> dict[Path, Path]:
+    report, outputs = translate_files(paths, engine, out, lang=lang, read_sizes=sizes)
     assert report.files_failed == 0, [f.error for f in report.files if f.error]
     return outputs
 
 
 @pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
-def test_identity_gives_every_file_back_byte_for_byte(
-    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_identity_gives_every_file_back_byte_for_byte(lang: str, tmp_path: Path) -> None:
     # small units: files are translated and written in many windows, as a huge file is
-    monkeypatch.setattr(document, "SEGMENTS_PER_UNIT", 64)
-    for source, output in _run(BY_LANGUAGE[lang], lang, IdentityEngine, tmp_path).items():
+    small = ReadSizes(segments_per_unit=64)
+    for source, output in _run(BY_LANGUAGE[lang], lang, IdentityEngine, tmp_path, small).items():
         data, written = source.read_bytes(), output.read_bytes()
         if written != data:  # a file lacking categories of its own language gets them (documented)
             text = data.decode("utf-8")

@@ -7,9 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hymt_cli.formats.json_strings.format import JsonStringsFormat
 from hymt_cli.formats.strings import (
     Convention,
+    Entry,
     IcuError,
+    StringsFormat,
     active,
     escaper,
     gettext_plurals,
@@ -20,6 +23,8 @@ from hymt_cli.formats.strings import (
 )
 from hymt_cli.formats.strings.icu import Complex
 from hymt_cli.formats.strings.values import placeholders
+from hymt_cli.formats.toml_strings import TomlStringsFormat
+from hymt_cli.formats.yaml_strings import YamlStringsFormat
 from hymt_cli.text.languages import LANGUAGES
 
 C = Convention
@@ -186,3 +191,30 @@ def test_new_plural_forms_are_segments_for_their_language_only() -> None:
 def test_a_translation_with_wrong_tags_keeps_the_source_message() -> None:
     value = parse_value("Hi %s, you have %d files", frozenset({C.PRINTF}))
     assert value.render({0: "Salut <s2/>"}) == value.text
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        (JsonStringsFormat(), '{"files_one": "{{count}} file", "files_other": "{{count}} files"}\n'),
+        (TomlStringsFormat(), '[files]\none = "{{count}} file"\nother = "{{count}} files"\n'),
+        (YamlStringsFormat(), 'en:\n  files:\n    one: "%{count} file"\n    other: "%{count} files"\n'),
+        (JsonStringsFormat(), '{"files": "{count, plural, one {# file} other {# files}}"}\n'),
+    ],
+    ids=["i18next", "toml", "rails", "icu"],
+)
+def test_a_scan_makes_plural_forms_for_the_languages_it_is_given(fmt: StringsFormat, text: str) -> None:
+    """The languages a scan makes new plural forms for are its argument (plural codes), not
+    state around it: for Russian alone, only Russian forms; for none named, every language's."""
+
+    def new_forms(languages: tuple[str, ...] | None) -> set[str]:
+        found: set[str] = set()
+        for item in fmt.scan(text, languages):
+            if isinstance(item, Entry):
+                found |= set(item.targets or ())
+                found |= {t for s in item.value.segments for t in (s.targets or ())}
+        return found
+
+    assert new_forms(("ru",)) == {"ru"}
+    assert new_forms(("de",)) == set()  # German has English's categories: nothing to add
+    assert {"ru", "pl", "ar"} <= new_forms(None)

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from clirun import hymt
 
 from hymt_cli.errors import ExitCode
+from hymt_cli.outputs import manifest
 from hymt_cli.outputs.manifest import MANIFEST_NAME, read_manifest, record, written_by_hymt
 
 
@@ -236,3 +238,24 @@ def test_manifest_files_that_are_fifos_are_not_waited_on(tmp_path: Path) -> None
         reader.start()
         reader.join(timeout=10)
         assert found == [0], f"reading a folder with a FIFO {name} hung"
+
+
+def test_the_folders_kept_in_memory_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run writing into many folders keeps the last few of them (CACHED_FOLDERS); a
+    folder let go is read again from its manifest and journal, and answers as before."""
+    assert manifest.FolderCache().size == manifest.CACHED_FOLDERS
+    kept = manifest.FolderCache(4)
+    monkeypatch.setattr(manifest, "_cache", kept)
+    folders = [tmp_path / f"f{i}" for i in range(6)]
+    for i, folder in enumerate(folders):
+        folder.mkdir()
+        (folder / "out.txt").write_text(f"output {i}\n")
+        record(folder / "out.txt", None, "p")
+    assert len(kept) == 4
+    assert folders[0] not in kept and folders[1] not in kept and folders[5] in kept  # the oldest let go
+    assert written_by_hymt(folders[0] / "out.txt")  # read again from its files
+    assert folders[0] in kept and folders[2] not in kept
+    read_manifest(folders[3])  # used again: kept longest of the others
+    written_by_hymt(folders[1] / "out.txt")
+    written_by_hymt(folders[2] / "out.txt")
+    assert [f in kept for f in folders] == [True, True, True, True, False, False]

@@ -18,9 +18,8 @@ import pytest
 from pipelines import run_pipeline
 
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.formats import TextOptions, document
+from hymt_cli.formats import ReadSizes, TextOptions
 from hymt_cli.options import OptionSet
-from hymt_cli.pipeline import held_answers
 
 RequestKey = tuple[str, str, str]
 ROOT = Path(__file__).resolve().parents[2]  # this checkout's hymt_cli, in the child too
@@ -69,6 +68,8 @@ def peak_of_a_run(tmp_path: Path, lines: int) -> int:
             out_dir=out,
             window_segments=512,
             memory=probe,
+            read_sizes=ReadSizes(part_bytes=4096),  # parts of about 140 lines
+            max_held=1024,  # answers held for the memory: as scaled down
         )
     finally:
         tracemalloc.stop()
@@ -77,11 +78,7 @@ def peak_of_a_run(tmp_path: Path, lines: int) -> int:
     return probe.peak
 
 
-def test_a_long_text_runs_in_the_memory_of_a_short_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(document, "PART_BYTES", 4096, raising=False)  # parts of about 140 lines
-    monkeypatch.setattr(held_answers, "MAX_HELD", 1024)  # answers held for the memory: as scaled down
+def test_a_long_text_runs_in_the_memory_of_a_short_one(tmp_path: Path) -> None:
     small = peak_of_a_run(tmp_path, LINES)
     large = peak_of_a_run(tmp_path, 4 * LINES)
     assert large < 1.2 * small, (

@@ -28,6 +28,7 @@ from ..strings import (
     Edit,
     Entry,
     Item,
+    PluralLanguages,
     StringsFormat,
     active,
     category_note,
@@ -83,10 +84,13 @@ class AndroidFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
+    # (its plurals get every language's forms: plural_languages(), as the resources' own rules)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
         return iter(_Scan(text).items())
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
         return iter(_Scan(text, wanted).items())
 
     def outline(self, text: str) -> Outline:

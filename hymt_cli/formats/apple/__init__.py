@@ -22,7 +22,16 @@ from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError
 from ..layout import Layout, apple_lproj
-from ..strings import Convention, Entry, Item, StringsFormat, active, looks_like_printf, parse_value
+from ..strings import (
+    Convention,
+    Entry,
+    Item,
+    PluralLanguages,
+    StringsFormat,
+    active,
+    looks_like_printf,
+    parse_value,
+)
 from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..xmlscan import decode_xml
@@ -63,16 +72,20 @@ class AppleStringsFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_strings(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
-        return self._scan(text, wanted)
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
 
     def outline(self, text: str) -> Outline:
         return strings_outline(text)
 
-    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+    def _scan(
+        self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
+    ) -> Iterator[Item]:
         for pair in pairs(text):
             if pair.value is None or not is_text(pair.value.value):
                 continue
@@ -80,7 +93,8 @@ class AppleStringsFormat(StringsFormat):
                 continue
             said = pair.value.value
             always = {Convention.PRINTF} if looks_like_printf(said) else set()
-            value = parse_value(said, active(said, (Convention.PRINTF, Convention.HTML), always))
+            conventions = active(said, (Convention.PRINTF, Convention.HTML), always)
+            value = parse_value(said, conventions, plural_languages=languages)
             if value.segments:
                 yield Entry(
                     pair.value.start, pair.value.end, value, quote, key=pair.key.value, note=pair.comment
@@ -99,7 +113,8 @@ class StringsDictFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        # (its plurals get every language's forms: a .stringsdict lists each language's rules)
         return iter(stringsdict_items(text))
 
     def outline(self, text: str) -> Outline:

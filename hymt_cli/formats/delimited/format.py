@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..base import DocumentFormat, InputSource
+from ..base import READ_SIZES, DocumentFormat, InputSource, ReadSizes
 from ..encodings import EncodingOptions
 from ..row_context import ContextColumns, ContextMode
 from ..table_cells import TableOptions
@@ -37,7 +37,7 @@ class DelimitedFormat:
         self.cell_format = cell_format
         self.context = ContextColumns.of(table.context_columns, context)
 
-    def open(self, source: InputSource) -> DelimitedReader:
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> DelimitedReader:
         return DelimitedReader(
             self.name,
             self.table,

@@ -18,7 +18,7 @@ from typing import ClassVar
 from ..base import Decoded, FormatError, decode_utf8
 from ..jsontext import JsonSyntaxError
 from ..layout import Layout, Marked, arb_file, file_named_by_language, folder_per_language
-from ..strings import Item, StringsFormat, Wanted
+from ..strings import Item, PluralLanguages, StringsFormat, Wanted
 from ..strings.outline import Outline
 from . import Flavor, JsonOptions
 from .flavor import detect
@@ -57,18 +57,18 @@ class JsonStringsFormat(StringsFormat):
     def _flavor(self, text: str) -> Flavor:
         return detect(text) if self.flavor == "auto" else self.flavor
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
 
-    def scan_wanted(self, text: str, wanted: Wanted) -> Iterator[Item]:
-        return self._scan(text, wanted)
+    def scan_wanted(self, text: str, wanted: Wanted, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
 
-    def _scan(self, text: str, wanted: Wanted | None) -> Iterator[Item]:
+    def _scan(self, text: str, wanted: Wanted | None, languages: PluralLanguages) -> Iterator[Item]:
         flavor = self._flavor(text)
         try:
             descriptions = arb_descriptions(text) if flavor == "arb" else None
             skip = wanted.skippable if wanted is not None else None
-            yield from Walk(text, flavor, descriptions, wanted, skip).items()
+            yield from Walk(text, flavor, descriptions, wanted, skip, languages).items()
         except JsonSyntaxError as exc:
             raise FormatError(f"not valid JSON: {exc}") from None
 

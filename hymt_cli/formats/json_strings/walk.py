@@ -22,7 +22,16 @@ from typing import Literal
 
 from ..jsontext import JsonStyle, Path, Token, decode_string, encode_string, tokens
 from ..layout import spell
-from ..strings import Edit, Entry, Item, active, category_note, missing_categories, parse_value
+from ..strings import (
+    Edit,
+    Entry,
+    Item,
+    PluralLanguages,
+    active,
+    category_note,
+    missing_categories,
+    parse_value,
+)
 from ..strings.plurals import CATEGORIES, PluralKind, nearest_form
 from ..strings.shape import is_text
 from . import Flavor
@@ -82,12 +91,15 @@ class Walk:
         descriptions: dict[str, str] | None = None,
         wanted: Callable[[int, int], bool] | None = None,
         skip: Mapping[int, int] | None = None,
+        languages: PluralLanguages = None,
     ) -> None:
         """`wanted`: the only value spans that must be entries (a merge needing a few: the
         others are not parsed); plural forms are always, for the forms a target needs.
         `skip`: containers that hold no wanted value and no plural a target lacks a form of
-        (strings/document.Wanted), passed over unread."""
+        (strings/document.Wanted), passed over unread. `languages`: those new plural forms are
+        made for (strings/plurals.plural_codes; None: every language)."""
         self.text = text
+        self.languages = languages
         self.wanted = wanted
         self.skip = skip
         self.flavor = flavor
@@ -191,7 +203,7 @@ class Walk:
         if not value.strip() or not is_text(value):
             return None
         candidates, always = conventions_of(self.flavor, value)
-        parsed = parse_value(value, active(value, candidates, always))
+        parsed = parse_value(value, active(value, candidates, always), plural_languages=self.languages)
         if not parsed.segments:
             return None
         path, more = token.tail(_KEY_PARTS)
@@ -249,7 +261,9 @@ class Walk:
         prefix = ("…." if more else "") + key_path(tail[:-1])
         parent = base.key.path[:-1]
         style = self.style
-        for lang, categories in sorted(missing_categories([m.category for m in run], kind).items()):
+        for lang, categories in sorted(
+            missing_categories([m.category for m in run], kind, self.languages).items()
+        ):
             for category in categories:
                 note = category_note(lang, category, kind)
                 key_raw = f'{stem_raw}{category}"'

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
-from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..base import READ_SIZES, DocumentFormat, FormatError, InputSource, ReadSizes, Unit
 from ..jsontext import JsonStyle, encode_string
 from ..row_context import NO_CONTEXT, ContextColumns, ContextMode, RowContext, title_column
 from ..table_cells import (
@@ -67,7 +67,7 @@ class JsonLinesFormat:
         self.cell_format = cell_format
         self.context = ContextColumns.of(table.context_columns, context)
 
-    def open(self, source: InputSource) -> JsonLinesReader:
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> JsonLinesReader:
         return JsonLinesReader(self.table, self.cell_format, source, self.context)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar, Protocol
 
-from ..base import Finding, FormatError, InputSource, Unit
+from ..base import READ_SIZES, Finding, FormatError, InputSource, ReadSizes, Unit
 from .archive import DEFLATED, STORED, PackageError, ZipArchive, ZipEntry, ZipLimits
 from .pieces import PartPiece
 from .target import Target, target_for
@@ -91,7 +91,7 @@ class PackageFormat:
         """The target language as this family's parts write it."""
         return target_for(code)
 
-    def open(self, source: InputSource) -> PackageReader:
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> PackageReader:
         return PackageReader(self, source)
 
 

@@ -35,6 +35,7 @@ from ..strings import (
     Edit,
     Entry,
     Item,
+    PluralLanguages,
     StringsFormat,
     Value,
     active,
@@ -102,11 +103,13 @@ class PoFormat(StringsFormat):
         catalogs it lists), in its style (ecosystems/linguas.py)."""
         return announce_catalog(target)
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return _Scan(text, self.fuzzy).items()
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return _Scan(text, self.fuzzy, None, languages).items()
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
-        return _Scan(text, self.fuzzy, wanted).items()
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return _Scan(text, self.fuzzy, wanted, languages).items()
 
     def outline(self, text: str) -> Outline:
         return po_outline(text, fuzzy=self.fuzzy)
@@ -118,10 +121,17 @@ def _newline(text: str) -> str:
 
 
 class _Scan:
-    def __init__(self, text: str, fuzzy: bool, wanted: Callable[[int, int], bool] | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        fuzzy: bool,
+        wanted: Callable[[int, int], bool] | None = None,
+        languages: PluralLanguages = None,
+    ) -> None:
         self.text = text
         self.fuzzy = fuzzy
         self.wanted = wanted  # the entry spans that must be read (a merge needs few); None: all
+        self.languages = languages  # those an ICU plural gets new forms for (None: every language)
         self.newline = _newline(text)
         self.header = HeaderInfo()
         self._table: PluralTable | None = None
@@ -202,10 +212,11 @@ class _Scan:
                 conventions,
                 self.table,
                 self.newline,
+                self.languages,
             )
             write = _as_written
         else:
-            value = parse_value(entry.msgid.value, conventions)
+            value = parse_value(entry.msgid.value, conventions, plural_languages=self.languages)
             write = functools.partial(msgstr_lines, "msgstr", newline=self.newline)
         if flagged:
             write = flagged_write(self.text, entry, write, self.newline)

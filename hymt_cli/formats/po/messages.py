@@ -19,7 +19,7 @@ from functools import cache
 
 from ...text.languages import plural_code, plural_languages
 from ...text.tags import TAG
-from ..strings import Conventions, ValueSegment, category_note, parse_value
+from ..strings import Conventions, PluralLanguages, ValueSegment, category_note, parse_value
 from ..strings.plurals import GettextPlurals
 from ..strings.values import ParsedValue
 from .cstring import field_lines
@@ -105,12 +105,14 @@ class PluralMessage:
         conventions: Conventions,
         table: PluralTable,
         newline: str,
+        languages: PluralLanguages = None,
     ) -> None:
+        """`languages`: those an ICU plural in the msgids gets new forms for (None: every language)."""
         self.text = text
         self.newline = newline
         self.plurals = table.plurals
-        self.singular = parse_value(msgid, conventions)
-        self.plural = parse_value(msgid_plural, conventions)
+        self.singular = parse_value(msgid, conventions, plural_languages=languages)
+        self.plural = parse_value(msgid_plural, conventions, plural_languages=languages)
         segments = list(self.singular.segments) + list(self.plural.segments)
         self._plural_first = len(self.singular.segments)
         forms: dict[tuple[str, str], _Form] = {}

@@ -16,10 +16,11 @@ import functools
 import re
 from collections.abc import Callable
 
+from ...signals import collector_paused
 from ...text.languages import LANGUAGES
 from ..base import FormatError
 from ..layout import same_language
-from ..strings.outline import Container, Leaf, Member, Outline, Path, collector_paused
+from ..strings.outline import Container, Leaf, Member, Outline, Path
 from ..strings.shape import is_text
 from .entries import Entry, read_entries
 from .header import HeaderInfo

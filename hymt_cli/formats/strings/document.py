@@ -14,8 +14,8 @@ the translations (ARB `@@locale`, Rails' root locale key). An entry with `target
 for those target languages: a plural form the source lacks (inserted: `start == end`), written
 from its own translation or, where that is missing, from its `fallback` entry's rendering.
 
-The reader cuts the entries into units of about `SEGMENTS_PER_UNIT` segments, so a file of a
-million values is translated in windows and written as it goes, in bounded memory; `parse`
+The reader cuts the entries into units of about `segments_per_unit` segments (ReadSizes), so a
+file of a million values is translated in windows and written as it goes, in bounded memory; `parse`
 gives the whole file as one `ParsedDocument` (the splice contract of formats/base.py).
 Entries, edits and splicing are splice.py's; the writers of a target, writers.py's.
 """
@@ -31,18 +31,16 @@ from typing import BinaryIO, ClassVar
 from ...text.exemplars import refusal
 from ...text.languages import plural_code
 from ...text.substitutes import is_legacy
-from ..base import Decoded, FormatError, InputSource, KeptFile, Unit
+from ..base import READ_SIZES, Decoded, FormatError, InputSource, KeptFile, ReadSizes, Unit
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
 from .merge import MergeCounts, path_key
 from .outline import Container, Outline
 from .outline import Path as KeyPath
-from .plurals import for_languages
+from .plurals import PluralLanguages, plural_codes
 from .splice import Chunk, Entry, Item, StringsDocument, chunk_of, chunk_segments
 from .target import MergeResult, TargetFile, lacks_plural_forms, records_of_new_file
 from .writers import MergeWriter, StringsWriter
-
-SEGMENTS_PER_UNIT = 2048
 
 
 class StringsFormat(SplicingFormat):
@@ -87,17 +85,18 @@ class StringsFormat(SplicingFormat):
         it builds (gettext's `LINGUAS`); what was done, in a line, or None (nothing to do)."""
         return None
 
-    def scan(self, text: str) -> Iterator[Item]:  # pragma: no cover - every format defines it
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:  # pragma: no cover
         """The file's entries and edits in source order; raise FormatError (with line and
-        column) when the text is not this format."""
+        column) when the text is not this format. A plural gets the forms `languages` (plural
+        codes, `plural_codes`; None: every language) lack."""
         raise NotImplementedError
 
-    def scan_wanted(self, text: str, wanted: Wanted) -> Iterator[Item]:
+    def scan_wanted(self, text: str, wanted: Wanted, languages: PluralLanguages = None) -> Iterator[Item]:
         """`scan`, where only the values whose span `wanted` accepts need to be entries (the
         others may be left out: merging into a target that has most of them). A format that
         can skip the work of the others says so by overriding this; one that can skip a whole
         container (`Wanted.skippable`) without reading it, by using that too."""
-        return self.scan(text)
+        return self.scan(text, languages)
 
     @property
     def merges(self) -> bool:
@@ -129,21 +128,28 @@ class StringsFormat(SplicingFormat):
     def parse(self, text: str) -> StringsDocument:
         return StringsDocument(text, self.scan(text))
 
-    def open(self, source: InputSource) -> StringsReader:
-        return StringsReader(self, source)
+    def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> StringsReader:
+        return StringsReader(self, source, segments_per_unit=sizes.segments_per_unit)
 
 
 class StringsReader:
-    """Units of about SEGMENTS_PER_UNIT segments, read as the scan goes (bounded memory).
+    """Units of about `segments_per_unit` segments, read as the scan goes (bounded memory).
 
     Targets that exist are merged (target.py): `merge_into` names them before the first unit
     (its `merge` capability, where its format merges: formats/base.TargetMerge);
     each unit then says which of its segments such a target still needs (`Unit.only`), and the
     scan may leave out the values none of the targets needs (`StringsFormat.scan_wanted`)."""
 
-    def __init__(self, fmt: StringsFormat, source: InputSource) -> None:
+    def __init__(
+        self,
+        fmt: StringsFormat,
+        source: InputSource,
+        *,
+        segments_per_unit: int = READ_SIZES.segments_per_unit,
+    ) -> None:
         self._format = fmt
         self._source = source
+        self._segments_per_unit = segments_per_unit
         self._decoded: Decoded | None = None
         self._outline: Outline | None = None
         self._targets: dict[str, TargetFile] = {}
@@ -216,7 +222,7 @@ class StringsReader:
         for item in items:
             # A unit ends before an item that is not a new form of the one before it: new forms
             # stay in the unit of the entry they fall back to.
-            if size >= SEGMENTS_PER_UNIT and not (isinstance(item, Entry) and item.targets is not None):
+            if size >= self._segments_per_unit and not (isinstance(item, Entry) and item.targets is not None):
                 yield self._unit(
                     index, chunk_of(text, pending, ids, item.start), "" if index else decoded.warning
                 )
@@ -350,9 +356,10 @@ def _scanned(
     wanted: Wanted | None,
     languages: Iterable[str] | None = None,
 ) -> Iterator[Item]:
+    codes = plural_codes(languages)
     try:
-        items = fmt.scan(text) if wanted is None else fmt.scan_wanted(text, wanted)
-        yield from for_languages(items, languages)
+        items = fmt.scan(text, codes) if wanted is None else fmt.scan_wanted(text, wanted, codes)
+        yield from items
     except FormatError:
         raise
     except (ValueError, RecursionError) as exc:

@@ -13,9 +13,7 @@ member in the source and in every target file.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -160,21 +158,6 @@ class Outline:
 
     def leaves(self) -> Iterator[Leaf]:
         return (m for m in self.members if isinstance(m, Leaf))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Making a large file's members at once (they form no reference cycles): the cyclic
-    garbage collector, which would walk the growing heap again and again, waits until they are
-    made. A PO catalog of 50,000 messages: its outline in 7.3 s with it, 1.9 s without."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def listed_removal(

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Iterable, Iterator
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -125,26 +124,14 @@ def plural_rules(code: str) -> PluralRules:
     )
 
 
-# The plural codes a run translates into, while a source of its is scanned (`for_languages`):
-# new plural forms are made for those alone, not for every language (None: every language).
-_SCANNED_FOR: ContextVar[tuple[str, ...] | None] = ContextVar("scanned_for", default=None)
+PluralLanguages = tuple[str, ...] | None  # the plural codes new forms are made for (None: every language)
 
 
-def for_languages(items: Iterable[Any], languages: Iterable[str] | None) -> Iterator[Any]:
-    """`items` (a scan of a source of strings) made for `languages` only: a plural gets the
-    forms those lack, not every language's (an English catalog into German makes no Russian
-    `few`). The languages hold while the scan runs, never between its items."""
-    codes = None if languages is None else tuple(sorted({plural_code(lang) for lang in languages}))
-    source = iter(items)
-    while True:
-        token = _SCANNED_FOR.set(codes)
-        try:
-            item = next(source)
-        except StopIteration:
-            return
-        finally:
-            _SCANNED_FOR.reset(token)
-        yield item
+def plural_codes(languages: Iterable[str] | None) -> PluralLanguages:
+    """The plural codes (`plural_code`) of the languages a run translates into: a scan of a
+    source of strings makes new plural forms for those alone, not every language's (an English
+    catalog into German makes no Russian `few`). None: every language."""
+    return None if languages is None else tuple(sorted({plural_code(lang) for lang in languages}))
 
 
 def missing_categories(
@@ -152,8 +139,9 @@ def missing_categories(
 ) -> dict[str, tuple[str, ...]]:
     """Language (`plural_languages()`) -> the categories it needs that `present` lacks (languages lacking
     nothing are left out). Explicit selectors in `present` (`=1`) are no category, but cover one
-    whose every number they name (German `one` is only 1: `=1` is enough)."""
-    chosen = tuple(languages) if languages is not None else _SCANNED_FOR.get()
+    whose every number they name (German `one` is only 1: `=1` is enough). `languages`: those
+    asked about (None: every language of `plural_languages()`)."""
+    chosen = tuple(languages) if languages is not None else None
     return dict(_missing(frozenset(present), kind, chosen))
 
 

@@ -20,7 +20,16 @@ from typing import Any, ClassVar
 
 from ..base import Decoded, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
-from ..strings import Entry, Item, StringsFormat, active, category_note, missing_categories, parse_value
+from ..strings import (
+    Entry,
+    Item,
+    PluralLanguages,
+    StringsFormat,
+    active,
+    category_note,
+    missing_categories,
+    parse_value,
+)
 from ..strings.conventions import Convention
 from ..strings.outline import Outline
 from ..strings.plurals import CATEGORIES, nearest_form
@@ -71,34 +80,38 @@ class TomlStringsFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
-        return self._scan(text, wanted)
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
 
-    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+    def _scan(
+        self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
+    ) -> Iterator[Item]:
         data = _loaded(text)
         strings, tables = scan(text)
         plural = _plural_tables(strings, tables)
         for string in strings:
             group = plural.get(string.path[:-1])
             if wanted is None or group is not None or wanted(string.start, string.end):
-                entry = self._entry(text, string, data)
+                entry = self._entry(text, string, data, languages)
                 if entry is not None:
                     yield entry
             if group is not None and group[-1] is string:
-                yield from self._new_forms(text, group, data)
+                yield from self._new_forms(text, group, data, languages)
 
     def outline(self, text: str) -> Outline:
         _loaded(text)
         return toml_outline(text, _writer)
 
-    def _entry(self, text: str, string: TomlString, data: Any) -> Entry | None:
+    def _entry(self, text: str, string: TomlString, data: Any, languages: PluralLanguages) -> Entry | None:
         value = string.value
         if _lookup(data, string.path) != value or not value.strip() or not is_text(value):
             return None  # (a value the scan read otherwise than tomllib is left alone)
-        parsed = parse_value(value, active(value, CANDIDATES))
+        parsed = parse_value(value, active(value, CANDIDATES), plural_languages=languages)
         if not parsed.segments:
             return None
         raw = text[string.start : string.end]
@@ -111,13 +124,15 @@ class TomlStringsFormat(StringsFormat):
             _comment_above(text, string.key_start),
         )
 
-    def _new_forms(self, text: str, group: list[TomlString], data: Any) -> Iterator[Entry]:
+    def _new_forms(
+        self, text: str, group: list[TomlString], data: Any, languages: PluralLanguages
+    ) -> Iterator[Entry]:
         categories = [s.path[-1] for s in group]
         base_name = nearest_form(categories)
         if base_name is None:
             return
         base = group[categories.index(base_name)]
-        entry = self._entry(text, base, data)
+        entry = self._entry(text, base, data, languages)
         if entry is None:
             return
         last = group[-1]
@@ -130,7 +145,7 @@ class TomlStringsFormat(StringsFormat):
         newline = "\r\n" if text[at - 1 : at + 1] == "\r\n" or "\r\n" in text[:4096] else "\n"
         if text[at - 1 : at] == "\r":
             at -= 1  # before the line's CR LF
-        for lang, missing in sorted(missing_categories(categories).items()):
+        for lang, missing in sorted(missing_categories(categories, languages=languages).items()):
             for category in missing:
                 head = newline + indent + _KEY.sub(category, separator)
                 yield Entry(

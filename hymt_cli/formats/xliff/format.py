@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
+from ...signals import collector_paused
 from ..base import Decoded
 from ..layout import Layout, same_language, spell
 from ..strings import (
@@ -34,6 +35,7 @@ from ..strings import (
     Entry,
     IcuError,
     Item,
+    PluralLanguages,
     StringsFormat,
     Value,
     active,
@@ -44,7 +46,7 @@ from ..strings import (
     parse_value,
 )
 from ..strings.icu import Complex
-from ..strings.outline import Outline, collector_paused
+from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
@@ -122,10 +124,13 @@ class XliffFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_xml(data)
 
-    def scan(self, text: str) -> Iterator[Item]:
+    # An ICU unit's plural gets every language's forms (not only `languages`'), as it always has.
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
         return _Scan(text, self.review).items()
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
         return _Scan(text, self.review, wanted).items()
 
     def outline(self, text: str) -> Outline:

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
-from ..strings import Item, StringsFormat
+from ..strings import Item, PluralLanguages, StringsFormat
 from ..strings.outline import Outline
 from .outline import yaml_outline
 from .roots import root_of
@@ -60,17 +60,21 @@ class YamlStringsFormat(StringsFormat):
         root = root_of(text)
         return root.key if root is not None and root.kind == "rails" else None
 
-    def scan(self, text: str) -> Iterator[Item]:
-        return self._scan(text, None)
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
 
-    def scan_wanted(self, text: str, wanted: Callable[[int, int], bool]) -> Iterator[Item]:
-        return self._scan(text, wanted)
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
 
-    def _scan(self, text: str, wanted: Callable[[int, int], bool] | None) -> Iterator[Item]:
+    def _scan(
+        self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
+    ) -> Iterator[Item]:
         from ruamel.yaml.error import YAMLError
 
         try:
-            yield from Walk(text, wanted).items()
+            yield from Walk(text, wanted, languages).items()
         except YAMLError as exc:
             raise _format_error(exc) from None
 

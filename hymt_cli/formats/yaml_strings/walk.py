@@ -24,7 +24,16 @@ from typing import Literal
 
 from ...text.segments import join_surrogates
 from ..layout import path_language
-from ..strings import Edit, Entry, Item, active, category_note, missing_categories, parse_value
+from ..strings import (
+    Edit,
+    Entry,
+    Item,
+    PluralLanguages,
+    active,
+    category_note,
+    missing_categories,
+    parse_value,
+)
 from ..strings.conventions import Convention
 from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
@@ -125,11 +134,15 @@ _KEY_ALIAS = re.compile(r"\*([^\s,\[\]{}]+)[ \t]*:(?=\s|$)", re.MULTILINE)
 
 
 class Walk:
-    def __init__(self, text: str, wanted: Callable[[int, int], bool] | None = None) -> None:
+    def __init__(
+        self, text: str, wanted: Callable[[int, int], bool] | None = None, languages: PluralLanguages = None
+    ) -> None:
         """`wanted`: the only value spans that must be entries (a merge needing a few: the others
-        are not parsed); values a plural or a message object holds always are."""
+        are not parsed); values a plural or a message object holds always are. `languages`: those
+        new plural forms are made for (strings/plurals.plural_codes; None: every language)."""
         self.text = text
         self.wanted = wanted
+        self.languages = languages
         self.root = root_of(text)
         # A file of several locales: only the source locale's subtree is read (roots.py).
         self.subtree = self.root.key if self.root is not None and self.root.kind == "locales" else None
@@ -290,7 +303,7 @@ class Walk:
         held = frame is not None and frame.held is not None
         if self.wanted is not None and not held and not self.wanted(start, end):
             return None
-        parsed = parse_value(value, active(value, CANDIDATES))
+        parsed = parse_value(value, active(value, CANDIDATES), plural_languages=self.languages)
         if not parsed.segments:
             return None
         raw = self.text[start:end]
@@ -332,7 +345,7 @@ class Walk:
         style = base_style if base_style in ("'", '"') else None
         lead = ", " if frame.flow else self.newline + " " * last.key_column
         prefix = ".".join(frame.path)
-        for lang, missing in sorted(missing_categories(categories, "cardinal").items()):
+        for lang, missing in sorted(missing_categories(categories, "cardinal", self.languages).items()):
             for category in missing:
                 yield Entry(
                     at,
