@@ -47,7 +47,8 @@ def test_the_corpus_has_three_real_files_per_format_and_big_ones() -> None:
 def _run(
     paths: list[Path], lang: str, engine: type, out: Path, sizes: ReadSizes | None = None
 ) -> dict[Path, Path]:
-    report, outputs = translate_files(paths, engine, out, lang=lang, read_sizes=sizes)
+    sized = {"read_sizes": sizes} if sizes is not None else {}
+    report, outputs = translate_files(paths, engine, out, lang=lang, **sized)
     assert report.files_failed == 0, [f.error for f in report.files if f.error]
     return outputs
 
