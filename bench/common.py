@@ -96,6 +96,7 @@ def make_pipeline(
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.model.tokenizer import ChatTemplateTokenizer
     from hymt_cli.pipeline import Pipeline, RunOptions
+    from hymt_cli.pipeline.engine_start import EngineLease
     from hymt_cli.text.languages import parse_language_list
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
@@ -112,7 +113,7 @@ def make_pipeline(
     return Pipeline(
         options,
         tokenizer,
-        engine_factory,
+        EngineLease(engine_factory, enabled=not dry_run),
         progress=progress,
         engine_name="vllm",
         model=spec["model"],

@@ -20,6 +20,7 @@ from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
 from hymt_cli.options import OptionSet
 from hymt_cli.outputs.paths import output_path
 from hymt_cli.pipeline import Pipeline, RunOptions
+from hymt_cli.pipeline.engine_start import EngineLease
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.text.languages import parse_language_list
 
@@ -45,7 +46,8 @@ def make_pipeline(
     )
     extra = {k: v for k, v in given.items() if k not in _RUN_OPTIONS}
     extra.setdefault("engine_name", getattr(engine, "name", "test"))
-    return Pipeline(options, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
+    lease = EngineLease(factory, enabled=not options.dry_run)  # type: ignore[arg-type]
+    return Pipeline(options, tokenizer or EstimatingTokenizer(), lease, **extra)  # type: ignore[arg-type]
 
 
 def sources_of(

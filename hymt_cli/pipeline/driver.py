@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ..engine.base import Engine, TakesEarlyRequests
+from ..engine.base import TakesEarlyRequests
 from ..formats import FORMATS, EncodedOutput, FormatError, Unit, strings_reader
 from ..glossary import Glossary
 from ..inputs.sources import SourceFile
@@ -31,7 +31,7 @@ from ..signals import deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
-from .engine_start import EngineHolder
+from .engine_start import EngineLease
 from .flagging import Flagger
 from .held_answers import HeldAnswers
 from .jobs import OpenInput
@@ -53,7 +53,7 @@ class Pipeline:
         self,
         options: RunOptions,
         tokenizer: PromptTokenizer,
-        engine_factory: Callable[[], Engine],
+        engine: EngineLease,
         *,
         progress: ProgressEvents | None = None,
         write_stdout: Callable[[bytes], None] | None = None,
@@ -66,7 +66,8 @@ class Pipeline:
         review: RecordSpool | None = None,
         qa: QaSuite | None = None,
     ) -> None:
-        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
+        """`engine`: the run's engine, lent (its owner closes it on every path too); `on_planned`
+        sees every window's planned requests (benchmarks and tests read the plan);
         `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
         checks (hymt_cli/qa) to run on every answer (None: none)."""
         self.options = options
@@ -83,7 +84,7 @@ class Pipeline:
         )
         # Answers held across windows until a commit is worth its cost (held_answers.py).
         self.memory = HeldAnswers(memory) if memory is not None else None
-        self.engine = EngineHolder(engine_factory, enabled=not options.dry_run)
+        self.engine = engine  # lent for the run: started, taken and closed through it
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
         self.report = RunReport(
