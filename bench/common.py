@@ -96,6 +96,7 @@ def make_pipeline(
     from hymt_cli.glossary import load_glossaries
     from hymt_cli.model.tokenizer import ChatTemplateTokenizer
     from hymt_cli.pipeline import Pipeline, RunPlan
+    from hymt_cli.pipeline.engine_start import EngineLease
     from hymt_cli.text.languages import parse_language_list
 
     tokenizer = spec.get("_tokenizer") or ChatTemplateTokenizer.load(spec["model"])
@@ -111,7 +112,13 @@ def make_pipeline(
     )
     if submit_bucket != "default":
         options = replace(options, submit_bucket=submit_bucket)
-    return Pipeline(options, tokenizer, engine_factory, progress=progress, on_planned=on_planned)
+    return Pipeline(
+        options,
+        tokenizer,
+        EngineLease(engine_factory, enabled=not dry_run),
+        progress=progress,
+        on_planned=on_planned,
+    )
 
 
 class BenchEngine:

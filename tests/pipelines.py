@@ -20,6 +20,7 @@ from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
 from hymt_cli.options import OptionSet
 from hymt_cli.outputs.paths import output_path
 from hymt_cli.pipeline import Pipeline, RunPlan
+from hymt_cli.pipeline.engine_start import EngineLease
 from hymt_cli.reporting.report import RunReport
 from hymt_cli.text.languages import parse_language_list
 
@@ -44,7 +45,8 @@ def make_pipeline(
         engine if isinstance(engine, type) or not hasattr(engine, "generate_stream") else (lambda: engine)
     )
     extra = {k: v for k, v in given.items() if k not in _PLAN_FIELDS}
-    return Pipeline(plan, tokenizer or EstimatingTokenizer(), factory, **extra)  # type: ignore[arg-type]
+    lease = EngineLease(factory, enabled=not plan.dry_run)  # type: ignore[arg-type]
+    return Pipeline(plan, tokenizer or EstimatingTokenizer(), lease, **extra)
 
 
 def sources_of(

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.base import Engine, TakesEarlyRequests
+from ..engine.base import TakesEarlyRequests
 from ..formats import FORMATS, FormatError, Unit
 from ..inputs.sources import SourceFile
 from ..model.tokenizer import PromptTokenizer
@@ -30,7 +30,7 @@ from ..signals import collector_paused, deferred
 from ..text.segments import is_translatable
 from .checks import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
-from .engine_start import EngineHolder
+from .engine_start import EngineLease
 from .flagging import Flagger
 from .held_answers import HeldAnswers
 from .jobs import OpenInput
@@ -59,7 +59,7 @@ class Pipeline:
         self,
         plan: RunPlan,
         tokenizer: PromptTokenizer,
-        engine_factory: Callable[[], Engine],
+        engine: EngineLease,
         *,
         memory: Memory | None = None,
         qa: QaSuite | None = None,
@@ -68,7 +68,8 @@ class Pipeline:
         review: RecordSpool | None = None,
         on_planned: Callable[[Sequence[PlannedRequest]], None] | None = None,
     ) -> None:
-        """`on_planned` sees every window's planned requests (benchmarks and tests read the plan);
+        """`engine`: the run's engine, lent (its owner closes it on every path too); `on_planned`
+        sees every window's planned requests (benchmarks and tests read the plan);
         `review` gets every finished unit's segment records (the review page's data); `qa`: the QA
         checks (hymt_cli/qa) to run on every answer (None: none)."""
         self.plan = plan
@@ -84,7 +85,7 @@ class Pipeline:
         )
         # Answers held across windows until a commit is worth its cost (held_answers.py).
         self.memory = HeldAnswers(memory, max_held=plan.max_held) if memory is not None else None
-        self.engine = EngineHolder(engine_factory, enabled=not plan.dry_run)
+        self.engine = engine  # lent for the run: started, taken and closed through it
         self.progress = progress or ProgressEvents()
         self.write_stdout = write_stdout
         self.report = RunReport(

@@ -1,17 +1,16 @@
-"""Building a run's engine: in the pipeline's engine-start thread, with the engine's noise in its
-log file and its start-up phases told to the progress listener; taking it from a running
-`hymt serve` of the run's settings instead, where there is one; and keeping one engine across
-the runs of a `Translator` (api.py), so that a notebook or a service loads the model once."""
+"""Building a run's engine: in its EngineLease's (pipeline/engine_start.py) background thread, with
+the engine's noise in its log file and its start-up phases told to the progress listener; taking
+it from a running `hymt serve` of the run's settings instead, where there is one; and keeping one
+engine across the runs of a `Translator` (api.py), so that a notebook or a service loads the
+model once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine import Engine, Prepared
-from ..engine.base import BatchLimits, Generation, GenerationRequest, StartGate
-from ..pipeline.engine_start import EngineStart
+from ..engine.base import StartGate
 from ..reporting.progress import ProgressEvents
 from .config import EngineChoice
 from .serve_key import find_server
@@ -22,9 +21,13 @@ if TYPE_CHECKING:
 
 
 class EngineFactory:
-    """Builds the engine a run chose; what its `prepare` hook made on the main thread (a Ray
-    connection) is handed to it. The log file (engines that load a model) holds descriptors 1
-    and 2 from the start of the build until `stop_log`."""
+    """Builds the engine a run chose (an EngineLease runs it in its background thread); what its
+    `prepare` hook made on the main thread (a Ray connection) is handed to it. The log file
+    (engines that load a model) holds descriptors 1 and 2 from the start of the build until
+    `stop_log`. With a `server` (`find_server`), the engine is that of a running `hymt serve` of
+    the run's settings (serve_key.py): the same engine, already started, connected in the
+    build; where the server cannot serve the run, or goes away during it, the run's own engine
+    is built."""
 
     def __init__(
         self,
@@ -43,9 +46,48 @@ class EngineFactory:
         self.prepared = prepared
         self.log: EngineLog | None = None
         self._log_file = log_file
+        self.server: ServeRecord | None = None
+
+    def find_server(self, *, quiet: bool) -> bool:
+        """Whether a server of the run's settings runs: its engine is then the run's (the run
+        says so: one line, unless `quiet`)."""
+        record, others = find_server(self.engine)
+        if record is None:
+            if others and not quiet:  # on a GPU it holds memory the run's own engine will want
+                pids = ", ".join(str(r.pid) for r in others)
+                self.progress.notice("note", f"hymt serve (pid {pids}) serves other settings: not used")
+            return False
+        if not quiet:
+            self.progress.notice(
+                "info", f"using the engine of hymt serve (pid {record.pid}, {record.socket})"
+            )
+        self.server = record
+        return True
 
     def __call__(self) -> Engine:
         """Runs in the engine-start thread."""
+        return self._own() if self.server is None else self._served(self.server)
+
+    def _served(self, record: ServeRecord) -> Engine:
+        progress, choice = self.progress, self.engine
+        progress.engine_starting(choice.runs.name, choice.reported_model)
+        from ..serve.client import ServedEngine, ServedUnreachable  # where a server was found
+
+        engine = ServedEngine(record, self._own, on_fallback=lambda line: progress.notice("note", line))
+        try:
+            engine.connect(
+                on_wait=lambda: progress.engine_phase("waiting for the engine of hymt serve to start")
+            )
+        except ServedUnreachable as exc:
+            progress.notice(
+                "note",
+                f"hymt serve (pid {record.pid}) cannot serve this run ({exc}): starting its own engine",
+            )
+            return self._own()
+        progress.engine_ready()
+        return engine
+
+    def _own(self) -> Engine:
         choice = self.engine
         if choice.runs.needs_model:
             from .engine_log import EngineLog, new_log_path  # an engine of a model's only
@@ -79,89 +121,9 @@ class EngineFactory:
         self.progress.notice("hint", f"the engine's log: {self.log.path}")
 
 
-class EarlyStart:
-    """The run's engine, started as the run begins, before the model's tokenizer is loaded and
-    any input is read (EngineSpec.starts_early): on a fresh GPU machine the engine's start (~30 s
-    and more) then overlaps hymt's own (imports, tokenizer, the first catalog batch: 23 s
-    measured). The pipeline `take`s it when it has work for it; a run that ends without
-    (everything remembered or skipped) abandons it, and its processes stop at once."""
-
-    def __init__(self, factory: EngineFactory) -> None:
-        assert factory.gate is not None, "an early start needs a gate"
-        self.factory = factory
-        self._gate = factory.gate
-        self._start = EngineStart(factory)
-        self._taken = self._closed = False
-
-    def take(self) -> Engine:
-        self._gate.want()
-        self._taken = True
-        return self._start.result()
-
-    def close(self) -> None:
-        """The run ends. An engine the pipeline took, built, is the pipeline's to close; a start
-        nothing took, or one still going when the run ends early (a failure, a signal), is
-        stopped, and an engine it finished meanwhile is closed."""
-        if self._closed or (self._taken and self._start.done()):
-            return
-        self._closed = True
-        self._gate.abandon(even_if_wanted=True)
-        try:
-            engine = self._start.result()
-        except Exception:  # abandoned, or failed: nothing needs it now
-            return
-        engine.close()
-
-
-class ServedStart:
-    """The run's engine from a running `hymt serve` of the run's settings (serve_key.py): the
-    same engine, already started. Connected in the engine-start thread; where the server cannot
-    serve the run, or goes away during it, the run's own engine is built (`factory`)."""
-
-    def __init__(self, record: ServeRecord, factory: EngineFactory) -> None:
-        self.record = record
-        self.factory = factory
-
-    @classmethod
-    def find(cls, factory: EngineFactory, *, quiet: bool) -> ServedStart | None:
-        """A server of the run's settings (the run says so: one line, unless `quiet`)."""
-        record, others = find_server(factory.engine)
-        if record is None:
-            if others and not quiet:  # on a GPU it holds memory the run's own engine will want
-                pids = ", ".join(str(r.pid) for r in others)
-                factory.progress.notice("note", f"hymt serve (pid {pids}) serves other settings: not used")
-            return None
-        if not quiet:
-            factory.progress.notice(
-                "info", f"using the engine of hymt serve (pid {record.pid}, {record.socket})"
-            )
-        return cls(record, factory)
-
-    def __call__(self) -> Engine:
-        progress, choice = self.factory.progress, self.factory.engine
-        progress.engine_starting(choice.runs.name, choice.reported_model)
-        from ..serve.client import ServedEngine, ServedUnreachable  # where a server was found
-
-        engine = ServedEngine(
-            self.record, self.factory, on_fallback=lambda line: progress.notice("note", line)
-        )
-        try:
-            engine.connect(
-                on_wait=lambda: progress.engine_phase("waiting for the engine of hymt serve to start")
-            )
-        except ServedUnreachable as exc:
-            progress.notice(
-                "note",
-                f"hymt serve (pid {self.record.pid}) cannot serve this run ({exc}): starting its own engine",
-            )
-            return self.factory()
-        progress.engine_ready()
-        return engine
-
-
 class EngineKeeper:
     """One engine kept across runs while their engine choice stays the same; a run gets it
-    `lent` (its `close` does nothing) and `close` ends it."""
+    `lend`ed (its EngineLease is `kept`: it never closes it) and `close` ends it."""
 
     def __init__(self) -> None:
         self._choice: EngineChoice | None = None
@@ -173,7 +135,7 @@ class EngineKeeper:
             self.close()
             self._engine, self._choice = build(), choice
             self._log = build.log.path if build.log is not None else None
-        return _Lent(self._engine)
+        return self._engine
 
     def close(self) -> None:
         """End the kept engine; what its processes say as they end goes to its log, as everything
@@ -192,28 +154,3 @@ class EngineKeeper:
         finally:
             if log is not None:
                 log.stop()
-
-
-class _Lent:
-    """A kept engine as one run sees it: everything but `close`."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-        self.name = engine.name
-
-    @property
-    def limits(self) -> BatchLimits:
-        return self._engine.limits
-
-    @property
-    def retries(self) -> int:
-        return self._engine.retries
-
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
-        return self._engine.generate(requests)
-
-    def generate_stream(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, Generation]]:
-        return self._engine.generate_stream(requests)
-
-    def close(self) -> None:
-        pass

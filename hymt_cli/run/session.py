@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..engine import Engine, Prepared, ServedModel, StartGate
+from ..engine import Prepared, ServedModel, StartGate
 from ..errors import EngineUnavailable, ExitCode
 from ..inputs.discovery import Discovered, find_inputs
 from ..memory import PipelineMemory, TranslationMemory, default_memory_path
@@ -25,13 +25,14 @@ from ..model.prompts import CONTEXT_TOKENS
 from ..model.tokenizer import PromptTokenizer
 from ..outputs.locations import check_locations, check_side_files
 from ..pipeline import Pipeline
+from ..pipeline.engine_start import EngineLease
 from ..qa import QaOptions, QaSuite
 from ..reporting.outcome import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..signals import Interrupted, as_interrupted
 from .config import EngineChoice, RunConfig
-from .engine_setup import EarlyStart, EngineFactory, EngineKeeper, ServedStart
+from .engine_setup import EngineFactory, EngineKeeper
 from .provenance import connect_served, memory_context, provenance
 from .tokenizers import choose_tokenizer
 
@@ -82,8 +83,7 @@ class Session:
 
             self.review = RecordSpool()
         self.started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        self.early: EarlyStart | None = None  # the engine, started as the run began (`_start_early`)
-        self.from_server: ServedStart | None = None  # a running `hymt serve`'s engine (`_from_server`)
+        self.factory: EngineFactory | None = None  # how the run's engine is built (`_lease`)
 
     # -- the run --------------------------------------------------------------------------------
     def execute(self) -> RunReport:
@@ -110,36 +110,36 @@ class Session:
         fatal_check = engine.uses_model and not dry_run and not engine.runs.served
         if fatal_check:
             check_model_reachable(engine.model, engine.options.revision)
-        self.from_server = self._from_server(engine)
-        self.early = self._start_early(engine) if self.from_server is None else None
-        glossary: Glossary | None = None
-        if settings.memory.glossary:
-            from ..glossary import load_glossaries  # its loaders and matching: only where asked for
+        with self._lease(engine) as lease:  # the engine's life, from its (early) start to its close
+            glossary: Glossary | None = None
+            if settings.memory.glossary:
+                from ..glossary import load_glossaries  # its loaders and matching: only where asked for
 
-            glossary = load_glossaries(list(settings.memory.glossary), source=self.config.source)
-        tokenizer, tokenizer_source = choose_tokenizer(
-            engine,
-            self.served,
-            self.progress,
-            dry_run=dry_run,
-            quiet=settings.reporting.quiet,
-            reachable_checked=fatal_check,
-        )
-        if engine.server is not None:
-            engine = replace(
-                engine, server=replace(engine.server, model=settings.model.model, tokenizer=tokenizer_source)
+                glossary = load_glossaries(list(settings.memory.glossary), source=self.config.source)
+            tokenizer, tokenizer_source = choose_tokenizer(
+                engine,
+                self.served,
+                self.progress,
+                dry_run=dry_run,
+                quiet=settings.reporting.quiet,
+                reachable_checked=fatal_check,
             )
-        if engine.uses_model and has_random_weights(engine.model):
-            self.progress.notice(
-                "warning",
-                f"{engine.model} is a random-weight test model: its output is NOT a "
-                "real translation (untranslatable output keeps the source)",
-            )
-        self._run_pipeline(engine, tokenizer, glossary)
+            if engine.server is not None:
+                engine = replace(
+                    engine,
+                    server=replace(engine.server, model=settings.model.model, tokenizer=tokenizer_source),
+                )
+            if engine.uses_model and has_random_weights(engine.model):
+                self.progress.notice(
+                    "warning",
+                    f"{engine.model} is a random-weight test model: its output is NOT a "
+                    "real translation (untranslatable output keeps the source)",
+                )
+            self._run_pipeline(engine, tokenizer, glossary, lease)
         return self._finish(exit_code(self.report, strict=settings.reporting.strict, dry_run=dry_run))
 
     def _run_pipeline(
-        self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None
+        self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None, lease: EngineLease
     ) -> None:
         settings, config = self.settings, self.config
         context = memory_context(engine, glossary, self.config.remapped)
@@ -154,17 +154,17 @@ class Session:
             else None
         )
         prepared: Prepared | None = None
-        started = self.early or self.from_server
-        factory: EngineFactory | None = started.factory if started is not None else None
+        factory = self.factory
+        assert factory is not None, "the lease made it"
         try:
-            if factory is None:
+            if factory.gate is None and factory.server is None:  # not started already: built as chosen now
                 if engine.spec.prepare is not None and not settings.reporting.dry_run:  # on the main thread
                     prepared = engine.spec.prepare(engine.setup(verbose=settings.reporting.verbose))
-                factory = self._factory(engine, prepared=prepared)
+                factory.engine, factory.prepared = engine, prepared
             self.pipeline = Pipeline(
                 plan,
                 tokenizer,
-                self._engine_source(engine, factory),
+                lease,
                 memory=memory,
                 qa=QaSuite(
                     settings.of(QaOptions), translating=engine.runs.translates, source_lang=config.source_code
@@ -176,67 +176,43 @@ class Session:
             self.report = self.pipeline.report
             self.report = self.pipeline.run(self.found.sources)
         except (EngineUnavailable, RuntimeError, OSError):
-            if factory is not None:
-                self._stop_engine_log(factory)
-                factory.failure_notices()
+            lease.end()  # an early start nothing took stops first: its last words go to the log
+            factory.failure_notices()
             raise
         finally:
             self.close_memory()
-            if factory is not None:
-                self._stop_engine_log(factory)
+            lease.end()
             if prepared is not None:
                 prepared.close()
         if memory is not None and memory.store_error:
             self.progress.notice("warning", memory.store_error)
 
-    def _stop_engine_log(self, factory: EngineFactory) -> None:
-        """An early start nothing took is stopped first: its processes' last words go to the log."""
-        if self.early is not None:
-            self.early.close()
-        factory.stop_log()
-
-    def _factory(
-        self, engine: EngineChoice, *, prepared: Prepared | None = None, gate: StartGate | None = None
-    ) -> EngineFactory:
-        reporting = self.settings.reporting
-        return EngineFactory(
-            engine,
-            self.progress,
-            verbose=reporting.verbose,
-            log_file=reporting.log_file,
-            prepared=prepared,
-            gate=gate,
+    def _lease(self, engine: EngineChoice) -> EngineLease:
+        """The run's engine, to be built by the run's EngineFactory: the engine of a running
+        `hymt serve` of the run's settings (`Extras.served`), else one started now, before the
+        tokenizer and the inputs, where its spec says so (EngineSpec.starts_early), else one the
+        pipeline starts when it has work for it (an API session's: lent by its keeper, which
+        keeps it across runs). Neither a server's nor an early start for a dry run or an API
+        session."""
+        reporting, keeper = self.settings.reporting, self.extras.keeper
+        factory = self.factory = EngineFactory(
+            engine, self.progress, verbose=reporting.verbose, log_file=reporting.log_file
         )
-
-    def _start_early(self, engine: EngineChoice) -> EarlyStart | None:
-        """Start the engine now, before the tokenizer and the inputs, where its spec says so
-        (EngineSpec.starts_early): a CLI run that will translate; not a dry run, and not an API
-        session, whose kept engine outlives the run."""
+        own_run = not reporting.dry_run and keeper is None  # a command-line run that will translate
+        if own_run and self.extras.served and factory.find_server(quiet=reporting.quiet):
+            return EngineLease(factory, on_end=factory.stop_log)
         starts_early = engine.spec.starts_early
-        if (
-            starts_early is None
-            or self.settings.reporting.dry_run
-            or self.extras.keeper is not None
-            or not starts_early(engine.options)
-        ):
-            return None
-        return EarlyStart(self._factory(engine, gate=StartGate()))
-
-    def _from_server(self, engine: EngineChoice) -> ServedStart | None:
-        """A running `hymt serve` of the run's settings, for a command-line run that will translate."""
-        if not self.extras.served or self.settings.reporting.dry_run or self.extras.keeper is not None:
-            return None
-        return ServedStart.find(self._factory(engine), quiet=self.settings.reporting.quiet)
-
-    def _engine_source(self, engine: EngineChoice, factory: EngineFactory) -> Callable[[], Engine]:
-        if self.early is not None:
-            return self.early.take
-        if self.from_server is not None:
-            return self.from_server
-        keeper = self.extras.keeper
+        if own_run and starts_early is not None and starts_early(engine.options):
+            factory.gate = StartGate()
+            return EngineLease(factory, gate=factory.gate, on_end=factory.stop_log)
         if keeper is None:
-            return factory
-        return lambda: keeper.lend(engine, factory)
+            return EngineLease(factory, enabled=not reporting.dry_run, on_end=factory.stop_log)
+        return EngineLease(
+            lambda: keeper.lend(factory.engine, factory),
+            kept=True,
+            enabled=not reporting.dry_run,
+            on_end=factory.stop_log,
+        )
 
     def _context_tokens(self) -> int:
         """Prompt + output per request: --max-model-len, else CONTEXT_TOKENS or a server's shorter window."""
@@ -314,11 +290,6 @@ class Session:
                 self.review.close()
                 self.review = None
 
-    def stop_early_start(self) -> None:
-        """The run ends (also before its pipeline, on an error): an early start nothing took stops."""
-        if self.early is not None:
-            self._stop_engine_log(self.early.factory)
-
     def close_memory(self) -> None:
         memory, self.memory_file = self.memory_file, None
         if memory is not None:
@@ -343,6 +314,5 @@ def run_translation(config: RunConfig, progress: ProgressEvents, extras: Extras 
             raise
         raise stopped from exc
     finally:
-        session.stop_early_start()
         progress.close()  # before an error's line (idempotent)
         session.close_memory()

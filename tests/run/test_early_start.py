@@ -127,19 +127,21 @@ def test_a_run_that_ends_while_its_engine_is_starting_stops_the_start(
 ) -> None:
     """A failure or a signal while the pipeline waits for the engine it took: the start stops
     too (else the engine processes, not daemons, would hold the process at its exit)."""
-    from hymt_cli.run.engine_setup import EarlyStart, EngineFactory
+    from hymt_cli.pipeline.engine_start import EngineLease
+    from hymt_cli.run.engine_setup import EngineFactory
 
     early_engine(60.0)
     settings = Settings.build(inputs=(str(tmp_path),), to="de", engine="early")
     factory = EngineFactory(
         RunConfig.of(settings).engine, ProgressEvents(), verbose=False, log_file=None, gate=StartGate()
     )
-    start = EarlyStart(factory)
+    assert factory.gate is not None
+    lease = EngineLease(factory, gate=factory.gate)
     outcome: list[BaseException] = []
 
     def pipeline_waits() -> None:
         try:
-            start.take()
+            lease.get()
         except BaseException as exc:
             outcome.append(exc)
 
@@ -147,7 +149,7 @@ def test_a_run_that_ends_while_its_engine_is_starting_stops_the_start(
     waiting.start()
     time.sleep(1.0)
     began = time.monotonic()
-    start.close()
+    lease.end()
     waiting.join(timeout=30)
     assert time.monotonic() - began < 20 and not waiting.is_alive()
     assert outcome and isinstance(outcome[0], EngineUnavailable)
