@@ -44,7 +44,7 @@ T0, MARK = float(os.environ["START_UP_T0"]), os.environ["START_UP_MARK"]
 
 class Hook(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "hymt_cli.run.check":
+        if name != "hymt_cli.run.check_outputs":
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         run = spec.loader.exec_module

@@ -23,7 +23,7 @@ _EXPORTS = {
     "ProgressEvents": "reporting.progress",
     "RunReport": "reporting.report",
     "FileReport": "reporting.report",
-    "CheckResult": "run.check",
+    "CheckResult": "run.check_outputs",
     "HymtError": "errors",
     "UsageError": "errors",
     "InputError": "errors",
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from .reporting.progress import ProgressEvents as ProgressEvents
     from .reporting.report import FileReport as FileReport
     from .reporting.report import RunReport as RunReport
-    from .run.check import CheckResult as CheckResult
+    from .run.check_outputs import CheckResult as CheckResult
     from .settings import Settings as Settings
     from .settings import all_settings as all_settings
     from .signals import Interrupted as Interrupted

@@ -34,7 +34,7 @@ from .formats import ParquetOptions
 from .options import OptionSet
 from .reporting.progress import ProgressEvents
 from .reporting.report import RunReport
-from .run.check import CheckResult, check_outputs
+from .run.check_outputs import CheckResult, check_outputs
 from .run.config import RunConfig
 from .run.engine_setup import EngineKeeper
 from .run.session import Extras, run_translation

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hymt_cli.engine import Engine
-from hymt_cli.formats import RunContext
+from hymt_cli.formats import ContextOptions
 from hymt_cli.inputs.discovery import discover
 from hymt_cli.inputs.sources import SourceFile
 from hymt_cli.model.tokenizer import EstimatingTokenizer, PromptTokenizer
@@ -90,7 +90,7 @@ def _told_context(options: OptionSet | None, given: dict[str, Any]) -> OptionSet
     """The formats see the run's `context` too, as a run gives it to them (run/config.py)."""
     if "context" not in given:
         return options
-    return (options or OptionSet()).with_records(RunContext(given["context"]))
+    return (options or OptionSet()).with_records(ContextOptions(given["context"]))
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:
@@ -102,3 +102,9 @@ def write(folder: Path, name: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def segment_texts(path: Path, options: OptionSet | None = None) -> list[str]:
+    """The texts of the segments that reading `path` (one input) gives: what a run would send."""
+    [source] = sources_of([path], options=options)
+    return [s.text for unit in source.format.open(source).units() for s in unit.segments]

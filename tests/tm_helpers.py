@@ -10,7 +10,7 @@ from pipelines import make_pipeline, sources_of
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.formats import ParquetOptions
-from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_fingerprint
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.options import OptionSet
 
@@ -34,7 +34,7 @@ def run(
     sources = sources_of(inputs, options=OptionSet([ParquetOptions(**format_options)]))
     memory = None
     if cache is not None:
-        context = build_context(
+        context = build_fingerprint(
             engine=engine.name,
             model=None,
             revision=None,

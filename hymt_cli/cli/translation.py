@@ -58,7 +58,7 @@ def translate_command(settings: Settings, console: Console) -> ExitCode:
 
 def _check(config: RunConfig, console: Console) -> ExitCode:
     """--check: missing or stale outputs, listed; exit 5 when there is any."""
-    from ..run.check import check_outputs
+    from ..run.check_outputs import check_outputs
 
     result = check_outputs(config)
     for problem in result.problems:

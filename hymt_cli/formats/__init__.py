@@ -61,7 +61,7 @@ from .registry import (
     unregister,
     walk_refusal,
 )
-from .row_context import ContextMode, RunContext
+from .row_context import ContextMode, ContextOptions
 from .subtitles import SubtitleOptions
 from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
@@ -206,14 +206,18 @@ _PARQUET = lazy("hymt_cli.formats.parquet:ParquetFormat")
 _table(
     "parquet",
     (".parquet",),
-    lambda o: _PARQUET(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: _PARQUET(o.of(TableOptions), _cells(o), o.of(ContextOptions).mode),
 )
 _CSV = lazy("hymt_cli.formats.delimited.format:CsvFormat")
 _table(
     "csv",
     (".csv",),
     lambda o: _CSV(
-        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+        o.of(TableOptions),
+        o.of(DelimitedOptions),
+        _cells(o),
+        o.of(ContextOptions).mode,
+        o.of(EncodingOptions),
     ),
     DelimitedOptions,
     EncodingOptions,
@@ -225,7 +229,11 @@ _table(
     "tsv",
     (".tsv",),
     lambda o: _TSV(
-        o.of(TableOptions), o.of(DelimitedOptions), _cells(o), o.of(RunContext).mode, o.of(EncodingOptions)
+        o.of(TableOptions),
+        o.of(DelimitedOptions),
+        _cells(o),
+        o.of(ContextOptions).mode,
+        o.of(EncodingOptions),
     ),
     DelimitedOptions,
     EncodingOptions,
@@ -234,7 +242,7 @@ _JSONL = lazy("hymt_cli.formats.jsonlines:JsonLinesFormat")
 _table(
     "jsonl",
     (".jsonl", ".ndjson"),
-    lambda o: _JSONL(o.of(TableOptions), _cells(o), o.of(RunContext).mode),
+    lambda o: _JSONL(o.of(TableOptions), _cells(o), o.of(ContextOptions).mode),
 )
 
 
@@ -339,7 +347,7 @@ __all__ = [
     "XliffOptions",
     "TableOptions",
     "ContextMode",
-    "RunContext",
+    "ContextOptions",
     "DelimitedOptions",
     "EncodingOptions",
     "output_provenance",

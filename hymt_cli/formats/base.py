@@ -122,7 +122,7 @@ class Unit:
     should know, such as a guess the format made (the run adds it to the file's warning).
     `check`: the format's own QA of a finished segment's translation, with what only the format
     knows (a subtitle cue's time on screen): (segment id, translation, target) -> flags of the
-    checks declared `by_format` (qa/checks.py); None: the format has none."""
+    checks declared `by_format` (qa/table.py); None: the format has none."""
 
     index: int
     segments: Sequence[Segment]

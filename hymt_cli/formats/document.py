@@ -53,7 +53,7 @@ NOTHING_TO_KNOW = Survey()
 
 
 @dataclass(frozen=True, slots=True)
-class Part:
+class PartStart:
     """Where a part of a document begins: which part (from 0), its first line (from 1), and the
     title and nearest heading that the parts before it have (their segments' context)."""
 
@@ -109,7 +109,7 @@ class SplicingFormat:
         None where the document may not be cut at all. For `in_parts` formats."""
         return NOTHING_TO_KNOW
 
-    def parse_part(self, text: str, part: Part) -> ParsedDocument:
+    def parse_part(self, text: str, part: PartStart) -> ParsedDocument:
         """A part's parse: its segments as the whole document's parse has them there."""
         return self.parse(text)
 
@@ -169,7 +169,7 @@ class DocumentReader:
         if codec != decoded.encoding:  # written in another encoding: the text says so, if it can
             decoded = Decoded(self._format.relabelled(decoded.text, codec), codec)
         self._output = decoded
-        yield self._unit(decoded, Part())
+        yield self._unit(decoded, PartStart())
 
     @property
     def encoded(self) -> DocumentReader:
@@ -200,12 +200,12 @@ class DocumentReader:
     def _parts(self, binary: BinaryIO, survey: Survey) -> Iterator[Unit]:
         """The document a part at a time, each with what the parts before it said."""
         before = NOTHING_BEFORE
-        for piece in pieces(binary, self._format.cut, self._part_bytes):
-            unit = self._unit(Decoded(piece.text), Part(piece.index, piece.line, before, survey))
+        for piece in part_texts(binary, self._format.cut, self._part_bytes):
+            unit = self._unit(Decoded(piece.text), PartStart(piece.index, piece.line, before, survey))
             yield unit
             before = surroundings_after(unit.segments, before)
 
-    def _unit(self, decoded: Decoded, part: Part) -> Unit:
+    def _unit(self, decoded: Decoded, part: PartStart) -> Unit:
         fmt = self._format
         try:
             parsed = fmt.parse_part(decoded.text, part)
@@ -256,7 +256,7 @@ def _survey(fmt: SplicingFormat, binary: BinaryIO, part_bytes: int) -> Survey | 
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class PartText:
     """A part's text: which part (from 0), and the line it begins at (from 1)."""
 
     text: str
@@ -264,7 +264,7 @@ class Piece:
     line: int
 
 
-def pieces(binary: BinaryIO, cut: Callable[..., int], part_bytes: int) -> Iterator[Piece]:
+def part_texts(binary: BinaryIO, cut: Callable[..., int], part_bytes: int) -> Iterator[PartText]:
     """A UTF-8 document's text, a part at a time: read until `cut` (a format's) finds a place
     past `part_bytes`; at least one part, even of an empty document."""
     text = _Utf8Blocks(binary)
@@ -274,12 +274,12 @@ def pieces(binary: BinaryIO, cut: Callable[..., int], part_bytes: int) -> Iterat
         held += text.read(max(part_bytes, len(held)))  # as much again: rescans stay linear
         if text.done:
             if held or index == 0:
-                yield Piece(held, index, line)
+                yield PartText(held, index, line)
             return
         at = cut(held, first=index == 0)
         if at > 0:
             piece, held = held[:at], held[at:]
-            yield Piece(piece, index, line)
+            yield PartText(piece, index, line)
             index, line = index + 1, line + _line_breaks(piece)
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .spans import Part
+from .spans import Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +71,10 @@ class EscapedRun:
             return chunk.start + inside
         return chunk.end if end else chunk.start
 
-    def parts(self, src: str, decoded_parts: Sequence[Part]) -> list[Part]:
+    def parts(self, src: str, decoded_parts: Sequence[Span]) -> list[Span]:
         """Parts of `self.decoded` (offsets into it) as parts of the source. A text part whose
         source differs from what it reads as is *shown* as the decoded text."""
-        out: list[Part] = []
+        out: list[Span] = []
         for part in decoded_parts:
             a = self.raw(part.start, end=False)
             b = self.raw(part.end, end=True)
@@ -84,7 +84,7 @@ class EscapedRun:
                 continue
             if part.kind == "text":
                 shown = part.shown if part.shown is not None else self.decoded[part.start : part.end]
-                out.append(Part(a, b, "text", shown=None if src[a:b] == shown else shown))
+                out.append(Span(a, b, "text", shown=None if src[a:b] == shown else shown))
             else:
                 out.append(replace(part, start=a, end=b))
         return out

@@ -32,11 +32,11 @@ TEMPLATING = (
 )
 
 
-PartKind = Literal["text", "open", "close", "self", "break"]
+SpanKind = Literal["text", "open", "close", "self", "break"]
 
 
 @dataclass(frozen=True, slots=True)
-class Part:
+class Span:
     """A span of the source inside a segment.
 
     `key` pairs an open with its close
@@ -45,7 +45,7 @@ class Part:
 
     start: int
     end: int
-    kind: PartKind
+    kind: SpanKind
     key: str = ""
     shown: str | None = None  # what the model sees for a text part, if not the source (`&amp;` -> `&`)
     # What a markup part becomes when its segment is translated, if not the source: a
@@ -59,7 +59,7 @@ class Located:
     translated text back (`newline`: what an extra line break becomes; `escape`: makes
     translated text safe in its context)."""
 
-    parts: tuple[Part, ...]
+    parts: tuple[Span, ...]
     numbers: tuple[int, ...]  # tag number per part (0 for text and breaks)
     newline: str = " "
     escape: Callable[[str], str] | None = None
@@ -91,7 +91,7 @@ def with_role(located: Sequence[Located], role: str) -> list[Located]:
     return [loc if loc.role else dataclasses.replace(loc, role=role) for loc in located]
 
 
-def _pairs(parts: Sequence[Part]) -> dict[int, int]:
+def _pairs(parts: Sequence[Span]) -> dict[int, int]:
     """open index -> close index for opens whose close is found (innermost-first matching)."""
     stack: list[int] = []
     pair: dict[int, int] = {}
@@ -103,7 +103,7 @@ def _pairs(parts: Sequence[Part]) -> dict[int, int]:
     return pair
 
 
-def _is_blank(src: str, part: Part) -> bool:
+def _is_blank(src: str, part: Span) -> bool:
     return part.kind == "break" or (part.kind == "text" and not src[part.start : part.end].strip())
 
 
@@ -112,7 +112,7 @@ _HARD_BREAK = re.compile(r"\A(?:\\|[ \t]{2,})(?=\r\n|\r|\n)")
 
 def locate(
     src: str,
-    parts: Sequence[Part],
+    parts: Sequence[Span],
     *,
     newline: str | None = None,
     escape: Callable[[str], str] | None = None,
@@ -146,19 +146,19 @@ def locate(
     return Located(final, numbers, newline, escape, peel, line_start, blank_lines, before_markup)
 
 
-def _as_written(items: list[Part]) -> list[Part]:
+def _as_written(items: list[Span]) -> list[Span]:
     """The parts with every text shown as the source writes it (`\\<`, `&lt;`), adjacent
     text parts joined: what reads as a tag there is found whole."""
-    out: list[Part] = []
+    out: list[Span] = []
     for p in items:
         if p.kind == "text" and out and out[-1].kind == "text":
-            out[-1] = Part(out[-1].start, p.end, "text")
+            out[-1] = Span(out[-1].start, p.end, "text")
         else:
             out.append(p if p.shown is None else dataclasses.replace(p, shown=None))
     return out
 
 
-def _trim(src: str, items: list[Part]) -> list[Part] | None:
+def _trim(src: str, items: list[Span]) -> list[Span] | None:
     """`items` without blank edges and without markup wrapping all the rest; the edge text
     parts without their outer whitespace. None when no text is left."""
     pair = _pairs(items)  # unwrapping a pair leaves the pairs inside it as they are
@@ -179,15 +179,15 @@ def _trim(src: str, items: list[Part]) -> list[Part] | None:
     first = kept[0]  # whitespace at the edges stays outside the segment
     if first.kind == "text" and first.shown is None:
         text = src[first.start : first.end]
-        kept[0] = Part(first.start + len(text) - len(text.lstrip()), first.end, "text")
+        kept[0] = Span(first.start + len(text) - len(text.lstrip()), first.end, "text")
     last = kept[-1]
     if last.kind == "text" and last.shown is None:
         text = src[last.start : last.end]
-        kept[-1] = Part(last.start, last.end - len(text) + len(text.rstrip()), "text")
+        kept[-1] = Span(last.start, last.end - len(text) + len(text.rstrip()), "text")
     return kept
 
 
-def _number(items: list[Part]) -> tuple[tuple[Part, ...], tuple[int, ...]]:
+def _number(items: list[Span]) -> tuple[tuple[Span, ...], tuple[int, ...]]:
     """Unmatched opens and closes become placeholders; tags numbered in order from 1."""
     pair = _pairs(items)
     closes = set(pair.values())
@@ -207,7 +207,7 @@ def _number(items: list[Part]) -> tuple[tuple[Part, ...], tuple[int, ...]]:
     return final, tuple(numbers)
 
 
-def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
+def _stray_tags(src: str, parts: Sequence[Span]) -> bool:
     """Text parts that together read as one of our tags (`<`, `s1`, `>` from references)."""
     text = "".join(
         (src[p.start : p.end] if p.shown is None else p.shown) if p.kind == "text" else "\0" for p in parts
@@ -215,14 +215,14 @@ def _stray_tags(src: str, parts: Sequence[Part]) -> bool:
     return looks_like_tag(text)
 
 
-def _protect_tag_like_text(src: str, parts: list[Part]) -> list[Part]:
+def _protect_tag_like_text(src: str, parts: list[Span]) -> list[Span]:
     """Source text that looks like one of our tags (`<s1>` written literally) is kept as a
     placeholder, so that the model's tags and the document's text cannot be confused."""
-    out: list[Part] = []
+    out: list[Span] = []
     for part in parts:
         text = src[part.start : part.end] if part.shown is None else part.shown
         if part.kind == "text" and part.shown is not None and looks_like_tag(text):
-            out.append(Part(part.start, part.end, "self"))
+            out.append(Span(part.start, part.end, "self"))
             continue
         if part.kind != "text" or not looks_like_tag(text):
             out.append(part)
@@ -233,11 +233,11 @@ def _protect_tag_like_text(src: str, parts: list[Part]) -> list[Part]:
                 continue
             a, b = part.start + match.start(), part.start + match.end()
             if a > pos:
-                out.append(Part(pos, a, "text"))
-            out.append(Part(a, b, "self"))
+                out.append(Span(pos, a, "text"))
+            out.append(Span(a, b, "self"))
             pos = b
         if pos < part.end:
-            out.append(Part(pos, part.end, "text"))
+            out.append(Span(pos, part.end, "text"))
     return out
 
 
@@ -302,8 +302,8 @@ def splice_translation(
     return "".join(writer.out)
 
 
-def _markup_by_tag(located: Located) -> dict[str, Part]:
-    markup: dict[str, Part] = {}
+def _markup_by_tag(located: Located) -> dict[str, Span]:
+    markup: dict[str, Span] = {}
     for part, n in zip(located.parts, located.numbers):
         if part.kind == "open":
             markup[open_tag(n)] = part

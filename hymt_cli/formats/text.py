@@ -15,7 +15,7 @@ from typing import Literal
 from ..options import Options, Panel, option
 from ..text.segments import Segment
 from .base import Decoded, decode_utf8
-from .document import Part, SplicingFormat
+from .document import PartStart, SplicingFormat
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -81,7 +81,7 @@ class TextFormat(SplicingFormat):
     def parse(self, text: str) -> TextDocument:
         return TextDocument(text, self.spans_of(text))
 
-    def parse_part(self, text: str, part: Part) -> TextDocument:
+    def parse_part(self, text: str, part: PartStart) -> TextDocument:
         return TextDocument(text, self.spans_of(text), first_line=part.line)
 
     def cut(self, text: str, *, first: bool) -> int:

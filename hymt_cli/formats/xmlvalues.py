@@ -20,7 +20,7 @@ from typing import Literal
 
 from ..text.languages import plural_code
 from .escaped import Chunk, EscapedRun
-from .spans import Part
+from .spans import Span
 from .strings import Conventions, literal_parts
 from .xmlscan import XmlEvent
 
@@ -36,7 +36,7 @@ class Content:
 
     start: int
     end: int
-    pieces: tuple[EscapedRun | Part, ...]
+    pieces: tuple[EscapedRun | Span, ...]
     cdata_only: bool  # the content is one CDATA section (whitespace around it aside)
 
     @property
@@ -50,9 +50,9 @@ class Content:
     def decoded(self) -> str:
         return "".join(p.decoded for p in self.pieces if isinstance(p, EscapedRun))
 
-    def parts(self, src: str, conventions: Conventions) -> list[Part]:
+    def parts(self, src: str, conventions: Conventions) -> list[Span]:
         """Parts with offsets into the content's own text (`src[start:end]`)."""
-        out: list[Part] = []
+        out: list[Span] = []
         for piece in self.pieces:
             if isinstance(piece, EscapedRun):
                 decoded = piece.decoded
@@ -97,7 +97,7 @@ def content(
 ) -> Content:
     """The content of the element whose start event is events[first] and end event events[last]."""
     start, end = events[first].end, events[last].start
-    pieces: list[EscapedRun | Part] = []
+    pieces: list[EscapedRun | Span] = []
     chunks: list[Chunk] = []
     cdata_sections = 0
     outside_text = False
@@ -122,23 +122,23 @@ def content(
             flush()
             in_cdata = event.kind == "cdata_start"
             cdata_sections += in_cdata
-            pieces.append(Part(event.start, event.end, "open" if in_cdata else "close", "xml:cdata"))
+            pieces.append(Span(event.start, event.end, "open" if in_cdata else "close", "xml:cdata"))
         elif event.kind == "start":
             flush()
             outside_text = True
             j = matching_end(events, i)
             kind = classify(event)
             if kind == "code" or event.empty:
-                pieces.append(Part(event.start, events[j].end, "self"))
+                pieces.append(Span(event.start, events[j].end, "self"))
                 i = j
             else:
-                pieces.append(Part(event.start, event.end, "open", f"xml:{event.name}"))
+                pieces.append(Span(event.start, event.end, "open", f"xml:{event.name}"))
         elif event.kind == "end":
             flush()
-            pieces.append(Part(event.start, event.end, "close", f"xml:{event.name}"))
+            pieces.append(Span(event.start, event.end, "close", f"xml:{event.name}"))
         else:  # comments, processing instructions, entities that stay literal
             flush()
-            pieces.append(Part(event.start, event.end, "self"))
+            pieces.append(Span(event.start, event.end, "self"))
         i += 1
     flush()
     all_text = "".join(e.data for e in events[first + 1 : last] if e.kind == "text")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..reporting.report import GlossaryMiss, GlossaryStats
 from .injection import GlossaryUse
 

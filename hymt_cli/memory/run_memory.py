@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .context import MemoryContext
 from .errors import MemoryFileError
+from .fingerprint import Fingerprint
 from .store import TranslationMemory
 
 
@@ -17,7 +17,7 @@ class PipelineMemory:
     Store failures after retries do not stop the run: they are counted and reported.
     """
 
-    def __init__(self, memory: TranslationMemory, context: MemoryContext, src_lang: str | None) -> None:
+    def __init__(self, memory: TranslationMemory, context: Fingerprint, src_lang: str | None) -> None:
         self.memory = memory
         self.context = context
         self.src_lang = src_lang or "auto"

@@ -33,8 +33,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TypeVar
 
-from .context import MemoryContext
 from .errors import HINT_DAMAGED, HINT_ELSEWHERE, MemoryFileError, folder_error, is_lock_error, memory_error
+from .fingerprint import Fingerprint
 
 SCHEMA_VERSION = 1
 APPLICATION = "hymt.memory"
@@ -260,7 +260,7 @@ class TranslationMemory:
 
     # -- lookups and writes -----------------------------------------------------------------
     def lookup(
-        self, context: MemoryContext, src_lang: str, items: Sequence[tuple[str, str, str]]
+        self, context: Fingerprint, src_lang: str, items: Sequence[tuple[str, str, str]]
     ) -> list[str | None]:
         """Translations for (target language, source text, note) items, in order; None: not stored.
         An imported (reviewed) entry wins over a model translation, whatever the note."""
@@ -287,7 +287,7 @@ class TranslationMemory:
         rows: list[tuple[bytes, str]] = self._db.execute(query, values).fetchall()
         return rows
 
-    def store(self, context: MemoryContext, src_lang: str, items: Iterable[tuple[str, str, str, str]]) -> int:
+    def store(self, context: Fingerprint, src_lang: str, items: Iterable[tuple[str, str, str, str]]) -> int:
         """Store model translations (target language, source, note, translation) and commit.
         Texts that are not valid Unicode (lone surrogates) cannot be stored and are left out."""
         if self.readonly:

@@ -1,7 +1,7 @@
 """The pipeline: one driver for every format (driver.py); planning, outcomes, dispatch to the
 engine, repair and jobs each in their own module."""
 
-from .checks import target_script
+from .acceptance import target_script
 from .driver import Pipeline
 from .planning import PlannedRequest, Planner
 from .run_options import RunPlan

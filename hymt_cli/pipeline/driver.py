@@ -28,13 +28,13 @@ from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..signals import collector_paused, deferred
 from ..text.segments import is_translatable
-from .checks import context_left_out, glossary_terms_used, tags_kept
+from .acceptance import context_left_out, glossary_terms_used, tags_kept
 from .dispatch import Dispatcher, Memory, engine_request
 from .engine_start import EngineLease
 from .flagging import Flagger
 from .held_answers import HeldAnswers
 from .jobs import OpenInput
-from .outcomes import Check
+from .outcomes import AnswerCheck
 from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
 from .run_options import RunPlan
@@ -77,7 +77,7 @@ class Pipeline:
         # Inline tags must survive in every format, a context never comes back; glossary terms when
         # there is a glossary; the QA checks when asked for.
         self.flagger = Flagger(qa, review) if qa is not None else None
-        self.checks: tuple[Check, ...] = (
+        self.checks: tuple[AnswerCheck, ...] = (
             (tags_kept, context_left_out)
             + plan.validators
             + ((glossary_terms_used,) if plan.glossary is not None else ())

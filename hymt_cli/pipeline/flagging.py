@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..formats import Unit
 from ..qa import Flag, QaSuite, excerpt
-from ..reporting.report import FileReport, QaFlag
-from .outcomes import Check, Outcomes
+from ..reporting.report import FileReport, ReportedFlag
+from .outcomes import AnswerCheck, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class Flagger:
     # Warnings per request, computed once however often its text recurs (a catalog's values).
     _warnings: dict[tuple[RequestKey, str], tuple[Flag, ...]] = field(default_factory=dict)
 
-    def checks(self) -> tuple[Check, ...]:
+    def checks(self) -> tuple[AnswerCheck, ...]:
         """The outcomes' check: rejects an answer on error-severity flags, and notes its
         warnings for when its segments are finished (each answer read once)."""
         suite, noted = self.suite, self._warnings
@@ -152,13 +152,11 @@ class Flagger:
             assert isinstance(where, Where)
             record(where, Flag("inconsistent", "warning", item.message), item.source, item.answer)
             if self.review is not None:
-                from ..review import Flag as ReviewFlag  # a run without a review page never imports it
-
                 self.review.flag_later(
                     where.report,
                     where.unit,
                     where.segment,
-                    ReviewFlag("inconsistent", "warning", item.message),
+                    Flag("inconsistent", "warning", item.message),
                 )
 
 
@@ -170,7 +168,7 @@ def record(where: Where, flag: Flag, source: str, answer: str) -> None:
         report.flags_omitted += 1
         return
     report.flags.append(
-        QaFlag(
+        ReportedFlag(
             segment=where.segment,
             unit=where.unit,
             label=where.label,

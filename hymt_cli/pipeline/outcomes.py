@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..checks.answers import Problem, clean_output, problem_with
+from ..acceptance.answers import Problem, clean_output, problem_with
 from ..engine.base import Generation
 from .planning import PlannedRequest, RequestKey
 
 # An output check a feature adds (inline tags kept, glossary terms used): None when fine.
-Check = Callable[[PlannedRequest, str], "Problem | None"]
+AnswerCheck = Callable[[PlannedRequest, str], "Problem | None"]
 
 
 @dataclass(slots=True)
@@ -33,7 +33,7 @@ class Outcome:
 
 
 class Outcomes:
-    def __init__(self, checks: Sequence[Check]) -> None:
+    def __init__(self, checks: Sequence[AnswerCheck]) -> None:
         self.checks = tuple(checks)
         self._by_key: dict[RequestKey, Outcome] = {}
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..reporting.report import Substitution
 from .planning import PlannedRequest, RequestKey
 

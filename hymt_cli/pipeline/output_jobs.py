@@ -100,13 +100,11 @@ class OutputJobs:
             where = Where.of(job.report, unit, finding.segment)
             record_flag(where, flag, texts.get(finding.segment, ""), translated.get(finding.segment, ""))
             if self.review is not None:
-                from ..review import Flag as ReviewFlag  # a run without a review page never imports it
-
                 self.review.flag_later(
                     job.report,
                     unit.index,
                     finding.segment,
-                    ReviewFlag(finding.check, "warning", finding.message),
+                    Flag(finding.check, "warning", finding.message),
                 )
 
     def _committed(self, job: Job) -> None:

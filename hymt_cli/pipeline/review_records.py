@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..formats import Unit
-from ..qa import Flag as QaFlag
 from ..review import Flag, Retry, SegmentRecord, Status, worst
 from .flagging import QaProblem
 from .outcomes import Outcome, Outcomes
@@ -23,7 +22,7 @@ def segment_records(
     translated: Mapping[int, str],
     outcomes: Outcomes,
     planned: Mapping[RequestKey, PlannedRequest],
-    qa_warnings: Mapping[int, Sequence[QaFlag]] | None = None,
+    qa_warnings: Mapping[int, Sequence[Flag]] | None = None,
     unwritable: Mapping[int, str] | None = None,
 ) -> list[SegmentRecord]:
     """One record per segment of the unit, in segment order. `translated`: what the unit's

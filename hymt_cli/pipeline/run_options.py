@@ -19,7 +19,7 @@ from ..outputs.paths import OutputRules
 from ..text.languages import Language
 from .dispatch import SUBMIT_BUCKET
 from .held_answers import MAX_HELD
-from .outcomes import Check
+from .outcomes import AnswerCheck
 
 if TYPE_CHECKING:
     from ..glossary import Glossary
@@ -67,7 +67,7 @@ class RunPlan:
     model: str | None = None
     # Checks every answer must pass besides the pipeline's own (driver.py: `target_script` where
     # the engine translates), and the glossary whose terms the answers must use (None: none).
-    validators: tuple[Check, ...] = ()
+    validators: tuple[AnswerCheck, ...] = ()
     glossary: Glossary | None = None
     # How much of an input its reader takes at a time (formats/base.ReadSizes), and how many
     # answers are held for the memory at most (held_answers.py): tests make them small.

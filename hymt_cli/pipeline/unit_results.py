@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..qa import Flag
 from .flagging import Flagger
 from .outcomes import Outcomes

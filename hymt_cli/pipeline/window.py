@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..formats import Unit
 from .jobs import Job
-from .outcomes import Check, Outcomes
+from .outcomes import AnswerCheck, Outcomes
 from .output_encoding import unwritable_answer
 from .planning import Piece, PlannedRequest, Planner, RequestKey
 
@@ -55,7 +55,7 @@ class Window:
     )  # the rest, for the engine (`Pipeline._translate`)
 
     @classmethod
-    def checked_by(cls, planner: Planner, checks: Sequence[Check]) -> Window:
+    def checked_by(cls, planner: Planner, checks: Sequence[AnswerCheck]) -> Window:
         """A window whose answers go through `checks`, and through what the legacy encodings of
         the outputs each serves cannot write (output_encoding.py: a request may serve several)."""
         waiting: defaultdict[RequestKey, list[UnitWork]] = defaultdict(list)

@@ -4,7 +4,7 @@ inconsistent translations, each with an id and a severity (pofilter and Okapi Ch
 flag the same things, without a model). Pure functions over a source segment and its
 answer; the pipeline runs them (pipeline/flagging.py).
 
-The names are imported on first use: every command reads the QA options (checks.py, light),
+The names are imported on first use: every command reads the QA options (table.py, light),
 only a run needs the judgements (their patterns and number formats)."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "Address": "addresses",
     "find_addresses": "addresses",
-    "BY_ID": "checks",
-    "CHECK_IDS": "checks",
-    "CHECKS": "checks",
-    "QaCheck": "checks",
+    "BY_ID": "table",
+    "CHECK_IDS": "table",
+    "CHECKS": "table",
+    "QaCheck": "table",
     "Pair": "judgements",
     "Code": "codes",
     "find_codes": "codes",
@@ -39,10 +39,6 @@ _EXPORTS = {
 if TYPE_CHECKING:
     from .addresses import Address as Address
     from .addresses import find_addresses as find_addresses
-    from .checks import BY_ID as BY_ID
-    from .checks import CHECK_IDS as CHECK_IDS
-    from .checks import CHECKS as CHECKS
-    from .checks import QaCheck as QaCheck
     from .codes import Code as Code
     from .codes import find_codes as find_codes
     from .consistency import ConsistencyTracker as ConsistencyTracker
@@ -57,6 +53,10 @@ if TYPE_CHECKING:
     from .options import QaOptions as QaOptions
     from .suite import QaSuite as QaSuite
     from .suite import check_answer as check_answer
+    from .table import BY_ID as BY_ID
+    from .table import CHECK_IDS as CHECK_IDS
+    from .table import CHECKS as CHECKS
+    from .table import QaCheck as QaCheck
     from .views import kept_spans as kept_spans
 
 

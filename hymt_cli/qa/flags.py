@@ -6,8 +6,9 @@ other output check does). `warning`: the answer is kept and the flag goes into t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from ..reporting.report import Severity as Severity
 
@@ -18,11 +19,24 @@ EXCERPT_CHARS = 160  # how much of a source or an answer a report keeps around a
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """One check's finding on one answer. `check` is the check's id (`number`, `url` ...)."""
+    """What a check says of one answer: the check's id (`number`, `url`, `tags`, `glossary`,
+    `empty` ...), `error` (the answer was rejected: the segment kept its source) or `warning`
+    (the answer was kept, flagged), and the check's message. The report keeps it with where it
+    was found (`ReportedFlag`); the review page with its segment's record (`review.records`)."""
 
     check: str
     severity: Severity
     message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"check": self.check, "severity": self.severity, "message": self.message}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, str]) -> Flag:
+        severity = data["severity"]
+        if severity not in ("error", "warning"):
+            raise ValueError(f"not a flag's severity: {severity!r}")
+        return cls(data["check"], cast(Severity, severity), data["message"])
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:

@@ -1,4 +1,4 @@
-"""What each QA check (checks.py) judges: a pure function over a source segment, its answer,
+"""What each QA check (table.py) judges: a pure function over a source segment, its answer,
 the target language and the source language when known (a `Pair`). A function returns a
 message when the answer fails the check, None when it passes.
 

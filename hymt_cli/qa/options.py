@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..options import Options, Panel, option, split_list
-from .checks import BY_ID, CHECK_IDS
 from .flags import LEVELS, Level
+from .table import BY_ID, CHECK_IDS
 
 _LEVEL: dict[str, Level] = {level: level for level in LEVELS}
 

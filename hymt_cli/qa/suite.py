@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .checks import CHECKS, QaCheck
 from .consistency import ConsistencyTracker
 from .flags import Flag, Severity
 from .judgements import Pair
 from .options import QaOptions
+from .table import CHECKS, QaCheck
 
 # A check and the function that judges one answer for it.
 _Judged = tuple[QaCheck, Callable[[Pair], str | None]]

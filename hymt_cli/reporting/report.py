@@ -46,7 +46,7 @@ class GlossaryMiss:
 
 
 @dataclass(slots=True)
-class QaFlag:
+class ReportedFlag:
     """A QA check's finding on one segment (hymt_cli/qa). `severity` error: the answer was
     rejected and the segment kept its source; warning: the answer was kept. `source` and
     `answer` are excerpts of the texts the check read (the answer: the rejected one for an
@@ -120,7 +120,7 @@ class FileReport:
     problems: list[SegmentProblem] = field(default_factory=list)
     problems_omitted: int = 0  # beyond the first MAX_PROBLEMS problems of a file
     glossary: GlossaryStats | None = None  # None: no glossary in this run
-    flags: list[QaFlag] = field(default_factory=list)  # QA flags, the first 100 of the file
+    flags: list[ReportedFlag] = field(default_factory=list)  # QA flags, the first 100 of the file
     flags_omitted: int = 0
     flag_counts: dict[str, int] = field(default_factory=dict)  # every flag (omitted ones too) per check
     # A file of strings: its keys by what the run did with them (added, kept: a person's,

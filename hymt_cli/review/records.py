@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from ..qa.flags import Flag as Flag
 from ..reporting.report import Severity as Severity
 from ..reporting.report import unicode_text
 
@@ -42,27 +43,6 @@ _RANK: dict[Status, int] = {
 def worst(statuses: list[Status]) -> Status:
     """The status of a segment made of pieces: the most eventful one."""
     return max(statuses, key=_RANK.__getitem__) if statuses else "as-is"
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A problem with what was written for a segment: the id of the check that found it
-    (`tags`, `glossary`, `empty` ...), `error` (the segment kept its source) or `warning` (the
-    answer was kept, flagged), and the check's message."""
-
-    check: str
-    severity: Severity
-    message: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"check": self.check, "severity": self.severity, "message": self.message}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, str]) -> Flag:
-        severity = data["severity"]
-        if severity not in ("error", "warning"):
-            raise ValueError(f"not a flag's severity: {severity!r}")
-        return cls(data["check"], cast(Severity, severity), data["message"])
 
 
 @dataclass(frozen=True, slots=True)

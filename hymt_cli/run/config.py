@@ -23,7 +23,7 @@ from ..engine import (
 )
 from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
-from ..formats import RunContext
+from ..formats import ContextOptions
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet, flag_of
 from ..settings import MemorySettings, OutputSettings, ReportSettings, Settings
@@ -121,7 +121,7 @@ class RunConfig:
         rules = DiscoveryRules(
             run_inputs.format,
             # (a table picks its rows' context columns by the run's --context)
-            settings.records.with_records(RunContext(settings.memory.context)),
+            settings.records.with_records(ContextOptions(settings.memory.context)),
             suffix,
             run_inputs.follow_symlinks,
             tuple(out / lang.code for lang in targets) if out is not None else (),

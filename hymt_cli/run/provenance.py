@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..engine import ServedModel
-from ..memory.context import MemoryContext, build_context
+from ..memory.fingerprint import Fingerprint, build_fingerprint
 from ..model.prompts import TEMPLATE_VERSION
 from .config import EngineChoice, RunConfig
 
@@ -35,17 +35,17 @@ def connect_served(
     return config.with_engine(engine.served_by(served.name, server)), served
 
 
-def provenance(config: RunConfig, context: MemoryContext) -> str:
+def provenance(config: RunConfig, context: Fingerprint) -> str:
     """What the output manifests record as having made a file (`--check` compares it): the memory's
     context, and the context mode when it is not the default (it changes what documents get)."""
     mode = config.settings.memory.context
     return context.key if mode == "auto" else f"{context.key}:context-{mode}"
 
 
-def memory_context(engine: EngineChoice, glossary: Glossary | None, remapped: str = "") -> MemoryContext:
+def run_fingerprint(engine: EngineChoice, glossary: Glossary | None, remapped: str = "") -> Fingerprint:
     """What decides a translation besides its text and its context (RunConfig.remapped too)."""
     spec = engine.runs
-    return build_context(
+    return build_fingerprint(
         engine=spec.name,
         model=engine.model,
         revision=engine.options.revision,

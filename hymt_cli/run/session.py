@@ -27,13 +27,13 @@ from ..outputs.locations import check_locations, check_side_files
 from ..pipeline import Pipeline
 from ..pipeline.engine_start import EngineLease
 from ..qa import QaOptions, QaSuite
-from ..reporting.outcome import exit_code
+from ..reporting.exit_codes import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..signals import Interrupted, as_interrupted
 from .config import EngineChoice, RunConfig
 from .engine_setup import EngineFactory, EngineKeeper
-from .provenance import connect_served, memory_context, provenance
+from .provenance import connect_served, provenance, run_fingerprint
 from .tokenizers import choose_tokenizer
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class Session:
         self, engine: EngineChoice, tokenizer: PromptTokenizer, glossary: Glossary | None, lease: EngineLease
     ) -> None:
         settings, config = self.settings, self.config
-        context = memory_context(engine, glossary, self.config.remapped)
+        context = run_fingerprint(engine, glossary, self.config.remapped)
         plan = config.plan(
             context_tokens=self._context_tokens(),
             provenance=provenance(config, context),

@@ -19,7 +19,7 @@ from hymt_cli.engine.openai_engine import OpenAIEngine
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.engine.server_tokenizer import ServerTokenizer
 from hymt_cli.errors import EngineUnavailable
-from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_fingerprint
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 
@@ -170,7 +170,7 @@ def test_a_server_gone_for_good_fails_the_run_and_the_rerun_resumes(
     model = str(tiny_model_dir)
     down = FaultServer(model, decoder(tiny_tokenizer), plan=lambda n: "ok" if n <= 6 else "500")
     cache = tmp_path / "tm.sqlite3"
-    context = build_context(
+    context = build_fingerprint(
         engine="openai",
         model=model,
         revision=None,

@@ -9,16 +9,11 @@ from pathlib import Path
 
 import pytest
 from engines import STRING_ATTACKS, StringAttack
-from pipelines import sources_of, translate_files, write
+from pipelines import segment_texts, translate_files, write
 from strings_helpers import CORPUS, read_pairs
 
 HIBERNATE = CORPUS / "properties" / "hibernate-ValidationMessages.properties"
 EXPRESSION = re.compile(r"\$\{(?:[^{}']|'[^']*')*\}|\{[A-Za-z.]+\}")
-
-
-def _sent(path: Path) -> list[str]:
-    [source] = sources_of([path])
-    return [s.text for unit in source.format.open(source).units() for s in unit.segments]
 
 
 def _letters(path: Path, tmp_path: Path) -> dict[str, str]:
@@ -31,7 +26,7 @@ def _letters(path: Path, tmp_path: Path) -> dict[str, str]:
 
 @pytest.mark.skipif(not HIBERNATE.is_file(), reason="run scripts/gather_corpus.py")
 def test_hibernate_parameters_and_expressions_are_never_sent(tmp_path: Path) -> None:
-    sent = "\n".join(_sent(HIBERNATE))
+    sent = "\n".join(segment_texts(HIBERNATE))
     for word in ("${", "{value}", "{min}", "inclusive", "days", "validatedValue"):
         assert word not in sent
     after = _letters(HIBERNATE, tmp_path)
@@ -51,7 +46,7 @@ def test_message_format_dollars_and_apostrophes_are_kept(tmp_path: Path) -> None
         "messages.properties",
         "price=Price: ${0} (it''s {1})\nnested=Over ${max == 1 ? '{one}' : \"{many}\"} now\n",
     )
-    assert _sent(path) == ["Price: $<s1/> (it's <s2/>)", "Over <s1/> now"]
+    assert segment_texts(path) == ["Price: $<s1/> (it's <s2/>)", "Over <s1/> now"]
     after = _letters(path, tmp_path)
     assert after == {
         "price": "Cevpr: ${0} (vg''f {1})",

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from table_helpers import arrow_columns, csv_rows, translate_bytes
 
-from hymt_cli.formats import text_stream
+from hymt_cli.formats import decoded_stream
 from hymt_cli.formats.delimited.dialect import Dialect
 from hymt_cli.formats.delimited.scanner import sniff_delimiter
 from hymt_cli.formats.text import fit_line_breaks
@@ -54,8 +54,8 @@ def test_tables_the_csv_module_writes_come_back_byte_for_byte(
 ) -> None:
     data, delimiter, _, _ = table
     fmt = "tsv" if delimiter == "\t" else "csv"
-    old = text_stream.BLOCK_BYTES
-    text_stream.BLOCK_BYTES = block  # tiny blocks: records, CR LF and characters split between reads
+    old = decoded_stream.BLOCK_BYTES
+    decoded_stream.BLOCK_BYTES = block  # tiny blocks: records, CR LF and characters split between reads
     try:
         for translate in (lambda t: t, lambda t: None):
             out = translate_bytes(
@@ -68,7 +68,7 @@ def test_tables_the_csv_module_writes_come_back_byte_for_byte(
             )
             assert out == data
     finally:
-        text_stream.BLOCK_BYTES = old
+        decoded_stream.BLOCK_BYTES = old
 
 
 HOSTILE = [
@@ -225,12 +225,12 @@ def test_no_header_names_columns_by_number_and_adds_no_header() -> None:
 def test_a_huge_quoted_field_is_read_in_linear_passes() -> None:
     value = ("word, " * 200_000).strip()
     data = f'k,v\n1,"{value}"\n2,short\n'.encode()
-    old = text_stream.BLOCK_BYTES
-    text_stream.BLOCK_BYTES = 4096
+    old = decoded_stream.BLOCK_BYTES
+    decoded_stream.BLOCK_BYTES = 4096
     try:
         assert translate_bytes("csv", data, lambda t: t, columns=("v",)) == data
     finally:
-        text_stream.BLOCK_BYTES = old
+        decoded_stream.BLOCK_BYTES = old
 
 
 def test_dialect_options_are_checked() -> None:

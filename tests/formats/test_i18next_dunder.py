@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from engines import STRING_ATTACKS, StringAttack
-from pipelines import sources_of, translate_files, write
+from pipelines import segment_texts, translate_files, write
 from strings_helpers import CORPUS, read_pairs
 
 NODE_RED = [CORPUS / "json" / "node-red-runtime.json", CORPUS / "json" / "node-red-editor.json"]
@@ -20,15 +20,10 @@ ERRORS = (
 )
 
 
-def _sent(path: Path) -> list[str]:
-    [source] = sources_of([path])
-    return [s.text for unit in source.format.open(source).units() for s in unit.segments]
-
-
 @pytest.mark.skipif(not all(p.is_file() for p in NODE_RED), reason="run scripts/gather_corpus.py")
 @pytest.mark.parametrize("path", NODE_RED, ids=lambda p: p.name)
 def test_node_red_placeholders_are_never_sent_and_come_back_as_written(path: Path, tmp_path: Path) -> None:
-    sent = _sent(path)
+    sent = segment_texts(path)
     assert sent and not [text for text in sent if DUNDER.search(text)]
     report, outputs = translate_files(
         [path], lambda: StringAttack(STRING_ATTACKS["letters"]), tmp_path / "out", lang="de"
@@ -47,7 +42,10 @@ def test_node_red_placeholders_are_never_sent_and_come_back_as_written(path: Pat
 
 def test_a_file_with_dunder_placeholders_is_i18next_and_invented_ones_are_inert(tmp_path: Path) -> None:
     path = write(tmp_path, "locales/en-US/messages.json", ERRORS)
-    assert _sent(path) == ["Failed to register <s1/> node type", "Failed to register <s1/> node types"]
+    assert segment_texts(path) == [
+        "Failed to register <s1/> node type",
+        "Failed to register <s1/> node types",
+    ]
     report, outputs = translate_files(
         [path], lambda: StringAttack(lambda t: t + " __evil__ {{x}}"), tmp_path / "out", lang="de"
     )
@@ -60,4 +58,4 @@ def test_a_dunder_key_does_not_make_a_file_i18next(tmp_path: Path) -> None:
     path = write(
         tmp_path, "locales/en/app.json", '{\n  "__comment__": "ICU messages",\n  "hi": "Hello {name}"\n}\n'
     )
-    assert _sent(path) == ["ICU messages", "Hello <s1/>"]  # {name}: an ICU argument, as before
+    assert segment_texts(path) == ["ICU messages", "Hello <s1/>"]  # {name}: an ICU argument, as before

@@ -17,7 +17,7 @@ from hymt_cli.formats import format_named
 from hymt_cli.formats.base import FormatError
 from hymt_cli.formats.jsonlines.fields import line_fields
 from hymt_cli.formats.jsontext import Token
-from hymt_cli.formats.row_context import RunContext
+from hymt_cli.formats.row_context import ContextOptions
 from hymt_cli.formats.table_cells import TableOptions
 from hymt_cli.options import OptionSet
 
@@ -48,7 +48,7 @@ def test_a_deep_object_is_named_to_a_bounded_depth_in_the_error() -> None:
 
 def test_context_on_reads_the_title_field_of_a_deep_first_line() -> None:
     data = b'{"x": ' + DEEP_ARRAY + b', "title": "Red shirt", "body": "Soft cotton"}\n'
-    options = OptionSet([TableOptions(columns=("body",)), RunContext("on")])
+    options = OptionSet([TableOptions(columns=("body",)), ContextOptions("on")])
     reader = format_named("jsonl", options).open(BytesSource(data))
     units = list(reader.units())  # type: ignore[attr-defined]
     [segment] = units[0].segments

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from engines import ATTACKS, STRING_ATTACKS, UNUSABLE, Adversary, StringAttack, assert_reported
-from pipelines import sources_of, write
+from pipelines import segment_texts, write
 from table_helpers import csv_rows, run_files, settings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "csv"
@@ -31,8 +31,7 @@ PHRASES = (
 
 
 def _sent(path: Path, columns: tuple[str, ...] = (), **options: object) -> list[str]:
-    [source] = sources_of([path], options=settings(columns, **options))
-    return [s.text for unit in source.format.open(source).units() for s in unit.segments]
+    return segment_texts(path, settings(columns, **options))
 
 
 def _translated(path: Path, out: Path, attack: str = "letters", **options: object) -> list[list[str]]:

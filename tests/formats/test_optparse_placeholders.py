@@ -9,7 +9,7 @@ from pathlib import Path
 import polib
 import pytest
 from engines import STRING_ATTACKS, StringAttack
-from pipelines import sources_of, translate_files, write
+from pipelines import segment_texts, translate_files, write
 
 from hymt_cli.formats.strings import Convention, parse_value
 
@@ -36,11 +36,6 @@ msgstr ""
 """
 
 
-def _sent(path: Path) -> list[str]:
-    [source] = sources_of([path])
-    return [s.text for unit in source.format.open(source).units() for s in unit.segments]
-
-
 @pytest.mark.parametrize("convention", [Convention.PRINTF, Convention.PYTHON_PERCENT])
 def test_prog_and_default_are_one_placeholder(convention: Convention) -> None:
     value = parse_value("%prog: %default, %progress %defaults", frozenset({convention}))
@@ -49,7 +44,7 @@ def test_prog_and_default_are_one_placeholder(convention: Convention) -> None:
 
 def test_optparse_messages_keep_prog_and_default(tmp_path: Path) -> None:
     path = write(tmp_path, "po/app.pot", POT)
-    assert _sent(path) == [
+    assert segment_texts(path) == [
         "<s1/> [options] [translation_file]",
         "<s1/> [options]",
         "print <s1/> to stdout [default: <s2/>]",
@@ -70,6 +65,6 @@ def test_optparse_messages_keep_prog_and_default(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not VIRTAAL.is_file(), reason="run scripts/gather_corpus.py")
 def test_virtaal_usage_messages_are_sent_without_prog() -> None:
-    sent = _sent(VIRTAAL)
+    sent = segment_texts(VIRTAAL)
     assert "<s1/> [options] [translation_file]" in sent and "<s1/> [options]" in sent
     assert not [text for text in sent if "rog [" in text]

@@ -22,7 +22,7 @@ from table_helpers import csv_rows, json_lines
 from hymt_cli.engine.base import BatchEngine, Generation, GenerationRequest
 from hymt_cli.engine.identity import IdentityEngine
 from hymt_cli.formats import DelimitedOptions, TableOptions
-from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_fingerprint
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.model.tokenizer import ChatTemplateTokenizer
 from hymt_cli.options import OptionSet
@@ -282,7 +282,7 @@ def test_the_memory_keeps_one_text_in_two_contexts_apart(
 ) -> None:
     src = tmp_path / f"mugs.{fmt}"
     src.write_bytes(_table(fmt))
-    key = build_context(
+    key = build_fingerprint(
         engine="tagger",
         model=None,
         revision=None,

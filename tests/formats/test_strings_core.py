@@ -95,9 +95,9 @@ def _literal(value: str, conv: frozenset[Convention]):  # type: ignore[no-untype
 
     if conv & STRUCTURED:
         message = parse_message(value)
-        from hymt_cli.formats.spans import Part
+        from hymt_cli.formats.spans import Span
 
-        return [Part(n.start, n.end, "text", shown=n.shown) for n in message.nodes]  # type: ignore[union-attr]
+        return [Span(n.start, n.end, "text", shown=n.shown) for n in message.nodes]  # type: ignore[union-attr]
     return literal_parts(value, 0, len(value), conv)
 
 

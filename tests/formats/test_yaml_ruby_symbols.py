@@ -7,17 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pipelines import sources_of, translate_files, write
+from pipelines import segment_texts, translate_files, write
 from strings_helpers import CORPUS
 
 from hymt_cli.engine.pseudo import PseudoEngine
 
 RAILS_RU = CORPUS / "yaml" / "rails-i18n-ru.yml"
-
-
-def _sent(path: Path) -> list[str]:
-    [source] = sources_of([path])
-    return [s.text for unit in source.format.open(source).units() for s in unit.segments]
 
 
 def test_plain_symbols_are_never_sent_in_block_or_flow_sequences(tmp_path: Path) -> None:
@@ -27,7 +22,7 @@ def test_plain_symbols_are_never_sent_in_block_or_flow_sequences(tmp_path: Path)
         "en:\n  date:\n    order:\n    - :year\n    - :month\n    - :day\n"
         "    short_order: [:day, :month]\n    quoted: \":year\"\n    default: :'errors.blank'\n",
     )
-    assert _sent(path) == [":year"]  # the quoted one: a string
+    assert segment_texts(path) == [":year"]  # the quoted one: a string
     report, outputs = translate_files([path], PseudoEngine, tmp_path / "out", lang="de")
     assert report.files_failed == 0
     text = outputs[path].read_text(encoding="utf-8")
@@ -37,7 +32,7 @@ def test_plain_symbols_are_never_sent_in_block_or_flow_sequences(tmp_path: Path)
 
 @pytest.mark.skipif(not RAILS_RU.is_file(), reason="run scripts/gather_corpus.py")
 def test_rails_i18n_date_order_stays_symbols(tmp_path: Path) -> None:
-    sent = _sent(RAILS_RU)
+    sent = segment_texts(RAILS_RU)
     assert sent and not [text for text in sent if text.startswith(":")]
     report, outputs = translate_files([RAILS_RU], PseudoEngine, tmp_path / "out", lang="ru")
     assert report.files_failed == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hymt_cli.checks.answers import clean_output, problem_with
+from hymt_cli.acceptance.answers import clean_output, problem_with
 from hymt_cli.engine.base import Generation
 from hymt_cli.glossary import Entry, Glossary, GlossaryError, GlossaryUse, check_terms, load_glossaries
 from hymt_cli.model.prompts import build_prompt

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from hymt_cli.errors import ExitCode
-from hymt_cli.memory import MemoryContext, MemoryFileError, PipelineMemory, TranslationMemory, store
+from hymt_cli.memory import Fingerprint, MemoryFileError, PipelineMemory, TranslationMemory, store
 
 ROOT = Path(__file__).resolve().parents[2]
-CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
+CTX = Fingerprint("m", "rev:default", "t/1", "", "s")
 
 
 def _memory(path: Path, entries: int = 10) -> Path:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hymt_cli.memory import MemoryContext, TranslationMemory
+from hymt_cli.memory import Fingerprint, TranslationMemory
 
-CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
+CTX = Fingerprint("m", "rev:default", "t/1", "", "s")
 
 
 def test_lookups_of_every_size_run_one_statement_and_answer_each_key(tmp_path: Path) -> None:

@@ -16,15 +16,15 @@ from hymt_cli.engine.base import Sampling
 from hymt_cli.errors import ExitCode
 from hymt_cli.memory import (
     Entry,
-    MemoryContext,
+    Fingerprint,
     MemoryFileError,
     TranslationMemory,
-    build_context,
+    build_fingerprint,
     default_memory_path,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-CTX = MemoryContext("m", "rev:default", "t/1", "", "s")
+CTX = Fingerprint("m", "rev:default", "t/1", "", "s")
 
 
 def test_store_and_lookup_are_keyed_by_every_context_part(tmp_path):
@@ -37,11 +37,11 @@ def test_store_and_lookup_are_keyed_by_every_context_part(tmp_path):
         ]
         assert tm.lookup(CTX, "auto", [("fr", "Red", "")]) == [None]
         for changed in (
-            MemoryContext("m2", "rev:default", "t/1", "", "s"),
-            MemoryContext("m", "rev:abc", "t/1", "", "s"),
-            MemoryContext("m", "rev:default", "t/2", "", "s"),
-            MemoryContext("m", "rev:default", "t/1", "g1", "s"),
-            MemoryContext("m", "rev:default", "t/1", "", "s2"),
+            Fingerprint("m2", "rev:default", "t/1", "", "s"),
+            Fingerprint("m", "rev:abc", "t/1", "", "s"),
+            Fingerprint("m", "rev:default", "t/2", "", "s"),
+            Fingerprint("m", "rev:default", "t/1", "g1", "s"),
+            Fingerprint("m", "rev:default", "t/1", "", "s2"),
         ):
             assert tm.lookup(changed, "en", [("fr", "Red", "")]) == [None], changed
 
@@ -66,8 +66,10 @@ def test_the_segment_context_is_part_of_the_key_and_reviewed_entries_win_in_any(
 
 
 def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
-    pseudo = build_context(engine="pseudo", model=None, revision=None, sampling=None, template_version="t")
-    identity = build_context(
+    pseudo = build_fingerprint(
+        engine="pseudo", model=None, revision=None, sampling=None, template_version="t"
+    )
+    identity = build_fingerprint(
         engine="identity", model=None, revision=None, sampling=None, template_version="t"
     )
     assert pseudo.key != identity.key
@@ -75,10 +77,10 @@ def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
     model.mkdir()
     (model / "config.json").write_text("{}")
     (model / "model.safetensors").write_bytes(b"x" * 10)
-    a = build_context(
+    a = build_fingerprint(
         engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t"
     )
-    b = build_context(
+    b = build_fingerprint(
         engine="vllm",
         model=str(model),
         revision=None,
@@ -87,11 +89,11 @@ def test_context_covers_engine_sampling_and_local_model_files(tmp_path):
     )
     assert a.key != b.key
     (model / "model.safetensors").write_bytes(b"y" * 11)
-    c = build_context(
+    c = build_fingerprint(
         engine="vllm", model=str(model), revision=None, sampling=Sampling(), template_version="t"
     )
     assert c.key != a.key
-    hub = build_context(
+    hub = build_fingerprint(
         engine="vllm", model="org/m", revision="v2", sampling=Sampling(), template_version="t"
     )
     assert hub.model_digest == "rev:v2"
@@ -136,7 +138,7 @@ def test_imported_entries_win_over_model_output_in_any_context(tmp_path):
     with TranslationMemory.open(tmp_path / "tm.db") as tm:
         tm.store(CTX, "en", [("fr", "Red", "", "Rouge (model)")])
         tm.import_entries([Entry("Red", "Rouge (reviewed)", "en", "fr")])
-        other = MemoryContext("other", "", "t/9", "", "")
+        other = Fingerprint("other", "", "t/9", "", "")
         assert tm.lookup(CTX, "en", [("fr", "Red", "")]) == ["Rouge (reviewed)"]
         assert tm.lookup(other, "auto", [("fr", "Red", "")]) == ["Rouge (reviewed)"]
         tm.store(CTX, "en", [("fr", "Red", "", "Rouge (model again)")])
@@ -147,8 +149,8 @@ def test_concurrent_writers_do_not_corrupt_or_lose_entries(tmp_path):
     path = tmp_path / "tm.db"
     TranslationMemory.open(path).close()
     script = (
-        "import sys; from hymt_cli.memory import TranslationMemory, MemoryContext\n"
-        "ctx = MemoryContext('m', '', 't', '', '')\n"
+        "import sys; from hymt_cli.memory import TranslationMemory, Fingerprint\n"
+        "ctx = Fingerprint('m', '', 't', '', '')\n"
         "tm = TranslationMemory.open(sys.argv[1])\n"
         "for i in range(60):\n"
         "    tm.store(ctx, 'en', [('fr', f'{sys.argv[2]}-{i}-{j}', '', 'x') for j in range(20)])\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipelines import run_pipeline
 
 from hymt_cli.engine.identity import IdentityEngine
-from hymt_cli.memory import PipelineMemory, TranslationMemory, build_context
+from hymt_cli.memory import PipelineMemory, TranslationMemory, build_fingerprint
 from hymt_cli.model.prompts import TEMPLATE_VERSION
 from hymt_cli.reporting.progress import ProgressEvents
 
@@ -35,7 +35,7 @@ class CountingMemory(PipelineMemory):
 
 
 def translate(folder: Path, cache: Path, out: Path) -> tuple[list[int], Reads]:
-    context = build_context(
+    context = build_fingerprint(
         engine="identity",
         model=None,
         revision=None,

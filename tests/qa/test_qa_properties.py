@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from hymt_cli.engine.pseudo import pseudo_localize
 from hymt_cli.qa import check_answer
-from hymt_cli.qa.checks import CHECKS
 from hymt_cli.qa.judgements import Pair
+from hymt_cli.qa.table import CHECKS
 from hymt_cli.text.segments import is_translatable
 
 PIECES = (

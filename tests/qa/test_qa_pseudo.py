@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hymt_cli.checks.answers import find_loop
+from hymt_cli.acceptance.answers import find_loop
 from hymt_cli.engine.pseudo import CLOSE, OPEN, pseudo_localize
 from hymt_cli.qa import check_answer
 

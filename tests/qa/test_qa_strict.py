@@ -16,7 +16,7 @@ from hymt_cli.cli.summary import summarize
 from hymt_cli.engine.pseudo import PseudoEngine
 from hymt_cli.errors import ExitCode
 from hymt_cli.qa import QaOptions, QaSuite
-from hymt_cli.reporting.outcome import exit_code
+from hymt_cli.reporting.exit_codes import exit_code
 from hymt_cli.reporting.report import RunReport
 
 

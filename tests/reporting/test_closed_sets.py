@@ -8,7 +8,7 @@ from typing import Literal, Union, get_args, get_origin, get_type_hints
 import pytest
 
 from hymt_cli.reporting.progress import RunState
-from hymt_cli.reporting.report import FileReport, QaFlag, RunReport
+from hymt_cli.reporting.report import FileReport, ReportedFlag, RunReport
 
 
 def _words(hint: object) -> set[str]:
@@ -26,7 +26,7 @@ def _words(hint: object) -> set[str]:
         (FileReport, "status", {"ok", "failed", "skipped", "interrupted"}),
         (RunReport, "status", {"ok", "failed", "interrupted"}),
         (RunReport, "signal", {"SIGINT", "SIGTERM"}),
-        (QaFlag, "severity", {"error", "warning"}),
+        (ReportedFlag, "severity", {"error", "warning"}),
         (RunState, "phase", {"preparing", "reading", "planning", "translating", "writing", "finished"}),
         (RunState, "engine", {"", "starting", "ready"}),
     ],

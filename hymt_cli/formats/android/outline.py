@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..base import FormatError
-from ..strings.outline import Container, Leaf, Member, Outline, Path
+from ..strings.outline import Container, KeyPath, Leaf, Member, Outline
 from ..strings.spaced import SpacedSyntax
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import as_is, children, matching_end
@@ -99,13 +99,13 @@ def android_outline(text: str) -> Outline:
                 quantity = events[a].attrs.get("quantity") if plurals else None
                 if plurals and not quantity:
                     continue
-                path: Path = (key, quantity) if quantity else (key, n)
+                path: KeyPath = (key, quantity) if quantity else (key, n)
                 members.append(_leaf(text, events, a, b, path, translatable, quantity or ""))
     return Outline(tuple(members), SYNTAX)
 
 
 def _container(
-    text: str, events: Sequence[XmlEvent], first: int, last: int, path: Path, *, forms: bool = False
+    text: str, events: Sequence[XmlEvent], first: int, last: int, path: KeyPath, *, forms: bool = False
 ) -> Container:
     start = events[first]
     if text.startswith("/>", start.end - 2):  # `<resources/>`: members go where its `/>` is
@@ -118,7 +118,7 @@ def _leaf(
     events: Sequence[XmlEvent],
     first: int,
     last: int,
-    path: Path,
+    path: KeyPath,
     translatable: bool,
     category: str = "",
 ) -> Leaf:

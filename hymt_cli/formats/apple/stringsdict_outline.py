@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..base import FormatError
-from ..strings.outline import Container, Leaf, Member, Outline, Path
+from ..strings.outline import Container, KeyPath, Leaf, Member, Outline
 from ..strings.spaced import SpacedSyntax
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import as_is, children, matching_end
@@ -51,7 +51,7 @@ def _members(
     events: Sequence[XmlEvent],
     first: int,
     last: int,
-    path: Path,
+    path: KeyPath,
     rule: bool,
     out: list[Member],
 ) -> None:
@@ -109,7 +109,7 @@ def _container(
     events: Sequence[XmlEvent],
     first: int,
     last: int,
-    path: Path,
+    path: KeyPath,
     start: int,
     *,
     forms: bool = False,

@@ -18,6 +18,7 @@ from typing import BinaryIO
 from ...text.exemplars import refusal
 from ...text.substitutes import is_legacy
 from ..base import DocumentFormat, FormatError, InputSource, Unit
+from ..decoded_stream import TextStream
 from ..encodings import UTF8, EncodingOptions, encoded
 from ..row_context import NO_CONTEXT, ContextColumns, RowContext
 from ..table_cells import (
@@ -32,7 +33,6 @@ from ..table_cells import (
     rendered_cell,
     selected_columns,
 )
-from ..text_stream import TextStream
 from .dialect import DelimitedOptions, Dialect
 from .fields import field_value, is_quoted, render_field
 from .magento import TRANSLATED_COLUMN, PhraseCells, is_dictionary

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base import FormatError
-from ..text_stream import LineCounter, TextStream
+from ..decoded_stream import LineCounter, TextStream
 from .dialect import QUOTE, QUOTED, SNIFFED, Dialect
 
 Span = tuple[int, int]

@@ -23,7 +23,7 @@ from ..html.escapes import attribute_spans
 from ..html.events import Event, parse_events
 from ..html.segmenter import Segmenter
 from ..package import PackageError, PartPiece, Target, escape_attribute, escape_text
-from ..spans import Located, Part
+from ..spans import Located, Span
 from ..splice_index import SpliceIndex
 from .languages import direction, says_source, source_is_rtl
 from .piece_builder import Make, PieceBuilder
@@ -74,11 +74,11 @@ def _page_list(event: Event) -> bool:
     return "page-list" in kinds.split()
 
 
-def without_readings(run: list[Part]) -> list[Part]:
+def without_readings(run: list[Span]) -> list[Span]:
     """Ruby's markup and readings left out of what the model sees (shown as nothing)."""
     if not any(p.kind == "open" and p.key == "ruby" for p in run):
         return run
-    out: list[Part] = []
+    out: list[Span] = []
     i = 0
     while i < len(run):
         part = run[i]
@@ -94,7 +94,7 @@ def without_readings(run: list[Part]) -> list[Part]:
     return out
 
 
-def _inside_ruby(parts: list[Part]) -> Iterator[Part]:
+def _inside_ruby(parts: list[Span]) -> Iterator[Span]:
     i = 0
     while i < len(parts):
         part = parts[i]
@@ -111,7 +111,7 @@ def _inside_ruby(parts: list[Part]) -> Iterator[Part]:
         i += 1
 
 
-def _closing(parts: list[Part], i: int) -> int:
+def _closing(parts: list[Span], i: int) -> int:
     """The index of the close that pairs with the open at `i` (-1: none)."""
     key, depth = parts[i].key, 0
     for j in range(i, len(parts)):
@@ -122,8 +122,8 @@ def _closing(parts: list[Part], i: int) -> int:
     return -1
 
 
-def _hidden(start: int, end: int) -> Part:
-    return Part(start, end, "text", shown="")
+def _hidden(start: int, end: int) -> Span:
+    return Span(start, end, "text", shown="")
 
 
 def page_piece(src: str, label: str, language: str, *, epub3: bool) -> PartPiece:

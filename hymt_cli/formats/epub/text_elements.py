@@ -7,20 +7,20 @@ from __future__ import annotations
 import re
 
 from ..package import Chars, Node, escape_text, unescape
-from ..spans import Located, Part, locate, segment_text
+from ..spans import Located, Span, locate, segment_text
 
 _SPACES = re.compile(r"\s+")
 
 
 def text_element(node: Node, src: str) -> Located | None:
-    parts: list[Part] = []
+    parts: list[Span] = []
     for child in node.children:
         if isinstance(child, Node):
-            parts.append(Part(child.start, child.end, "self"))
+            parts.append(Span(child.start, child.end, "self"))
         elif child.kind == "cdata":
-            parts.append(Part(child.start, child.end, "text", shown=src[child.start + 9 : child.end - 3]))
+            parts.append(Span(child.start, child.end, "text", shown=src[child.start + 9 : child.end - 3]))
         elif child.kind != "text":
-            parts.append(Part(child.start, child.end, "self"))
+            parts.append(Span(child.start, child.end, "self"))
         else:
             parts.extend(_words(child, src))
     located = locate(src, parts, newline=" ", escape=escape_text, peel=False)
@@ -29,20 +29,20 @@ def text_element(node: Node, src: str) -> Located | None:
     return located
 
 
-def _words(chars: Chars, src: str) -> list[Part]:
-    out: list[Part] = []
+def _words(chars: Chars, src: str) -> list[Span]:
+    out: list[Span] = []
     pos = chars.start
     for match in _SPACES.finditer(src, chars.start, chars.end):
         if match.start() > pos:
             out.append(_word(src, pos, match.start()))
-        out.append(Part(match.start(), match.end(), "text", shown=None if match.group() == " " else " "))
+        out.append(Span(match.start(), match.end(), "text", shown=None if match.group() == " " else " "))
         pos = match.end()
     if pos < chars.end:
         out.append(_word(src, pos, chars.end))
     return out
 
 
-def _word(src: str, start: int, end: int) -> Part:
+def _word(src: str, start: int, end: int) -> Span:
     raw = src[start:end]
     shown = unescape(raw)
-    return Part(start, end, "text", shown=None if shown == raw else shown)
+    return Span(start, end, "text", shown=None if shown == raw else shown)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..spans import TEMPLATING, Located, Part, locate
+from ..spans import TEMPLATING, Located, Span, locate
 from .elements import (
     CLOSES,
     INLINE,
@@ -71,7 +71,7 @@ class Segmenter:
         self.offset = offset
         self.blank_lines = blank_lines  # False in a Markdown HTML block: a blank line ends it
         self.out: list[Located] = []
-        self.run: list[Part] = []
+        self.run: list[Span] = []
         self.open = OpenElements()
         self.opaque: _Opaque | None = None
         self.raw: str | None = None  # inside a raw-text element (textarea): only its end tag counts
@@ -138,7 +138,7 @@ class Segmenter:
                 shown = html.unescape(raw)
                 located = locate(
                     self.src,
-                    [Part(vstart, vend, "text", shown=shown if shown != raw else None)],
+                    [Span(vstart, vend, "text", shown=shown if shown != raw else None)],
                     newline=" ",
                     escape=attribute_escape(quote, spelled(raw)),
                     peel=False,
@@ -184,7 +184,7 @@ class Segmenter:
             self.flush()
             self.open.extend_skipped(opaque.inner)  # (tag, True) is there already
             return
-        self.run.append(Part(opaque.start, b, "self"))
+        self.run.append(Span(opaque.start, b, "self"))
         self.open.close(opaque.tag)
 
     # -- event handlers ----------------------------------------------------------------------
@@ -208,10 +208,10 @@ class Segmenter:
             self.open.push(tag, True)
             self.opaque = _Opaque(tag, a)
         elif event.kind == "startend" or tag in VOID:
-            self.run.append(Part(a, b, "self"))
+            self.run.append(Span(a, b, "self"))
         else:
             self.open.push(tag, False)
-            self.run.append(Part(a, b, "open", tag))
+            self.run.append(Span(a, b, "open", tag))
 
     def _block_start(self, event: Event, skip_here: bool) -> None:
         tag = event.tag
@@ -233,7 +233,7 @@ class Segmenter:
         if not is_inline(tag):
             self.flush()
         elif not self.skipping:  # (a stray end tag of an opaque or void element: a placeholder)
-            self.run.append(Part(a, b, "close", tag) if tag in INLINE else Part(a, b, "self"))
+            self.run.append(Span(a, b, "close", tag) if tag in INLINE else Span(a, b, "self"))
         self.open.close(tag)
 
     def _data(self, event: Event, a: int, b: int) -> None:
@@ -242,28 +242,28 @@ class Segmenter:
         pos = a
         for match in TEMPLATE_TEXT.finditer(self.src, a, b):  # `{{ x }}`: a placeholder
             if match.start() > pos:
-                self.run.append(Part(pos, match.start(), "text"))
-            self.run.append(Part(match.start(), match.end(), "self"))
+                self.run.append(Span(pos, match.start(), "text"))
+            self.run.append(Span(match.start(), match.end(), "self"))
             pos = match.end()
         if pos < b:
-            self.run.append(Part(pos, b, "text"))
+            self.run.append(Span(pos, b, "text"))
 
     def _template(self, event: Event, a: int, b: int) -> None:
         if not self.skipping:  # server code (`<?php ... ?>`, `<% ... %>`): a placeholder
-            self.run.append(Part(a, b, "self"))
+            self.run.append(Span(a, b, "self"))
 
     def _reference(self, event: Event, a: int, b: int) -> None:
         if not self.skipping:  # the model sees the character, not its reference
             raw = self.src[a:b]
             shown = html.unescape(raw)
-            self.run.append(Part(a, b, "text", shown=shown if shown != raw else None))
+            self.run.append(Span(a, b, "text", shown=shown if shown != raw else None))
 
     def _comment(self, event: Event, a: int, b: int) -> None:
         if self.skipping:
             return
         # (`<!-->`, `<!--->` are comments html.parser leaves open to the end: no placeholder)
         if self.src.endswith("-->", a, b) and b - a >= len("<!---->"):
-            self.run.append(Part(a, b, "self"))
+            self.run.append(Span(a, b, "self"))
         else:
             self.flush()
 

@@ -12,10 +12,10 @@ from ..jsontext import JsonStyle, decode_string, encode_string, tokens
 from ..strings.outline import (
     Container,
     Copied,
+    KeyPath,
     Leaf,
     Member,
     Outline,
-    Path,
     Splice,
     indentation,
     listed_removal,
@@ -40,7 +40,7 @@ def json_outline(text: str, *, arb: bool = False) -> Outline:
     done = [m for m in members if m is not None]
     if not done or not isinstance(done[0], Container):
         raise ValueError("the document is no JSON object or array")
-    companions: dict[Path, Path] = {}
+    companions: dict[KeyPath, KeyPath] = {}
     if arb:
         for member in done:
             name = member.path[0] if len(member.path) == 1 else None
@@ -57,7 +57,7 @@ def token_members(text: str, write: Callable[[str], str]) -> list[Member | None]
     members: list[Member | None] = []
     # Open containers: (index in members, member start, inner start, path). A value's path is
     # its container's and its own key or index (jsontext's link), built once per value.
-    open_: list[tuple[int, int, int, Path]] = []
+    open_: list[tuple[int, int, int, KeyPath]] = []
     key_start = -1
     for token in tokens(text):
         kind = token.kind
@@ -108,7 +108,7 @@ class _Open:
     members start, and how many members it has so far."""
 
     is_object: bool
-    path: Path
+    path: KeyPath
     index: int
     start: int
     inner: int
@@ -144,7 +144,7 @@ def pattern_members(text: str, write: Callable[[str], str]) -> list[Member | Non
             else:
                 key = frame_or_none.count
                 member_start = m.start(m.lastindex or 2)
-            path: Path = () if frame_or_none is None else (*frame_or_none.path, key)  # type: ignore[arg-type]
+            path: KeyPath = () if frame_or_none is None else (*frame_or_none.path, key)  # type: ignore[arg-type]
             if frame_or_none is not None:
                 frame_or_none.count += 1
             group = m.lastindex
@@ -179,7 +179,7 @@ _ZERO = frozenset({"zero"})
 def _plural_forms(members: list[Member]) -> list[Member]:
     """i18next plural forms (`items_one`, `items_other` side by side) named by their category,
     cardinal (`one`) or ordinal (`ordinal:one`): a target needs only its language's."""
-    groups: dict[tuple[Path, str, str], list[int]] = {}
+    groups: dict[tuple[KeyPath, str, str], list[int]] = {}
     for i, member in enumerate(members):
         name = member.path[-1] if member.path else None
         if not isinstance(name, str) or "_" not in name or not isinstance(member, Leaf):

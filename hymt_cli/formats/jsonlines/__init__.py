@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
 from ..base import READ_SIZES, DocumentFormat, FormatError, InputSource, ReadSizes, Unit
+from ..decoded_stream import LineReader, TextStream
 from ..jsontext import JsonStyle, encode_string
 from ..row_context import NO_CONTEXT, ContextColumns, ContextMode, RowContext, title_column
 from ..table_cells import (
@@ -28,7 +29,6 @@ from ..table_cells import (
     column_listing,
     rendered_cell,
 )
-from ..text_stream import LineReader, TextStream
 from .fields import LineFields, Member, field_names, line_fields, string_fields
 
 BATCH_CHARS = 8 << 20  # a batch also ends at this much text, whatever its number of lines

@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from markdown_it.token import Token
 
 from ..base import Decoded, decode_utf8
-from ..document import Part, SplicingFormat
+from ..document import PartStart, SplicingFormat
 from ..document_context import NOTHING_BEFORE, Surroundings
 from ..spans import Located, with_role
 from ..splice_index import SpliceIndex
@@ -61,7 +61,7 @@ class MarkdownFormat(SplicingFormat):
     def parse(self, text: str) -> MarkdownDocument:
         return MarkdownDocument(find_segments(text))
 
-    def parse_part(self, text: str, part: Part) -> MarkdownDocument:
+    def parse_part(self, text: str, part: PartStart) -> MarkdownDocument:
         if not isinstance(part.whole, Definitions):  # not surveyed: a document read whole
             return MarkdownDocument(find_segments(text), part.before)
         lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1

@@ -11,7 +11,7 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from ..spans import Located, Part, locate, with_role
+from ..spans import Located, Span, locate, with_role
 from .escapes import (
     Escape,
     escape_admonition_title,
@@ -150,7 +150,7 @@ def inline_segments(
 
 
 def _content_tab_title(src: str, at: int, tab: re.Match[str]) -> list[Located]:
-    title = Part(at + tab.start(1), at + tab.end(1), "text")
+    title = Span(at + tab.start(1), at + tab.end(1), "text")
     if src[title.start : title.end] != tab.group(1):
         return []
     located = locate(src, [title], newline=" ", escape=escape_admonition_title, peel=False)

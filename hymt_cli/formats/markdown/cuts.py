@@ -34,7 +34,7 @@ from typing import Any, BinaryIO
 
 from markdown_it.token import Token
 
-from ..document import Survey, pieces
+from ..document import Survey, part_texts
 from .front_matter import toml_end
 from .source import Lines, markdown_parser
 
@@ -128,7 +128,7 @@ def survey(binary: BinaryIO, part_bytes: int) -> Definitions:
         binary.seek(0)
         first: dict[str, Reference] = {}
         footnote_labels: set[str] = set()
-        for piece in pieces(binary, last_cut, part_bytes):
+        for piece in part_texts(binary, last_cut, part_bytes):
             text = Prepared(piece.text).text if piece.index == 0 else piece.text
             env: dict[str, Any] = {}
             _blocks(text, env, closed=False)

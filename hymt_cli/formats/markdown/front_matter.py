@@ -8,7 +8,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from ..spans import Located, Part, locate
+from ..spans import Located, Span, locate
 from .escapes import Escape, toml_basic, toml_literal, yaml_double, yaml_plain, yaml_single
 from .source import Lines
 
@@ -47,7 +47,7 @@ def yaml_values(src: str, lines: Lines, span: Sequence[int]) -> list[Located]:
         if found is None:
             continue
         start, end, escape = found
-        located = locate(src, [Part(start, end, "text")], newline=" ", escape=escape)
+        located = locate(src, [Span(start, end, "text")], newline=" ", escape=escape)
         if located is not None:
             out.append(dataclasses.replace(located, role=f"key {match.group(1)}"))
     return out
@@ -78,7 +78,7 @@ def toml_values(src: str, lines: Lines, end_row: int) -> list[Located]:
         start, end = lines.starts[row] + match.start(group), lines.starts[row] + match.end(group)
         located = locate(
             src,
-            [Part(start, end, "text")],
+            [Span(start, end, "text")],
             newline=" ",
             escape=toml_basic if group == 2 else toml_literal,
             peel=False,

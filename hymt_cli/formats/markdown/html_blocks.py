@@ -11,7 +11,7 @@ import dataclasses
 from markdown_it.token import Token
 
 from ..html import find_html_segments
-from ..spans import Located, Part, PartKind, locate, segment_text
+from ..spans import Located, Span, SpanKind, locate, segment_text
 from .blocks import CONTAINER_PREFIX
 from .source import Lines, Where, content_mapper
 
@@ -82,11 +82,11 @@ def _prefixed_lines(src: str, lines: Lines, content: str, first: int, last: int)
 def _to_source(src: str, content: str, located: Located, where: Where) -> Located | None:
     """A segment found in the content, as a segment of the source: text across a line end
     is cut there, the line end and the next line's prefix becoming a break."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     numbers: list[int] = []
 
-    def add(a: int, b: int, kind: PartKind, n: int = 0, key: str = "", shown: str | None = None) -> None:
-        parts.append(Part(where(a), where(b), kind, key, shown))
+    def add(a: int, b: int, kind: SpanKind, n: int = 0, key: str = "", shown: str | None = None) -> None:
+        parts.append(Span(where(a), where(b), kind, key, shown))
         numbers.append(n)
 
     for part, n in zip(located.parts, located.numbers):

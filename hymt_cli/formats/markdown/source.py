@@ -16,25 +16,25 @@ from typing import Literal, NamedTuple
 
 from markdown_it import MarkdownIt
 
-from ..spans import Part, PartKind
+from ..spans import Span, SpanKind
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 Where = Callable[[int], int]  # content offset -> source offset
 
 
-RawKind = PartKind | Literal["entity"]
+RawKind = SpanKind | Literal["entity"]
 
 
 class RawPart(NamedTuple):
     """A part of a segment found in a token's content: offsets into that content.
-    kind: as `Part.kind`, plus "entity" (text whose `shown` is the character it spells)."""
+    kind: as `Span.kind`, plus "entity" (text whose `shown` is the character it spells)."""
 
     start: int
     end: int
     kind: RawKind
     key: str = ""
-    written: str | None = None  # see Part.written
+    written: str | None = None  # see Span.written
 
 
 @cache
@@ -96,17 +96,17 @@ def content_mapper(content: str, offsets: Sequence[int]) -> Where:
     return where
 
 
-def to_source(where: Where, parts: Sequence[RawPart]) -> list[Part]:
+def to_source(where: Where, parts: Sequence[RawPart]) -> list[Span]:
     """Content parts as parts of the source; an entity shows its character to the model."""
     return [
-        Part(where(p.start), where(p.end), "text", "", p.key)
+        Span(where(p.start), where(p.end), "text", "", p.key)
         if p.kind == "entity"
-        else Part(where(p.start), where(p.end), p.kind, p.key, written=p.written)
+        else Span(where(p.start), where(p.end), p.kind, p.key, written=p.written)
         for p in parts
     ]
 
 
-def reads_the_same(src: str, content: str, parts: Sequence[RawPart], located: Sequence[Part]) -> bool:
+def reads_the_same(src: str, content: str, parts: Sequence[RawPart], located: Sequence[Span]) -> bool:
     """Every part (but line breaks, which hold container prefixes) spells the same in the
     source as in the content: the map from content to source is right."""
     return all(

@@ -33,7 +33,7 @@ from ..package import (
     unescape,
 )
 from ..package.pieces import Render
-from ..spans import Located, Part, locate, segment_text, splice_translation
+from ..spans import Located, Span, locate, segment_text, splice_translation
 from ..start_tags import value_span
 from .language import style_edits
 from .names import ANNOTATIONS, CELLS, NEVER, OWN_TEXT, PARAGRAPHS
@@ -144,7 +144,7 @@ class OdfHandler:
         shown = unescape(raw)
         quote = src[span[0] - 1]
         escape = escape_attribute if quote == '"' else (lambda text: escape_text(text).replace("'", "&apos;"))
-        part = Part(span[0], span[1], "text", shown=None if shown == raw else shown)
+        part = Span(span[0], span[1], "text", shown=None if shown == raw else shown)
         located = locate(src, [part], newline=" ", escape=escape, peel=False)
         if located is not None:
             self._add(located, src, place, "table cell")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..package import Chars, Node, escape_text, unescape
-from ..spans import Located, Part, locate, segment_text
+from ..spans import Located, Span, locate, segment_text
 from ..start_tags import prefix_of
 from .names import ANNOTATIONS, PARAGRAPHS, TEXT, WRAPPERS
 from .styles import PLAIN, StyleBook
@@ -55,11 +55,11 @@ def read(paragraph: Node, src: str, styles: StyleBook) -> Inline:
     return Inline(located, reader.nested)
 
 
-def _blank_edges(parts: list[Part], src: str) -> None:
+def _blank_edges(parts: list[Span], src: str) -> None:
     """White space before the first word or markup and after the last shows nothing: spans left
     out of the sentence may hold it, and would keep it at the sentence's edges."""
 
-    def shows(part: Part) -> bool:
+    def shows(part: Span) -> bool:
         if part.kind != "text":
             return True
         return bool((src[part.start : part.end] if part.shown is None else part.shown).strip())
@@ -69,7 +69,7 @@ def _blank_edges(parts: list[Part], src: str) -> None:
         return
     for i, part in enumerate(parts):
         if (i < showing[0] or i > showing[-1]) and part.kind == "text" and part.shown != "":
-            parts[i] = Part(part.start, part.end, "text", shown="")
+            parts[i] = Span(part.start, part.end, "text", shown="")
 
 
 def odf_escape(prefix: str | None) -> Callable[[str], str]:
@@ -90,7 +90,7 @@ class _Reader:
     def __init__(self, src: str, styles: StyleBook) -> None:
         self.src = src
         self.styles = styles
-        self.parts: list[Part] = []
+        self.parts: list[Span] = []
         self.nested: list[Node] = []
 
     def children(self, node: Node) -> None:
@@ -116,9 +116,9 @@ class _Reader:
     def chars(self, chars: Chars) -> None:
         raw = self.src[chars.start : chars.end]
         if chars.kind == "cdata":
-            self.parts.append(Part(chars.start, chars.end, "text", shown=raw[9:-3]))
+            self.parts.append(Span(chars.start, chars.end, "text", shown=raw[9:-3]))
         elif chars.kind != "text":
-            self.parts.append(Part(chars.start, chars.end, "self"))
+            self.parts.append(Span(chars.start, chars.end, "self"))
         else:
             self.text(chars.start, raw)
 
@@ -130,7 +130,7 @@ class _Reader:
                 self.word(start + pos, raw[pos : match.start()])
             spaces = match.group()
             self.parts.append(
-                Part(start + match.start(), start + match.end(), "text", shown=None if spaces == " " else " ")
+                Span(start + match.start(), start + match.end(), "text", shown=None if spaces == " " else " ")
             )
             pos = match.end()
         if pos < len(raw):
@@ -138,12 +138,12 @@ class _Reader:
 
     def word(self, start: int, raw: str) -> None:
         shown = unescape(raw)
-        self.parts.append(Part(start, start + len(raw), "text", shown=None if shown == raw else shown))
+        self.parts.append(Span(start, start + len(raw), "text", shown=None if shown == raw else shown))
 
     def hidden(self, start: int, end: int) -> None:
         """Markup left out of the sentence (and out of a translated paragraph)."""
         if end > start:
-            self.parts.append(Part(start, end, "text", shown=""))
+            self.parts.append(Span(start, end, "text", shown=""))
 
     def spans(self, kids: list[Node | Chars], i: int) -> int:
         """Neighbouring spans of one look from `kids[i]`: one tag pair. The index after them."""
@@ -153,7 +153,7 @@ class _Reader:
             self.hidden(first.start, first.end)
             return i + 1
         key = self.key(first)
-        self.parts.append(Part(first.start, first.inner, "open", "span"))
+        self.parts.append(Span(first.start, first.inner, "open", "span"))
         self.children(first)
         last = first
         while i + 1 < len(kids):
@@ -165,7 +165,7 @@ class _Reader:
             self.hidden(last.inner_end, after.inner)
             self.children(after)
             last, i = after, i + 1
-        self.parts.append(Part(last.inner_end, last.end, "close", "span"))
+        self.parts.append(Span(last.inner_end, last.end, "close", "span"))
         return i + 1
 
     def element(self, node: Node) -> None:
@@ -175,26 +175,26 @@ class _Reader:
             self.children(node)
             self.hidden(node.inner_end, node.end)
         elif name in WRAPPERS and node.inner != node.end:
-            self.parts.append(Part(node.start, node.inner, "open", name))
+            self.parts.append(Span(node.start, node.inner, "open", name))
             self.children(node)
-            self.parts.append(Part(node.inner_end, node.end, "close", name))
+            self.parts.append(Span(node.inner_end, node.end, "close", name))
         elif name == "text:s":
-            self.parts.append(Part(node.start, node.end, "text", shown=" " * _count(node.get("text:c"))))
+            self.parts.append(Span(node.start, node.end, "text", shown=" " * _count(node.get("text:c"))))
         elif name == "text:line-break":
-            self.parts.append(Part(node.start, node.end, "break"))
+            self.parts.append(Span(node.start, node.end, "break"))
         elif name == "text:soft-page-break":  # (where the last layout broke the page: a translation drops it)
             self.hidden(node.start, node.end)
         elif name == "text:ruby":
             self.ruby(node)
         else:
-            self.parts.append(Part(node.start, node.end, "self"))
+            self.parts.append(Span(node.start, node.end, "self"))
             if name.startswith(_CONTAINERS) or name in ANNOTATIONS or name in PARAGRAPHS:
                 self.nested.append(node)
 
     def ruby(self, node: Node) -> None:
         base = node.child("text:ruby-base")
         if base is None or base.inner == base.end:
-            self.parts.append(Part(node.start, node.end, "self"))
+            self.parts.append(Span(node.start, node.end, "self"))
             return
         self.hidden(node.start, base.inner)
         self.children(base)

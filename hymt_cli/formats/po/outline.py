@@ -20,7 +20,7 @@ from ...signals import collector_paused
 from ...text.languages import LANGUAGES
 from ..base import FormatError
 from ..layout import same_language
-from ..strings.outline import Container, Leaf, Member, Outline, Path
+from ..strings.outline import Container, KeyPath, Leaf, Member, Outline
 from ..strings.shape import is_text
 from .entries import Entry, read_entries
 from .header import HeaderInfo
@@ -80,11 +80,11 @@ def _outline(text: str, fuzzy: bool) -> Outline:
     lang = _language(info.language)
     syntax = PoSyntax(text, newline, lang, info)
     members: list[Member] = []
-    lines: dict[Path, int] = {}
+    lines: dict[KeyPath, int] = {}
     for entry in entries:
         if entry is header:
             continue
-        path: Path = (message_key(entry),)
+        path: KeyPath = (message_key(entry),)
         if path in lines:
             raise FormatError(
                 f"line {entry.line}: a second message with msgid {_shown(entry)} (the first is on line "
@@ -162,7 +162,7 @@ def _obsolete_leaf(text: str, block: list[tuple[int, str]], lines: list[str]) ->
     return Leaf((message_key(entry),), start, end, start, end, value, None, _source(entry))
 
 
-def _member(syntax: PoSyntax, path: Path, entry: Entry, *, fuzzy: bool) -> Leaf:
+def _member(syntax: PoSyntax, path: KeyPath, entry: Entry, *, fuzzy: bool) -> Leaf:
     """A message as a member: its msgstr the value, written as this file writes it."""
     text, newline = syntax.text, syntax.newline
     assert entry.msgid is not None

@@ -2,7 +2,7 @@
 
 A format chooses which conventions apply to a value (by format, by PO flags such as
 `c-format`, by what the value contains: `active`), then:
-- `literal_parts(text, start, end, conventions)` cuts a literal run of the value into spans.Part
+- `literal_parts(text, start, end, conventions)` cuts a literal run of the value into spans.Span
   values: placeholders (`%1$s`, `{{count}}`, `%{name}`, `$USER$`, `&nbsp;`) become `self` parts,
   HTML tags `open`/`close` parts (paired by name), line breaks `break` parts, and escapes
   (`%%`, `{{` in Python brace formats, `$$`, `&amp;`) text parts *shown* as the character
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from enum import StrEnum
 from functools import lru_cache
 
-from ..spans import TEMPLATING, Part
+from ..spans import TEMPLATING, Span
 from .html_text import HTML_MARKUP, escape_html
 
 
@@ -288,9 +288,9 @@ def _pattern(conventions: Conventions) -> re.Pattern[str] | None:
     return _COMPILED[key]
 
 
-def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> list[Part]:
+def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> list[Span]:
     """`text[start:end]`, a literal run of a value, as parts (offsets into `text`)."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pattern = _pattern(conventions)
     pos = start
     if pattern is not None:
@@ -305,7 +305,7 @@ def literal_parts(text: str, start: int, end: int, conventions: Conventions) -> 
     return parts
 
 
-def html_tags(text: str, start: int, end: int) -> list[Part]:
+def html_tags(text: str, start: int, end: int) -> list[Span]:
     """The HTML tags and comments of `text[start:end]` as parts (entities left out): a tag whose
     attribute holds a placeholder (`<a href="{0}">`) spans several nodes of an ICU message."""
     pattern = _pattern(frozenset({Convention.HTML}))
@@ -317,37 +317,37 @@ def html_tags(text: str, start: int, end: int) -> list[Part]:
     ]
 
 
-def _placeholder(match: re.Match[str]) -> Part:
+def _placeholder(match: re.Match[str]) -> Span:
     a, b = match.span()
     groups = match.groupdict()
     for name, shown in _LITERALS.items():
         if groups.get(name):
-            return Part(a, b, "text", shown=shown)
+            return Span(a, b, "text", shown=shown)
     if groups.get("brace_lit"):
-        return Part(a, b, "text", shown=match.group(0)[0])
+        return Span(a, b, "text", shown=match.group(0)[0])
     entity = groups.get("entity")
     if entity:
         shown_entity = _SHOWN_ENTITIES.get(entity.lower())
-        return Part(a, b, "text", shown=shown_entity) if shown_entity else Part(a, b, "self")
+        return Span(a, b, "text", shown=shown_entity) if shown_entity else Span(a, b, "self")
     tag = groups.get("tag")
     if tag and not groups.get("comment"):
         name = tag.lower()
         if groups.get("slash") or name in _VOID:
-            return Part(a, b, "self")
-        return Part(a, b, "close" if groups.get("close") else "open", f"html:{name}")
-    return Part(a, b, "self")
+            return Span(a, b, "self")
+        return Span(a, b, "close" if groups.get("close") else "open", f"html:{name}")
+    return Span(a, b, "self")
 
 
-def _text_parts(text: str, start: int, end: int, parts: list[Part]) -> None:
+def _text_parts(text: str, start: int, end: int, parts: list[Span]) -> None:
     """Plain text with its line breaks as `break` parts (the model sees "\\n")."""
     pos = start
     for match in _BREAK.finditer(text, start, end):
         if match.start() > pos:
-            parts.append(Part(pos, match.start(), "text"))
-        parts.append(Part(match.start(), match.end(), "break"))
+            parts.append(Span(pos, match.start(), "text"))
+        parts.append(Span(match.start(), match.end(), "break"))
         pos = match.end()
     if end > pos:
-        parts.append(Part(pos, end, "text"))
+        parts.append(Span(pos, end, "text"))
 
 
 # -- making a translation's text literal ---------------------------------------------------------

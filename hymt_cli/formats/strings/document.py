@@ -35,8 +35,7 @@ from ..base import READ_SIZES, Decoded, FormatError, InputSource, KeptFile, Read
 from ..document import SplicingFormat
 from ..layout import Layout, in_i18n_place
 from .merge import MergeCounts, path_key
-from .outline import Container, Outline
-from .outline import Path as KeyPath
+from .outline import Container, KeyPath, Outline
 from .plurals import PluralLanguages, plural_codes
 from .splice import Chunk, Entry, Item, StringsDocument, chunk_of, chunk_segments
 from .target import MergeResult, TargetFile, lacks_plural_forms, records_of_new_file

@@ -41,7 +41,7 @@ from typing import Literal
 from ...outputs.entries import Archived, Record
 from ...reporting.report import OutdatedValue
 from .outdated import outdated_value
-from .outline import Container, Leaf, Member, Outline, Path
+from .outline import Container, KeyPath, Leaf, Member, Outline
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]
 COUNTED = ("added", "kept", "updated", "removed", "unchanged")
@@ -56,7 +56,7 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def path_key(path: Path) -> str:
+def path_key(path: KeyPath) -> str:
     """A path as the manifest names it: a JSON Pointer (RFC 6901: `/settings/save`)."""
     if path and all(isinstance(p, str) for p in path):
         plain = "/" + "/".join(path)  # type: ignore[arg-type]
@@ -100,16 +100,16 @@ class MergePlan:
     records: Mapping[str, Record]
     archive: Mapping[str, Archived]
     keep_removed: bool = False
-    fates: dict[Path, Fate] = field(default_factory=dict)
+    fates: dict[KeyPath, Fate] = field(default_factory=dict)
     removed: list[Member] = field(default_factory=list)  # top-most removed members, target order
     counts: MergeCounts = field(default_factory=MergeCounts)
     # the source text each person's value was first seen with, where the manifest keeps it
     sources: Mapping[str, str] = field(default_factory=dict)
     _categories: frozenset[str] | None = None
-    _forms_containers: set[Path] | None = None  # the source's containers of plural forms
-    target_members: dict[Path, Member] = field(default_factory=dict)  # the target's, by path
+    _forms_containers: set[KeyPath] | None = None  # the source's containers of plural forms
+    target_members: dict[KeyPath, Member] = field(default_factory=dict)  # the target's, by path
     _settled: bool = False
-    _keys: dict[Path, str] = field(default_factory=dict)  # each source key's path_key, made once
+    _keys: dict[KeyPath, str] = field(default_factory=dict)  # each source key's path_key, made once
     # The leaves whose fate, when planned, changes the target (added, updated, restored): what
     # carrying out the plan goes through, not every key of the catalog. Each one's fate is
     # asked again (`nothing_to_translate` may have made it unchanged since).
@@ -139,7 +139,7 @@ class MergePlan:
         plan._add_all(leaves)
         return plan
 
-    def needs(self, path: Path) -> bool:
+    def needs(self, path: KeyPath) -> bool:
         """Whether the value at `path` is to be translated (added or updated)."""
         return self.fates.get(path) in ("added", "updated")
 
@@ -169,7 +169,7 @@ class MergePlan:
         self._settled = False
         return fates
 
-    def nothing_to_translate(self, path: Path) -> None:
+    def nothing_to_translate(self, path: KeyPath) -> None:
         """A key the target holds with no value whose source the scan finds nothing to
         translate in (a PO msgid of placeholders and markup: gettext shows it as it is): not a
         missing one."""
@@ -200,7 +200,7 @@ class MergePlan:
     def changes_nothing(self) -> bool:
         return not self.settle().changes and "restored" not in self.fates.values()
 
-    def _fate(self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None) -> Fate:
+    def _fate(self, leaf: Leaf, target: Mapping[KeyPath, Member], categories: frozenset[str] | None) -> Fate:
         there = target.get(leaf.path)
         key = self._keys[leaf.path] = path_key(leaf.path)
         if there is None:
@@ -255,7 +255,7 @@ class MergePlan:
         return out
 
     def _form_needed(
-        self, leaf: Leaf, target: Mapping[Path, Member], categories: frozenset[str] | None
+        self, leaf: Leaf, target: Mapping[KeyPath, Member], categories: frozenset[str] | None
     ) -> bool:
         """Whether a plural form of the source that the target lacks is a missing key there: a
         category of the target's language, or one the runtime takes in every language
@@ -272,11 +272,11 @@ class MergePlan:
         # language lacks, as a new file does: no key of the target then)
         return leaf.path[:-1] not in target and leaf.path[:-1] not in self._forms_containers
 
-    def _plural_groups(self, outline: Outline) -> set[tuple[Path, str]]:
+    def _plural_groups(self, outline: Outline) -> set[tuple[KeyPath, str]]:
         """The plurals of a file, each as (the path it is under, its forms' stem)."""
         return {group for leaf in outline.leaves() if (group := plural_group(leaf)) is not None}
 
-    def _persons_form(self, member: Member, groups: set[tuple[Path, str]]) -> bool:
+    def _persons_form(self, member: Member, groups: set[tuple[KeyPath, str]]) -> bool:
         """A plural form of the target, of a plural the source still has, in a category the
         source lacks, that hymt did not write (a person's `zero`, a person's `one` where
         English has only `other`): it stays, whatever the source says."""
@@ -292,7 +292,7 @@ class MergePlan:
         kept.update(leaf.path for leaf in self.leaves)
         if kept.issuperset(target):  # (a catalog in sync: every member of the target is the source's)
             return []
-        wanted: set[Path] = set()
+        wanted: set[KeyPath] = set()
         for leaf in self.leaves:
             wanted.update(leaf.path[:i] for i in range(len(leaf.path) + 1))
         wanted.update(m.path for m in self.source.members)
@@ -300,7 +300,7 @@ class MergePlan:
         wanted.update(path for path, key in companions.items() if key in wanted)
         values = {leaf.path for leaf in self.leaves}
         removed: list[Member] = []
-        last: Path | None = None
+        last: KeyPath | None = None
         groups = self._plural_groups(self.source)
         for member in self.target.members:
             path = member.path
@@ -335,7 +335,7 @@ class MergePlan:
         return None
 
     # -- what is recorded ----------------------------------------------------------------------
-    def records_after(self, output: Outline, failed: Iterable[Path] = ()) -> dict[str, Record]:
+    def records_after(self, output: Outline, failed: Iterable[KeyPath] = ()) -> dict[str, Record]:
         """The records of the merged output, key by key: new ones for what hymt added or updated
         (a failed translation recorded stale), the old ones for what it left unchanged, and a
         person's values with the source they stand for now (first seen: to tell when it changes)."""
@@ -393,7 +393,7 @@ class MergePlan:
         return out
 
 
-def plural_group(leaf: Leaf) -> tuple[Path, str] | None:
+def plural_group(leaf: Leaf) -> tuple[KeyPath, str] | None:
     """The plural a form belongs to: the path it is under and its stem (`items_` of i18next's
     `items_few`; "" for a mapping of forms: Rails' `few:`); None for a key that is no form."""
     if not leaf.category or not leaf.path:
@@ -445,5 +445,5 @@ def _left_empty(record: Record | None, text: str) -> bool:
     return record is not None and not record.person and bool(record.source) and record.output == digest(text)
 
 
-def _under(path: Path, roots: set[Path]) -> bool:
+def _under(path: KeyPath, roots: set[KeyPath]) -> bool:
     return any(path[:i] in roots for i in range(len(path) + 1))

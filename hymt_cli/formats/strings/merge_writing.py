@@ -13,15 +13,15 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 
 from .merge import MergePlan, Rendered
-from .outline import Container, Copied, Leaf, Member, Path, Retiring, Splice, indentation
+from .outline import Container, Copied, KeyPath, Leaf, Member, Retiring, Splice, indentation
 
 
 def merged(
     plan: MergePlan,
     source_text: str,
     rendered: Rendered,
-    failed: Iterable[Path] = (),
-    points: Mapping[Path, str] | None = None,
+    failed: Iterable[KeyPath] = (),
+    points: Mapping[KeyPath, str] | None = None,
 ) -> str:
     """The target's text with the plan carried out. `rendered`: the raw text each source
     item is written as in this language, by its source span (a value translated, the new
@@ -76,14 +76,14 @@ def _insertions(
     plan: MergePlan,
     source_text: str,
     rendered: Rendered,
-    target: Mapping[Path, Member],
-    points: Mapping[Path, str],
+    target: Mapping[KeyPath, Member],
+    points: Mapping[KeyPath, str],
 ) -> list[Splice]:
     syntax = plan.target.syntax
-    by_path: dict[Path, Member] = {m.path: m for m in plan.source.members}
+    by_path: dict[KeyPath, Member] = {m.path: m for m in plan.source.members}
     for leaf in plan.leaves:
         by_path.setdefault(leaf.path, leaf)
-    roots: dict[Path, Member] = {}
+    roots: dict[KeyPath, Member] = {}
     for leaf in plan.changing:
         if plan.fates.get(leaf.path) not in ("added", "restored") or leaf.path in target:
             continue
@@ -93,12 +93,12 @@ def _insertions(
         return []
     parents = {root[:-1] for root in roots}
     children = [m for m in by_path.values() if m.path and m.path[:-1] in parents]
-    order: dict[Path, list[Path]] = {}  # parent -> its children in the source, source order
+    order: dict[KeyPath, list[KeyPath]] = {}  # parent -> its children in the source, source order
     for member in sorted(children, key=lambda m: (m.start, len(m.path))):
         order.setdefault(member.path[:-1], []).append(member.path)
-    after: dict[Path, list[Copied]] = {}
-    before: dict[Path, list[Copied]] = {}
-    into: dict[Path, list[Copied]] = {}
+    after: dict[KeyPath, list[Copied]] = {}
+    before: dict[KeyPath, list[Copied]] = {}
+    into: dict[KeyPath, list[Copied]] = {}
     items = sorted(rendered.items())
     starts = [span[0] for span, _ in items]
     described = {key: path for path, key in plan.source.companions.items()}
@@ -128,11 +128,11 @@ def _insertions(
     return splices
 
 
-def _removals(plan: MergePlan, target: Mapping[Path, Member]) -> list[Splice]:
+def _removals(plan: MergePlan, target: Mapping[KeyPath, Member]) -> list[Splice]:
     if not plan.removed:
         return []
     gone = {m.path for m in plan.removed}
-    children: dict[Path, list[Member]] = {}
+    children: dict[KeyPath, list[Member]] = {}
     for node in plan.target.members:
         if node.path and node.path[:-1] in target:
             children.setdefault(node.path[:-1], []).append(node)
@@ -174,7 +174,7 @@ def _copied(
     rendered: Rendered,
     items: Sequence[tuple[tuple[int, int], tuple[str | None, str]]],
     starts: Sequence[int],
-    points: Mapping[Path, str],
+    points: Mapping[KeyPath, str],
 ) -> Copied:
     """A source member as it goes into the target: its text with the items inside it rendered
     (`items`: `rendered` sorted by span, `starts` their starts)."""

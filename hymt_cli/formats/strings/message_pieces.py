@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..spans import Part
+from ..spans import Span
 from .conventions import Convention, Conventions, html_tags, literal_parts
 from .icu import Complex, Literal, Message, Placeholder
 
 
-def message_pieces(text: str, message: Message, others: Conventions) -> list[Part | Placeholder | Complex]:
+def message_pieces(text: str, message: Message, others: Conventions) -> list[Span | Placeholder | Complex]:
     """A message's nodes as parts (literal runs cut by `others`), its arguments as they are; an
     HTML tag that holds an argument (`<a href="{0}">`) is one part, the argument inside it."""
     tags = _tags_across(text, message) if Convention.HTML in others else []
-    pieces: list[Part | Placeholder | Complex] = []
+    pieces: list[Span | Placeholder | Complex] = []
     pos = message.start  # the source before this is in a piece already
     upcoming = iter(tags)
     tag = next(upcoming, None)
@@ -34,21 +34,21 @@ def message_pieces(text: str, message: Message, others: Conventions) -> list[Par
             if node.shown is None:
                 pieces.extend(literal_parts(text, max(pos, node.start), node.end, others))
             else:
-                pieces.append(Part(node.start, node.end, "text", shown=node.shown))
+                pieces.append(Span(node.start, node.end, "text", shown=node.shown))
         else:
             pieces.append(node)
         pos = node.end
     return pieces
 
 
-def _tags_across(text: str, message: Message) -> list[Part]:
+def _tags_across(text: str, message: Message) -> list[Span]:
     """The HTML tags of `message` that span several of its nodes: each starts and ends in
     literal text and holds simple arguments only (`<a href="{1}" target="_blank">`)."""
     nodes = message.nodes
     if len(nodes) < 2:
         return []
     starts = [node.start for node in nodes]
-    found: list[Part] = []
+    found: list[Span] = []
     for tag in html_tags(text, message.start, message.end):
         first, last = bisect_right(starts, tag.start) - 1, bisect_right(starts, tag.end - 1) - 1
         if first == last or first < 0:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-Path = tuple[str | int, ...]
+KeyPath = tuple[str | int, ...]
 
 
 @dataclass(slots=True)  # not frozen: a file of 100,000 keys makes as many, and frozen costs
@@ -30,7 +30,7 @@ class Leaf:
     `translatable=False`: a key of the source never added to a target (Android's
     `translatable="false"`), kept where a target has it."""
 
-    path: Path
+    path: KeyPath
     start: int
     end: int
     value_start: int
@@ -58,7 +58,7 @@ class Container:
     rule), so that a form only the target has (a person's `zero`) is the target's: it goes
     only with the plural."""
 
-    path: Path
+    path: KeyPath
     start: int
     end: int
     inner_start: int  # members go in [inner_start, inner_end)
@@ -133,16 +133,16 @@ class Outline:
     # Members that describe a key rather than being one (ARB `@save` of `save`): the key they go
     # with. A merge adds one only with its key, where the target keeps such members, and removes
     # one only with its key; it counts none.
-    companions: Mapping[Path, Path] = field(default_factory=dict)
+    companions: Mapping[KeyPath, KeyPath] = field(default_factory=dict)
     # Members the file keeps for keys it no longer has (PO obsolete entries), by key: a key of
     # the source found there comes back with its value ("" when none is final) and leaves them.
-    retired: Mapping[Path, Leaf] = field(default_factory=dict)
+    retired: Mapping[KeyPath, Leaf] = field(default_factory=dict)
     # Plural categories a runtime takes in every language where a plural has them, whatever the
     # language's CLDR categories: Ruby I18n's and i18next's `zero` (a count of 0), Apple's `zero`.
     # A source's such form goes into every target; a person's stays where the source has none.
     optional_forms: frozenset[str] = frozenset()
 
-    def companion_of(self, path: Path) -> Path | None:
+    def companion_of(self, path: KeyPath) -> KeyPath | None:
         """The key a member (or a member inside it) describes, None for a key of its own."""
         for i in range(1, len(path) + 1):
             found = self.companions.get(path[:i])

@@ -26,8 +26,7 @@ from ...text.languages import written_for
 from ...text.segments import is_translatable
 from ..base import Decoded, FormatError, KeptFile
 from .merge import MergeCounts, MergePlan, digest, mass_removal, path_key
-from .outline import Leaf, Outline
-from .outline import Path as KeyPath
+from .outline import KeyPath, Leaf, Outline
 
 if TYPE_CHECKING:
     from .splice import Entry

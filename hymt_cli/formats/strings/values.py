@@ -30,7 +30,7 @@ from typing import Protocol
 
 from ...text.languages import written_for
 from ...text.tags import looks_like_tag
-from ..spans import Located, Part, locate, segment_text, splice_translation
+from ..spans import Located, Span, locate, segment_text, splice_translation
 from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
 from .html_text import html_escaped
 from .icu import Complex, IcuError, Message, Placeholder, parse_message
@@ -165,7 +165,7 @@ def parse_value(
 
 def located_value(
     text: str,
-    parts: Sequence[Part],
+    parts: Sequence[Span],
     escape: Callable[[str], str] | None,
     *,
     newline: str | None = None,
@@ -199,7 +199,7 @@ class _Builder:
             html = html_escaped(text) if Convention.HTML in conventions else frozenset()
         self.html = html
 
-    def _located(self, parts: list[Part], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
+    def _located(self, parts: list[Span], *, pound: bool, choice: bool = False) -> tuple[Located | None, int]:
         escape = escaper(self.conventions, pound=pound, choice=choice, html=self.html)
         if len(parts) == 1 and parts[0].kind == "text" and parts[0].shown is None:
             located = self._plain_text(parts[0], escape)  # most values: no placeholder at all
@@ -215,27 +215,27 @@ class _Builder:
         self.segments.append(ValueSegment(segment_text(self.text, located)))
         return located, len(self.segments) - 1
 
-    def _plain_text(self, part: Part, escape: Callable[[str], str] | None) -> Located | None:
+    def _plain_text(self, part: Span, escape: Callable[[str], str] | None) -> Located | None:
         """What spans.locate makes of one text part, without its general machinery."""
         text = self.text[part.start : part.end]
         core = text.strip()
         if not core or looks_like_tag(core):
             return locate(self.text, [part], newline=" ", peel=False, escape=escape)
         start = part.start + len(text) - len(text.lstrip())
-        return Located((Part(start, start + len(core), "text"),), (0,), " ", escape, False)
+        return Located((Span(start, start + len(core), "text"),), (0,), " ", escape, False)
 
     def plain(self) -> _Msg:
         located, seg = self._located(literal_parts(self.text, 0, len(self.text), self.others), pound=False)
         return _Msg(0, len(self.text), located, seg)
 
     def message(self, message: Message, label: str = "") -> _Msg:
-        parts: list[Part] = []
+        parts: list[Span] = []
         complexes: list[Complex] = []
         for piece in message_pieces(self.text, message, self.others):
-            if isinstance(piece, Part):
+            if isinstance(piece, Span):
                 parts.append(piece)
             else:
-                parts.append(Part(piece.start, piece.end, "self"))
+                parts.append(Span(piece.start, piece.end, "self"))
                 if isinstance(piece, Complex):
                     complexes.append(piece)
         located, seg = self._located(parts, pound=message.in_plural, choice=message.in_choice)
@@ -351,7 +351,7 @@ def placeholders(text: str, conventions: Conventions) -> Counter[str]:
     while stack:
         message = stack.pop()
         for piece in message_pieces(text, message, others):
-            if isinstance(piece, Part):
+            if isinstance(piece, Span):
                 if piece.kind in ("self", "open", "close"):
                     found[text[piece.start : piece.end]] += 1
             elif isinstance(piece, Placeholder):

@@ -13,8 +13,7 @@ from ...text.segments import is_translatable
 from ..base import Decoded, FormatError, Unit
 from .merge import MergeCounts, MergePlan, path_key
 from .merge_writing import merged
-from .outline import Outline
-from .outline import Path as KeyPath
+from .outline import KeyPath, Outline
 from .splice import Chunk, Edit, Entry, Splicer
 from .target import MergeFormat, MergeResult, TargetFile
 

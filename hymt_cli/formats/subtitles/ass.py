@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..spans import Part, PartKind, locate
+from ..spans import Span, SpanKind, locate
 from .cues import Cue, SubtitleDocument, cue_parts
 from .subtitle import Line, SubtitleFormat, line_error, lines_of
 from .timing import Timing, TimingError, seconds
@@ -45,41 +45,41 @@ DEFAULT_FORMAT: tuple[str, ...] = (
 )
 
 
-def ass_inline(src: str, start: int, end: int) -> list[Part]:
+def ass_inline(src: str, start: int, end: int) -> list[Span]:
     """A Dialogue's text as parts (see the module's docstring)."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pos = start
     drawing = False
     for match in _TOKEN.finditer(src, start, end):
         if match.start() > pos:
-            _add(parts, Part(pos, match.start(), "self" if drawing else "text"), drawing)
+            _add(parts, Span(pos, match.start(), "self" if drawing else "text"), drawing)
         token = match.group(0)
         if token.startswith("{"):
             scale = _DRAWING.findall(token)
             toggle = _TOGGLE.match(token)
             if toggle is not None and not drawing:
-                kind: PartKind = "open" if toggle.group(2) not in ("", "0") else "close"
-                parts.append(Part(match.start(), match.end(), kind, key=toggle.group(1)))
+                kind: SpanKind = "open" if toggle.group(2) not in ("", "0") else "close"
+                parts.append(Span(match.start(), match.end(), kind, key=toggle.group(1)))
             else:
-                _add(parts, Part(match.start(), match.end(), "self"), drawing)
+                _add(parts, Span(match.start(), match.end(), "self"), drawing)
             if scale:
                 drawing = int(scale[-1]) > 0
         elif drawing:
-            _add(parts, Part(match.start(), match.end(), "self"), drawing)
+            _add(parts, Span(match.start(), match.end(), "self"), drawing)
         elif token[1] == "h":
-            parts.append(Part(match.start(), match.end(), "text", shown="\u00a0"))
+            parts.append(Span(match.start(), match.end(), "text", shown="\u00a0"))
         else:
-            parts.append(Part(match.start(), match.end(), "break"))
+            parts.append(Span(match.start(), match.end(), "break"))
         pos = match.end()
     if pos < end:
-        _add(parts, Part(pos, end, "self" if drawing else "text"), drawing)
+        _add(parts, Span(pos, end, "self" if drawing else "text"), drawing)
     return parts
 
 
-def _add(parts: list[Part], part: Part, drawing: bool) -> None:
+def _add(parts: list[Span], part: Span, drawing: bool) -> None:
     """Append `part`; in a drawing, joined to the placeholder before it (one for the drawing)."""
     if drawing and parts and parts[-1].kind == "self" and parts[-1].end == part.start:
-        parts[-1] = Part(parts[-1].start, part.end, "self")
+        parts[-1] = Span(parts[-1].start, part.end, "self")
     else:
         parts.append(part)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ...qa.flags import Flag
 from ...text.segments import Segment
 from ...text.tags import TAG
-from ..spans import Located, Part, segment_text, splice_translation
+from ..spans import Located, Span, segment_text, splice_translation
 from .layout import Shape, embedded, lay_out, line_wise, rtl_marks, source_lines, width
 from .options import UNSPACED, SubtitleOptions, primary
 from .timing import Timing
@@ -29,7 +29,7 @@ BEFORE, AFTER = 2, 1  # neighbouring cues the model reads: two before, one after
 CONTEXT_CUE_CHARS = 150  # a neighbour longer than this is cut: context, not content
 
 # Inline parts of one line of a cue's text: (source, line start, line end) -> parts.
-InlineParts = Callable[[str, int, int], list[Part]]
+InlineParts = Callable[[str, int, int], list[Span]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,35 +50,35 @@ class Cue:
         return f"cue {self.number} (line {self.line})"
 
 
-def cue_parts(src: str, start: int, end: int, inline: InlineParts) -> list[Part]:
+def cue_parts(src: str, start: int, end: int, inline: InlineParts) -> list[Span]:
     """The parts of a cue's text src[start:end]: each line's inline parts, a break between lines;
     markup at either end that opens or closes nothing inside (`{\\an8}`, `<v Speaker>` never
     closed) stays out of the segment."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pos = start
     for match in LINE_BREAK.finditer(src, start, end):
         parts.extend(inline(src, pos, match.start()))
-        parts.append(Part(match.start(), match.end(), "break"))
+        parts.append(Span(match.start(), match.end(), "break"))
         pos = match.end()
     parts.extend(inline(src, pos, end))
     return inner_parts(src, parts)
 
 
-def line_parts(src: str, start: int, end: int) -> list[Part]:
+def line_parts(src: str, start: int, end: int) -> list[Span]:
     """Plain text src[start:end] as text parts and the breaks between its lines."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pos = start
     for match in LINE_BREAK.finditer(src, start, end):
         if match.start() > pos:
-            parts.append(Part(pos, match.start(), "text"))
-        parts.append(Part(match.start(), match.end(), "break"))
+            parts.append(Span(pos, match.start(), "text"))
+        parts.append(Span(match.start(), match.end(), "break"))
         pos = match.end()
     if end > pos:
-        parts.append(Part(pos, end, "text"))
+        parts.append(Span(pos, end, "text"))
     return parts
 
 
-def inner_parts(src: str, parts: list[Part]) -> list[Part]:
+def inner_parts(src: str, parts: list[Span]) -> list[Span]:
     """`parts` without the markup, breaks and blank text at either end that pair with nothing
     left inside."""
     closes: dict[int, int] = {}
@@ -97,7 +97,7 @@ def inner_parts(src: str, parts: list[Part]) -> list[Part]:
     return parts[lo : hi + 1]
 
 
-def _loose(src: str, part: Part, index: int, unpaired: bool) -> bool:
+def _loose(src: str, part: Span, index: int, unpaired: bool) -> bool:
     if part.kind == "text":
         return not src[part.start : part.end].strip()
     return part.kind in ("break", "self") or unpaired

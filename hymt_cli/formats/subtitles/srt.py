@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from ..html.escapes import escape_markup, spelled
-from ..spans import Part, PartKind, locate
+from ..spans import Span, SpanKind, locate
 from .cues import Cue, SubtitleDocument, cue_parts
 from .subtitle import Line, SubtitleFormat, line_error, lines_of
 from .timing import ARROW, Timing, TimingError, timing_line
@@ -34,27 +34,27 @@ _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 _ESCAPE_LIKE = re.compile(r"\\(?=[Nh])")
 
 
-def srt_inline(src: str, start: int, end: int) -> list[Part]:
+def srt_inline(src: str, start: int, end: int) -> list[Span]:
     """One line of a cue's text as parts: formatting tags paired, other markup kept whole."""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pos = start
     for match in _TOKEN.finditer(src, start, end):
         if match.start() > pos:
-            parts.append(Part(pos, match.start(), "text"))
+            parts.append(Span(pos, match.start(), "text"))
         token = match.group(0)
         if token == "\\h":  # ASS's no-break space, which players read in SubRip too
-            parts.append(Part(match.start(), match.end(), "text", shown="\u00a0"))
+            parts.append(Span(match.start(), match.end(), "text", shown="\u00a0"))
         elif token.startswith("&"):
             shown = html.unescape(token)
-            parts.append(Part(match.start(), match.end(), "text", shown=shown if shown != token else None))
+            parts.append(Span(match.start(), match.end(), "text", shown=shown if shown != token else None))
         elif token[0] in "{\\" or match.group(2).lower() not in FORMATTING:
-            parts.append(Part(match.start(), match.end(), "self"))
+            parts.append(Span(match.start(), match.end(), "self"))
         else:
-            kind: PartKind = "close" if match.group(1) else "open"
-            parts.append(Part(match.start(), match.end(), kind, key=match.group(2).lower()))
+            kind: SpanKind = "close" if match.group(1) else "open"
+            parts.append(Span(match.start(), match.end(), kind, key=match.group(2).lower()))
         pos = match.end()
     if pos < end:
-        parts.append(Part(pos, end, "text"))
+        parts.append(Span(pos, end, "text"))
     return parts
 
 

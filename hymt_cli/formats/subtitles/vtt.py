@@ -21,7 +21,7 @@ import html
 import re
 from collections.abc import Callable
 
-from ..spans import Part, locate
+from ..spans import Span, locate
 from .cues import Cue, SubtitleDocument, inner_parts, line_parts
 from .subtitle import SubtitleFormat, line_error, lines_of
 from .timing import ARROW, TimingError, timing_line
@@ -34,13 +34,13 @@ _BLOCKS = re.compile(r"\A(?:NOTE|STYLE|REGION)(?:[ \t]|\Z)")
 _LANGUAGE = re.compile(r"\ALanguage:[ \t]*([^ \t]*)", re.IGNORECASE)
 
 
-def vtt_parts(src: str, start: int, end: int) -> list[Part]:
+def vtt_parts(src: str, start: int, end: int) -> list[Span]:
     """A cue's text src[start:end] as parts (see the module's docstring), read over the whole cue
     as the W3C parser reads it: `<rt>` is an annotation only inside an open `<ruby>`, and runs,
     across lines, to its `</rt>`, the ruby's `</ruby>` or the cue's end; elsewhere it is a tag of
     its own and the text after it is text. (Read line by line, a translation laid out on other
     lines would move text into, or out of, an annotation.)"""
-    parts: list[Part] = []
+    parts: list[Span] = []
     pos = start
     ruby = 0  # rubies open here
     for match in _TOKEN.finditer(src, start, end):
@@ -52,17 +52,17 @@ def vtt_parts(src: str, start: int, end: int) -> list[Part]:
         closing = bool(match.group(1))
         if token.startswith("&"):
             shown = html.unescape(token)
-            parts.append(Part(match.start(), stop, "text", shown=shown if shown != token else None))
+            parts.append(Span(match.start(), stop, "text", shown=shown if shown != token else None))
         elif name == "rt" and not closing and ruby:  # an annotation: kept whole with its text
             found = _RT_END.search(src, stop, end)
             stop = found.end() if found is not None else end
-            parts.append(Part(match.start(), stop, "self"))
+            parts.append(Span(match.start(), stop, "self"))
         elif name in _PAIRED:
             if name == "ruby":
                 ruby = max(0, ruby + (-1 if closing else 1))
-            parts.append(Part(match.start(), stop, "close" if closing else "open", key=name))
+            parts.append(Span(match.start(), stop, "close" if closing else "open", key=name))
         else:  # a timestamp, an unknown tag, an `<rt>` outside a ruby, a stray `</rt>`
-            parts.append(Part(match.start(), stop, "self"))
+            parts.append(Span(match.start(), stop, "self"))
         pos = stop
     parts.extend(line_parts(src, pos, end))
     return parts

@@ -20,10 +20,10 @@ from dataclasses import replace
 from ..strings.outline import (
     Container,
     Copied,
+    KeyPath,
     Leaf,
     Member,
     Outline,
-    Path,
     Splice,
     indentation,
     listed_removal,
@@ -60,8 +60,8 @@ def toml_outline(text: str, write: Callable[[str, str], Callable[[str], str]]) -
     writer of a string value written `raw` in `style` (toml_strings._writer)."""
     pairs, headers = structure(text)
     members: list[Member] = []
-    flow: set[Path] = set()
-    flow_containers: set[Path] = set()
+    flow: set[KeyPath] = set()
+    flow_containers: set[KeyPath] = set()
     for pair in pairs:
         members.append(_member(text, pair, write))
         if pair.inline:
@@ -121,7 +121,7 @@ def _implied(members: list[Member]) -> list[Member]:
     """The tables that dotted keys and headers imply (`a.b = 1`, `[a.b]` without `[a]`), each as
     a container over its members, before them."""
     have = {m.path for m in members}
-    spans: dict[Path, list[int]] = {}
+    spans: dict[KeyPath, list[int]] = {}
     for member in members:
         for i in range(1, len(member.path)):
             prefix = member.path[:i]
@@ -135,7 +135,7 @@ def _implied(members: list[Member]) -> list[Member]:
 def _plural_forms(text: str, members: list[Member]) -> list[Member]:
     """The values of a table whose own keys are plural categories (Hugo `one`, `other`) named
     so (its sub-tables are no keys of its own)."""
-    children: dict[Path, list[int]] = {}
+    children: dict[KeyPath, list[int]] = {}
     for i, member in enumerate(members):
         if member.path and not text.startswith("[", member.start):
             children.setdefault(member.path[:-1], []).append(i)
@@ -161,8 +161,8 @@ def _is_table(body: str) -> bool:
 class TomlSyntax:
     def __init__(
         self,
-        flow: frozenset[Path],
-        flow_containers: frozenset[Path],
+        flow: frozenset[KeyPath],
+        flow_containers: frozenset[KeyPath],
         headers: list[int],
         block_ends: list[int],
         blank_between_tables: bool,

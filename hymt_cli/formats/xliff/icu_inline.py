@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..spans import Part
+from ..spans import Span
 from ..xmlvalues import Content
 
 _TOKEN = re.compile(r"<(/?)hymt-(\d+)(/?)>")
@@ -40,7 +40,7 @@ def masked(src: str, found: Content) -> MaskedContent | None:
     open_numbers: list[int] = []
     pos, number = found.start, 0
     for piece in found.pieces:
-        if not isinstance(piece, Part):
+        if not isinstance(piece, Span):
             continue  # a text run: copied as the source writes it
         if piece.key == "xml:cdata":
             return None

@@ -24,7 +24,17 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..base import FormatError
-from ..strings.outline import Container, Copied, Leaf, Member, Outline, Path, Splice, indentation, reindented
+from ..strings.outline import (
+    Container,
+    Copied,
+    KeyPath,
+    Leaf,
+    Member,
+    Outline,
+    Splice,
+    indentation,
+    reindented,
+)
 from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, scan
 from ..xmlvalues import children, matching_end
@@ -154,7 +164,7 @@ class XliffSyntax:
         self.step = _step(text)
         self.closed: dict[int, tuple[int, int]] = {}  # a `<body/>` with no content: its span
 
-    def member(self, path: Path, unit: Unit, scanned: ScannedXliff, start: int, end: int) -> Leaf:
+    def member(self, path: KeyPath, unit: Unit, scanned: ScannedXliff, start: int, end: int) -> Leaf:
         events, text = scanned.events, scanned.text
         source = text[events[unit.source].end : events[unit.source_end].start]
         value = ""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ...text.segments import join_surrogates
-from ..strings.outline import Container, Leaf, Member, Outline, Path, newline_of
+from ..strings.outline import Container, KeyPath, Leaf, Member, Outline, newline_of
 from ..strings.plurals import CATEGORIES
 from .roots import root_of
 from .scalars import is_string_scalar, write_scalar
@@ -33,7 +33,7 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 class _Frame:
     kind: Literal["map", "seq"]
     flow: bool
-    path: Path
+    path: KeyPath
     index: int  # its Container's place in the members (-1: opaque, a complex key)
     start: int
     inner_start: int = -1  # a flow collection's, after its bracket
@@ -66,8 +66,8 @@ class _Builder:
         self.text = text
         self.members: list[Member | None] = []
         self.stack: list[_Frame] = []
-        self.flow: set[Path] = set()  # members inside a flow collection
-        self.flow_containers: set[Path] = set()  # flow collections (`[a, b]`, `{a: 1}`)
+        self.flow: set[KeyPath] = set()  # members inside a flow collection
+        self.flow_containers: set[KeyPath] = set()  # flow collections (`[a, b]`, `{a: 1}`)
         self.ascii_only = (
             re.search(r"\\u[0-9a-fA-F]{4}", text) is not None
             and re.search(r"[^\x00-\x7f]", text.lstrip("\ufeff")) is None
@@ -100,7 +100,7 @@ class _Builder:
                 self._close(event)
 
     # -- where a value goes -------------------------------------------------------------------
-    def _place(self, value_at: int) -> tuple[Path, int] | None:
+    def _place(self, value_at: int) -> tuple[KeyPath, int] | None:
         """The path and member start of the value starting at `value_at` in the top frame (None:
         a complex key's value, or inside one: not a member)."""
         frame = self.stack[-1]
@@ -157,7 +157,7 @@ class _Builder:
         self._placed(leaf)
 
     def _leaf(
-        self, frame: _Frame, event: object, path: Path, member_start: int, start: int, end: int
+        self, frame: _Frame, event: object, path: KeyPath, member_start: int, start: int, end: int
     ) -> Leaf:
         text = self.text
         value, style, tag = event.value, event.style, event.tag  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from ..strings.outline import (
     Container,
     Copied,
+    KeyPath,
     Member,
-    Path,
     Splice,
     indentation,
     listed_removal,
@@ -55,7 +55,11 @@ class YamlSyntax:
     """How members go into a YAML string file and leave it (module docstring)."""
 
     def __init__(
-        self, flow: frozenset[Path], flow_containers: frozenset[Path], unit: str, fill: Fill | None = None
+        self,
+        flow: frozenset[KeyPath],
+        flow_containers: frozenset[KeyPath],
+        unit: str,
+        fill: Fill | None = None,
     ) -> None:
         self.flow = flow  # members inside a flow collection
         self.flow_containers = flow_containers

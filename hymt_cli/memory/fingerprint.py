@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryContext:
+class Fingerprint:
     """Everything besides languages and text that decides what a translation looks like."""
 
     model: str
@@ -57,7 +57,7 @@ def model_digest(model: str, revision: str | None) -> str:
     return "path:" + h.hexdigest()[:24]
 
 
-def build_context(
+def build_fingerprint(
     *,
     engine: str,
     model: str | None,
@@ -67,15 +67,15 @@ def build_context(
     glossary_digest: str = "",
     model_free: bool = False,
     locales: str = "",
-) -> MemoryContext:
+) -> Fingerprint:
     """The context of a run. Model-free engines (identity, pseudo) are their own "model"."""
     if model_free or model is None:
-        return MemoryContext(f"engine:{engine}", "", template_version, glossary_digest, "", locales)
+        return Fingerprint(f"engine:{engine}", "", template_version, glossary_digest, "", locales)
     fields: tuple[str, ...] = tuple(getattr(sampling, "__slots__", ()))
     described = (
         json.dumps({f: getattr(sampling, f) for f in fields}, sort_keys=True) if fields else repr(sampling)
     )
-    return MemoryContext(
+    return Fingerprint(
         model, model_digest(model, revision), template_version, glossary_digest, described, locales
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hymt_cli.checks.answers import LOOP, find_loop, problem_with
+from hymt_cli.acceptance.answers import LOOP, find_loop, problem_with
 from hymt_cli.engine.base import Generation
 
 # few characters, so that runs and repeats are common; wide ones (4-byte UTF-32) included

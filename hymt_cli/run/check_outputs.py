@@ -19,7 +19,7 @@ from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunRepor
 from ..settings import OutputSettings
 from ..text.languages import Language
 from .config import RunConfig
-from .provenance import connect_served, memory_context, provenance
+from .provenance import connect_served, provenance, run_fingerprint
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ def check_outputs(config: RunConfig) -> CheckResult:
 
         glossary = load_glossaries(list(settings.memory.glossary), source=config.source)
     sources = [s for s in found.sources if s.path is not None]
-    run = provenance(config, memory_context(config.engine, glossary, config.remapped))
+    run = provenance(config, run_fingerprint(config.engine, glossary, config.remapped))
     options = config.discovery.options or OptionSet()
     out, exact = settings.output.out, settings.output.exact_locales
     problems = list(found.problems)

@@ -1,8 +1,8 @@
-"""Output checks the pipeline runs on every answer (besides checks.answers.problem_with)."""
+"""Output checks the pipeline runs on every answer (besides acceptance.answers.problem_with)."""
 
 from __future__ import annotations
 
-from ..checks.answers import Problem
+from ..acceptance.answers import Problem
 from ..text.tags import tag_problem
 from .planning import PlannedRequest
 
@@ -22,7 +22,7 @@ def glossary_terms_used(request: PlannedRequest, output: str) -> Problem | None:
 
 def target_script(request: PlannedRequest, output: str) -> Problem | None:
     """The output is written in the target language's script (engines that translate)."""
-    from ..checks.scripts import wrong_script  # a test engine's run never imports it
+    from ..acceptance.scripts import wrong_script  # a test engine's run never imports it
 
     return wrong_script(request, output)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from engines import Faulty
 from pipelines import run_pipeline
 
-from hymt_cli.checks.scripts import target_script_share, wrong_script
+from hymt_cli.acceptance.scripts import target_script_share, wrong_script
 from hymt_cli.engine.base import Generation
 from hymt_cli.text.languages import language
 
