@@ -4,6 +4,6 @@ engine, repair and jobs each in their own module."""
 from .acceptance import target_script
 from .driver import Pipeline
 from .planning import PlannedRequest, Planner
-from .run_options import RunPlan
+from .run_plan import RunPlan
 
 __all__ = ["Pipeline", "Planner", "PlannedRequest", "RunPlan", "target_script"]

@@ -19,8 +19,8 @@ from .batching import budget_batches, quick_head, submission_order
 from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 
-if TYPE_CHECKING:  # (run_options.py takes SUBMIT_BUCKET from here)
-    from .run_options import RunPlan
+if TYPE_CHECKING:  # (run_plan.py takes SUBMIT_BUCKET from here)
+    from .run_plan import RunPlan
 
 DEFAULT_BATCH_TOKENS = 262_144
 DEFAULT_BATCH_REQUESTS = 4096

@@ -37,7 +37,7 @@ from .jobs import OpenInput
 from .outcomes import AnswerCheck
 from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
-from .run_options import RunPlan
+from .run_plan import RunPlan
 from .unit_results import finish_unit
 from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first

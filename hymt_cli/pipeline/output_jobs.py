@@ -18,7 +18,7 @@ from ..text.languages import Language
 from .flagging import Where
 from .flagging import record as record_flag
 from .jobs import Job, OpenInput
-from .run_options import RunPlan
+from .run_plan import RunPlan
 
 if TYPE_CHECKING:
     from ..review import RecordSpool
