@@ -31,7 +31,7 @@ from typing import ClassVar
 from ..text.segments import join_surrogates
 from .base import Decoded, FormatError
 from .layout import Layout, in_i18n_place, path_language, stem_suffix
-from .strings import Entry, Item, PluralLanguages, StringsFormat, active, parse_value
+from .strings import Entry, Item, PluralLanguages, SkippingStringsFormat, active, parse_value
 from .strings.conventions import Convention
 from .strings.outline import Container, Copied, Leaf, Member, Outline, Splice, indentation, newline_of
 from .strings.shape import is_text
@@ -189,7 +189,7 @@ def _continuation(raw: str) -> str | None:
     return match.group(1) if match else None
 
 
-class PropertiesFormat(StringsFormat):
+class PropertiesFormat(SkippingStringsFormat):
     name = "properties"
     suffixes = (".properties",)
     layouts: ClassVar[tuple[Layout, ...]] = (stem_suffix,)
@@ -224,14 +224,6 @@ class PropertiesFormat(StringsFormat):
                 "ISO-8859-1, as Java reads such a bundle, and written so (\\uXXXX for what it lacks); if "
                 "it is in another encoding, convert it to UTF-8 first",
             )
-
-    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
-        return self._scan(text, None, languages)
-
-    def scan_wanted(
-        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
-    ) -> Iterator[Item]:
-        return self._scan(text, wanted, languages)
 
     def _scan(
         self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages

@@ -27,6 +27,7 @@ from ..strings import (
     Entry,
     Item,
     PluralLanguages,
+    SkippingStringsFormat,
     StringsFormat,
     active,
     looks_like_printf,
@@ -60,7 +61,7 @@ def decode_strings(data: bytes) -> Decoded:
         raise DocumentDecodeError(f"not valid {encoding.upper()} ({exc.reason})", exc.start) from None
 
 
-class AppleStringsFormat(StringsFormat):
+class AppleStringsFormat(SkippingStringsFormat):
     name = "strings"
     suffixes = (".strings",)
     layouts: ClassVar[tuple[Layout, ...]] = (apple_lproj,)
@@ -71,14 +72,6 @@ class AppleStringsFormat(StringsFormat):
 
     def decode(self, data: bytes) -> Decoded:
         return decode_strings(data)
-
-    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
-        return self._scan(text, None, languages)
-
-    def scan_wanted(
-        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
-    ) -> Iterator[Item]:
-        return self._scan(text, wanted, languages)
 
     def outline(self, text: str) -> Outline:
         return strings_outline(text)

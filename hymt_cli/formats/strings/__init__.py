@@ -42,7 +42,7 @@ from .conventions import (
     literal_parts,
     looks_like_printf,
 )
-from .document import StringsFormat, StringsReader, Wanted
+from .document import SkippingStringsFormat, StringsFormat, StringsReader, Wanted
 from .html_text import html_escaped
 from .icu import IcuError, parse_message
 from .merge import MergeCounts
@@ -84,6 +84,7 @@ __all__ = [
     "PluralLanguages",
     "PluralRules",
     "StringsDocument",
+    "SkippingStringsFormat",
     "StringsFormat",
     "ValueSegment",
     "active",

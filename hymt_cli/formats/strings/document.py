@@ -23,7 +23,7 @@ Entries, edits and splicing are splice.py's; the writers of a target, writers.py
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import count
 from pathlib import Path
 from typing import BinaryIO, ClassVar
@@ -129,6 +129,26 @@ class StringsFormat(SplicingFormat):
 
     def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> StringsReader:
         return StringsReader(self, source, segments_per_unit=sizes.segments_per_unit)
+
+
+class SkippingStringsFormat(StringsFormat):
+    """A format of strings with one scan (`_scan`) that can pass over the values nobody wants:
+    `scan` is it without `wanted`, `scan_wanted` with it."""
+
+    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
+        return self._scan(text, None, languages)
+
+    def scan_wanted(
+        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
+    ) -> Iterator[Item]:
+        return self._scan(text, wanted, languages)
+
+    def _scan(
+        self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
+    ) -> Iterator[Item]:  # pragma: no cover
+        """The file's entries and edits in source order; with `wanted`, only the values whose
+        span it accepts need to be entries (see `scan` and `scan_wanted`)."""
+        raise NotImplementedError
 
 
 class StringsReader:

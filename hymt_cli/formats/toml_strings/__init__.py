@@ -24,7 +24,7 @@ from ..strings import (
     Entry,
     Item,
     PluralLanguages,
-    StringsFormat,
+    SkippingStringsFormat,
     active,
     category_note,
     missing_categories,
@@ -72,21 +72,13 @@ def _writer(raw: str, style: str) -> Callable[[str], str]:
     return write
 
 
-class TomlStringsFormat(StringsFormat):
+class TomlStringsFormat(SkippingStringsFormat):
     name = "toml"
     suffixes = (".toml",)
     layouts: ClassVar[tuple[Layout, ...]] = (folder_per_language, file_named_by_language)
 
     def decode(self, data: bytes) -> Decoded:
         return decode_utf8(data)
-
-    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
-        return self._scan(text, None, languages)
-
-    def scan_wanted(
-        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
-    ) -> Iterator[Item]:
-        return self._scan(text, wanted, languages)
 
     def _scan(
         self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages

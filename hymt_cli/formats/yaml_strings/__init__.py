@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
-from ..strings import Item, PluralLanguages, StringsFormat
+from ..strings import Item, PluralLanguages, SkippingStringsFormat
 from ..strings.outline import Outline
 from .outline import yaml_outline
 from .roots import root_of
@@ -36,7 +36,7 @@ def decode_yaml(data: bytes) -> Decoded:
 _HEAD = 1 << 16  # a Rails file's root key is on its first lines
 
 
-class YamlStringsFormat(StringsFormat):
+class YamlStringsFormat(SkippingStringsFormat):
     name = "yaml"
     suffixes = (".yml", ".yaml")
     layouts: ClassVar[tuple[Layout, ...]] = (folder_per_language, file_named_by_language)
@@ -59,14 +59,6 @@ class YamlStringsFormat(StringsFormat):
             text = head.decode("utf-8-sig", "replace")
         root = root_of(text)
         return root.key if root is not None and root.kind == "rails" else None
-
-    def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
-        return self._scan(text, None, languages)
-
-    def scan_wanted(
-        self, text: str, wanted: Callable[[int, int], bool], languages: PluralLanguages = None
-    ) -> Iterator[Item]:
-        return self._scan(text, wanted, languages)
 
     def _scan(
         self, text: str, wanted: Callable[[int, int], bool] | None, languages: PluralLanguages
