@@ -179,7 +179,7 @@ def profile(
     config.write_text(json.dumps(_LOGGING))
     os.environ["VLLM_LOGGING_CONFIG_PATH"] = str(config)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from hymt_cli.engine.tuning import decode_graphs
+    from hymt_cli.engine.tuning import graphs
 
     started = time.time()
     profiler = cProfile.Profile()
@@ -201,7 +201,7 @@ def profile(
         gpu_memory_utilization=0.44,
         max_num_seqs=2048,
         max_num_batched_tokens=32768,
-        compilation_config=decode_graphs(2048),
+        compilation_config=graphs(2048),
     )
     llm = LLM(**(kwargs | overrides))
     ready = time.time()

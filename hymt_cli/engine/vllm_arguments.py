@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EngineUnavailable
 from ..model.prompts import CONTEXT_TOKENS
 from .base import EngineOptions, GenerationRequest, Sampling
-from .tuning import GIB, Gpu, ModelShape, Tuning, decode_graphs, tune, visible_gpus
+from .tuning import GIB, Gpu, ModelShape, Tuning, graphs, tune, visible_gpus
 
 if TYPE_CHECKING:
     from vllm import SamplingParams
@@ -122,8 +122,8 @@ def llm_kwargs(
     kwargs.update(vllm.llm_args())  # the user's options over the tuning rule's
     kwargs.update(options.extra)  # --engine-arg: the user's word over every default
     if tuning is not None and "compilation_config" in kwargs and "compilation_config" not in options.extra:
-        # decode graphs for every batch the chosen max_num_seqs allows
-        kwargs["compilation_config"] = decode_graphs(
+        # graphs for every batch the chosen max_num_seqs allows
+        kwargs["compilation_config"] = graphs(
             min(int(kwargs["max_num_seqs"]), int(kwargs["max_num_batched_tokens"]))
         )
     return kwargs

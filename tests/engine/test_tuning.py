@@ -64,8 +64,8 @@ def test_a_small_model_gets_big_batches_and_two_engines_per_gpu() -> None:
     assert kwargs["enable_prefix_caching"] is True
     graphs = kwargs["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
-        0,
-        "FULL_DECODE_ONLY",
+        3,
+        "FULL_AND_PIECEWISE",
         2048,
     )
     sizes = graphs["cudagraph_capture_sizes"]

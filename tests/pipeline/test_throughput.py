@@ -179,8 +179,8 @@ def test_gpu_settings_come_from_the_tuning_and_yield_to_the_user(tiny_engine_opt
     cuda = llm_kwargs(plain, Sampling(), on_cpu=False, tuning=tuning)
     graphs = cuda["compilation_config"]
     assert (graphs["mode"], graphs["cudagraph_mode"], graphs["max_cudagraph_capture_size"]) == (
-        0,
-        "FULL_DECODE_ONLY",
+        3,
+        "FULL_AND_PIECEWISE",
         2048,
     )
     assert cuda["enable_prefix_caching"] is True and cuda["gpu_memory_utilization"] == 0.45
