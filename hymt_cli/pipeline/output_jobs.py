@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..formats import Finding, Unit
+from ..outputs.listings import join
 from ..outputs.manifest import KeptTarget, locked, record, settle
 from ..outputs.paths import OutputRules
 from ..qa import Flag
@@ -142,9 +143,10 @@ class OutputJobs:
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
         catalog = job.input.source.format.catalog
         if job.created and job.output is not None and catalog is not None:
-            announced = catalog.announce(job.output)
-            if announced is not None:
-                self.progress.notice("info", announced)
+            listing = catalog.listing(job.output)
+            told = [catalog.announce(job.output), join(listing, self.rules.is_input) if listing else None]
+            for line in filter(None, told):
+                self.progress.notice("info", line)
         self.progress.file_done(job.report.output)
 
     def settle_manifests(self) -> None:

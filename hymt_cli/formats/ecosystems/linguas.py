@@ -2,25 +2,19 @@
 the catalogs a project builds, one locale per entry (`de`, `pt_BR`, `sr@latin`), entries
 separated by white space, `#` comments. A catalog missing from it is never built: a new one is
 added keeping the file's style (one entry a line, or several on a line; sorted, or in the
-order the project keeps), everything else byte for byte.
+order the project keeps), everything else byte for byte. This module computes the file's new
+bytes (`Linguas`); outputs/listings.py reads and writes it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ...outputs.atomic import open_atomically
-
 NAME = "LINGUAS"
 _ENTRY = re.compile(r"[^\s#]+")
-
-
-def linguas_of(folder: Path) -> Path | None:
-    """The `LINGUAS` file of a catalog folder (`po/`), or None."""
-    path = folder / NAME
-    return path if path.is_file() else None
 
 
 def listed(folder: Path) -> frozenset[str]:
@@ -74,25 +68,34 @@ def with_entry(text: str, code: str) -> str:
     return "".join(lines)
 
 
-def announce_catalog(catalog: Path) -> str | None:
-    """Add the new catalog `po/<code>.po` to the `LINGUAS` beside it, written atomically; what
-    was done (a line), or None: no `LINGUAS` there, or one that lists it already."""
-    linguas = linguas_of(catalog.parent)
-    if linguas is None or catalog.suffix != ".po":
-        return None
-    try:
-        data = linguas.read_bytes()
+@dataclass(frozen=True, slots=True)
+class Linguas:
+    """The `LINGUAS` of a catalog folder, which a new catalog `code` joins (an
+    outputs/listings.Listing: outputs/ reads and writes the file, this computes its bytes)."""
+
+    path: Path
+    code: str
+
+    def joined(self, data: bytes) -> bytes | None:
+        """`data` listing `code` too, in its style; None: it lists it already. UnicodeDecodeError
+        (a ValueError): not UTF-8."""
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        updated = with_entry(text, self.code)
+        return None if updated == text else updated.encode("utf-8")
+
+    def added(self) -> str:
+        return f"{self.path}: {self.code} added (the catalogs meson and autotools build)"
+
+    def unreadable(self) -> str:
         return (
-            f"{linguas}: cannot be read: add {catalog.stem} to it yourself (meson builds only what it lists)"
+            f"{self.path}: cannot be read: add {self.code} to it yourself (meson builds only what it lists)"
         )
-    updated = with_entry(text, catalog.stem)
-    if updated == text:
-        return None
-    try:
-        with open_atomically(linguas) as handle:
-            handle.write(updated.encode("utf-8"))
-    except OSError as exc:
-        return f"{linguas}: cannot be written ({exc.strerror or exc}): add {catalog.stem} to it yourself"
-    return f"{linguas}: {catalog.stem} added (the catalogs meson and autotools build)"
+
+    def unwritable(self, reason: str) -> str:
+        return f"{self.path}: cannot be written ({reason}): add {self.code} to it yourself"
+
+
+def linguas_listing(catalog: Path) -> Linguas | None:
+    """The `LINGUAS` beside a new catalog `po/<code>.po`, which it joins (None: no catalog of
+    gettext's; whether the file is there is for outputs/listings.py to see)."""
+    return Linguas(catalog.parent / NAME, catalog.stem) if catalog.suffix == ".po" else None
