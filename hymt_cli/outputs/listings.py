@@ -1,6 +1,6 @@
 """A project file that lists the catalogs the project builds (gettext's `LINGUAS`), which a new
 target joins: the format names the file and computes its new bytes (formats/base.Catalog's
-`listing`: formats/ecosystems/linguas.py); this module reads it and writes it, atomically, and
+`listing`: formats/ecosystems/linguas_join.py); this module reads it and writes it, atomically, and
 never where it is an input of the run.
 """
 

@@ -1,12 +1,12 @@
 """A new catalog joins the project file that lists the catalogs (gettext's `LINGUAS`): outputs/
 reads and writes it (outputs/listings.py), the format only computes its bytes
-(formats/ecosystems/linguas.py). Nothing is written where there is nothing to do."""
+(formats/ecosystems/linguas_join.py). Nothing is written where there is nothing to do."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from hymt_cli.formats.ecosystems.linguas import linguas_listing
+from hymt_cli.formats.ecosystems.linguas_join import linguas_listing
 from hymt_cli.outputs.listings import join
 
 

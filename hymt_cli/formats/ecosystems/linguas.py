@@ -2,14 +2,13 @@
 the catalogs a project builds, one locale per entry (`de`, `pt_BR`, `sr@latin`), entries
 separated by white space, `#` comments. A catalog missing from it is never built: a new one is
 added keeping the file's style (one entry a line, or several on a line; sorted, or in the
-order the project keeps), everything else byte for byte. This module computes the file's new
-bytes (`Linguas`); outputs/listings.py reads and writes it.
+order the project keeps), everything else byte for byte (`with_entry`: linguas_join.py hands
+outputs/listings.py the file's new bytes, which reads and writes it).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,36 +65,3 @@ def with_entry(text: str, code: str) -> str:
     body = last.rstrip("\r\n")
     lines[rows[-1]] = body + " " + code + last[len(body) :]
     return "".join(lines)
-
-
-@dataclass(frozen=True, slots=True)
-class Linguas:
-    """The `LINGUAS` of a catalog folder, which a new catalog `code` joins (an
-    outputs/listings.Listing: outputs/ reads and writes the file, this computes its bytes)."""
-
-    path: Path
-    code: str
-
-    def joined(self, data: bytes) -> bytes | None:
-        """`data` listing `code` too, in its style; None: it lists it already. UnicodeDecodeError
-        (a ValueError): not UTF-8."""
-        text = data.decode("utf-8")
-        updated = with_entry(text, self.code)
-        return None if updated == text else updated.encode("utf-8")
-
-    def added(self) -> str:
-        return f"{self.path}: {self.code} added (the catalogs meson and autotools build)"
-
-    def unreadable(self) -> str:
-        return (
-            f"{self.path}: cannot be read: add {self.code} to it yourself (meson builds only what it lists)"
-        )
-
-    def unwritable(self, reason: str) -> str:
-        return f"{self.path}: cannot be written ({reason}): add {self.code} to it yourself"
-
-
-def linguas_listing(catalog: Path) -> Linguas | None:
-    """The `LINGUAS` beside a new catalog `po/<code>.po`, which it joins (None: no catalog of
-    gettext's; whether the file is there is for outputs/listings.py to see)."""
-    return Linguas(catalog.parent / NAME, catalog.stem) if catalog.suffix == ".po" else None

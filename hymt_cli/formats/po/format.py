@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, FormatError
-from ..ecosystems.linguas import Linguas, linguas_listing
+from ..ecosystems.linguas_join import Linguas, linguas_listing
 from ..layout import Layout, folder_per_language, gettext_catalog
 from ..strings import (
     Convention,
@@ -100,7 +100,7 @@ class PoFormat(StringsFormat):
 
     def listing(self, target: Path) -> Linguas | None:
         """A new `po/ja.po` joins the `LINGUAS` beside it (meson and autotools build only the
-        catalogs it lists), in its style (ecosystems/linguas.py)."""
+        catalogs it lists), in its style (ecosystems/linguas_join.py)."""
         return linguas_listing(target)
 
     def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
