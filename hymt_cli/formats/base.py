@@ -30,6 +30,7 @@ from ..text.segments import Segment
 
 if TYPE_CHECKING:
     from ..outputs.entries import KeptRecords
+    from ..outputs.listings import Listing
     from .strings.merge import MergeCounts
     from .strings.target import MergeResult
 
@@ -251,7 +252,7 @@ class InputReader(Protocol):
 
 class Catalog(Protocol):
     """A format of files of strings (a catalog of messages): whether it merges into the targets
-    that exist, and what a new target adds where the project lists its catalogs."""
+    that exist, and what a new target tells or adds where the project lists its catalogs."""
 
     @property
     def merges(self) -> bool:
@@ -259,8 +260,14 @@ class Catalog(Protocol):
         ...
 
     def announce(self, target: Path) -> str | None:
-        """A new target `target` was written: add it where the project lists the catalogs it
-        builds (gettext's `LINGUAS`); what was done, in a line, or None (nothing to do)."""
+        """A new target `target` was written: what the project must be told of it, in a line
+        (Angular's `angular.json` lists none), or None (nothing)."""
+        ...
+
+    def listing(self, target: Path) -> Listing | None:
+        """A new target `target` was written: the project file that lists the catalogs it
+        builds, which it joins (gettext's `LINGUAS`; outputs/listings.py reads and writes it),
+        or None (none)."""
         ...
 
 

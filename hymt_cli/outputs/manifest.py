@@ -99,16 +99,18 @@ def written_by_hymt(path: Path) -> bool:
         return False
 
 
-def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
-    """What hymt recorded of each value of the file of strings at `path`, and of the values its
-    source lost (empty where it recorded none)."""
-    from .entries import Archived, Record  # files of strings only
+def kept_records(path: Path) -> KeptRecords:
+    """What hymt recorded of each value of the file of strings at `path`, of the values its
+    source lost, and the source text each person's value was first seen with (empty where it
+    recorded none): the folder's manifest read once."""
+    # Lazy: a run of documents merges nothing and never imports it (tests/cli/test_modules_entered.py).
+    from .entries import Archived, KeptRecords, Record
 
     written = read_manifest(path.parent).get(path.name)
     records: dict[str, Record] = {}
     archive: dict[str, Archived] = {}
     if written is None:
-        return records, archive
+        return KeptRecords(records, archive, {})
     for key, value in (written.entries or {}).items():
         parts = value.split(" ")
         if len(parts) >= 2:
@@ -117,14 +119,7 @@ def entry_records(path: Path) -> tuple[dict[str, Record], dict[str, Archived]]:
         text = item.get("text")
         if isinstance(text, str):
             archive[key] = Archived(str(item.get("source") or ""), text, bool(item.get("person", True)))
-    return records, archive
-
-
-def entry_sources(path: Path) -> dict[str, str]:
-    """The source text each person's value of the file at `path` was first seen with (where
-    hymt recorded it)."""
-    written = read_manifest(path.parent).get(path.name)
-    return dict(written.sources or {}) if written is not None else {}
+    return KeptRecords(records, archive, dict(written.sources or {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +153,8 @@ class KeptTarget:
             return handle.read()
 
     def records(self) -> KeptRecords:
-        """What the manifest recorded of the file's values (entry_records, entry_sources)."""
-        records, archive = entry_records(self.path)
-        from .entries import KeptRecords  # files of strings only
-
-        return KeptRecords(records, archive, entry_sources(self.path))
+        """What the manifest recorded of the file's values (kept_records)."""
+        return kept_records(self.path)
 
 
 def entries_field(records: Mapping[str, Record]) -> dict[str, str]:

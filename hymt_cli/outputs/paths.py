@@ -179,6 +179,10 @@ class OutputRules:
             )
         return Claim(out, note=found.note, locale=found.written)
 
+    def is_input(self, path: Path) -> bool:
+        """Whether `path` is an input of the run (never written: outputs/listings.py asks)."""
+        return path.resolve() in self._inputs
+
     def _written_to(self, path: Path, lang: Language) -> Source | None:
         """The input of the run that merges into `path` in `lang` (a template into its
         translation), if any."""

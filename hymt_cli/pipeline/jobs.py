@@ -63,7 +63,7 @@ class Job:
     # What writing a unit found of its segments (formats/base.Finding): to the report and review.
     on_findings: Callable[[Unit, Mapping[int, str], Sequence[Finding]], None] = lambda *_: None
     merge: bool = False  # the output exists and is merged into (a file of strings)
-    created: bool = False  # the output did not exist: the project may list it (Catalog.announce)
+    created: bool = False  # the output did not exist: the project may list it (Catalog.listing)
     # Held from closing the writer to recording the output (a merge: the lock of its folder's
     # manifest, so that another run cannot write the target in between).
     guard: Callable[[], AbstractContextManager[object]] = nullcontext

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..formats import Finding, Unit
+from ..formats import Catalog, Finding, Unit
 from ..outputs.manifest import KeptTarget, locked, record, settle
 from ..outputs.paths import OutputRules
 from ..qa import Flag
@@ -142,10 +142,20 @@ class OutputJobs:
                 job.report.warning = "; ".join(filter(None, [job.report.warning, unrecorded]))
         catalog = job.input.source.format.catalog
         if job.created and job.output is not None and catalog is not None:
-            announced = catalog.announce(job.output)
-            if announced is not None:
-                self.progress.notice("info", announced)
+            self._announce(job.output, catalog)
         self.progress.file_done(job.report.output)
+
+    def _announce(self, output: Path, catalog: Catalog) -> None:
+        """A new catalog: what its project must be told, and the file listing the project's
+        catalogs joined (outputs/listings.py)."""
+        listing = catalog.listing(output)
+        joined = None
+        if listing is not None:
+            from ..outputs.listings import join  # lazy: a run of documents never joins a listing
+
+            joined = join(listing, self.rules.is_input)
+        for line in filter(None, (catalog.announce(output), joined)):
+            self.progress.notice("info", line)
 
     def settle_manifests(self) -> None:
         """Each output folder's manifest lists every output, this run's included, with no journal

@@ -253,6 +253,18 @@ def test_a_new_catalog_goes_in_its_sorted_place_in_a_sorted_linguas(tmp_path: Pa
     ).read_text() == "# Please keep this list sorted\nca@valencia\nde\nja\npt_BR\nsr@latin\nzh_TW\n"
 
 
+def test_a_linguas_that_is_an_input_of_the_run_is_never_written(tmp_path: Path) -> None:
+    """`--format po po/app.pot po/LINGUAS`: LINGUAS is an input (unreadable as PO), so the new
+    `ja.po` leaves it as it is, and says what to add (outputs/listings.py)."""
+    po = tmp_path / "po"
+    write(po, "app.pot", _po({"Open": ""}))
+    write(po, "LINGUAS", "de\n")
+    code, stderr, _ = pseudo_run(tmp_path, "po/app.pot", "po/LINGUAS", "--format", "po", "--to", "ja")
+    assert code == 1 and (po / "ja.po").is_file()  # (LINGUAS failed as PO; the catalog is written)
+    assert (po / "LINGUAS").read_text() == "de\n"
+    assert "po/LINGUAS: cannot be written (an input of this run): add ja to it yourself" in stderr
+
+
 def test_gettext_ca_at_valencia_is_the_target_of_ca_valencia(tmp_path: Path) -> None:
     po = tmp_path / "po"
     write(po, "app.pot", _po({"Open": "", "Close": ""}))

@@ -2,7 +2,8 @@
 the catalogs a project builds, one locale per entry (`de`, `pt_BR`, `sr@latin`), entries
 separated by white space, `#` comments. A catalog missing from it is never built: a new one is
 added keeping the file's style (one entry a line, or several on a line; sorted, or in the
-order the project keeps), everything else byte for byte.
+order the project keeps), everything else byte for byte (`with_entry`: linguas_join.py hands
+outputs/listings.py the file's new bytes, which reads and writes it).
 """
 
 from __future__ import annotations
@@ -11,16 +12,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ...outputs.atomic import open_atomically
-
 NAME = "LINGUAS"
 _ENTRY = re.compile(r"[^\s#]+")
-
-
-def linguas_of(folder: Path) -> Path | None:
-    """The `LINGUAS` file of a catalog folder (`po/`), or None."""
-    path = folder / NAME
-    return path if path.is_file() else None
 
 
 def listed(folder: Path) -> frozenset[str]:
@@ -72,27 +65,3 @@ def with_entry(text: str, code: str) -> str:
     body = last.rstrip("\r\n")
     lines[rows[-1]] = body + " " + code + last[len(body) :]
     return "".join(lines)
-
-
-def announce_catalog(catalog: Path) -> str | None:
-    """Add the new catalog `po/<code>.po` to the `LINGUAS` beside it, written atomically; what
-    was done (a line), or None: no `LINGUAS` there, or one that lists it already."""
-    linguas = linguas_of(catalog.parent)
-    if linguas is None or catalog.suffix != ".po":
-        return None
-    try:
-        data = linguas.read_bytes()
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return (
-            f"{linguas}: cannot be read: add {catalog.stem} to it yourself (meson builds only what it lists)"
-        )
-    updated = with_entry(text, catalog.stem)
-    if updated == text:
-        return None
-    try:
-        with open_atomically(linguas) as handle:
-            handle.write(updated.encode("utf-8"))
-    except OSError as exc:
-        return f"{linguas}: cannot be written ({exc.strerror or exc}): add {catalog.stem} to it yourself"
-    return f"{linguas}: {catalog.stem} added (the catalogs meson and autotools build)"

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..base import Decoded, FormatError
-from ..ecosystems.linguas import announce_catalog
+from ..ecosystems.linguas_join import Linguas, linguas_listing
 from ..layout import Layout, folder_per_language, gettext_catalog
 from ..strings import (
     Convention,
@@ -98,10 +98,10 @@ class PoFormat(StringsFormat):
     def decode(self, data: bytes) -> Decoded:
         return decode_po(data)
 
-    def announce(self, target: Path) -> str | None:
-        """A new `po/ja.po` beside a `LINGUAS` is added to it (meson and autotools build only the
-        catalogs it lists), in its style (ecosystems/linguas.py)."""
-        return announce_catalog(target)
+    def listing(self, target: Path) -> Linguas | None:
+        """A new `po/ja.po` joins the `LINGUAS` beside it (meson and autotools build only the
+        catalogs it lists), in its style (ecosystems/linguas_join.py)."""
+        return linguas_listing(target)
 
     def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:
         return _Scan(text, self.fuzzy, None, languages).items()

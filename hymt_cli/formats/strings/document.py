@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import count
 from pathlib import Path
-from typing import BinaryIO, ClassVar
+from typing import TYPE_CHECKING, BinaryIO, ClassVar
 
 from ...text.exemplars import refusal
 from ...text.languages import plural_code
@@ -40,6 +40,9 @@ from .plurals import PluralLanguages, plural_codes
 from .splice import Chunk, Entry, Item, StringsDocument, chunk_of, chunk_segments
 from .target import MergeResult, TargetFile, lacks_plural_forms, records_of_new_file
 from .writers import MergeWriter, StringsWriter
+
+if TYPE_CHECKING:
+    from ...outputs.listings import Listing
 
 
 class StringsFormat(SplicingFormat):
@@ -76,12 +79,17 @@ class StringsFormat(SplicingFormat):
 
     @property
     def catalog(self) -> StringsFormat:
-        """A file of strings (formats/base.Catalog: `merges`, `announce`)."""
+        """A file of strings (formats/base.Catalog: `merges`, `announce`, `listing`)."""
         return self
 
     def announce(self, target: Path) -> str | None:
-        """A new target file `target` was written: add it where the project lists the catalogs
-        it builds (gettext's `LINGUAS`); what was done, in a line, or None (nothing to do)."""
+        """A new target file `target` was written: what the project must be told of it, in a
+        line (Angular's `angular.json` lists none), or None (nothing)."""
+        return None
+
+    def listing(self, target: Path) -> Listing | None:
+        """A new target file `target` was written: the project file listing the catalogs it
+        builds, which it joins (gettext's `LINGUAS`), or None (none)."""
         return None
 
     def scan(self, text: str, languages: PluralLanguages = None) -> Iterator[Item]:  # pragma: no cover

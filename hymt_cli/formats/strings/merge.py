@@ -131,7 +131,7 @@ class MergePlan:
     ) -> MergePlan:
         """`categories`: the plural categories the target language uses (None: any): a missing
         plural form of another category is no missing key (`items_one` in Japanese); `sources`:
-        the source text each person's value was first seen with (manifest.entry_sources)."""
+        the source text each person's value was first seen with (manifest.kept_records)."""
         plan = cls(source, [], target, target_text, records, archive or {}, keep_removed)
         plan._categories = categories
         plan.sources = sources or {}
