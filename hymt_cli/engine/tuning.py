@@ -9,13 +9,12 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
   layers). A decode step costs the GPU about 2 x params FLOPs per sequence.
 - Small models (at most SMALL_MODEL_PARAMS active parameters, e.g. HY-MT 1.8B) are bound by
   the host: one engine's loop (vLLM's scheduler, ~13 us per running request and step, taking
-  the sampled tokens in, ~7 us, and the forward pass of steps that also prefill, launched op by
-  op) is busy all the time while the GPU is busy half of it (H100, issue 37's step traces).
-  More sequences per step do not help (4096: the same rate as 2048); another engine process
-  does: REPLICAS_SMALL engines per GPU when the memory holds them (each with its share of the
-  card; on that H100 two engines kept the GPU busy 88% of the time, 1.51x one engine), each
-  `max_num_seqs` 2048, 32k batched tokens, full CUDA graphs for decode steps up to 2048
-  sequences, started together: each one's KV cache is sized here, so neither measures the
+  the sampled tokens in, ~7 us) is busy all the time while the GPU is not (H100, issue 37's
+  step traces: 71% busy compiled, 38% without). More sequences per step do not help (4096: the
+  same rate as 2048); another engine process does: REPLICAS_SMALL engines per GPU when the
+  memory holds them (each with its share of the card; on that H100 two engines kept the GPU
+  busy 88% of the time, 1.51x one engine, before compiling), each `max_num_seqs` 2048, 32k
+  batched tokens, CUDA graphs up to 2048 sequences, started together: each one's KV cache is sized here, so neither measures the
   memory the other is taking (vllm_plan.START_TOGETHER), and the first pass runs on all.
 - Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
   to 1024, one engine per GPU.
