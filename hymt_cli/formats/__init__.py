@@ -12,11 +12,11 @@ for at start-up.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..later import Deferred, exports, lazy
 from ..options import Options, OptionSet
 from .base import (
     Catalog,
@@ -40,12 +40,10 @@ from .delimited.dialect import DelimitedOptions
 from .document import SplicingFormat
 from .encodings import EncodingOptions
 from .json_strings import JsonOptions
-from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
 from .office_options import OfficeOptions
 from .po import PoOptions
 from .registry import (
     FORMATS,
-    Deferred,
     FormatSpec,
     declared_locale,
     described,
@@ -53,7 +51,6 @@ from .registry import (
     format_for_path,
     format_named,
     format_needs,
-    lazy,
     not_translated,
     path_marked,
     register,
@@ -73,24 +70,27 @@ ParquetOptions = TableOptions
 # Imported when first asked for (`from ..formats import StringsFormat`): the strings core is the
 # heaviest part of the formats, and most commands never open a file of strings.
 _LATER = {
-    "StringsFormat": ".strings",
-    "MergeCounts": ".strings",
-    "MergeResult": ".strings",
-    "output_provenance": ".provenance",
+    "StringsFormat": "strings",
+    "MergeCounts": "strings",
+    "MergeResult": "strings",
+    "output_provenance": "provenance",
+    # where a path names its language: read by the formats whose paths do (strings, tables)
+    "Layout": "layout",
+    "Marked": "layout",
+    "marked": "layout",
 }
 
 if TYPE_CHECKING:
+    from .layout import Layout as Layout
+    from .layout import Marked as Marked
+    from .layout import marked as marked
     from .provenance import output_provenance as output_provenance
     from .strings import MergeCounts as MergeCounts
     from .strings import MergeResult as MergeResult
     from .strings import StringsFormat as StringsFormat
 
 
-def __getattr__(name: str) -> Any:
-    module = _LATER.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
+__getattr__ = exports(__name__, _LATER)
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
@@ -222,7 +222,10 @@ _table(
     DelimitedOptions,
     EncodingOptions,
     # Magento's translation dictionaries: i18n/en_US.csv -> de_DE.csv (layout.magento_dictionary)
-    layouts=(magento_dictionary, file_named_by_language),
+    layouts=(
+        lazy("hymt_cli.formats.layout:magento_dictionary"),
+        lazy("hymt_cli.formats.layout:file_named_by_language"),
+    ),
 )
 _TSV = lazy("hymt_cli.formats.delimited.format:TsvFormat")
 _table(

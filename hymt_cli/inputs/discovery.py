@@ -45,7 +45,6 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.layout import in_language_of
 from ..options import CONFIG_FILE, OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
@@ -443,7 +442,7 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if found is not None and found.code is not None and not in_language_of(found.code, source):
+        if found is not None and found.code is not None and not _in_language_of(found.code, source):
             from ..formats.catalogs import named_source  # a path that names its language only
 
             if not named_source(path, found):
@@ -510,3 +509,9 @@ def _empty_folder(raw: str, skipped: list[SkippedInput], rules: DiscoveryRules) 
             f"if {example} is a source (mkdocs-i18n naming), pass --source-suffix {code} (or --from {code})"
         )
     return InputProblem(raw, message, hint)
+
+
+def _in_language_of(written: str, source: str) -> bool:
+    from ..formats.layout import in_language_of  # (a path that names a language: layout.py's)
+
+    return in_language_of(written, source)
