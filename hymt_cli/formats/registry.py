@@ -33,7 +33,10 @@ class FormatSpec:
     name: str
     suffixes: tuple[str, ...]
     build: Callable[[OptionSet], InputFormat]
-    options: tuple[type[Options], ...] = ()  # its options dataclasses (several formats may share one)
+    # Its options dataclasses (several formats may share one); `lazy(...)` for those imported when
+    # asked for (settings/schema.py: the command line and the settings of a run that gives none of
+    # theirs leave them out).
+    options: tuple[type[Options] | Deferred, ...] = ()
     document: bool = True  # one input is one document
     # The contexts its segments carry (Segment.context) reach the model with `--context auto`:
     # short and telling (a UI string's key) or asked for (a table's --context-columns). A
@@ -60,8 +63,15 @@ class FormatSpec:
     # `en_pirate:`), or None: discovery then tells a source by that locale, not by the name.
     declared_locale: Callable[[Path], str | None] | None = None
 
+    @property
+    def option_types(self) -> tuple[type[Options], ...]:
+        """Its options dataclasses, imported."""
+        return tuple(o.resolve() if isinstance(o, Deferred) else o for o in self.options)
+
 
 FORMATS: dict[str, FormatSpec] = {}
+# The tables' options (table_cells.py), which every table format's spec names: its cells' format.
+TABLE_OPTIONS = Deferred("hymt_cli.formats.table_cells:TableOptions")
 
 
 def register(spec: FormatSpec) -> FormatSpec:

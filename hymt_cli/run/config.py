@@ -23,7 +23,6 @@ from ..engine import (
 )
 from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
-from ..formats import ContextOptions
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet, flag_of
 from ..settings import MemorySettings, OutputSettings, ReportSettings, Settings
@@ -120,8 +119,7 @@ class RunConfig:
         out = settings.output.out
         rules = DiscoveryRules(
             run_inputs.format,
-            # (a table picks its rows' context columns by the run's --context)
-            settings.records.with_records(ContextOptions(settings.memory.context)),
+            _with_context(settings),
             suffix,
             run_inputs.follow_symlinks,
             tuple(out / lang.code for lang in targets) if out is not None else (),
@@ -191,6 +189,16 @@ class RunConfig:
         return ",".join(
             f"{lang.code}={lang.model}" for lang in self.targets if lang.model != model_language(lang.code)
         )
+
+
+def _with_context(settings: Settings) -> OptionSet:
+    """The formats' options, with the run's --context as a table reads it (it picks its rows'
+    context columns by it): where it is not auto, for `ContextOptions()` is auto."""
+    if settings.memory.context == "auto":
+        return settings.records
+    from ..formats import ContextOptions
+
+    return settings.records.with_records(ContextOptions(settings.memory.context))
 
 
 def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> None:
