@@ -5,6 +5,7 @@ package's `__getattr__`), so that importing a package costs only what a command 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,11 @@ class Deferred:
                 found = getattr(found, part)
             self._found = found
         return self._found
+
+    @property
+    def imported(self) -> bool:
+        """Whether its module is imported already (until then, nothing of it is in use)."""
+        return self._found is not _UNSET or self.target.partition(":")[0] in sys.modules
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)

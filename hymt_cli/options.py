@@ -311,6 +311,22 @@ class OptionSet:
         assert isinstance(record, kind)
         return record
 
+    @overload
+    def held(self, kind: type[_T]) -> _T | None: ...
+
+    @overload
+    def held(self, kind: Deferred) -> Any: ...
+
+    def held(self, kind: type[_T] | Deferred) -> Any:
+        """The record of `kind` given, or None (its defaults hold): a `lazy(...)` kind whose
+        module is not imported yet has none, and is not imported for it."""
+        if isinstance(kind, Deferred):
+            if not kind.imported:
+                return None
+            kind = kind.resolve()
+        assert isinstance(kind, type)
+        return self._records.get(kind)
+
     def with_records(self, *records: Options) -> OptionSet:
         return OptionSet([*self._records.values(), *records])
 

@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 
 from ..engine import (
     ENGINES,
+    SERVED_OPTIONS,
+    VLLM_OPTIONS,
     EngineOptions,
     EngineSetup,
     EngineSpec,
     Sampling,
-    ServedOptions,
     ServerOptions,
     StartGate,
 )
-from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet, flag_of
@@ -214,7 +214,8 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
 
 
 def engine_options(settings: Settings) -> EngineOptions:
-    """What an engine loads and how: the run-wide model settings, and vLLM's own options."""
+    """What an engine loads and how: the run-wide model settings, and vLLM's own options (None
+    where the settings hold none: their defaults, EngineOptions.vllm_options)."""
     model = settings.model
     return EngineOptions(
         model=model.model_name,
@@ -222,7 +223,7 @@ def engine_options(settings: Settings) -> EngineOptions:
         trust_remote_code=model.trust_remote_code,
         dtype=model.dtype,
         max_model_len=model.max_model_len,
-        vllm=settings.of(VllmOptions),
+        vllm=settings.records.held(VLLM_OPTIONS),
         extra=model.engine_arguments(),
     )
 
@@ -253,14 +254,13 @@ def engine_choice(settings: Settings) -> EngineChoice:
     options = engine_options(settings)
     if options.extra and not chosen.takes_engine_args:
         raise UsageError(f"engine {chosen.name!r} takes no --engine-arg")
-    served = settings.of(ServedOptions)
     server = None
     if chosen.served:
-        server = served.server(chosen.name, model.model)
-    elif served.base_url is not None:
+        server = settings.records.of(SERVED_OPTIONS).server(chosen.name, model.model)
+    elif (served := settings.records.held(SERVED_OPTIONS)) is not None and served.base_url is not None:
         raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
     uses_model = chosen.needs_model or model.model is not None
-    declared = OptionSet(
-        settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options)
-    )
+    # the engines' options records held (the others' are their defaults: OptionSet.of)
+    held = (settings.records.held(e.options) for e in ENGINES.values() if e.options is not None)
+    declared = OptionSet(record for record in dict.fromkeys(held) if record is not None)
     return EngineChoice(spec, inner, options, settings.sampling.sampling(), server, declared, uses_model)

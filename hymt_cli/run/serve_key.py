@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
@@ -40,7 +41,8 @@ def settings_key(choice: EngineChoice) -> str:
     parts = {
         "hymt": __version__,
         "engine": [choice.spec.name, choice.runs.name],
-        "options": _plain(choice.options),
+        # (vLLM's options as their record or, for an engine that reads none, their defaults)
+        "options": _plain(replace(choice.options, vllm=choice.options.vllm_options())),
         "sampling": _plain(choice.sampling),
         "declared": own,
         "files": _model_files(choice.model) if choice.uses_model else None,

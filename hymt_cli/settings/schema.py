@@ -28,19 +28,22 @@ _T = TypeVar("_T", bound=Options)
 def option_groups() -> tuple[type[Options], ...]:
     """The run's groups, then each registered format's and engine's options (once each), every
     one imported."""
-    return _groups([o for f in FORMATS.values() for o in f.option_types])
+    formats = [o for f in FORMATS.values() for o in f.option_types]
+    return _groups(formats + [o for e in ENGINES.values() if (o := e.option_type) is not None])
 
 
 def known_groups() -> tuple[type[Options], ...]:
     """The groups imported with the registries: the run's, and the options a spec names by class
-    (txt's); a format's options named `lazy(...)` are left out. A run whose flags, environment
-    and config file give none of theirs reads these alone (the others' records: defaults)."""
-    return _groups([o for f in FORMATS.values() for o in f.options if isinstance(o, type)])
+    (txt's); a format's or an engine's options named `lazy(...)` are left out. A run whose flags,
+    environment and config file give none of theirs reads these alone (the others' records:
+    defaults)."""
+    formats = [o for f in FORMATS.values() for o in f.options if isinstance(o, type)]
+    return _groups(formats + [e.options for e in ENGINES.values() if isinstance(e.options, type)])
 
 
-def _groups(formats: list[type[Options]]) -> tuple[type[Options], ...]:
+def _groups(options: list[type[Options]]) -> tuple[type[Options], ...]:
     groups = list(RUN_GROUPS)
-    for owner in formats + [e.options for e in ENGINES.values() if e.options is not None]:
+    for owner in options:
         if owner not in groups:
             groups.append(owner)
     return tuple(groups)
