@@ -18,6 +18,7 @@ from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..inputs.per_path import PathRule
+from ..later import Deferred
 from ..options import Options, OptionSet, Setting, settings_of
 from .generation import ModelSettings, SamplingSettings
 from .run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
@@ -28,24 +29,26 @@ _T = TypeVar("_T", bound=Options)
 def option_groups() -> tuple[type[Options], ...]:
     """The run's groups, then each registered format's and engine's options (once each), every
     one imported."""
-    formats = [o for f in FORMATS.values() for o in f.option_types]
-    return _groups(formats + [o for e in ENGINES.values() if (o := e.option_type) is not None])
+    formats = [o for f in FORMATS.values() for o in f.options]
+    return _groups([*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)])
 
 
 def known_groups() -> tuple[type[Options], ...]:
     """The groups imported with the registries: the run's, and the options a spec names by class
-    (txt's); a format's or an engine's options named `lazy(...)` are left out. A run whose flags,
-    environment and config file give none of theirs reads these alone (the others' records:
-    defaults)."""
-    formats = [o for f in FORMATS.values() for o in f.options if isinstance(o, type)]
-    return _groups(formats + [e.options for e in ENGINES.values() if isinstance(e.options, type)])
+    (txt's); a group, a format's or an engine's options named `lazy(...)` are left out. A run
+    whose flags, environment and config file give none of theirs reads these alone (the others'
+    records: defaults)."""
+    formats = [o for f in FORMATS.values() for o in f.options]
+    owners = [*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)]
+    return _groups([o for o in owners if isinstance(o, type)])
 
 
-def _groups(options: list[type[Options]]) -> tuple[type[Options], ...]:
-    groups = list(RUN_GROUPS)
-    for owner in options:
-        if owner not in groups:
-            groups.append(owner)
+def _groups(owners: list[type[Options] | Deferred]) -> tuple[type[Options], ...]:
+    groups: list[type[Options]] = []
+    for owner in owners:
+        kind = owner.resolve() if isinstance(owner, Deferred) else owner
+        if kind not in groups:
+            groups.append(kind)
     return tuple(groups)
 
 
