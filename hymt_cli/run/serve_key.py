@@ -17,7 +17,6 @@ from pathlib import Path
 from .. import __version__
 from ..errors import UsageError
 from ..model.files import model_folder
-from ..serve.records import ServeRecord, live_records, serve_folder
 from .config import EngineChoice
 
 
@@ -72,20 +71,3 @@ def _model_files(model: str) -> list[tuple[str, int, int]] | None:
             continue
         found.append((path.name, info.st_size, info.st_mtime_ns))
     return found
-
-
-def find_server(choice: EngineChoice) -> tuple[ServeRecord | None, list[ServeRecord]]:
-    """A running server of this user with the run's settings (None: none runs, or the serve
-    folder cannot be trusted: the run then builds its own engine), and the user's servers of
-    other settings."""
-    if choice.runs.served or choice.inner is not None or choice.spec.wraps:
-        return None, []
-    try:
-        records = live_records(serve_folder(create=False))
-    except (OSError, UsageError):
-        return None, []
-    if not records:
-        return None, []
-    key = settings_key(choice)
-    found = next((r for r in reversed(records) if r.settings == key), None)
-    return found, [r for r in records if r is not found]
