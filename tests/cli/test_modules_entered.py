@@ -17,9 +17,10 @@ from clirun import ROOT, environment
 #   4ef6150: 170 (168); fa4a6e1: 130; 31d64e0: 132 (130); imports placed where they are used: 101 (99);
 #   later.py, layout.py read where a path is: 99; other formats' options left out: 91;
 #   the engines' options named lazily: 88; hymt serve's: 87;
-#   locale_places.py imported where a path names its language: 86; serve_key.py where a server runs: 85.
+#   locale_places.py imported where a path names its language: 86; serve_key.py where a server runs: 85;
+#   globs.py (and pathspec) where globs are given: 84.
 # Issue 35 asks for at most 84 (half of 4ef6150's 168); lower this bound as modules are left out.
-ENTERED_AT_MOST = 85
+ENTERED_AT_MOST = 84
 
 
 def test_a_text_file_enters_few_modules(tmp_path) -> None:
