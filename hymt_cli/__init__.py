@@ -8,8 +8,9 @@ imported on first use, so that `import hymt_cli` stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .later import exports
 
 __version__ = "0.1.0"
 
@@ -73,11 +74,7 @@ if TYPE_CHECKING:
     from .signals import Interrupted as Interrupted
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hymt_cli' has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+__getattr__ = exports(__name__, _EXPORTS)
 
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -20,9 +20,10 @@ import types
 from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, overload
 
 from .errors import UsageError
+from .later import Deferred
 
 # The config file that declares settings for a folder (settings/layers.py finds it); never an input.
 CONFIG_FILE = "hymt.toml"
@@ -293,12 +294,38 @@ class OptionSet:
     def __init__(self, records: Iterable[Options] = ()) -> None:
         self._records: dict[type, Options] = {type(r): r for r in records}
 
-    def of(self, kind: type[_T]) -> _T:
+    @overload
+    def of(self, kind: type[_T]) -> _T: ...
+
+    @overload
+    def of(self, kind: Deferred) -> Any: ...
+
+    def of(self, kind: type[_T] | Deferred) -> Any:
+        """The record of `kind` (a class, or a `lazy(...)` one, imported now), or its defaults."""
+        if isinstance(kind, Deferred):
+            kind = kind.resolve()
+        assert isinstance(kind, type)
         record = self._records.get(kind)
         if record is None:
             return kind()
         assert isinstance(record, kind)
         return record
+
+    @overload
+    def held(self, kind: type[_T]) -> _T | None: ...
+
+    @overload
+    def held(self, kind: Deferred) -> Any: ...
+
+    def held(self, kind: type[_T] | Deferred) -> Any:
+        """The record of `kind` given, or None (its defaults hold): a `lazy(...)` kind whose
+        module is not imported yet has none, and is not imported for it."""
+        if isinstance(kind, Deferred):
+            if not kind.imported:
+                return None
+            kind = kind.resolve()
+        assert isinstance(kind, type)
+        return self._records.get(kind)
 
     def with_records(self, *records: Options) -> OptionSet:
         return OptionSet([*self._records.values(), *records])

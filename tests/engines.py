@@ -18,7 +18,7 @@ from hymt_cli.reporting.report import RunReport
 
 def with_vllm(options: EngineOptions, **changes: Any) -> EngineOptions:
     """`options` with vLLM's own options (`--replicas`, `--enforce-eager` ...) changed."""
-    return replace(options, vllm=replace(options.vllm, **changes))
+    return replace(options, vllm=replace(options.vllm_options(), **changes))
 
 
 class Recording(BatchEngine):

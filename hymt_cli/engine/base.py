@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from .vllm_options import VllmOptions
+if TYPE_CHECKING:
+    from .vllm_options import VllmOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +172,9 @@ class BatchEngine:
 class EngineOptions:
     """What an engine loads and how: the run-wide model settings, passed through to vLLM /
     transformers; `vllm` is the vLLM engine's own options record (vllm_options.py), which it
-    reads itself; `extra` (`--engine-arg KEY=VALUE`) is passed straight to the engine's
-    constructor (vLLM's `LLM`, transformers' `from_pretrained`), over hymt's own choices.
+    reads itself (`vllm_options()`; None: their defaults, for an engine that reads none);
+    `extra` (`--engine-arg KEY=VALUE`) is passed straight to the engine's constructor (vLLM's
+    `LLM`, transformers' `from_pretrained`), over hymt's own choices.
     """
 
     model: str
@@ -180,8 +182,16 @@ class EngineOptions:
     trust_remote_code: bool = False
     dtype: str = "auto"
     max_model_len: int | None = None
-    vllm: VllmOptions = field(default_factory=VllmOptions)
+    vllm: VllmOptions | None = None
     extra: Mapping[str, object] = field(default_factory=dict)
+
+    def vllm_options(self) -> VllmOptions:
+        """vLLM's own options: the record given, else their defaults."""
+        if self.vllm is not None:
+            return self.vllm
+        from .vllm_options import VllmOptions
+
+        return VllmOptions()
 
 
 @dataclass(frozen=True, slots=True)

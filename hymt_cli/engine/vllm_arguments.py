@@ -27,13 +27,13 @@ LlmArgs = dict[str, Any]
 
 def tune_one_engine(options: EngineOptions) -> Tuning:
     """The rule for one engine on the first visible GPU (a `VllmEngine` built directly)."""
-    gpus = choose_gpus(visible_gpus(), options.vllm.gpu_list())
+    gpus = choose_gpus(visible_gpus(), options.vllm_options().gpu_list())
     gpu = gpus[0] if gpus else Gpu("0", "GPU", 80 * GIB, 72 * GIB)
     return tune(ModelShape.of_model(options), gpu, replicas=1, fixed=fixed_settings(options))
 
 
 def fixed_settings(options: EngineOptions) -> dict[str, object]:
-    return {**options.vllm.llm_args(), **options.extra}
+    return {**options.vllm_options().llm_args(), **options.extra}
 
 
 def choose_gpus(visible: list[Gpu], wanted: tuple[str, ...] | None) -> list[Gpu]:
@@ -97,7 +97,7 @@ def llm_kwargs(
 ) -> LlmArgs:
     """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set (vLLM's
     options declared `engine_arg`, then `--engine-arg`)."""
-    vllm = options.vllm
+    vllm = options.vllm_options()
     kwargs: LlmArgs = dict(
         model=options.model,
         revision=options.revision,

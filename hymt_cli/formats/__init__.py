@@ -12,14 +12,15 @@ for at start-up.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..later import Deferred, exports, lazy
 from ..options import Options, OptionSet
 from .base import (
     Catalog,
+    ContextMode,
     Decoded,
     DocumentDecodeError,
     DocumentFormat,
@@ -36,16 +37,11 @@ from .base import (
     Unit,
     UnitWriter,
 )
-from .delimited.dialect import DelimitedOptions
 from .document import SplicingFormat
 from .encodings import EncodingOptions
-from .json_strings import JsonOptions
-from .layout import Layout, Marked, file_named_by_language, magento_dictionary, marked
-from .office_options import OfficeOptions
-from .po import PoOptions
 from .registry import (
     FORMATS,
-    Deferred,
+    TABLE_OPTIONS,
     FormatSpec,
     declared_locale,
     described,
@@ -53,7 +49,6 @@ from .registry import (
     format_for_path,
     format_named,
     format_needs,
-    lazy,
     not_translated,
     path_marked,
     register,
@@ -61,42 +56,66 @@ from .registry import (
     unregister,
     walk_refusal,
 )
-from .row_context import ContextMode, ContextOptions
-from .subtitles import SubtitleOptions
-from .table_cells import TableOptions, text_format_names
 from .text import TextFormat, TextOptions
-from .xliff import XliffOptions
 from .xml_kind import xml_format_name
 
-ParquetOptions = TableOptions
+# The options of the formats other than txt: imported when a run or a command asks for them (a
+# txt run's settings leave them out: settings/schema.py), as the names below are.
+_CONTEXT = lazy("hymt_cli.formats.row_context:ContextOptions")
+_DELIMITED = lazy("hymt_cli.formats.delimited.dialect:DelimitedOptions")
+_SUBTITLES = lazy("hymt_cli.formats.subtitles.options:SubtitleOptions")
+_OFFICE = lazy("hymt_cli.formats.office_options:OfficeOptions")
 
 # Imported when first asked for (`from ..formats import StringsFormat`): the strings core is the
 # heaviest part of the formats, and most commands never open a file of strings.
 _LATER = {
-    "StringsFormat": ".strings",
-    "MergeCounts": ".strings",
-    "MergeResult": ".strings",
-    "output_provenance": ".provenance",
+    "StringsFormat": "strings",
+    "MergeCounts": "strings",
+    "MergeResult": "strings",
+    "output_provenance": "provenance",
+    "ContextOptions": "row_context",
+    "DelimitedOptions": "delimited.dialect",
+    "JsonOptions": "json_strings",
+    "OfficeOptions": "office_options",
+    "ParquetOptions": "table_cells",
+    "PoOptions": "po",
+    "SubtitleOptions": "subtitles",
+    "TableOptions": "table_cells",
+    "XliffOptions": "xliff",
+    "text_format_names": "table_cells",
+    # where a path names its language: read by the formats whose paths do (strings, tables)
+    "Layout": "layout",
+    "Marked": "layout",
+    "marked": "layout",
 }
 
 if TYPE_CHECKING:
+    from .delimited.dialect import DelimitedOptions as DelimitedOptions
+    from .json_strings import JsonOptions as JsonOptions
+    from .layout import Layout as Layout
+    from .layout import Marked as Marked
+    from .layout import marked as marked
+    from .office_options import OfficeOptions as OfficeOptions
+    from .po import PoOptions as PoOptions
     from .provenance import output_provenance as output_provenance
+    from .row_context import ContextOptions as ContextOptions
     from .strings import MergeCounts as MergeCounts
     from .strings import MergeResult as MergeResult
     from .strings import StringsFormat as StringsFormat
+    from .subtitles import SubtitleOptions as SubtitleOptions
+    from .table_cells import ParquetOptions as ParquetOptions
+    from .table_cells import TableOptions as TableOptions
+    from .table_cells import text_format_names as text_format_names
+    from .xliff import XliffOptions as XliffOptions
 
 
-def __getattr__(name: str) -> Any:
-    module = _LATER.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
+__getattr__ = exports(__name__, _LATER)
 
 
 def _cells(options: OptionSet) -> SplicingFormat:
     """The document format a table's cells are parsed with (--cell-format: its declaration says
     which formats a cell may be)."""
-    return document_format(options.of(TableOptions).cell_format, options)
+    return document_format(options.of(TABLE_OPTIONS).cell_format, options)
 
 
 _MAGENTO_DICTIONARY = lazy("hymt_cli.formats.delimited.magento:dictionary_path")
@@ -105,7 +124,7 @@ _MAGENTO_DICTIONARY = lazy("hymt_cli.formats.delimited.magento:dictionary_path")
 def _columns_needed(options: OptionSet, path: Path | None) -> str | None:
     """A table's columns, unless given; a Magento dictionary (`i18n/en_US.csv`) is read the way
     Magento reads it (delimited/magento.py)."""
-    if options.of(TableOptions).columns or (path is not None and _MAGENTO_DICTIONARY(path)):
+    if options.of(TABLE_OPTIONS).columns or (path is not None and _MAGENTO_DICTIONARY(path)):
         return None
     return "--columns (or columns in a [[files]] entry)"
 
@@ -125,7 +144,7 @@ def _table(
             name,
             suffixes,
             build,
-            (TableOptions, *options),
+            (TABLE_OPTIONS, *options),
             document=False,
             context_by_default=True,
             needs=_columns_needed,
@@ -171,8 +190,8 @@ def _subtitles(name: str, suffixes: tuple[str, ...], target: str) -> None:
         FormatSpec(
             name,
             suffixes,
-            lambda o: fmt(o.of(SubtitleOptions)).with_encodings(o.of(EncodingOptions)),
-            (SubtitleOptions, EncodingOptions),
+            lambda o: fmt(o.of(_SUBTITLES)).with_encodings(o.of(EncodingOptions)),
+            (_SUBTITLES, EncodingOptions),
             context_by_default=True,
         )
     )
@@ -187,7 +206,7 @@ def _office(name: str, suffixes: tuple[str, ...], target: str) -> None:
     """A package of XML parts (Office Open XML, OpenDocument, EPUB: formats/package): the package is
     the unit of work, never a table cell; the office families share their options."""
     fmt = lazy(target)
-    register(FormatSpec(name, suffixes, lambda o: fmt(o.of(OfficeOptions)), (OfficeOptions,), document=False))
+    register(FormatSpec(name, suffixes, lambda o: fmt(o.of(_OFFICE)), (_OFFICE,), document=False))
 
 
 _office("docx", (".docx", ".docm", ".dotx", ".dotm"), "hymt_cli.formats.ooxml.docx:DocxFormat")
@@ -206,43 +225,46 @@ _PARQUET = lazy("hymt_cli.formats.parquet:ParquetFormat")
 _table(
     "parquet",
     (".parquet",),
-    lambda o: _PARQUET(o.of(TableOptions), _cells(o), o.of(ContextOptions).mode),
+    lambda o: _PARQUET(o.of(TABLE_OPTIONS), _cells(o), o.of(_CONTEXT).mode),
 )
 _CSV = lazy("hymt_cli.formats.delimited.format:CsvFormat")
 _table(
     "csv",
     (".csv",),
     lambda o: _CSV(
-        o.of(TableOptions),
-        o.of(DelimitedOptions),
+        o.of(TABLE_OPTIONS),
+        o.of(_DELIMITED),
         _cells(o),
-        o.of(ContextOptions).mode,
+        o.of(_CONTEXT).mode,
         o.of(EncodingOptions),
     ),
-    DelimitedOptions,
+    _DELIMITED,
     EncodingOptions,
     # Magento's translation dictionaries: i18n/en_US.csv -> de_DE.csv (layout.magento_dictionary)
-    layouts=(magento_dictionary, file_named_by_language),
+    layouts=(
+        lazy("hymt_cli.formats.layout:magento_dictionary"),
+        lazy("hymt_cli.formats.layout:file_named_by_language"),
+    ),
 )
 _TSV = lazy("hymt_cli.formats.delimited.format:TsvFormat")
 _table(
     "tsv",
     (".tsv",),
     lambda o: _TSV(
-        o.of(TableOptions),
-        o.of(DelimitedOptions),
+        o.of(TABLE_OPTIONS),
+        o.of(_DELIMITED),
         _cells(o),
-        o.of(ContextOptions).mode,
+        o.of(_CONTEXT).mode,
         o.of(EncodingOptions),
     ),
-    DelimitedOptions,
+    _DELIMITED,
     EncodingOptions,
 )
 _JSONL = lazy("hymt_cli.formats.jsonlines:JsonLinesFormat")
 _table(
     "jsonl",
     (".jsonl", ".ndjson"),
-    lambda o: _JSONL(o.of(TableOptions), _cells(o), o.of(ContextOptions).mode),
+    lambda o: _JSONL(o.of(TABLE_OPTIONS), _cells(o), o.of(_CONTEXT).mode),
 )
 
 
@@ -274,18 +296,23 @@ def _strings(
     )
 
 
-_strings("json", (".json",), "hymt_cli.formats.json_strings.format:JsonStringsFormat", JsonOptions)
+_strings(
+    "json",
+    (".json",),
+    "hymt_cli.formats.json_strings.format:JsonStringsFormat",
+    lazy("hymt_cli.formats.json_strings:JsonOptions"),
+)
 _strings("arb", (".arb",), "hymt_cli.formats.json_strings.format:ArbFormat")
 _strings("yaml", (".yml", ".yaml"), "hymt_cli.formats.yaml_strings:YamlStringsFormat")
 _strings("toml", (".toml",), "hymt_cli.formats.toml_strings:TomlStringsFormat")
 _strings("properties", (".properties",), "hymt_cli.formats.properties:PropertiesFormat")
-_strings("po", (".po", ".pot"), "hymt_cli.formats.po.format:PoFormat", PoOptions)
+_strings("po", (".po", ".pot"), "hymt_cli.formats.po.format:PoFormat", lazy("hymt_cli.formats.po:PoOptions"))
 # `.xml` is every kind of XML: the root element says whether a file is XLIFF or Android strings.
 _strings(
     "xliff",
     (".xlf", ".xliff"),
     "hymt_cli.formats.xliff.format:XliffFormat",
-    XliffOptions,
+    lazy("hymt_cli.formats.xliff:XliffOptions"),
     by_content=(".xml",),
     claims=lambda path: xml_format_name(path) == "xliff",
 )

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, ClassVar, Protocol
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Literal, Protocol
 
 from ..qa.flags import Flag
 from ..text.segments import Segment
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from ..outputs.listings import Listing
     from .strings.merge import MergeCounts
     from .strings.target import MergeResult
+
+# The run's `--context` (settings/run.py) as its formats read it (row_context.ContextOptions).
+ContextMode = Literal["auto", "on", "off"]
 
 
 class FormatError(ValueError):

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ..options import OptionSet, settings_of
 from ..outputs.manifest import with_settings
-from .registry import FORMATS
-from .table_cells import TableOptions
+from .registry import FORMATS, TABLE_OPTIONS
 
 
 def format_settings(name: str, options: OptionSet) -> str:
@@ -16,10 +15,10 @@ def format_settings(name: str, options: OptionSet) -> str:
     spec = FORMATS.get(name)
     if spec is None:
         return ""
-    kinds = list(spec.options)
-    if TableOptions in kinds:
-        cells = FORMATS.get(options.of(TableOptions).cell_format)
-        kinds += cells.options if cells is not None else ()
+    kinds = list(spec.option_types)
+    if TABLE_OPTIONS in spec.options:
+        cells = FORMATS.get(options.of(TABLE_OPTIONS).cell_format)
+        kinds += cells.option_types if cells is not None else ()
     parts = []
     for kind in dict.fromkeys(kinds):
         record = options.of(kind)

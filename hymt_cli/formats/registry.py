@@ -14,55 +14,18 @@ module that imports nothing heavy: a format package's `__init__`).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..later import Deferred
 from ..options import Options, OptionSet
 from .base import InputFormat
 from .document import SplicingFormat
-from .layout import Layout, Marked, marked
 
-_UNSET: Any = object()
-
-
-class Deferred:
-    """Something of a format's own code, named `"package.module:Name"` (or `Name.attribute`),
-    imported on first use. Called, it calls what it names (a class is built, a function run);
-    `resolve()` gives the thing itself."""
-
-    __slots__ = ("_found", "target")
-
-    def __init__(self, target: str) -> None:
-        module, sep, name = target.partition(":")
-        if not (module and sep and name):
-            raise ValueError(f"lazy({target!r}): name it as 'package.module:Name'")
-        self.target = target
-        self._found = _UNSET
-
-    def resolve(self) -> Any:
-        if self._found is _UNSET:
-            module, _, name = self.target.partition(":")
-            found: Any = importlib.import_module(module)
-            for part in name.split("."):
-                found = getattr(found, part)
-            self._found = found
-        return self._found
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.resolve()(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"lazy({self.target!r})"
-
-
-def lazy(target: str) -> Any:
-    """A class, function or value of a format's module (`"hymt_cli.formats.po.format:PoFormat"`),
-    imported when first used: a spec's `build` calls it, `walk_refusal`, `claims` and `needs` may be
-    one, and so may `layouts` (`"...:PoFormat.layouts"`)."""
-    return Deferred(target)
+if TYPE_CHECKING:
+    from .layout import Layout, Marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +33,10 @@ class FormatSpec:
     name: str
     suffixes: tuple[str, ...]
     build: Callable[[OptionSet], InputFormat]
-    options: tuple[type[Options], ...] = ()  # its options dataclasses (several formats may share one)
+    # Its options dataclasses (several formats may share one); `lazy(...)` for those imported when
+    # asked for (settings/schema.py: the command line and the settings of a run that gives none of
+    # theirs leave them out).
+    options: tuple[type[Options] | Deferred, ...] = ()
     document: bool = True  # one input is one document
     # The contexts its segments carry (Segment.context) reach the model with `--context auto`:
     # short and telling (a UI string's key) or asked for (a table's --context-columns). A
@@ -97,8 +63,15 @@ class FormatSpec:
     # `en_pirate:`), or None: discovery then tells a source by that locale, not by the name.
     declared_locale: Callable[[Path], str | None] | None = None
 
+    @property
+    def option_types(self) -> tuple[type[Options], ...]:
+        """Its options dataclasses, imported."""
+        return tuple(o.resolve() if isinstance(o, Deferred) else o for o in self.options)
+
 
 FORMATS: dict[str, FormatSpec] = {}
+# The tables' options (table_cells.py), which every table format's spec names: its cells' format.
+TABLE_OPTIONS = Deferred("hymt_cli.formats.table_cells:TableOptions")
 
 
 def register(spec: FormatSpec) -> FormatSpec:
@@ -152,7 +125,11 @@ def path_marked(name: str, path: Path) -> Marked | None:
     if spec is None:
         return None
     layouts = spec.layouts.resolve() if isinstance(spec.layouts, Deferred) else spec.layouts
-    return marked(path, layouts) if layouts else None
+    if not layouts:
+        return None
+    from .layout import marked  # (a format with layouts: its paths name their language)
+
+    return marked(path, layouts)
 
 
 def walk_refusal(name: str, path: Path) -> str | None:

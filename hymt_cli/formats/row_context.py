@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from ..options import Options
 from ..text.tags import TAG
+from .base import ContextMode as ContextMode  # (where the tables import it from)
 from .base import FormatError
 from .document_context import MAX_CONTEXT_CHARS
 
-ContextMode = Literal["auto", "on", "off"]
 DEFAULT_CONTEXT_COLUMN = "title"
 
 

@@ -88,6 +88,9 @@ class TableOptions(Options):
     )
 
 
+ParquetOptions = TableOptions  # its name in parquet.py and formats/__init__.py
+
+
 @dataclass(frozen=True, slots=True)
 class TableCell:
     """One unique value of a column in a batch: its unit segment ids, and its parse when the

@@ -45,18 +45,17 @@ from ..formats import (
     suffixes,
     walk_refusal,
 )
-from ..formats.layout import in_language_of
 from ..options import CONFIG_FILE, OptionSet
 from ..outputs.manifest import JOURNAL_NAME, MANIFEST_NAME, read_manifest
 from ..reporting.report import SkippedInput
 from ..text.languages import LANGUAGES, model_language
 from ..text.locales import parse_locale
-from .globs import GlobSet
 from .per_path import Applied, PathRule, settings_for
 from .sources import SourceFile
 
 if TYPE_CHECKING:
     from .gitignore import GitIgnores
+    from .globs import GlobSet
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
 # The source language of string files whose path names one (`locales/en/`, `app_en.arb`) when
@@ -118,7 +117,7 @@ def find_inputs(inputs: list[str], rules: DiscoveryRules) -> Discovered:
     found = Discovered()
     out_dirs = tuple(_real(p) for p in rules.outputs)
     here = Path.cwd()
-    selection = _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here))
+    selection = _Selection.of(rules, here)
     named: list[SourceFile] = []
     for raw in inputs:
         if raw == "-":
@@ -217,7 +216,7 @@ def walk_verdict(path: Path, rules: DiscoveryRules) -> str | None:
         rules,
         (),
         skipped,
-        _Selection(GlobSet(rules.include, here), GlobSet(rules.exclude, here)),
+        _Selection.of(rules, here),
     )
     taken = walk._file(path)
     return None if taken is not None else (skipped[-1].reason if skipped else "not taken")
@@ -302,10 +301,22 @@ def _source_suffix(path: Path, rules: DiscoveryRules) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Selection:
-    """The globs that choose files in folders: `--include`, `--exclude`."""
+    """The globs that choose files in folders: `--include`, `--exclude` (None: none given)."""
 
-    include: GlobSet
-    exclude: GlobSet
+    include: GlobSet | None
+    exclude: GlobSet | None
+
+    @classmethod
+    def of(cls, rules: DiscoveryRules, here: Path) -> _Selection:
+        return cls(_glob_set(rules.include, here), _glob_set(rules.exclude, here))
+
+
+def _glob_set(patterns: tuple[str, ...], here: Path) -> GlobSet | None:
+    if not patterns:
+        return None
+    from .globs import GlobSet  # (globs given: pathspec is imported for them)
+
+    return GlobSet(patterns, here)
 
 
 class _Walk:
@@ -380,7 +391,8 @@ class _Walk:
 
     def _left_out(self, path: Path, *, folder: bool = False) -> str | None:
         """Why the globs or git leave `path` out of this walk, or None."""
-        glob = self.selection.exclude.match(path, folder=folder)
+        exclude = self.selection.exclude
+        glob = exclude.match(path, folder=folder) if exclude is not None else None
         if glob is not None:
             return f"excluded: exclude {glob!r}"
         if self.git is not None:
@@ -443,7 +455,7 @@ class _Walk:
         table without --columns)."""
         found = path_marked(format_name, path)
         source = self.rules.source_suffix or LAYOUT_SOURCE
-        if found is not None and found.code is not None and not in_language_of(found.code, source):
+        if found is not None and found.code is not None and not _in_language_of(found.code, source):
             from ..formats.catalogs import named_source  # a path that names its language only
 
             if not named_source(path, found):
@@ -510,3 +522,9 @@ def _empty_folder(raw: str, skipped: list[SkippedInput], rules: DiscoveryRules) 
             f"if {example} is a source (mkdocs-i18n naming), pass --source-suffix {code} (or --from {code})"
         )
     return InputProblem(raw, message, hint)
+
+
+def _in_language_of(written: str, source: str) -> bool:
+    from ..formats.layout import in_language_of  # (a path that names a language: layout.py's)
+
+    return in_language_of(written, source)

@@ -9,16 +9,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..options import Options, OptionSet
-from .globs import GlobSet
+
+if TYPE_CHECKING:
+    from .globs import GlobSet
 
 Values = tuple[tuple[type[Options], tuple[tuple[str, object], ...]], ...]
 
 
 @lru_cache(maxsize=256)
 def _globs(patterns: tuple[str, ...], base: str) -> GlobSet:
+    from .globs import GlobSet  # (a run with entries: pathspec is imported for their globs)
+
     return GlobSet(patterns, Path(base))
 
 

@@ -6,10 +6,13 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from ..formats import InputFormat, Marked, path_marked
+from ..formats import InputFormat, path_marked
 from ..options import OptionSet
+
+if TYPE_CHECKING:
+    from ..formats import Marked
 
 
 @dataclass(frozen=True, slots=True)

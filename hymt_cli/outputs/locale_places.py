@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..text.locales import canonical, equivalent, parse_locale
@@ -30,16 +29,6 @@ from ..text.locales import canonical, equivalent, parse_locale
 _PROBE = "\0"
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
-    """An output path, the locale code it names as written there (`de_DE`; None: it names none),
-    and why another place the project has was not taken (None: nothing to say)."""
-
-    path: Path
-    note: str | None = None
-    written: str | None = None
-
-
 def locale_place(
     place: Callable[[str], Path],
     names: Callable[[Path], str | None],
@@ -47,26 +36,26 @@ def locale_place(
     *,
     source: Path,
     exact: bool = False,
-) -> Place:
+) -> tuple[Path, str | None, str | None]:
     """Where target `tag` goes: `place(code)` is the path that names `code` (the layout's, in
-    its output tree), `names(path)` the code another path names; `source` is never a target."""
+    its output tree), `names(path)` the code another path names; `source` is never a target.
+    (path, note, written) as paths.Place holds them: why another place the project has was not
+    taken (None: nothing to say), the locale code as the path writes it (None: it names none)."""
     siblings = existing_locales(place, names, source)
     own = place(_styled(tag, siblings))
     if exact:
-        return Place(own, written=names(own))
+        return own, None, names(own)
     spelled = [(written, path) for written, path in siblings if canonical(written) == tag]
     if spelled:
-        return next(
-            (Place(p, written=w) for w, p in spelled if p == own), Place(spelled[0][1], written=spelled[0][0])
-        )
+        return next(((p, None, w) for w, p in spelled if p == own), (spelled[0][1], None, spelled[0][0]))
     alike = [(written, path) for written, path in siblings if equivalent(_tag(written), tag)]
     if len(alike) == 1:
-        return Place(alike[0][1], written=alike[0][0])
+        return alike[0][1], None, alike[0][0]
     note = None
     if alike:
         listed = ", ".join(written for written, _ in alike)
         note = f"{listed} all name {tag} here; wrote {own} (give one of them exactly in --to to write there)"
-    return Place(own, note, names(own))
+    return own, note, names(own)
 
 
 def existing_locales(

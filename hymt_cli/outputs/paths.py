@@ -22,8 +22,17 @@ from typing import BinaryIO, Protocol
 
 from ..text.languages import Language
 from .atomic import commit_temp, temp_beside
-from .locale_places import Place, locale_place
 from .manifest import written_by_hymt
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """An output path, the locale code it names as written there (`de_DE`; None: it names none),
+    and why another place the project has was not taken (None: nothing to say)."""
+
+    path: Path
+    note: str | None = None
+    written: str | None = None
 
 
 class Renamable(Protocol):
@@ -100,7 +109,9 @@ def output_place(
                 return out_dir / Path(*new.parts[len(root) :])
             return out_dir / lang.code / relative.with_name(new.name)
 
-        return locale_place(place, found.names, lang.code, source=path, exact=exact_locales)
+        from .locale_places import locale_place  # (a path that names its language: a layout's)
+
+        return Place(*locale_place(place, found.names, lang.code, source=path, exact=exact_locales))
     if source.lang_suffix:  # index.en.md: the source's own language code goes
         relative = relative.with_name(relative.stem[: -len(source.lang_suffix) - 1] + relative.suffix)
         path = path.with_name(relative.name)

@@ -9,8 +9,9 @@ only a run needs the judgements (their patterns and number formats)."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..later import exports
 
 _EXPORTS = {
     "Address": "addresses",
@@ -60,11 +61,7 @@ if TYPE_CHECKING:
     from .views import kept_spans as kept_spans
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+__getattr__ = exports(__name__, _EXPORTS)
 
 
 __all__ = sorted(_EXPORTS)

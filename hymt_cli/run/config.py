@@ -13,17 +13,16 @@ from typing import TYPE_CHECKING
 
 from ..engine import (
     ENGINES,
+    SERVED_OPTIONS,
+    VLLM_OPTIONS,
     EngineOptions,
     EngineSetup,
     EngineSpec,
     Sampling,
-    ServedOptions,
     ServerOptions,
     StartGate,
 )
-from ..engine.vllm_options import VllmOptions
 from ..errors import UsageError
-from ..formats import ContextOptions
 from ..inputs.discovery import DiscoveryRules
 from ..options import OptionSet, flag_of
 from ..settings import MemorySettings, OutputSettings, ReportSettings, Settings
@@ -120,8 +119,7 @@ class RunConfig:
         out = settings.output.out
         rules = DiscoveryRules(
             run_inputs.format,
-            # (a table picks its rows' context columns by the run's --context)
-            settings.records.with_records(ContextOptions(settings.memory.context)),
+            _with_context(settings),
             suffix,
             run_inputs.follow_symlinks,
             tuple(out / lang.code for lang in targets) if out is not None else (),
@@ -193,6 +191,16 @@ class RunConfig:
         )
 
 
+def _with_context(settings: Settings) -> OptionSet:
+    """The formats' options, with the run's --context as a table reads it (it picks its rows'
+    context columns by it): where it is not auto, for `ContextOptions()` is auto."""
+    if settings.memory.context == "auto":
+        return settings.records
+    from ..formats import ContextOptions
+
+    return settings.records.with_records(ContextOptions(settings.memory.context))
+
+
 def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> None:
     if len(targets) != 1:
         raise UsageError("standard input (-) goes to standard output: give exactly one --to language")
@@ -206,7 +214,8 @@ def _check_standard_input(settings: Settings, targets: tuple[Language, ...]) -> 
 
 
 def engine_options(settings: Settings) -> EngineOptions:
-    """What an engine loads and how: the run-wide model settings, and vLLM's own options."""
+    """What an engine loads and how: the run-wide model settings, and vLLM's own options (None
+    where the settings hold none: their defaults, EngineOptions.vllm_options)."""
     model = settings.model
     return EngineOptions(
         model=model.model_name,
@@ -214,7 +223,7 @@ def engine_options(settings: Settings) -> EngineOptions:
         trust_remote_code=model.trust_remote_code,
         dtype=model.dtype,
         max_model_len=model.max_model_len,
-        vllm=settings.of(VllmOptions),
+        vllm=settings.records.held(VLLM_OPTIONS),
         extra=model.engine_arguments(),
     )
 
@@ -245,14 +254,13 @@ def engine_choice(settings: Settings) -> EngineChoice:
     options = engine_options(settings)
     if options.extra and not chosen.takes_engine_args:
         raise UsageError(f"engine {chosen.name!r} takes no --engine-arg")
-    served = settings.of(ServedOptions)
     server = None
     if chosen.served:
-        server = served.server(chosen.name, model.model)
-    elif served.base_url is not None:
+        server = settings.records.of(SERVED_OPTIONS).server(chosen.name, model.model)
+    elif (served := settings.records.held(SERVED_OPTIONS)) is not None and served.base_url is not None:
         raise UsageError(f"--base-url is for --engine openai, not --engine {chosen.name}")
     uses_model = chosen.needs_model or model.model is not None
-    declared = OptionSet(
-        settings.of(kind) for kind in dict.fromkeys(e.options for e in ENGINES.values() if e.options)
-    )
+    # the engines' options records held (the others' are their defaults: OptionSet.of)
+    held = (settings.records.held(e.options) for e in ENGINES.values() if e.options is not None)
+    declared = OptionSet(record for record in dict.fromkeys(held) if record is not None)
     return EngineChoice(spec, inner, options, settings.sampling.sampling(), server, declared, uses_model)

@@ -11,13 +11,33 @@ from typing import TYPE_CHECKING
 
 from ..engine import Engine, Prepared
 from ..engine.base import StartGate
+from ..errors import UsageError
 from ..reporting.progress import ProgressEvents
+from ..serve.records import ServeRecord, live_records, serve_folder
 from .config import EngineChoice
-from .serve_key import find_server
 
 if TYPE_CHECKING:
-    from ..serve.records import ServeRecord
     from .engine_log import EngineLog
+
+
+def find_server(choice: EngineChoice) -> tuple[ServeRecord | None, list[ServeRecord]]:
+    """A running server of this user with the run's settings (None: none runs, or the serve
+    folder cannot be trusted: the run then builds its own engine), and the user's servers of
+    other settings. The settings' key (serve_key.py, a digest of the model's files among them)
+    is made only where a server runs."""
+    if choice.runs.served or choice.inner is not None or choice.spec.wraps:
+        return None, []
+    try:
+        records = live_records(serve_folder(create=False))
+    except (OSError, UsageError):
+        return None, []
+    if not records:
+        return None, []
+    from .serve_key import settings_key
+
+    key = settings_key(choice)
+    found = next((r for r in reversed(records) if r.settings == key), None)
+    return found, [r for r in records if r is not found]
 
 
 class EngineFactory:

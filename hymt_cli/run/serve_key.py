@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
 from ..errors import UsageError
 from ..model.files import model_folder
-from ..serve.records import ServeRecord, live_records, serve_folder
 from .config import EngineChoice
 
 
@@ -40,7 +40,8 @@ def settings_key(choice: EngineChoice) -> str:
     parts = {
         "hymt": __version__,
         "engine": [choice.spec.name, choice.runs.name],
-        "options": _plain(choice.options),
+        # (vLLM's options as their record or, for an engine that reads none, their defaults)
+        "options": _plain(replace(choice.options, vllm=choice.options.vllm_options())),
         "sampling": _plain(choice.sampling),
         "declared": own,
         "files": _model_files(choice.model) if choice.uses_model else None,
@@ -70,20 +71,3 @@ def _model_files(model: str) -> list[tuple[str, int, int]] | None:
             continue
         found.append((path.name, info.st_size, info.st_mtime_ns))
     return found
-
-
-def find_server(choice: EngineChoice) -> tuple[ServeRecord | None, list[ServeRecord]]:
-    """A running server of this user with the run's settings (None: none runs, or the serve
-    folder cannot be trusted: the run then builds its own engine), and the user's servers of
-    other settings."""
-    if choice.runs.served or choice.inner is not None or choice.spec.wraps:
-        return None, []
-    try:
-        records = live_records(serve_folder(create=False))
-    except (OSError, UsageError):
-        return None, []
-    if not records:
-        return None, []
-    key = settings_key(choice)
-    found = next((r for r in reversed(records) if r.settings == key), None)
-    return found, [r for r in records if r is not found]

@@ -54,7 +54,7 @@ def describe_path(resolved: Resolved, path: Path) -> list[str]:
     if name is None:
         return [*lines, "# no format reads it: set format in a [[files]] entry (or --format)"]
     rows = [(f"format = {_toml(name)}", origin)]
-    for owner in dict.fromkeys(FORMATS[name].options):
+    for owner in dict.fromkeys(FORMATS[name].option_types):
         record = applied.options.of(owner)
         for setting in settings_of(owner):
             value = getattr(record, setting.name)

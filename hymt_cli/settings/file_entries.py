@@ -17,7 +17,6 @@ from collections.abc import Collection
 from pathlib import Path
 
 from ..errors import UsageError
-from ..inputs.globs import rebased
 from ..inputs.per_path import PathRule
 from ..options import Options, Setting
 from .schema import all_settings, per_path_settings
@@ -60,6 +59,8 @@ def _entry(entry: dict[str, object], path: Path, where: str, given: Collection[s
             by_owner.setdefault(setting.owner, {})[setting.name] = value
     for owner, values in by_owner.items():
         _checked(next(s for s in allowed.values() if s.owner is owner), values, path, where)
+    from ..inputs.globs import rebased  # (where the file has entries)
+
     return PathRule(
         tuple(rebased(g, path.parent) for g in globs),
         tuple((owner, tuple(values.items())) for owner, values in by_owner.items()),

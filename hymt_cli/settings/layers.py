@@ -23,7 +23,7 @@ from ..errors import UsageError
 from ..options import CONFIG_FILE, Setting
 from .file_entries import KEY as FILES_KEY
 from .file_entries import file_entries
-from .schema import Settings, all_settings
+from .schema import Settings, all_settings, known_settings
 from .values import from_file, from_text
 
 
@@ -87,18 +87,23 @@ def resolve(
     use_config: bool = True,
     environ: Mapping[str, str] | None = None,
     cwd: Path | None = None,
+    known_only: bool = False,
 ) -> Resolved:
     """Settings from the layers; `flags` holds only what was given on the command line, by
-    setting name."""
+    setting name. `known_only`: the settings of the options not imported yet (schema.known_groups)
+    are read only where a flag, a variable or the config file may give one of theirs; their
+    records are then their defaults, and `origins` names the known settings alone."""
     environ = os.environ if environ is None else environ
-    settings = all_settings()
-    values: dict[str, object] = {}
-    origins = {s.name: Origin("default") for s in settings}
     found = (
         (config, load_config(config))
         if config is not None
         else (find_config((cwd or Path.cwd()).resolve()) if use_config else None)
     )
+    settings = known_settings()
+    if not known_only or _gives_others(settings, flags, environ, found[1] if found else {}):
+        settings = all_settings()
+    values: dict[str, object] = {}
+    origins = {s.name: Origin("default") for s in settings}
     entries: object = None
     if found is not None:
         path, table = found
@@ -130,6 +135,24 @@ def resolve(
     )
     built = Settings.build(values)
     return Resolved(Settings(built.records, rules), origins, found[0] if found else None)
+
+
+def _gives_others(
+    known: tuple[Setting, ...],
+    flags: Mapping[str, object],
+    environ: Mapping[str, str],
+    table: dict[str, object],
+) -> bool:
+    """Whether flags, a `HYMT_*` variable or the config file's keys (its `[[files]]` entries) may
+    name a setting other than these."""
+    names = {s.name for s in known}
+    keys = {s.key for s in known if s.declared.config}
+    variables = {s.env_name for s in known}
+    return (
+        any(name not in names for name, value in flags.items() if value is not None)
+        or any(name.startswith("HYMT_") and name not in variables for name in environ)
+        or any(key == FILES_KEY or key.replace("_", "-") not in keys for key in table)
+    )
 
 
 def _setting_for(raw_key: str, path: Path, by_key: dict[str, Setting]) -> Setting:

@@ -11,9 +11,9 @@ from typing import Literal
 
 from ..errors import UsageError
 from ..formats import FORMATS, ContextMode, described
+from ..later import Deferred, lazy
 from ..options import Options, Panel, option
 from ..qa import QaOptions
-from ..serve.options import ServeOptions
 from ..text.languages import locale_table
 from .generation import ModelSettings, SamplingSettings
 
@@ -292,7 +292,8 @@ class ReportSettings(Options):
             raise UsageError("--check and --dry-run do not go together: --check already runs no engine")
 
 
-RUN_GROUPS: tuple[type[Options], ...] = (
+# (`hymt serve`'s own setting is named lazily: a run that gives none of its settings never reads it)
+RUN_GROUPS: tuple[type[Options] | Deferred, ...] = (
     LanguageSettings,
     InputSettings,
     OutputSettings,
@@ -301,5 +302,5 @@ RUN_GROUPS: tuple[type[Options], ...] = (
     MemorySettings,
     QaOptions,
     ReportSettings,
-    ServeOptions,
+    lazy("hymt_cli.serve.options:ServeOptions"),
 )

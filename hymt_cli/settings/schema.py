@@ -18,6 +18,7 @@ from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..inputs.per_path import PathRule
+from ..later import Deferred
 from ..options import Options, OptionSet, Setting, settings_of
 from .generation import ModelSettings, SamplingSettings
 from .run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
@@ -26,12 +27,34 @@ _T = TypeVar("_T", bound=Options)
 
 
 def option_groups() -> tuple[type[Options], ...]:
-    """The run's groups, then each registered format's and engine's options (once each)."""
-    groups = list(RUN_GROUPS)
-    for owner in [o for f in FORMATS.values() for o in f.options] + [e.options for e in ENGINES.values()]:
-        if owner is not None and owner not in groups:
-            groups.append(owner)
+    """The run's groups, then each registered format's and engine's options (once each), every
+    one imported."""
+    formats = [o for f in FORMATS.values() for o in f.options]
+    return _groups([*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)])
+
+
+def known_groups() -> tuple[type[Options], ...]:
+    """The groups imported with the registries: the run's, and the options a spec names by class
+    (txt's); a group, a format's or an engine's options named `lazy(...)` are left out. A run
+    whose flags, environment and config file give none of theirs reads these alone (the others'
+    records: defaults)."""
+    formats = [o for f in FORMATS.values() for o in f.options]
+    owners = [*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)]
+    return _groups([o for o in owners if isinstance(o, type)])
+
+
+def _groups(owners: list[type[Options] | Deferred]) -> tuple[type[Options], ...]:
+    groups: list[type[Options]] = []
+    for owner in owners:
+        kind = owner.resolve() if isinstance(owner, Deferred) else owner
+        if kind not in groups:
+            groups.append(kind)
     return tuple(groups)
+
+
+def known_settings() -> tuple[Setting, ...]:
+    """The settings of `known_groups`, in help order within each group."""
+    return tuple(s for group in known_groups() for s in settings_of(group))
 
 
 def all_settings() -> tuple[Setting, ...]:
@@ -56,16 +79,17 @@ def all_settings() -> tuple[Setting, ...]:
 def per_path_settings() -> tuple[Setting, ...]:
     """The settings a config file's `[[files]]` entry may give the paths it matches: every
     format's options, and the run-wide ones declared `per_path` (the format)."""
-    owners = {o for spec in FORMATS.values() for o in spec.options}
+    owners = {o for spec in FORMATS.values() for o in spec.option_types}
     return tuple(
         s for s in all_settings() if s.declared.config and (s.owner in owners or s.declared.per_path)
     )
 
 
 def setting_named(name: str) -> Setting:
-    for setting in all_settings():
-        if setting.name == name:
-            return setting
+    for settings in (known_settings, all_settings):  # (the others imported only when asked for)
+        for setting in settings():
+            if setting.name == name:
+                return setting
     raise KeyError(name)
 
 
@@ -82,7 +106,9 @@ class Settings:
         """Records from values keyed by setting name (the fields' names); UsageError for an unknown
         name or a bad value, naming its flag."""
         grouped = _by_owner({**(values or {}), **more})
-        return cls(OptionSet(group(**grouped.get(group, {})) for group in option_groups()))
+        known = known_groups()
+        groups = known if all(owner in known for owner in grouped) else option_groups()
+        return cls(OptionSet(group(**grouped.get(group, {})) for group in groups))
 
     def of(self, kind: type[_T]) -> _T:
         return self.records.of(kind)
@@ -135,7 +161,8 @@ class Settings:
 
 def _by_owner(values: Mapping[str, object]) -> dict[type, dict[str, object]]:
     """Values by the options dataclass that declares them; UsageError for an unknown name."""
-    by_name = {s.name: s for s in all_settings()}
+    known = {s.name: s for s in known_settings()}
+    by_name = known if all(name in known for name in values) else {s.name: s for s in all_settings()}
     grouped: dict[type, dict[str, object]] = {}
     for name, value in values.items():
         setting = by_name.get(name)

@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 from ..errors import UsageError
-from ..inputs.globs import rebased
 from ..options import Setting, split_list
 
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
@@ -51,6 +50,8 @@ def _one(setting: Setting, raw: object, where: str, base: Path) -> object:
     if setting.declared.paths or (setting.declared.model_path and raw.startswith((".", "/", "~"))):
         return relative_to(base, raw)
     if setting.declared.globs:
+        from ..inputs.globs import rebased  # (a glob in the file: pathspec's module is imported for it)
+
         return rebased(raw, base)
     return raw
 

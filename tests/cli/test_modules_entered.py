@@ -6,6 +6,7 @@ memory (a run from the memory enters two modules fewer)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,9 +14,13 @@ import sys
 from clirun import ROOT, environment
 
 # `translate a.txt --to de --engine pseudo`, entered (from the memory: a second run):
-#   4ef6150: 170 (168); fa4a6e1: 130; 31d64e0: 132 (130); imports placed where they are used: 101 (99).
+#   4ef6150: 170 (168); fa4a6e1: 130; 31d64e0: 132 (130); imports placed where they are used: 101 (99);
+#   later.py, layout.py read where a path is: 99; other formats' options left out: 91;
+#   the engines' options named lazily: 88; hymt serve's: 87;
+#   locale_places.py imported where a path names its language: 86; serve_key.py where a server runs: 85;
+#   globs.py (and pathspec) where globs are given: 84.
 # Issue 35 asks for at most 84 (half of 4ef6150's 168); lower this bound as modules are left out.
-ENTERED_AT_MOST = 101
+ENTERED_AT_MOST = 84
 
 
 def test_a_text_file_enters_few_modules(tmp_path) -> None:
@@ -26,7 +31,11 @@ def test_a_text_file_enters_few_modules(tmp_path) -> None:
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env=environment({"XDG_CACHE_HOME": str(tmp_path / "cache")}),
+        # (a HYMT_* variable that is no known setting, HYMT_CI too, has every option read)
+        env=environment(
+            {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+            | {k: None for k in os.environ if k.startswith("HYMT_")}
+        ),
         timeout=120,
     )
     assert run.returncode == 0, run.stderr

@@ -253,8 +253,8 @@ def test_gpus_and_replicas_flags_become_engine_options() -> None:
     from hymt_cli.settings import Settings
 
     options = engine_options(Settings.build(gpus=" 0, 2", replicas=3))
-    assert options.vllm.gpu_list() == ("0", "2") and options.vllm.replicas == 3
-    assert engine_options(Settings.build()).vllm.gpu_list() is None
+    assert options.vllm_options().gpu_list() == ("0", "2") and options.vllm_options().replicas == 3
+    assert engine_options(Settings.build()).vllm_options().gpu_list() is None
     with pytest.raises(UsageError, match="--gpus needs at least one GPU"):
         Settings.build(gpus=",")
     with pytest.raises(UsageError, match="--replicas must be at least 1"):

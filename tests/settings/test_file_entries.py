@@ -121,6 +121,6 @@ def test_every_format_option_is_a_per_path_key() -> None:
     """Derived from the declarations: a format's new option is a per-path key with no other edit."""
     keys = {s.key for s in per_path_settings()}
     for spec in FORMATS.values():
-        for owner in spec.options:
+        for owner in spec.option_types:
             assert {s.key for s in settings_of(owner)} <= keys, spec.name
     assert "format" in keys and "to" not in keys and "model" not in keys
