@@ -14,8 +14,9 @@ limit. The rule (measured on an H200 with bench/run.py, bench/RESULTS.md):
   same rate as 2048); another engine process does: REPLICAS_SMALL engines per GPU when the
   memory holds them (each with its share of the card; on that H100 two engines kept the GPU
   busy 88% of the time, 1.51x one engine, before compiling), each `max_num_seqs` 2048, 32k
-  batched tokens, CUDA graphs up to 2048 sequences, started together: each one's KV cache is sized here, so neither measures the
-  memory the other is taking (vllm_plan.START_TOGETHER), and the first pass runs on all.
+  batched tokens, CUDA graphs up to 2048 sequences, started together: each one's KV cache is
+  sized here, so neither measures the memory the other is taking (vllm_plan.START_TOGETHER),
+  and the first pass runs on all.
 - Larger models (7B) are bound by the GPU: `max_num_seqs` 1024, 16k batched tokens, graphs up
   to 1024, one engine per GPU.
 - Memory: an engine's share of the card must hold the weights, ACTIVATION_RESERVE for
