@@ -309,6 +309,8 @@ class Pipeline:
             return
         engine: object = self.engine.ready()  # (any engine; some take requests early)
         if not isinstance(engine, TakesEarlyRequests):
+            # never again for this window: each unit would copy the window's requests so far
+            window.early_closed = True
             return
         room = engine.early_room()
         if room <= 0:

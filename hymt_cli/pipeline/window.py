@@ -48,7 +48,7 @@ class Window:
     segments: int = 0
     new_jobs: int = 0
     early_seen: int = 0  # asks the early sends have looked at (`Pipeline._send_early`)
-    early_closed: bool = False  # the engine had no more room for early requests
+    early_closed: bool = False  # no more early requests: the engine takes none, or has no room
     recalled: set[RequestKey] = field(default_factory=set)  # answered by the memory (`Pipeline._plan`)
     to_send: list[RequestKey] = field(
         default_factory=list

@@ -64,3 +64,27 @@ def test_an_engine_already_running_gets_the_first_requests_while_the_rest_is_rea
     assert len(spy.early) >= EARLY_CHUNK  # sent while the later files were read
     assert {r.prompt_token_ids for r in spy.early} <= {r.prompt_token_ids for r in spy.asked}
     assert served == len(spy.asked) == report.unique_segments  # each request answered once
+
+
+def test_an_engine_that_takes_no_early_requests_is_offered_a_window_s_requests_once(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The check costs a copy of the window's requests so far: made after every unit, it grew with
+    the square of a window's units (a 2,000-file run spent a second in it)."""
+    from hymt_cli.pipeline.planning import Planner
+
+    offered: list[int] = []
+    registered_since = Planner.registered_since
+
+    def counting(planner: Planner, count: int) -> list:
+        asks = registered_since(planner, count)
+        if len(asks) >= EARLY_CHUNK:
+            offered.append(len(asks))
+        return asks
+
+    monkeypatch.setattr(Planner, "registered_since", counting)
+    for part in range(12):  # units planned one after another in one window
+        write(tmp_path / "in", f"part{part}.txt", "\n\n".join(f"Line {part}.{i}." for i in range(60)) + "\n")
+    report = run_pipeline([tmp_path / "in"], IdentityEngine(), out_dir=tmp_path / "out", to="de")
+    assert report.files_ok == 12
+    assert len(offered) == 1, offered
