@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_
 from .errors import UsageError
 from .later import Deferred
 
-# The config file that declares settings for a folder (settings/layers.py finds it); never an input.
+# The config file that declares settings for a folder (settings/_layers.py finds it); never an input.
 CONFIG_FILE = "hymt.toml"
 
 

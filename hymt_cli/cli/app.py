@@ -5,7 +5,7 @@ errors look the same everywhere: one `error:` line (and a `hint:`), exit 2 for u
 configuration; the exit code of the error's kind otherwise; a traceback only with HYMT_DEBUG=1.
 The options of `translate`, `config` and `serve-args` are generated from the settings'
 declarations (cli/options.py); a flag the user did not give leaves the value to the environment,
-the config file or the default (settings/layers.py), and `hymt config` shows which.
+the config file or the default (settings/_layers.py), and `hymt config` shows which.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def translate(**values: Any) -> None:
 
     def command(console: Console) -> ExitCode:
         from ..settings import resolve
-        from .translation import translate_command
+        from ._translation import translate_command
 
         resolved = resolve(
             given(values, _settings()), config=config, use_config=not no_config, known_only=_KNOWN_ONLY
@@ -320,7 +320,7 @@ def tm_export(
     """Write every entry of the translation memory as TMX or JSON lines."""
 
     def command(console: Console) -> ExitCode:
-        from .memory_commands import export_memory
+        from ._memory_commands import export_memory
 
         return export_memory(format_name, out, cache, console)
 
@@ -339,7 +339,7 @@ def tm_import(
     """Import reviewed translations; from now on they win over model output."""
 
     def command(console: Console) -> ExitCode:
-        from .memory_commands import import_memory
+        from ._memory_commands import import_memory
 
         return import_memory(file, format_name, cache, console)
 

@@ -2,7 +2,7 @@
 each declared setting becomes one typer option (the inputs: the positional argument) with its
 flags, help, help panel and value name, and a help text that shows its real default. Options
 default to None: a flag the user did not give leaves the value to the environment, the config
-file or the default (settings/layers.py), and `hymt config` shows which."""
+file or the default (settings/_layers.py), and `hymt config` shows which."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..options import Panel, Setting, split_list
-from .coercion import without_adapters
+from ._coercion import without_adapters
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _METAVARS = {str: "TEXT", int: "N", float: "NUMBER", Path: "PATH"}
@@ -153,7 +153,7 @@ def bare_values(argv: Sequence[str], settings: Iterable[Setting]) -> list[str]:
 class _PlainTypes:
     """Help without Python type names: an argument shows its value name only, and an option
     without a value name (typer's own --help) shows none. Values are converted without typer's
-    per-parameter adapters (coercion.py)."""
+    per-parameter adapters (_coercion.py)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
@@ -167,17 +167,17 @@ class _PlainTypes:
 
 
 class Command(_PlainTypes, TyperCommand):
-    """hymt's commands (`app.command(cls=Command)`): their help is cli/help.py's plain text."""
+    """hymt's commands (`app.command(cls=Command)`): their help is cli/_help.py's plain text."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from .help import FULL, render, terminal_width
+        from ._help import FULL, render, terminal_width
 
         formatter.write(render(self, ctx, width=terminal_width(), full=bool(ctx.meta.get(FULL))))
 
 
 def show_all_help(ctx: typer.Context, value: bool) -> None:
     """`--help-all`: the help with every option, then exit."""
-    from .help import FULL
+    from ._help import FULL
 
     if value and not ctx.resilient_parsing:
         ctx.meta[FULL] = True
@@ -204,10 +204,10 @@ HELP_ALL = inspect.Parameter(
 
 
 class Group(_PlainTypes, TyperGroup):
-    """hymt's command groups (`typer.Typer(cls=Group)`): their help is cli/help.py's plain text
+    """hymt's command groups (`typer.Typer(cls=Group)`): their help is cli/_help.py's plain text
     too (typer's boxes need rich's Markdown and typer's help module: 0.05 s of `hymt --help`)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from .help import render_group, terminal_width
+        from ._help import render_group, terminal_width
 
         formatter.write(render_group(self, ctx, width=terminal_width()))

@@ -30,17 +30,17 @@ from .base import (
 # them (a run's settings leave out those its command line, environment and config file give none
 # of: settings/schema.py), as the names below are.
 VLLM_OPTIONS = lazy("hymt_cli.engine.vllm_options:VllmOptions")
-SERVED_OPTIONS = lazy("hymt_cli.engine.served_options:ServedOptions")
+SERVED_OPTIONS = lazy("hymt_cli.engine._served_options:ServedOptions")
 RAY_OPTIONS = lazy("hymt_cli.engine.ray_engine:RayOptions")
 
 __getattr__ = exports(
-    __name__, {"RayOptions": "ray_engine", "ServedOptions": "served_options", "VllmOptions": "vllm_options"}
+    __name__, {"RayOptions": "ray_engine", "ServedOptions": "_served_options", "VllmOptions": "vllm_options"}
 )
 
 if TYPE_CHECKING:
     from ..model.tokenizer import PromptTokenizer
+    from ._served_options import ServedOptions as ServedOptions
     from .ray_engine import RayOptions as RayOptions
-    from .served_options import ServedOptions as ServedOptions
     from .vllm_options import VllmOptions as VllmOptions
 
 

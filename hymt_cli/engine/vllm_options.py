@@ -1,5 +1,5 @@
 """The vLLM engine's own options (its registry entry brings them; the model's name, revision,
-dtype and context length are run-wide: settings/generation.py). The engine gets the record itself
+dtype and context length are run-wide: settings/_generation.py). The engine gets the record itself
 (`EngineOptions.vllm`); an option declared `engine_arg=True` reaches `vllm.LLM(...)` under its
 own name and `hymt serve-args` with no other edit."""
 

@@ -72,7 +72,7 @@ _LATER = {
     "StringsFormat": "strings",
     "MergeCounts": "strings",
     "MergeResult": "strings",
-    "output_provenance": "provenance",
+    "output_provenance": "_provenance",
     "ContextOptions": "row_context",
     "DelimitedOptions": "delimited.dialect",
     "JsonOptions": "json_strings",
@@ -90,6 +90,7 @@ _LATER = {
 }
 
 if TYPE_CHECKING:
+    from ._provenance import output_provenance as output_provenance
     from .delimited.dialect import DelimitedOptions as DelimitedOptions
     from .json_strings import JsonOptions as JsonOptions
     from .layout import Layout as Layout
@@ -97,7 +98,6 @@ if TYPE_CHECKING:
     from .layout import marked as marked
     from .office_options import OfficeOptions as OfficeOptions
     from .po import PoOptions as PoOptions
-    from .provenance import output_provenance as output_provenance
     from .row_context import ContextOptions as ContextOptions
     from .strings import MergeCounts as MergeCounts
     from .strings import MergeResult as MergeResult

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .strings.merge import MergeCounts
     from .strings.target import MergeResult
 
-# The run's `--context` (settings/run.py) as its formats read it (row_context.ContextOptions).
+# The run's `--context` (settings/_run.py) as its formats read it (row_context.ContextOptions).
 ContextMode = Literal["auto", "on", "off"]
 
 
@@ -279,7 +279,7 @@ class ReadSizes:
     """How much of an input a reader takes at a time (the run's, passed to `open`; tests pass
     small ones, so that a small file is read as a long one is). `part_bytes`: a part of a long
     document, about this many bytes, cut where the format can (document.py); `segments_per_unit`:
-    a unit of a file of strings, about this many segments (strings/document.py)."""
+    a unit of a file of strings, about this many segments (strings/_document.py)."""
 
     part_bytes: int = 1 << 18
     segments_per_unit: int = 2048

@@ -120,7 +120,7 @@ class SplicingFormat:
 
     @property
     def catalog(self) -> Catalog | None:
-        """None: a document format is no file of strings (strings/document.py's are)."""
+        """None: a document format is no file of strings (strings/_document.py's are)."""
         return None
 
     def open(self, source: InputSource, sizes: ReadSizes = READ_SIZES) -> InputReader:

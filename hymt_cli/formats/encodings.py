@@ -8,7 +8,7 @@ bytes do not decode, or would not encode back as they are.
 
 The output keeps the input's encoding (`--output-encoding source`). What a translation holds that
 the encoding lacks reaches the writer as its conventional substitute, or not at all (the segment
-keeps its source: pipeline/output_encoding.py); a character that still cannot be written here is
+keeps its source: pipeline/_output_encoding.py); a character that still cannot be written here is
 an error naming it and suggesting UTF-8 (never a `?`). An HTML page writes any character the
 encoding lacks as a character reference instead, which HTML reads as the character.
 `--output-encoding utf-8` writes UTF-8: CSV and TSV with a byte order mark (the one thing that

@@ -28,7 +28,7 @@ DEFAULT_CONTEXT_COLUMN = "title"
 
 @dataclass(frozen=True, slots=True)
 class ContextOptions(Options):
-    """The run's `--context` (settings/run.py, MemorySettings.context) as the formats see it: the
+    """The run's `--context` (settings/_run.py, MemorySettings.context) as the formats see it: the
     run puts it among the options its formats are built with (run/config.py). Not a setting of
     its own (no flag): a table picks its rows' context columns by it."""
 

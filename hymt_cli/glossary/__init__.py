@@ -19,12 +19,12 @@ Modules, one job each:
 
 from __future__ import annotations
 
+from ._glossary import Glossary
+from ._loading import load_entries, load_glossaries
+from ._matching import Match, Matcher, at_word_edges, fold, select
+from ._verification import check_terms, tally
 from .entries import Entry, GlossaryError, language_code
-from .glossary import Glossary
 from .injection import Expected, GlossaryUse
-from .loading import load_entries, load_glossaries
-from .matching import Match, Matcher, at_word_edges, fold, select
-from .verification import check_terms, tally
 
 __all__ = [
     "Entry",

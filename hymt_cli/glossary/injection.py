@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..model.prompts import Term
 from ..text.tags import LOOSE_TAG, max_tag_number, self_tag
-from .matching import Match
+from ._matching import Match
 
 
 @dataclass(frozen=True, slots=True)

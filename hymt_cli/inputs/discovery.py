@@ -14,7 +14,7 @@ report lists them, `-v` prints them, the summary counts them):
   naming the file, takes them);
 - hidden files and folders; hymt's own config file (`hymt.toml`); files of no supported format;
 - what `--exclude` globs match, what `--include` globs do not, and what git ignores
-  (`.gitignore`, unless `--no-gitignore`; globs.py, gitignore.py);
+  (`.gitignore`, unless `--no-gitignore`; globs.py, _gitignore.py);
 - a file whose format needs a setting the run lacks: a table without `--columns` (for all
   tables, or for its path in a `[[files]]` entry: per_path.py);
 - symbolic links leading outside the input folder (`--follow-symlinks` follows them, and links
@@ -54,7 +54,7 @@ from .per_path import Applied, PathRule, settings_for
 from .sources import SourceFile
 
 if TYPE_CHECKING:
-    from .gitignore import GitIgnores
+    from ._gitignore import GitIgnores
     from .globs import GlobSet
 
 _LANGUAGE_SUFFIXES = {code.lower() for code in LANGUAGES}
@@ -338,7 +338,7 @@ class _Walk:
         self.selection = selection
         self.git: GitIgnores | None = None
         if rules.gitignore:
-            from .gitignore import GitIgnores  # where the run honours .gitignore files
+            from ._gitignore import GitIgnores  # where the run honours .gitignore files
 
             self.git = GitIgnores(root)
         self.seen: set[Path] = set()

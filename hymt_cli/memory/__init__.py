@@ -1,10 +1,10 @@
 """The translation memory: a sqlite file of finished translations (store.py), keyed by what made
-them (fingerprint.py), bound to one run as the pipeline's hook (run_memory.py), its one-line errors
-(errors.py), and TMX/JSONL out and back in (exchange.py, importing.py)."""
+them (fingerprint.py), bound to one run as the pipeline's hook (_run_memory.py), its one-line errors
+(_errors.py), and TMX/JSONL out and back in (exchange.py, importing.py)."""
 
-from .errors import MemoryFileError
+from ._errors import MemoryFileError
+from ._run_memory import PipelineMemory
 from .fingerprint import Fingerprint, build_fingerprint, model_digest
-from .run_memory import PipelineMemory
 from .store import Entry, TranslationMemory, default_memory_path
 
 __all__ = [

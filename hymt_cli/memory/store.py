@@ -33,7 +33,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TypeVar
 
-from .errors import HINT_DAMAGED, HINT_ELSEWHERE, MemoryFileError, folder_error, is_lock_error, memory_error
+from ._errors import HINT_DAMAGED, HINT_ELSEWHERE, MemoryFileError, folder_error, is_lock_error, memory_error
 from .fingerprint import Fingerprint
 
 SCHEMA_VERSION = 1

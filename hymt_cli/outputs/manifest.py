@@ -3,7 +3,7 @@
 `.hymt-manifest.json` in a folder lists the files hymt wrote there with the SHA-256 of what it
 wrote, the source they came from (its digest too) and the run's provenance (model, prompts,
 glossary, sampling: `Fingerprint.key`; then, after `; `, the settings of its format that are
-not at their defaults: formats/provenance.py). A file that exists and is not listed with its
+not at their defaults: formats/_provenance.py). A file that exists and is not listed with its
 current digest — a person's translation, or hymt's output edited since — is never replaced
 unless the user says `--overwrite`. The manifest holds no timestamps: committed next to
 the outputs, it changes only when they do.

@@ -2,7 +2,7 @@
 what a run would write now? It compares the source's digest and the run's provenance (model and
 its revision or folder digest, prompt template, glossary, sampling: the translation memory's
 context key; and the settings of the file's format that change what is written, such as a
-table's --columns: formats/provenance.py) with what the output folder's manifest (manifest.py)
+table's --columns: formats/_provenance.py) with what the output folder's manifest (manifest.py)
 recorded when hymt wrote the file."""
 
 from __future__ import annotations

@@ -15,12 +15,12 @@ from ..engine.base import Engine, GenerationRequest
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import RunReport
 from ..signals import deferred
+from ._outcomes import Outcomes
 from .batching import budget_batches, quick_head, submission_order
-from .outcomes import Outcomes
 from .planning import PlannedRequest, Planner, RequestKey
 
-if TYPE_CHECKING:  # (run_plan.py takes SUBMIT_BUCKET from here)
-    from .run_plan import RunPlan
+if TYPE_CHECKING:  # (_run_plan.py takes SUBMIT_BUCKET from here)
+    from ._run_plan import RunPlan
 
 DEFAULT_BATCH_TOKENS = 262_144
 DEFAULT_BATCH_REQUESTS = 4096
@@ -151,7 +151,7 @@ class Dispatcher:
         """Tags still broken after the retry: translate each inline run on its own."""
         if not broken:
             return
-        from .repair import Repair  # tags still broken: rare
+        from ._repair import Repair  # tags still broken: rare
 
         repairs = [Repair.plan(r, self._run_planner(r)) for r in broken]
         fresh = {

@@ -28,18 +28,18 @@ from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..signals import collector_paused, deferred
 from ..text.segments import is_translatable
-from .acceptance import context_left_out, glossary_terms_used, tags_kept
+from ._acceptance import context_left_out, glossary_terms_used, tags_kept
+from ._jobs import OpenInput
+from ._outcomes import AnswerCheck
+from ._output_jobs import OutputJobs
+from ._run_plan import RunPlan
+from ._unit_results import finish_unit
+from ._unsendable import note_unsendable, unsendable
 from .dispatch import Dispatcher, Memory, engine_request
 from .engine_start import EngineLease
 from .flagging import Flagger
 from .held_answers import HeldAnswers
-from .jobs import OpenInput
-from .outcomes import AnswerCheck
-from .output_jobs import OutputJobs
 from .planning import PlannedRequest, Planner, RequestKey
-from .run_plan import RunPlan
-from .unit_results import finish_unit
-from .unsendable import note_unsendable, unsendable
 from .window import UnitWork, Window, smallest_units_first
 
 if TYPE_CHECKING:
@@ -226,7 +226,7 @@ class Pipeline:
         """Before anything of an input is translated: a target language whose letters its
         output's legacy encoding lacks, even as their conventional substitutes (German in GBK),
         fails that output in one line naming the file, the language and the encoding; the other
-        languages and files go on. The others learn their output's encoding (output_encoding.py:
+        languages and files go on. The others learn their output's encoding (_output_encoding.py:
         what the model writes that it lacks)."""
         reader = current.reader.encoded
         if reader is None:

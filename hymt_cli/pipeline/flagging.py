@@ -15,7 +15,7 @@ from ..acceptance.answers import Problem
 from ..formats import Unit
 from ..qa import Flag, QaSuite, excerpt
 from ..reporting.report import FileReport, ReportedFlag
-from .outcomes import AnswerCheck, Outcomes
+from ._outcomes import AnswerCheck, Outcomes
 from .planning import Piece, PlannedRequest, RequestKey
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 A request is planned once per (target language, text) and fixed from then on: its prompt,
 token ids and output budget never change. What comes back is recorded elsewhere
-(outcomes.py), so the plan (what we ask) and the outcome (what we got) never mix.
+(_outcomes.py), so the plan (what we ask) and the outcome (what we got) never mix.
 """
 
 from __future__ import annotations

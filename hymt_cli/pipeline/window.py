@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..formats import Unit
-from .jobs import Job
-from .outcomes import AnswerCheck, Outcomes
-from .output_encoding import unwritable_answer
+from ._jobs import Job
+from ._outcomes import AnswerCheck, Outcomes
+from ._output_encoding import unwritable_answer
 from .planning import Piece, PlannedRequest, Planner, RequestKey
 
 
@@ -57,7 +57,7 @@ class Window:
     @classmethod
     def checked_by(cls, planner: Planner, checks: Sequence[AnswerCheck]) -> Window:
         """A window whose answers go through `checks`, and through what the legacy encodings of
-        the outputs each serves cannot write (output_encoding.py: a request may serve several)."""
+        the outputs each serves cannot write (_output_encoding.py: a request may serve several)."""
         waiting: defaultdict[RequestKey, list[UnitWork]] = defaultdict(list)
 
         def codecs_of(key: RequestKey) -> list[str]:

@@ -21,44 +21,44 @@ _EXPORTS = {
     "CHECKS": "table",
     "QaCheck": "table",
     "Pair": "judgements",
-    "Code": "codes",
-    "find_codes": "codes",
-    "ConsistencyTracker": "consistency",
-    "Inconsistency": "consistency",
+    "Code": "_codes",
+    "find_codes": "_codes",
+    "ConsistencyTracker": "_consistency",
+    "Inconsistency": "_consistency",
     "LEVELS": "flags",
     "Flag": "flags",
     "Level": "flags",
     "Severity": "flags",
     "excerpt": "flags",
-    "QaOptionError": "options",
-    "QaOptions": "options",
-    "QaSuite": "suite",
-    "check_answer": "suite",
-    "kept_spans": "views",
+    "QaOptionError": "_options",
+    "QaOptions": "_options",
+    "QaSuite": "_suite",
+    "check_answer": "_suite",
+    "kept_spans": "_views",
 }
 
 if TYPE_CHECKING:
+    from ._codes import Code as Code
+    from ._codes import find_codes as find_codes
+    from ._consistency import ConsistencyTracker as ConsistencyTracker
+    from ._consistency import Inconsistency as Inconsistency
+    from ._options import QaOptionError as QaOptionError
+    from ._options import QaOptions as QaOptions
+    from ._suite import QaSuite as QaSuite
+    from ._suite import check_answer as check_answer
+    from ._views import kept_spans as kept_spans
     from .addresses import Address as Address
     from .addresses import find_addresses as find_addresses
-    from .codes import Code as Code
-    from .codes import find_codes as find_codes
-    from .consistency import ConsistencyTracker as ConsistencyTracker
-    from .consistency import Inconsistency as Inconsistency
     from .flags import LEVELS as LEVELS
     from .flags import Flag as Flag
     from .flags import Level as Level
     from .flags import Severity as Severity
     from .flags import excerpt as excerpt
     from .judgements import Pair as Pair
-    from .options import QaOptionError as QaOptionError
-    from .options import QaOptions as QaOptions
-    from .suite import QaSuite as QaSuite
-    from .suite import check_answer as check_answer
     from .table import BY_ID as BY_ID
     from .table import CHECK_IDS as CHECK_IDS
     from .table import CHECKS as CHECKS
     from .table import QaCheck as QaCheck
-    from .views import kept_spans as kept_spans
 
 
 __getattr__ = exports(__name__, _EXPORTS)

@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
 
+from ._scripts import LETTERS, UNSPACED, WORD
 from .punctuation import END_MARKS
-from .scripts import LETTERS, UNSPACED, WORD
 
 AddressKind = Literal["url", "email", "path", "handle", "hashtag"]
 
 # A URL runs until a space, a character URLs never hold bare, general punctuation or a script
 # written without spaces (a URL in Chinese, Japanese or Thai prose is often followed by text
 # without a space); it starts after anything but a letter of the scripts addresses are written
-# in (scripts.py).
+# in (_scripts.py).
 _URL_CHAR = rf"[^\s<>\"'`{{}}|\\^\u2000-\u206f\u00ab\u00bb{UNSPACED}]"
 _URL = re.compile(rf"(?<![{WORD}.@/-])((?:https?|ftps?|sftp|file)://|www\.){_URL_CHAR}+", re.IGNORECASE)
 # Sentence punctuation after a URL or a path (in any language) is not part of it.

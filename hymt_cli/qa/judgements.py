@@ -11,17 +11,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
+from ._locales import conventions
+from ._numbers import compare_numbers
+from ._views import TextView
+from ._words import doubled_word_problem, untranslated_problem
 from .addresses import AddressKind
-from .locales import conventions
-from .numbers import compare_numbers
 from .punctuation import bracket_problem, end_punctuation_problem, quote_problem, whitespace_problem
 from .spelled import spelled_values
-from .views import TextView
-from .words import doubled_word_problem, untranslated_problem
 
 
 class Pair:
-    """A source segment and its answer, each read once (views.py)."""
+    """A source segment and its answer, each read once (_views.py)."""
 
     def __init__(self, source: str, answer: str, target: str, source_lang: str | None = None) -> None:
         self.source, self.answer = TextView(source), TextView(answer)

@@ -10,7 +10,7 @@ from collections import Counter
 
 import regex
 
-from .locales import END_PUNCTUATION_EQUIVALENTS, base
+from ._locales import END_PUNCTUATION_EQUIVALENTS, base
 
 # Bracket kinds, each with the opening and closing marks that stand for it in any language.
 BRACKETS: dict[str, tuple[str, str]] = {

@@ -19,14 +19,14 @@ from functools import cache
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
-from .locales import base
-from .scripts import UNSPACED
+from ._locales import base
+from ._scripts import UNSPACED
 
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}
 _CJK_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CJK_MYRIADS = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
-# Not right after digits: the 万 of 1.2万 is part of that number (numbers.py reads it there).
+# Not right after digits: the 万 of 1.2万 is part of that number (_numbers.py reads it there).
 _CJK_NUMERAL = re.compile(r"(?<![\d.,])[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, *_CJK_MYRIADS]) + "]+")
 _UNSPACED_CHAR = re.compile(f"[{UNSPACED}]")
 # A long month name may take a case ending (Finnish maaliskuussa, Hungarian márciusban); a short

@@ -75,7 +75,7 @@ class GlossaryStats:
 
 @dataclass(slots=True)
 class OutdatedValue:
-    """A person's value kept whose source text changed since (formats/strings/outdated.py): its
+    """A person's value kept whose source text changed since (formats/strings/_outdated.py): its
     key (a JSON Pointer), the source text it was written for (None: not recorded), the source
     text now, the value, and how their placeholders differ (None: they agree)."""
 

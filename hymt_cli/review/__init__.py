@@ -3,9 +3,9 @@ and the self-contained HTML page that shows them (page)."""
 
 from __future__ import annotations
 
+from ._spool import OutputCounts, RecordSpool
 from .page import SCHEMA, render, write_page
 from .records import STATUSES, Flag, Retry, SegmentRecord, Severity, Status, script_safe_json, worst
-from .spool import OutputCounts, RecordSpool
 
 __all__ = [
     "SCHEMA",

@@ -40,8 +40,8 @@ from ..reporting.report import FileReport, RunReport
 from ..text.languages import LANGUAGES
 from ..text.locales import english_name
 from ..text.writing_systems import right_to_left
+from ._spool import OutputCounts, RecordSpool
 from .records import script_safe_json
-from .spool import OutputCounts, RecordSpool
 
 SCHEMA = "hymt.review/2"  # 2: a record's `retry` is a list (a reason per check), `context`
 BLOCK_BYTES = 1 << 20  # records per JSON block, about

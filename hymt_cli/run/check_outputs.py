@@ -18,8 +18,8 @@ from ..outputs.staleness import Stale, stale_outputs
 from ..reporting.report import MAX_OUTDATED, FileReport, OutdatedValue, RunReport
 from ..settings import OutputSettings
 from ..text.languages import Language
+from ._provenance import connect_served, provenance, run_fingerprint
 from .config import RunConfig
-from .provenance import connect_served, provenance, run_fingerprint
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,7 +135,7 @@ class RunConfig:
     def plan(self, *, context_tokens: int, provenance: str, glossary: Glossary | None) -> RunPlan:
         """The pipeline's plan, derived from these settings once, with what only the run's start
         knows: the tokens a request may take (the server's window), what decides a translation
-        besides its text (`provenance.py`), the glossary loaded."""
+        besides its text (`_provenance.py`), the glossary loaded."""
         from ..pipeline import RunPlan, target_script  # (the pipeline is imported where a run starts)
 
         settings, engine = self.settings, self.engine

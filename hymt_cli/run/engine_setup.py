@@ -17,7 +17,7 @@ from ..serve.records import ServeRecord, live_records, serve_folder
 from .config import EngineChoice
 
 if TYPE_CHECKING:
-    from .engine_log import EngineLog
+    from ._engine_log import EngineLog
 
 
 def find_server(choice: EngineChoice) -> tuple[ServeRecord | None, list[ServeRecord]]:
@@ -110,7 +110,7 @@ class EngineFactory:
     def _own(self) -> Engine:
         choice = self.engine
         if choice.runs.needs_model:
-            from .engine_log import EngineLog, new_log_path  # an engine of a model's only
+            from ._engine_log import EngineLog, new_log_path  # an engine of a model's only
 
             self.log = EngineLog(self._log_file or new_log_path())
             if self.verbose:
@@ -165,7 +165,7 @@ class EngineKeeper:
             return
         log: EngineLog | None = None
         if self._log is not None:
-            from .engine_log import EngineLog
+            from ._engine_log import EngineLog
 
             log = EngineLog(self._log)
             log.start()

@@ -32,8 +32,8 @@ from ..serve.records import (
 )
 from ..serve.server import EngineServer
 from ..settings import Settings
+from ._engine_log import EngineLog
 from .config import EngineChoice, engine_choice
-from .engine_log import EngineLog
 from .engine_setup import EngineFactory
 from .serve_key import servable, settings_key
 

@@ -31,10 +31,10 @@ from ..reporting.exit_codes import exit_code
 from ..reporting.progress import ProgressEvents
 from ..reporting.report import FileReport, RunReport
 from ..signals import Interrupted, as_interrupted
+from ._provenance import connect_served, provenance, run_fingerprint
+from ._tokenizers import choose_tokenizer
 from .config import EngineChoice, RunConfig
 from .engine_setup import EngineFactory, EngineKeeper
-from .provenance import connect_served, provenance, run_fingerprint
-from .tokenizers import choose_tokenizer
 
 if TYPE_CHECKING:
     from ..glossary import Glossary

@@ -11,8 +11,8 @@ from ..formats import FORMATS, format_for_path
 from ..inputs.discovery import DiscoveryRules, walk_verdict
 from ..inputs.per_path import settings_for
 from ..options import settings_of
-from .generation import DEFAULT_MODEL
-from .layers import Resolved
+from ._generation import DEFAULT_MODEL
+from ._layers import Resolved
 from .schema import setting_named
 
 

@@ -1,5 +1,5 @@
 """Every setting of a run, gathered from where each is declared: the run-wide groups
-(settings/run.py, generation.py), then each registered format's and engine's options dataclass.
+(settings/_run.py, _generation.py), then each registered format's and engine's options dataclass.
 
 `Settings` is the typed whole: one record per group, reached by its class
 (`settings.of(ModelSettings)`, `settings.of(TextOptions)`), built from values keyed by the
@@ -20,8 +20,8 @@ from ..formats import FORMATS
 from ..inputs.per_path import PathRule
 from ..later import Deferred
 from ..options import Options, OptionSet, Setting, settings_of
-from .generation import ModelSettings, SamplingSettings
-from .run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
+from ._generation import ModelSettings, SamplingSettings
+from ._run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
 
 _T = TypeVar("_T", bound=Options)
 

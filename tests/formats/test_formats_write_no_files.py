@@ -28,7 +28,7 @@ PATH_WRITES = {
     "symlink_to", "hardlink_to",
 }  # fmt: skip
 # Of outputs/manifest.py a format may name how a provenance spells its format settings (a string,
-# formats/provenance.py); the manifest's records come to it through a KeptFile, never read.
+# formats/_provenance.py); the manifest's records come to it through a KeptFile, never read.
 MANIFEST_NAMES = {"with_settings"}
 FORBIDDEN_MODULES = {"hymt_cli.outputs.atomic"}
 

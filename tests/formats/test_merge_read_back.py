@@ -1,4 +1,4 @@
-"""A merged target is read back before it is written (strings/writers.MergeWriter._checked): a
+"""A merged target is read back before it is written (strings/_writers.MergeWriter._checked): a
 merge whose text would not parse, or would change a value it does not mean to change, writes
 nothing and fails that file in one line. The faults are injected into the JSON syntax that
 inserts new members (a test double: a real merge makes neither)."""

@@ -1,5 +1,5 @@
 """A merge that needs a few values of a large catalog reads only the containers that hold them
-(strings/document.Wanted): the JSON scan passes over the others unread, unless a target lacks a
+(strings/_document.Wanted): the JSON scan passes over the others unread, unless a target lacks a
 plural form, which every plural of the source is read for."""
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def test_a_legacy_file_is_written_in_its_encoding(tmp_path: Path) -> None:
 
 def test_what_the_legacy_encoding_cannot_hold_keeps_its_cues_never_question_marks(tmp_path: Path) -> None:
     """The pseudo engine's ⟦ ⟧ are in no legacy encoding and have no substitute: each cue keeps
-    its source text, counted and named (pipeline/output_encoding.py); never a `?`."""
+    its source text, counted and named (pipeline/_output_encoding.py); never a `?`."""
     path = CORPUS / "pysrt-windows-1252.srt"
     report, outputs = translate_files([path], PseudoEngine(), tmp_path, options=_options(path))
     [file] = report.files

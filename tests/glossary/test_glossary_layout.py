@@ -65,5 +65,5 @@ def test_modules_and_functions_stay_small():
 
 
 def test_the_import_scan_sees_relative_imports():
-    assert "hymt_cli.acceptance.answers.Problem" in imported(PACKAGE / "verification.py")
-    assert "hymt_cli.glossary.injection.GlossaryUse" in imported(PACKAGE / "verification.py")
+    assert "hymt_cli.acceptance.answers.Problem" in imported(PACKAGE / "_verification.py")
+    assert "hymt_cli.glossary.injection.GlossaryUse" in imported(PACKAGE / "_verification.py")

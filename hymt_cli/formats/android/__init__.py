@@ -56,8 +56,8 @@ from ..xmlvalues import (
     wrapped,
 )
 from . import escapes
-from .outline import android_outline, resource_key
-from .translatable import translatable_resource, untranslatable_file
+from ._outline import android_outline, resource_key
+from ._translatable import translatable_resource, untranslatable_file
 
 _REFERENCE = re.compile(r"\s*[@?][A-Za-z0-9_.:/+-]+\s*")
 _RESOURCES = frozenset({"string", "string-array", "plurals"})
@@ -78,7 +78,7 @@ class AndroidFormat(StringsFormat):
 
     @classmethod
     def not_translated(cls, path: Path) -> str | None:
-        """Why the file holds nothing to translate, as lint reads it (translatable.py)."""
+        """Why the file holds nothing to translate, as lint reads it (_translatable.py)."""
         return untranslatable_file(path, lambda text: any(isinstance(i, Entry) for i in _Scan(text).items()))
 
     def decode(self, data: bytes) -> Decoded:

@@ -5,7 +5,7 @@ pair as context; keys, comments and layout are kept, and so are the encoding and
 order mark (UTF-8, or UTF-16 as `genstrings` writes it). `%@ %1$@ %d %lu %#@var@` are tags;
 a new value is quoted with the file's escapes (`\\"`, `\\\\`, `\\n`).
 
-`.stringsdict` (stringsdict.py): the text of `NSStringLocalizedFormatKey` (its `%#@var@`
+`.stringsdict` (_stringsdict.py): the text of `NSStringLocalizedFormatKey` (its `%#@var@`
 variables are tags) and the strings of each rule dictionary; plural rules get the target's
 categories.
 
@@ -36,10 +36,10 @@ from ..strings import (
 from ..strings.outline import Outline
 from ..strings.shape import is_text
 from ..xmlscan import decode_xml
+from ._strings_outline import strings_outline
+from ._stringsdict import stringsdict_items
+from ._stringsdict_outline import stringsdict_outline
 from .lexer import pairs, quote
-from .strings_outline import strings_outline
-from .stringsdict import stringsdict_items
-from .stringsdict_outline import stringsdict_outline
 
 
 def decode_strings(data: bytes) -> Decoded:

@@ -1,5 +1,5 @@
 """CSV and TSV, the formats the registry builds (formats/__init__.py): the reading and splicing
-are in reader.py, the record scanner with offsets in scanner.py, the dialects (delimiter,
+are in _reader.py, the record scanner with offsets in scanner.py, the dialects (delimiter,
 quoting, escapes) in dialect.py and fields.py.
 """
 
@@ -11,8 +11,8 @@ from ..base import READ_SIZES, DocumentFormat, InputSource, ReadSizes
 from ..encodings import EncodingOptions
 from ..row_context import ContextColumns, ContextMode
 from ..table_cells import TableOptions
+from ._reader import DelimitedReader
 from .dialect import DelimitedOptions, Dialect
-from .reader import DelimitedReader
 from .scanner import sniff_delimiter
 
 

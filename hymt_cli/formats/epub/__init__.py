@@ -3,8 +3,8 @@
 styles, fonts; `mimetype` stays first and stored).
 
 Translated: every XHTML page of the manifest (the spine's pages, the navigation document) with
-hymt's HTML reader (pages.py), the NCX table of contents (ncx.py), the package document's titles
-and description (opf.py). The book says the target: `dc:language`, the pages' `lang` and
+hymt's HTML reader (_pages.py), the NCX table of contents (_ncx.py), the package document's titles
+and description (_opf.py). The book says the target: `dc:language`, the pages' `lang` and
 `xml:lang`, `dir` and the spine's page progression for a right-to-left target. Never changed:
 identifiers, the manifest and the spine, link targets, page lists' labels. A book whose text is
 encrypted (DRM) is refused; obfuscated fonts are copied as they are (their key, the book's
@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from ..package import PackageFormat, PackagePlan, PieceScanner, PlannedPart, XmlScanner, ZipArchive
-from .ncx import NcxHandler
-from .opf import OpfHandler
-from .pages import PageScanner
-from .publication import NAMESPACES, NCX, XHTML, Publication, read_publication
+from ._ncx import NcxHandler
+from ._opf import OpfHandler
+from ._pages import PageScanner
+from ._publication import NAMESPACES, NCX, XHTML, Publication, read_publication
 
 
 class EpubFormat(PackageFormat):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..spans import TEMPLATING, Located, Span, locate
+from ._open_elements import OpenElements
 from .elements import (
     CLOSES,
     INLINE,
@@ -31,7 +32,6 @@ from .elements import (
 )
 from .escapes import attribute_escape, attribute_spans, spelled, text_escape
 from .events import Event, parse_events
-from .open_elements import OpenElements
 
 # Templating in text (Jinja, Liquid, Hugo, Handlebars): kept as written, as a placeholder.
 TEMPLATE_TEXT = re.compile(TEMPLATING)

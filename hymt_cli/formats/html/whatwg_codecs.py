@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .iso2022jp import Iso2022JpCodec
+from ._iso2022jp import Iso2022JpCodec
 from .whatwg_tables import DIFFERENCES
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Each string value is spliced in place (jsontext gives its offsets): keys, numbers, booleans,
 nulls, key order, indentation and the escapes of every untouched value stay as written; a new
 value is escaped the way the file writes strings (jsontext.JsonStyle). What is sent and how
-plural keys are added: walk.py; which kind of file: flavor.py.
+plural keys are added: _walk.py; which kind of file: flavor.py.
 
 Target edits (the only changes identity makes): ARB `@@locale` becomes the target (`zh_Hant`),
 and i18next plural keys a target needs are added (Russian `_few`, `_many`).
@@ -21,9 +21,9 @@ from ..layout import Layout, Marked, arb_file, file_named_by_language, folder_pe
 from ..strings import Item, PluralLanguages, StringsFormat, Wanted
 from ..strings.outline import Outline
 from . import Flavor, JsonOptions
+from ._walk import Walk, arb_descriptions
 from .flavor import detect
 from .outline import json_outline
-from .walk import Walk, arb_descriptions
 
 # Chrome's _locales folders: `_` separators and its own names for some languages.
 _WEBEXT_NAMES = {"zh": "zh_CN", "zh-Hant": "zh_TW", "tl": "fil"}

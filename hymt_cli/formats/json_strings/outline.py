@@ -21,7 +21,7 @@ from ..strings.outline import (
     listed_removal,
     reindented,
 )
-from .walk import plural_key
+from ._walk import plural_key
 
 
 def json_outline(text: str, *, arb: bool = False) -> Outline:

@@ -41,12 +41,12 @@ from ..document import PartStart, SplicingFormat
 from ..document_context import NOTHING_BEFORE, Surroundings
 from ..spans import Located, with_role
 from ..splice_index import SpliceIndex
-from .blocks import inline_segments, reference_titles, table_row
+from ._blocks import inline_segments, reference_titles, table_row
+from ._front_matter import toml_values, yaml_values
+from ._html_blocks import html_block
+from ._inline import Footnotes
+from ._source import Lines, markdown_parser
 from .cuts import Definitions, PartDefinitions, Prepared, last_cut, survey
-from .front_matter import toml_values, yaml_values
-from .html_blocks import html_block
-from .inline import Footnotes
-from .source import Lines, markdown_parser
 
 
 class MarkdownFormat(SplicingFormat):
@@ -134,7 +134,7 @@ _CONTAINERS = {
     "list_item_open": "list item",
     "blockquote_open": "blockquote",
     "admonition_open": "admonition",
-    "footnote_reference_open": "footnote",  # a definition, where it is written (source.py)
+    "footnote_reference_open": "footnote",  # a definition, where it is written (_source.py)
 }
 _CONTAINER_ENDS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
 

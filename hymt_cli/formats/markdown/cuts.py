@@ -19,7 +19,7 @@ Link reference and footnote definitions hold for the whole document: a link or a
 reference may come before its definition. A document with a `]:` anywhere (every definition has
 one) is first read through once, cut the same way, for its definitions (`survey`); every part's
 parse then knows them all, and splices the titles of the link definitions it holds itself.
-Footnote definitions are translated where they are written (source.py), so a part needs no more
+Footnote definitions are translated where they are written (_source.py), so a part needs no more
 of the others' than their labels.
 """
 
@@ -35,8 +35,8 @@ from typing import Any, BinaryIO
 from markdown_it.token import Token
 
 from ..document import Survey, part_texts
-from .front_matter import toml_end
-from .source import Lines, markdown_parser
+from ._front_matter import toml_end
+from ._source import Lines, markdown_parser
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\r\n?")

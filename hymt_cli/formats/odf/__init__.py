@@ -8,12 +8,12 @@ the master pages (styles.xml), the shapes of a presentation's master pages (not 
 placeholders' prompt text), embedded objects (a chart's titles, legends' series and
 categories), the document's title and description (meta.xml), and comments (`--no-comments`
 leaves them). A sentence is one segment whatever spans a spell checker or an edit split it
-into (handler.py, paragraph.py).
+into (_handler.py, _paragraph.py).
 
 Never changed: deleted text of tracked changes, fields' values, numbers, dates, formulas and
 their results in cells, sheet names, link targets, bookmarks, styles' names. The styles say the
 target: its language, a right-to-left target's direction, an East-Asian target's font
-(language.py).
+(_language.py).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from ..package import (
     ZipArchive,
     target_for,
 )
-from .handler import OdfHandler, PartRole
-from .manifest import read_manifest
-from .names import NAMESPACES
+from ._handler import OdfHandler, PartRole
+from ._manifest import read_manifest
+from ._names import NAMESPACES
 
 _PARTS = {"meta.xml": "meta", "styles.xml": "styles", "content.xml": "content"}
 

@@ -22,11 +22,11 @@ from ..package import (
     XmlScanner,
     ZipArchive,
 )
-from .dialects import NAMESPACES
-from .drawing import ChartHandler, ShapeHandler
-from .office_format import OfficeFormat, numbered
-from .opc import Opc, local, parse_xml
-from .word import LanguageHandler, WordHandler
+from ._dialects import NAMESPACES
+from ._drawing import ChartHandler, ShapeHandler
+from ._office_format import OfficeFormat, numbered
+from ._opc import Opc, local, parse_xml
+from ._word import LanguageHandler, WordHandler
 
 _WORD = "officedocument.wordprocessingml"
 _PLACES = {

@@ -5,7 +5,7 @@ Read: every slide's shapes, tables and group shapes, its speaker notes, its comm
 masters' own shapes (not their placeholders' prompts) where a slide shows them (a slide or
 layout with `showMasterSp="0"` hides its master's). Each segment names its place: "slide 3",
 "slide 3 notes", "slide 3 comment", "layout 2", "master 1". A shape that does not fit its text
-to its box gets a font scale for text that grew (drawing.py). Never changed: hyperlink targets,
+to its box gets a font scale for text that grew (_drawing.py). Never changed: hyperlink targets,
 fields (slide numbers, dates), macros of a .pptm, every other member.
 """
 
@@ -26,13 +26,13 @@ from ..package import (
     XmlScanner,
     ZipArchive,
 )
-from .collector import Collector
-from .dialects import DRAWING, NAMESPACES
-from .drawing import ChartHandler, ShapeHandler
-from .languages import drawing_adapt
-from .office_format import OfficeFormat, numbered
-from .opc import Opc, local, parse_xml
-from .word import paragraphs
+from ._collector import Collector
+from ._dialects import DRAWING, NAMESPACES
+from ._drawing import ChartHandler, ShapeHandler
+from ._languages import drawing_adapt
+from ._office_format import OfficeFormat, numbered
+from ._opc import Opc, local, parse_xml
+from ._word import paragraphs
 
 _PML = "officedocument.presentationml"
 _SHAPES = frozenset({"p:sp", "p:graphicFrame"})

@@ -33,11 +33,11 @@ from ..package import (
     XmlScanner,
     ZipArchive,
 )
-from .collector import Collector
-from .dialects import NAMESPACES, SHEET
-from .drawing import ChartHandler, ShapeHandler
-from .office_format import OfficeFormat, numbered
-from .opc import Opc, local, parse_xml
+from ._collector import Collector
+from ._dialects import NAMESPACES, SHEET
+from ._drawing import ChartHandler, ShapeHandler
+from ._office_format import OfficeFormat, numbered
+from ._opc import Opc, local, parse_xml
 
 _SHEETML = "officedocument.spreadsheetml"
 # A cell showing a shared string (its attributes, its index); number cells are passed over in C.

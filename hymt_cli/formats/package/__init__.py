@@ -39,19 +39,9 @@ use `formats/spans.py`'s located parts over the block's offsets instead.
 from __future__ import annotations
 
 from ..office_options import OfficeOptions
-from .archive import PackageError, ZipArchive, ZipEntry, ZipLimits
-from .format import (
-    PackageFormat,
-    PackagePlan,
-    PackageReader,
-    PackageWriter,
-    PieceContent,
-    PieceScanner,
-    PlannedPart,
-)
-from .pieces import Edit, PartPiece, Rendering, Source, splice
-from .target import Target, target_for
-from .xml_stream import (
+from ._archive import PackageError, ZipArchive, ZipEntry, ZipLimits
+from ._target import Target, target_for
+from ._xml_stream import (
     BlockHandler,
     Chars,
     Node,
@@ -62,8 +52,18 @@ from .xml_stream import (
     scan_member,
     unescape,
 )
-from .xml_text import XmlCodec, check_prolog, xml_texts
-from .zip_output import ZipOutput
+from ._xml_text import XmlCodec, check_prolog, xml_texts
+from ._zip_output import ZipOutput
+from .format import (
+    PackageFormat,
+    PackagePlan,
+    PackageReader,
+    PackageWriter,
+    PieceContent,
+    PieceScanner,
+    PlannedPart,
+)
+from .pieces import Edit, PartPiece, Rendering, Source, splice
 
 __all__ = [
     "BlockHandler",

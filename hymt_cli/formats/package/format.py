@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar, Protocol
 
 from ..base import READ_SIZES, Finding, FormatError, InputSource, ReadSizes, Unit
-from .archive import DEFLATED, STORED, PackageError, ZipArchive, ZipEntry, ZipLimits
+from ._archive import DEFLATED, STORED, PackageError, ZipArchive, ZipEntry, ZipLimits
+from ._target import Target, target_for
+from ._xml_text import XmlCodec, check_prolog, xml_texts
+from ._zip_output import PackedMember, ZipOutput
 from .pieces import PartPiece
-from .target import Target, target_for
-from .xml_text import XmlCodec, check_prolog, xml_texts
-from .zip_output import PackedMember, ZipOutput
 
 _SPOOL_IN_MEMORY = 32 << 20
 

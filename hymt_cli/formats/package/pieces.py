@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ...text.segments import Segment
 from ..base import Finding
-from .target import Target
+from ._target import Target
 
 Source = Callable[[int, int], str]  # (start, end) -> the piece's text there, nested edits applied
 

@@ -5,11 +5,11 @@ msgctxt and extracted comments (`#.`) as context. Never touched: msgid, msgctxt,
 flags, comments, entries that already have a translation (a person's work, fuzzy or not) and
 obsolete `#~` entries. Placeholders follow the entry's flags (`c-format`: printf,
 `python-format`: `%(name)s`, `python-brace-format`: `{name}` ...) or, without a flag, what the
-msgid contains. A plural entry gets every `msgstr[i]` the target needs (messages.py).
+msgid contains. A plural entry gets every `msgstr[i]` the target needs (_messages.py).
 
-Edits every target file carries (header.py): `Language`, `Plural-Forms`, a template's
+Edits every target file carries (_header.py): `Language`, `Plural-Forms`, a template's
 `charset=CHARSET` (and its header's `fuzzy` flag, as msginit does). A file is read and written
-in the charset its header declares, a UTF-8 byte order mark kept (charset.py). A file whose header names
+in the charset its header declares, a UTF-8 byte order mark kept (_charset.py). A file whose header names
 another language than the target (a `de.po` translated into French) has translations that are
 not the target's: those msgstr are emptied, only the empty ones are filled. With
 `PoOptions(fuzzy=True)` every machine translation is flagged `#, fuzzy` for review.
@@ -45,12 +45,12 @@ from ..strings import (
 from ..strings.outline import Outline
 from ..strings.shape import is_text
 from . import PoOptions
-from .charset import decode_po
+from ._charset import decode_po
+from ._header import HeaderInfo, edited_header, new_header
+from ._messages import PluralMessage, PluralTable, empty_block, flagged_write, msgstr_lines, value_start
+from ._outline import po_outline
 from .entries import Entry as PoEntry
 from .entries import read_entries
-from .header import HeaderInfo, edited_header, new_header
-from .messages import PluralMessage, PluralTable, empty_block, flagged_write, msgstr_lines, value_start
-from .outline import po_outline
 
 # Format flags (`#, c-format`) -> the placeholder conventions of the message.
 _FLAGS: dict[str, Convention] = {

@@ -2,7 +2,7 @@
 Android, Apple): one placeholder grammar, ICU messages, CLDR plurals, and splicing.
 
 How a format uses it (see each module's docstring):
-1. Subclass `StringsFormat` (document.py): `decode(bytes) -> Decoded` and `scan(text)` yielding
+1. Subclass `StringsFormat` (_document.py): `decode(bytes) -> Decoded` and `scan(text)` yielding
    `Entry`s and `Edit`s in source order. Parsing, streaming units and writing are done here.
 2. For each string value: undo the container's escapes (JSON: jsontext.decode_string), choose
    the conventions (`active(text, candidates, always)`, conventions.py), and
@@ -24,7 +24,7 @@ How a format uses it (see each module's docstring):
 A value read in one place and written in another (a PO msgid into its msgstr) is an Entry whose
 span is where the translation goes (`write` escapes for it); one written differently per
 target (a PO file's `msgstr[n]` lines: as many as the target has forms) is one Entry whose value
-(any `values.Value`: po/messages.py's PluralMessage) renders the whole block for the language
+(any `values.Value`: po/_messages.py's PluralMessage) renders the whole block for the language
 asked, from segments of its own per target and category. `Segment.targets` (segments.py) makes the pipeline
 plan a segment only for those
 targets. `values.placeholders(text, conventions)` is the placeholder multiset a translation must
@@ -33,6 +33,8 @@ keep (tests; checks).
 
 from __future__ import annotations
 
+from ._document import SkippingStringsFormat, StringsFormat, StringsReader, Wanted
+from ._splice import Chunk, Edit, Entry, Item, StringsDocument, context_of
 from .conventions import (
     Convention,
     Conventions,
@@ -42,7 +44,6 @@ from .conventions import (
     literal_parts,
     looks_like_printf,
 )
-from .document import SkippingStringsFormat, StringsFormat, StringsReader, Wanted
 from .html_text import html_escaped
 from .icu import IcuError, parse_message
 from .merge import MergeCounts
@@ -60,7 +61,6 @@ from .plurals import (
     parse_plural_forms,
     plural_rules,
 )
-from .splice import Chunk, Edit, Entry, Item, StringsDocument, context_of
 from .target import MergeResult
 from .values import ParsedValue, Value, ValueSegment, located_value, parse_value
 

@@ -22,7 +22,7 @@ An empty value that hymt wrote itself for the same source text is hymt's, not a 
 (PO leaves a translation identical to its msgid empty). A bilingual format rewrites a whole
 member from the source's (`Leaf.rewrite`: the target's `<source>` or msgid_plural follows).
 
-A member is the same member in source and target by its path (outline.py); merge_writing.py
+A member is the same member in source and target by its path (outline.py); _merge_writing.py
 writes the target with the plan carried out.
 
 A translation that failed is written as a new file writes it (the source's words where the
@@ -40,7 +40,7 @@ from typing import Literal
 
 from ...outputs.entries import Archived, Record
 from ...reporting.report import OutdatedValue
-from .outdated import outdated_value
+from ._outdated import outdated_value
 from .outline import Container, KeyPath, Leaf, Member, Outline
 
 Fate = Literal["added", "unchanged", "updated", "kept", "restored", "skipped"]

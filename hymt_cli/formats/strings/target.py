@@ -1,6 +1,6 @@
 """A target file of strings that exists, merged rather than written anew (merge.py says how).
 
-The reader (document.py) is told, before its first unit, which target languages go into a file
+The reader (_document.py) is told, before its first unit, which target languages go into a file
 that exists (`TargetFile`): it is handed that file's bytes and what the manifest recorded of it
 (a `KeptFile`: outputs/ reads them, the format never opens a file), plans the merge, and marks
 in each unit which segments that language still needs (added or stale keys: `Unit.only`). The
@@ -29,7 +29,7 @@ from .merge import MergeCounts, MergePlan, digest, mass_removal, path_key
 from .outline import KeyPath, Leaf, Outline
 
 if TYPE_CHECKING:
-    from .splice import Entry
+    from ._splice import Entry
 
 
 class MergeFormat(Protocol):

@@ -1,7 +1,7 @@
 """One string value: its segments for the model, and its text again from their translations.
 
 `parse_value(text, conventions)` works on the value's text as the program reads it (the
-container's escapes already undone: see document.py). Its messages become segments:
+container's escapes already undone: see _document.py). Its messages become segments:
 - a plain value is one message; placeholders are HY-MT tags (conventions.py);
 - an ICU/Java MessageFormat value (icu.py) is a message whose complex arguments (`plural`,
   `select`, `selectordinal`, `choice`) are placeholders, and every branch text is a message of
@@ -31,10 +31,10 @@ from typing import Protocol
 from ...text.languages import written_for
 from ...text.tags import looks_like_tag
 from ..spans import Located, Span, locate, segment_text, splice_translation
+from ._message_pieces import message_pieces
 from .conventions import STRUCTURED, Convention, Conventions, escaper, literal_parts
 from .html_text import html_escaped
 from .icu import Complex, IcuError, Message, Placeholder, parse_message
-from .message_pieces import message_pieces
 from .plurals import PluralKind, category_note, missing_categories, nearest_form
 
 Source = Callable[[int, int], str]

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from ..spans import Span, SpanKind, locate
+from ._subtitle import Line, SubtitleFormat, line_error, lines_of
+from ._timing import Timing, TimingError, seconds
 from .cues import Cue, SubtitleDocument, cue_parts
-from .subtitle import Line, SubtitleFormat, line_error, lines_of
-from .timing import Timing, TimingError, seconds
 
 _SECTION = re.compile(r"\A[ \t]*\[([^\]]*)\][ \t]*\Z")
 _TOKEN = re.compile(r"\{[^}]*\}|\{[^}]*\Z|\\[Nnh]")

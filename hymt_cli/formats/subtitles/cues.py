@@ -3,7 +3,7 @@
 What every subtitle format shares once it has found its cues: a cue's text as a located segment
 (spans.py: inline markup as `<sN>` tags, the lines' breaks as "\\n"), its neighbours as the model's
 context (a sentence often runs over several cues), its place for a report ("cue 12"), and, once
-translated, its lines laid out again (layout.py) and measured (reading speed, line length).
+translated, its lines laid out again (_layout.py) and measured (reading speed, line length).
 Everything outside a cue's text (numbering, timings, settings, headers, styles, blank lines, the
 byte order mark) is the source's, byte for byte; so is a cue whose translation is its source.
 """
@@ -18,9 +18,9 @@ from ...qa.flags import Flag
 from ...text.segments import Segment
 from ...text.tags import TAG
 from ..spans import Located, Span, segment_text, splice_translation
-from .layout import Shape, embedded, lay_out, line_wise, rtl_marks, source_lines, width
+from ._layout import Shape, embedded, lay_out, line_wise, rtl_marks, source_lines, width
+from ._timing import Timing
 from .options import UNSPACED, SubtitleOptions, primary
-from .timing import Timing
 
 # A line break inside a cue's text, with any blank lines after it (SubRip text may have them).
 LINE_BREAK = re.compile(r"(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))*")

@@ -21,9 +21,9 @@ from collections.abc import Callable
 
 from ..html.escapes import escape_markup, spelled
 from ..spans import Span, SpanKind, locate
+from ._subtitle import Line, SubtitleFormat, line_error, lines_of
+from ._timing import ARROW, Timing, TimingError, timing_line
 from .cues import Cue, SubtitleDocument, cue_parts
-from .subtitle import Line, SubtitleFormat, line_error, lines_of
-from .timing import ARROW, Timing, TimingError, timing_line
 
 _TOKEN = re.compile(
     r"<(/?)([A-Za-z][A-Za-z0-9_]*)\b[^<>]*>|\{\\[^{}]*\}|\\[Nh]|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);"

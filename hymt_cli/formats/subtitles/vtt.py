@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable
 
 from ..spans import Span, locate
+from ._subtitle import SubtitleFormat, line_error, lines_of
+from ._timing import ARROW, TimingError, timing_line
 from .cues import Cue, SubtitleDocument, inner_parts, line_parts
-from .subtitle import SubtitleFormat, line_error, lines_of
-from .timing import ARROW, TimingError, timing_line
 
 _SIGNATURE = re.compile(r"\A\ufeff?WEBVTT(?:[ \t\r\n]|\Z)")
 _TOKEN = re.compile(r"<(/?)([^\s<>./]*)([^<>\r\n]*)>|&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);")

@@ -2,7 +2,7 @@
 any TOML whose string values are text.
 
 tomllib (the standard library) checks the document first, so a broken file gets its error with
-line and column; tomltext.py then finds every string's offsets, and each decoded value is
+line and column; _tomltext.py then finds every string's offsets, and each decoded value is
 checked against tomllib's before it is used. Values are spliced in place: keys, tables,
 comments, numbers, booleans, dates and each string's style (`"`, `'`, `\"\"\"`, `'''`) stay. A
 new value that a literal string cannot hold (a `'`, a line break) becomes a basic string.
@@ -34,8 +34,8 @@ from ..strings.conventions import Convention
 from ..strings.outline import Outline
 from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
-from .outline import toml_outline
-from .tomltext import Table, TomlString, encode, scan
+from ._outline import toml_outline
+from ._tomltext import Table, TomlString, encode, scan
 
 CANDIDATES = frozenset({Convention.TEMPLATE, Convention.PRINTF, Convention.BRACE, Convention.HTML})
 _KEY = re.compile(r"""^(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)""")

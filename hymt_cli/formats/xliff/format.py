@@ -51,10 +51,10 @@ from ..strings.shape import is_text
 from ..xmlscan import XmlEvent, decode_xml, escape_attribute, scan
 from ..xmlvalues import InlineKind, chain, content, escape_cdata, escape_text, gap_start
 from . import XliffOptions
-from .icu_inline import masked
-from .layouts import angular_note, angular_xliff, dotted_language
-from .outline import xliff_outline
-from .units import Scope, Unit, Walk, local
+from ._icu_inline import masked
+from ._layouts import angular_note, angular_xliff, dotted_language
+from ._outline import xliff_outline
+from ._units import Scope, Unit, Walk, local
 
 _PAIRS = frozenset({"g", "pc", "mrk"})
 _XML_TEXT = frozenset("&<>")
@@ -118,7 +118,7 @@ class XliffFormat(StringsFormat):
         return None  # an XLIFF file is strings wherever it lies
 
     def announce(self, target: Path) -> str | None:
-        """A new translation of an Angular project: angular.json must list it (layouts.py)."""
+        """A new translation of an Angular project: angular.json must list it (_layouts.py)."""
         return angular_note(target)
 
     def decode(self, data: bytes) -> Decoded:

@@ -3,7 +3,7 @@
 String scalars are spliced in place (ruamel.yaml's parser gives their offsets; the tree is never
 re-serialised): keys, anchors, aliases, merge keys, comments, tags, indentation and the quoting
 style of every value stay as written. What is sent: walk.py; how a new value is written (a
-plain scalar that cannot hold the translation becomes a double-quoted one): scalars.py.
+plain scalar that cannot hold the translation becomes a double-quoted one): _scalars.py.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from ..base import Decoded, DocumentDecodeError, FormatError, decode_utf8
 from ..layout import Layout, file_named_by_language, folder_per_language
 from ..strings import Item, PluralLanguages, SkippingStringsFormat
 from ..strings.outline import Outline
-from .outline import yaml_outline
-from .roots import root_of
+from ._outline import yaml_outline
+from ._roots import root_of
 from .walk import Walk
 
 
@@ -82,7 +82,7 @@ class YamlStringsFormat(SkippingStringsFormat):
             raise _format_error(exc) from None
 
     def starts_from_source(self, text: str) -> bool:
-        """A file of several locales (roots.py): its translation is the output file's subtree of
+        """A file of several locales (_roots.py): its translation is the output file's subtree of
         the target language, and an output that does not exist yet starts as the source."""
         root = root_of(text)
         return root is not None and root.kind == "locales"

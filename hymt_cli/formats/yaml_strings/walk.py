@@ -37,8 +37,8 @@ from ..strings import (
 from ..strings.conventions import Convention
 from ..strings.plurals import CATEGORIES, nearest_form
 from ..strings.shape import is_text
-from .roots import root_of
-from .scalars import is_string_scalar, write_scalar
+from ._roots import root_of
+from ._scalars import is_string_scalar, write_scalar
 
 DATA_KEYS = frozenset(
     {
@@ -116,7 +116,7 @@ class _Frame:
     kind: Literal["map", "seq"]
     flow: bool
     path: tuple[str, ...]
-    keys: tuple[str | int, ...]  # the path as outline.py names it (item numbers, not `[n]`)
+    keys: tuple[str | int, ...]  # the path as _outline.py names it (item numbers, not `[n]`)
     expect_key: bool = True
     key: str = ""
     key_start: int = 0
@@ -144,7 +144,7 @@ class Walk:
         self.wanted = wanted
         self.languages = languages
         self.root = root_of(text)
-        # A file of several locales: only the source locale's subtree is read (roots.py).
+        # A file of several locales: only the source locale's subtree is read (_roots.py).
         self.subtree = self.root.key if self.root is not None and self.root.kind == "locales" else None
         self.rooted = self.root is not None
         self.ascii_only = (
@@ -213,7 +213,7 @@ class Walk:
         return (*frame.keys, frame.key) if frame.kind == "map" else (*frame.keys, frame.count)
 
     def _outline_path(self, keys: tuple[str | int, ...]) -> tuple[str | int, ...]:
-        """A key path as outline.py names it: below the root key that names the language."""
+        """A key path as _outline.py names it: below the root key that names the language."""
         return keys[1:] if self.rooted else keys
 
     def _outside(self, keys: tuple[str | int, ...]) -> bool:
