@@ -7,9 +7,10 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 _UNSET: Any = object()
+_T = TypeVar("_T")
 
 
 class Deferred:
@@ -52,6 +53,12 @@ def lazy(target: str) -> Any:
     when first used: a format spec's `build` calls it, `walk_refusal`, `claims` and `needs` may be
     one, and so may `layouts` (`"...:PoFormat.layouts"`)."""
     return Deferred(target)
+
+
+def resolved(thing: _T | Deferred) -> _T:
+    """`thing` itself, or what it names where it is a `lazy(...)` (imported now)."""
+    found: _T = thing.resolve() if isinstance(thing, Deferred) else thing
+    return found
 
 
 def exports(package: str, table: Mapping[str, str]) -> Callable[[str], Any]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, overload
 
 from .errors import UsageError
-from .later import Deferred
+from .later import Deferred, resolved
 
 # The config file that declares settings for a folder (settings/_layers.py finds it); never an input.
 CONFIG_FILE = "hymt.toml"
@@ -302,13 +302,11 @@ class OptionSet:
 
     def of(self, kind: type[_T] | Deferred) -> Any:
         """The record of `kind` (a class, or a `lazy(...)` one, imported now), or its defaults."""
-        if isinstance(kind, Deferred):
-            kind = kind.resolve()
-        assert isinstance(kind, type)
-        record = self._records.get(kind)
+        found: type[Options] = resolved(kind)
+        record = self._records.get(found)
         if record is None:
-            return kind()
-        assert isinstance(record, kind)
+            return found()
+        assert isinstance(record, found)
         return record
 
     @overload
@@ -320,12 +318,9 @@ class OptionSet:
     def held(self, kind: type[_T] | Deferred) -> Any:
         """The record of `kind` given, or None (its defaults hold): a `lazy(...)` kind whose
         module is not imported yet has none, and is not imported for it."""
-        if isinstance(kind, Deferred):
-            if not kind.imported:
-                return None
-            kind = kind.resolve()
-        assert isinstance(kind, type)
-        return self._records.get(kind)
+        if isinstance(kind, Deferred) and not kind.imported:
+            return None
+        return self._records.get(resolved(kind))
 
     def with_records(self, *records: Options) -> OptionSet:
         return OptionSet([*self._records.values(), *records])

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import UsageError
-from ..later import Deferred, exports, lazy
+from ..later import Deferred, exports, lazy, resolved
 from ..options import Options, OptionSet
 from .base import (
     BatchEngine,
@@ -122,7 +122,7 @@ class EngineSpec:
     @property
     def option_type(self) -> type[Options] | None:
         """Its own options dataclass, imported."""
-        return self.options.resolve() if isinstance(self.options, Deferred) else self.options
+        return None if self.options is None else resolved(self.options)
 
 
 def _vllm(setup: EngineSetup) -> Engine:

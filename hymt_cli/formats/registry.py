@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..later import Deferred
+from ..later import Deferred, resolved
 from ..options import Options, OptionSet
 from .base import InputFormat
 from .document import SplicingFormat
@@ -66,7 +66,7 @@ class FormatSpec:
     @property
     def option_types(self) -> tuple[type[Options], ...]:
         """Its options dataclasses, imported."""
-        return tuple(o.resolve() if isinstance(o, Deferred) else o for o in self.options)
+        return tuple(resolved(o) for o in self.options)
 
 
 FORMATS: dict[str, FormatSpec] = {}
@@ -124,7 +124,7 @@ def path_marked(name: str, path: Path) -> Marked | None:
     spec = FORMATS.get(name)
     if spec is None:
         return None
-    layouts = spec.layouts.resolve() if isinstance(spec.layouts, Deferred) else spec.layouts
+    layouts = resolved(spec.layouts)
     if not layouts:
         return None
     from .layout import marked  # (a format with layouts: its paths name their language)

@@ -18,7 +18,7 @@ from ..engine import ENGINES
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..inputs.per_path import PathRule
-from ..later import Deferred
+from ..later import Deferred, resolved
 from ..options import Options, OptionSet, Setting, settings_of
 from ._generation import ModelSettings, SamplingSettings
 from ._run import RUN_GROUPS, InputSettings, LanguageSettings, MemorySettings, OutputSettings, ReportSettings
@@ -46,7 +46,7 @@ def known_groups() -> tuple[type[Options], ...]:
 def _groups(owners: list[type[Options] | Deferred]) -> tuple[type[Options], ...]:
     groups: list[type[Options]] = []
     for owner in owners:
-        kind = owner.resolve() if isinstance(owner, Deferred) else owner
+        kind = resolved(owner)
         if kind not in groups:
             groups.append(kind)
     return tuple(groups)
