@@ -29,8 +29,7 @@ _T = TypeVar("_T", bound=Options)
 def option_groups() -> tuple[type[Options], ...]:
     """The run's groups, then each registered format's and engine's options (once each), every
     one imported."""
-    formats = [o for f in FORMATS.values() for o in f.options]
-    return _groups([*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)])
+    return _groups(_owners())
 
 
 def known_groups() -> tuple[type[Options], ...]:
@@ -38,9 +37,12 @@ def known_groups() -> tuple[type[Options], ...]:
     (txt's); a group, a format's or an engine's options named `lazy(...)` are left out. A run
     whose flags, environment and config file give none of theirs reads these alone (the others'
     records: defaults)."""
+    return _groups([o for o in _owners() if isinstance(o, type)])
+
+
+def _owners() -> list[type[Options] | Deferred]:
     formats = [o for f in FORMATS.values() for o in f.options]
-    owners = [*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)]
-    return _groups([o for o in owners if isinstance(o, type)])
+    return [*RUN_GROUPS, *formats, *(e.options for e in ENGINES.values() if e.options is not None)]
 
 
 def _groups(owners: list[type[Options] | Deferred]) -> tuple[type[Options], ...]:
