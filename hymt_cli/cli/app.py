@@ -387,6 +387,13 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     _KNOWN_ONLY = _known_only(args)
     try:
+        return _dispatch(args)
+    finally:  # (for this command line only: typer's `app` run another way takes every setting)
+        _KNOWN_ONLY = False
+
+
+def _dispatch(args: list[str]) -> int:
+    try:
         code = app(
             args=bare_values(args, _settings()),
             prog_name="hymt",
