@@ -8,9 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import hymt_cli
+from code_scan import PACKAGE, imported_from, module_name
 
-PACKAGE = Path(hymt_cli.__file__).parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 FAN_OUT = 16
 # A package's __init__ that registers its members (every format, every engine) imports each of them:
@@ -20,24 +19,13 @@ REGISTRIES = {"formats/__init__.py", "engine/__init__.py"}
 HUBS = {"pipeline/driver.py": 25, "run/session.py": 21}
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def imported_modules(path: Path) -> set[str]:
     """The hymt_cli modules (or packages) that `path` imports, relative imports resolved."""
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    name = module_name(path)
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.add(module)
+            found.add(imported_from(path, node))
         elif isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
     return {module for module in found if module.split(".")[0] == "hymt_cli" and module != name}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from code_scan import imported_from
+
 import hymt_cli.formats
 
 FORMATS = Path(hymt_cli.formats.__file__).parent
@@ -40,15 +42,6 @@ ALLOWED = {
 }
 
 
-def _module_of(path: Path, node: ast.ImportFrom) -> str:
-    name = ".".join(path.relative_to(FORMATS.parent.parent).with_suffix("").parts)
-    package = name.rpartition(".")[0] if path.name != "__init__.py" else name.removesuffix(".__init__")
-    if not node.level:
-        return node.module or ""
-    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
-
-
 def _write_mode(call: ast.Call) -> bool:
     """A `.open(...)` call whose mode (first argument, or `mode=`) writes: w, a, x or +."""
     modes = [call.args[0]] if call.args else []
@@ -74,7 +67,7 @@ class _Scan(ast.NodeVisitor):
                 self.found.append((f"import {alias.name}", node.lineno))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        module = _module_of(self.path, node)
+        module = imported_from(self.path, node)
         for alias in node.names:
             bad = (
                 module in FORBIDDEN_MODULES
