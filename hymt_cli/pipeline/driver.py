@@ -303,14 +303,16 @@ class Pipeline:
         the window's dispatch takes their answers (engine.base.TakesEarlyRequests)."""
         if not self.engine.started or window.early_closed:  # (a dry run's never starts)
             return
-        planner = window.planner
-        new = planner.registered_since(window.early_seen)
-        if len(new) < EARLY_CHUNK:
-            return
         engine: object = self.engine.ready()  # (any engine; some take requests early)
+        if engine is None:  # still starting (or kept by an EngineKeeper): the next unit asks again
+            return
         if not isinstance(engine, TakesEarlyRequests):
             # never again for this window: each unit would copy the window's requests so far
             window.early_closed = True
+            return
+        planner = window.planner
+        new = planner.registered_since(window.early_seen)
+        if len(new) < EARLY_CHUNK:
             return
         room = engine.early_room()
         if room <= 0:
