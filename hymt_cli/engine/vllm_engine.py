@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..errors import EngineUnavailable, one_line
 from ..model.answer_decoder import AnswerDecoder
 from ..model.files import INSTALL_HINT, MODEL_HINT, check_local_model
+from . import vllm_sampler
 from .base import BatchLimits, EngineOptions, Generation, GenerationRequest, Sampling
 from .early import EarlyRequests, is_early
 from .kernel_pack import KernelCaches
@@ -82,6 +83,7 @@ class VllmEngine:
         self._early = EarlyRequests()
         self._llm: LLM | None = None
         self._trace: StepTrace | None = None
+        self.sampler = "vllm"  # hymt's sampler once the workers take it (vllm_sampler.py)
         route_vllm_logs_to_stderr(verbose)
         keep_kernel_caches()
         check_local_model(options.model)
@@ -99,6 +101,11 @@ class VllmEngine:
         kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
         if self._decoder is not None:
             kwargs["skip_tokenizer_init"] = True  # hymt decodes the answers (answer_decoder.py)
+        own_sampler = (
+            wants_own_sampler(options.vllm_options().sampler, on_cpu) and "worker_extension_cls" not in kwargs
+        )
+        if own_sampler:
+            kwargs["worker_extension_cls"] = vllm_sampler.EXTENSION
         if not on_cpu:
             self.limits = BatchLimits(CUDA_BATCH_TOKENS, CUDA_BATCH_REQUESTS)
         _inspect_model_in_process()
@@ -121,6 +128,8 @@ class VllmEngine:
             raise EngineUnavailable(
                 f"vLLM could not load model {options.model!r}: {one_line(exc)}", hint=MODEL_HINT
             ) from exc
+        if own_sampler and all(llm.collective_rpc(vllm_sampler.SWITCH)):
+            self.sampler = "topk-first"
         self.in_flight = int(IN_FLIGHT_SEQS * llm.llm_engine.vllm_config.scheduler_config.max_num_seqs)
         self._trace = StepTrace.attach(llm)
         phase("warming up")  # first use JIT-compiles the sampling kernels (~10 s on a fresh machine)
@@ -165,6 +174,8 @@ class VllmEngine:
             self.abort()
             if self._trace is not None:
                 self._trace.flush()
+                if self.sampler != "vllm":
+                    self._trace.note("sampler", self.sampler_counts())
 
     def early_room(self) -> int:
         """How many requests `send_early` would start now: what keeps vLLM's queue full."""
@@ -251,6 +262,19 @@ class VllmEngine:
         while self._tags:
             self.step()
 
+    @property
+    def llm(self) -> LLM:
+        """The `vllm.LLM` this engine drives: vLLM's own API (tests and benchmarks use it)."""
+        return self._open()
+
+    def sampler_counts(self) -> dict[str, int]:
+        """The steps each worker sampled with hymt's sampler and with vLLM's (vllm_sampler.py)."""
+        counts: dict[str, int] = {}
+        for worker in self._open().collective_rpc(vllm_sampler.COUNTS) if self.sampler != "vllm" else ():
+            for key, value in worker.items():
+                counts[key] = counts.get(key, 0) + value
+        return counts
+
     def _open(self) -> LLM:
         if self._llm is None:
             raise RuntimeError("the vLLM engine is closed")
@@ -277,6 +301,15 @@ class VllmEngine:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def wants_own_sampler(choice: str, on_cpu: bool) -> bool:
+    """Whether the engine samples with hymt's sampler (vllm_sampler.py). `auto` takes it where it
+    was measured to win: on a CPU, where vLLM's sampler sorts the whole vocabulary of every row
+    for top-p (a 1.8B-shape step's sampling 34x faster; bench/RESULTS.md). On a GPU it halved
+    the sampling's time in isolation but gave no end-to-end gain in the one H100 call that
+    measured it (hymt's engines there are bound by their hosts), so vLLM's stays there."""
+    return choice == "topk-first" or (choice == "auto" and on_cpu)
 
 
 def keep_kernel_caches() -> KernelCaches:

@@ -6,6 +6,7 @@ own name and `hymt serve-args` with no other edit."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ..errors import UsageError
 from ..options import Options, Panel, option, settings_of
@@ -57,6 +58,13 @@ class VllmOptions(Options):
         panel=Panel.MODEL,
         default_text="2 for a small model the memory holds, else 1",
         help="vLLM: engine processes per GPU (CPU: in all).",
+    )
+    sampler: Literal["auto", "topk-first", "vllm"] = option(
+        "auto",
+        "--sampler",
+        panel=Panel.MODEL,
+        default_text="auto: topk-first on a CPU, vllm on a GPU",
+        help="vLLM: hymt's sampler (vLLM's distribution, top-k first) or vLLM's own.",
     )
     enforce_eager: bool = option(
         False,

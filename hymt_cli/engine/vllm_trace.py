@@ -69,6 +69,11 @@ class StepTrace:
         core.get_output = traced_get_output
         processor.process_outputs = traced_process_outputs
 
+    def note(self, name: str, value: object) -> None:
+        """Something the engine says once, beside its steps (e.g. its sampler's counts)."""
+        path = self._path.with_name(f"{name}-{os.getpid()}.json")
+        path.write_text(json.dumps(value), encoding="utf-8")
+
     @classmethod
     def attach(cls, llm: Any) -> StepTrace | None:
         """A trace of `llm` when HYMT_VLLM_TRACE is set, else None."""

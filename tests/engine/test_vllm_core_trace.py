@@ -52,3 +52,7 @@ def test_the_engine_core_records_its_steps(tiny_model_dir: Path, tmp_path: Path)
     assert profile["all"]["steps"] == len([r for r in rows if r["reqs"] > 0])
     assert profile["mixed"]["steps"] >= 1 and profile["decode"]["steps"] >= 1
     assert 0 < profile["mixed_share"] < 1
+    # the engine's sampler says which path sampled its steps (hymt's, on a CPU)
+    (note,) = (tmp_path / "trace").glob("sampler-*.json")
+    counts = json.loads(note.read_text())
+    assert counts["topk_first"] >= 8 and counts["topk_first"] > counts["vllm"]
