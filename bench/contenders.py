@@ -56,6 +56,7 @@ def hymt_options(spec: dict):
             enforce_eager=spec["preset"] == "tiny",
             quantization=spec.get("quantization"),
             replicas=spec.get("replicas"),
+            sampler=spec.get("sampler", "auto"),
         ),
         extra=spec.get("engine_args") or {},
     )
