@@ -306,9 +306,9 @@ class VllmEngine:
 def wants_own_sampler(choice: str, on_cpu: bool) -> bool:
     """Whether the engine samples with hymt's sampler (vllm_sampler.py). `auto` takes it where it
     was measured to win: on a CPU, where vLLM's sampler sorts the whole vocabulary of every row
-    for top-p (a 1.8B-shape step's sampling 34x faster; bench/RESULTS.md). On a GPU it halved
-    the sampling's time in isolation but gave no end-to-end gain in the one H100 call that
-    measured it (hymt's engines there are bound by their hosts), so vLLM's stays there."""
+    for top-p (the 1.8B shape's generation 1.77x as fast; bench/RESULTS.md). On a GPU it gave
+    +10% to two engines that keep an H100 busy and -17% to one bound by its host, and its check
+    against vLLM's GPU sampler is not done with ties told apart, so vLLM's stays there."""
     return choice == "topk-first" or (choice == "auto" and on_cpu)
 
 

