@@ -133,6 +133,7 @@ def engine_ab(model: str, rows: int, tokens: int, rounds: int, kwargs: dict) -> 
             times[name].append(time.perf_counter() - t)
             assert all(len(o.outputs[0].token_ids) == tokens for o in outputs)
     counts = llm.collective_rpc(vllm_sampler.COUNTS)
+    check = check_round(llm, prompts, tokens)
     out = rows * tokens
     result = {name: statistics.median(values) for name, values in times.items()}
     print(
@@ -148,7 +149,40 @@ def engine_ab(model: str, rows: int, tokens: int, rounds: int, kwargs: dict) -> 
         "seconds": times,
         "median_s": result,
         "counts": counts,
+        "check": check,
     }
+
+
+def check_round(llm, prompts, tokens: int) -> list[dict]:
+    """One more round with hymt's sampler checking itself against vLLM's chain on every step
+    (SWITCH's `check`, where the worker supports it): HY-MT's sampling, and some requests with
+    frequency/presence penalties, a larger top-k, greedy decoding. Returns each worker's counts."""
+    from vllm import SamplingParams
+
+    from hymt_cli.engine import vllm_sampler
+
+    hymt = dict(temperature=0.7, top_p=0.6, top_k=20, repetition_penalty=1.05)
+    kinds = [
+        hymt,
+        {**hymt, "frequency_penalty": 0.3, "presence_penalty": 0.2},
+        {**hymt, "top_k": 50, "top_p": 0.9, "temperature": 1.0},
+        {**hymt, "temperature": 0.0},
+    ]
+    params = [
+        SamplingParams(**kinds[i % len(kinds)], max_tokens=tokens, ignore_eos=True)
+        for i in range(len(prompts))
+    ]
+    before = llm.collective_rpc(vllm_sampler.COUNTS)
+    llm.collective_rpc(vllm_sampler.SWITCH, args=(True, True))
+    llm.generate(prompts, params, use_tqdm=False)
+    llm.collective_rpc(vllm_sampler.SWITCH, args=(True, False))
+    after = llm.collective_rpc(vllm_sampler.COUNTS)
+    counts = [
+        {k: v - b.get(k, 0) if not k.startswith("check_") else v for k, v in a.items()}
+        for a, b in zip(after, before)
+    ]
+    print(f"check round, {len(prompts)} requests x {tokens} tokens, mixed settings: {counts}")
+    return counts
 
 
 def main() -> None:
@@ -176,7 +210,7 @@ def main() -> None:
     )
     results = {"device": where, "vocab": args.vocab, "steps": []}
     print(f"{where}, vocab {args.vocab}: one step's sampling, GPU ms (host ms of the call)")
-    for rows in (int(r) for r in args.rows.split(",")):
+    for rows in (int(r) for r in args.rows.split(",") if r):
         logits, metadata, batch = step(rows, args.vocab, args.device)
         theirs = Sampler()
         ours = Sampler()
