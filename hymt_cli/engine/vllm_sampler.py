@@ -183,7 +183,7 @@ class TopKFirstV2:
             logits, k, top_k=states.top_k.gpu[expanded_idx_mapping], temperature=temperature, top_p=top_p
         )
         if reference is not None:
-            _record_check(self.hymt_counts, reference, ids, scaled, temperature >= _EPS)
+            record_check(self.hymt_counts, reference, ids, scaled, temperature >= _EPS)
         return draw(ids, scaled, temperature).to(_int64()), logits
 
     def _hymt_reference(self, *args: Any) -> torch.Tensor:
@@ -245,7 +245,7 @@ def takes_known_sample(sampler_class: type) -> bool:
     return method is not None and tuple(inspect.signature(method).parameters) == V2_SAMPLE_PARAMETERS
 
 
-def _record_check(
+def record_check(
     counts: dict[str, int],
     reference: torch.Tensor,
     ids: torch.Tensor,

@@ -102,7 +102,7 @@ def test_the_self_check_tells_tied_rows_from_wrong_ones() -> None:
     reference = topk_topp_sampler.apply_top_k_top_p_pytorch(scaled_all, top_k, top_p).softmax(dim=-1)
     ids, scaled = candidates(logits.clone(), 20, top_k=top_k, temperature=temperature, top_p=top_p)
     counts: dict[str, int] = {}
-    vllm_sampler._record_check(counts, reference, ids, scaled, temperature >= 1e-5)
+    vllm_sampler.record_check(counts, reference, ids, scaled, temperature >= 1e-5)
     assert counts["check_rows"] == rows
     assert 0 < counts["check_tie_rows"] <= 32, "only flat rows tie past the fetched candidates"
     assert counts["check_max_kept"] > 20 + vllm_sampler.TIES
@@ -110,7 +110,7 @@ def test_the_self_check_tells_tied_rows_from_wrong_ones() -> None:
     assert counts["check_outside_ties_ppm"] > 1000
     # a wrong distribution is caught in the clean rows
     wrong: dict[str, int] = {}
-    vllm_sampler._record_check(wrong, reference, ids, scaled * 1.5, temperature >= 1e-5)
+    vllm_sampler.record_check(wrong, reference, ids, scaled * 1.5, temperature >= 1e-5)
     assert wrong["check_max_diff_ppm"] > 1000
 
 
