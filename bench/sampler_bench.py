@@ -231,7 +231,6 @@ def main() -> None:
             f"   hymt {hymt_gpu:7.2f} ms ({hymt_host:.2f})"
             f"   vLLM/hymt {vllm_gpu / hymt_gpu:.2f}x GPU, {vllm_host / hymt_host:.2f}x host"
         )
-        import torch
 
         def top_only(work, _metadata):
             return work.topk(28, dim=-1)

@@ -25,8 +25,9 @@ signature of vLLM 0.26; with `check`, it also runs vLLM's chain on a copy of eve
 and records how far the two distributions are apart.
 
 Every step the batch's settings are checked on the host (no GPU sync): anything else (logprobs,
-greedy-only batches, seeds, min-p, logit bias, bad words, frequency or presence penalties, no
-top-k or one above MAX_TOP_K, speculative decoding) goes to vLLM's sampler, unchanged.
+greedy-only batches, seeds, min-p, logit bias, bad words, no top-k or one above MAX_TOP_K,
+speculative decoding; in the CPU runner also frequency or presence penalties, which the GPU
+runner's own penalty kernel applies) goes to vLLM's sampler, unchanged.
 
 It reaches vLLM's worker process as `worker_extension_cls` (vLLM's extension point, in both
 fork and spawn starts); `LLM.collective_rpc(SWITCH)` then puts it in place of the worker's
@@ -317,7 +318,6 @@ def _idle(processor: Any) -> bool:
 
 def sample(logits: torch.Tensor, md: Any, k: int) -> torch.Tensor:
     """One token a row, drawn as vLLM's sampler would draw it (module docstring)."""
-
     ids, scaled = candidates(
         logits,
         k,
