@@ -20,9 +20,10 @@ hymt keeps k + TIES of them and vLLM all.
 vLLM has two model runners with two samplers: the CPU's (`TopKFirst` replaces its `forward`,
 as above) and the GPU's "V2" runner, whose sampler keeps every request's settings in arrays by
 request slot and counts the penalties' tokens on the GPU (`TopKFirstV2` replaces its `sample`:
-vLLM's own penalty kernel, then the same candidates). The GPU one is taken only for the `sample`
-signature of vLLM 0.26; with `check`, it also runs vLLM's chain on a copy of every step's logits
-and records how far the two distributions are apart.
+vLLM's own penalty kernel, then the same candidates; exactly k of them, since that runner's
+Triton top-k keeps exactly k and splits ties, where the PyTorch one keeps every tie). The GPU one
+is taken only for the `sample` signature of vLLM 0.26; with `check`, it also runs vLLM's chain on
+a copy of every step's logits and records how far the two distributions are apart.
 
 Every step the batch's settings are checked on the host (no GPU sync): anything else (logprobs,
 greedy-only batches, seeds, min-p, logit bias, bad words, no top-k or one above MAX_TOP_K,
@@ -181,7 +182,12 @@ class TopKFirstV2:
             states.top_p.gpu[expanded_idx_mapping] if (states.top_p.np[idx_mapping_np] != 1.0).any() else None
         )
         ids, scaled = candidates(
-            logits, k, top_k=states.top_k.gpu[expanded_idx_mapping], temperature=temperature, top_p=top_p
+            logits,
+            k,
+            top_k=states.top_k.gpu[expanded_idx_mapping],
+            temperature=temperature,
+            top_p=top_p,
+            keep_ties=False,  # as this runner's top-k kernel: exactly k, ties split
         )
         if reference is not None:
             record_check(self.hymt_counts, reference, ids, scaled, temperature >= _EPS)
@@ -255,12 +261,13 @@ def record_check(
 ) -> None:
     """How far hymt's probabilities are from vLLM's on the same step's sampled `rows` (greedy
     ones take the best candidate, as vLLM does), in millionths: the largest difference on a
-    candidate, and the largest mass vLLM gives to tokens hymt cannot draw; rows where more than
-    TIES tokens tie with the k-th candidate apart (`_ties`): hymt keeps k + TIES, vLLM all."""
+    candidate, and the largest mass vLLM gives to tokens hymt cannot draw; rows where vLLM keeps
+    more tokens than hymt fetched apart (`_ties`: ties with the k-th beyond k + TIES on the CPU
+    runner; on the GPU runner, rows where its Triton top-k stopped its search early)."""
     # compared best first: among tokens of equal logits, which ones a cut keeps is arbitrary
     mine = scaled[rows].softmax(dim=-1).sort(dim=-1, descending=True).values
     theirs = reference[rows].topk(ids.shape[1], dim=-1).values
-    # rows where vLLM keeps more tokens than hymt fetched (k + TIES): ties with the k-th
+    # rows where vLLM keeps more tokens than hymt fetched
     kept = (reference[rows] > 0).sum(dim=1)
     overflow = kept > ids.shape[1]
     clean = ~overflow
@@ -368,6 +375,7 @@ def candidates(
     top_p: torch.Tensor | None,
     seen: torch.Tensor | None = None,
     repetition_penalties: torch.Tensor | None = None,
+    keep_ties: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Each row's best tokens after the repetition penalty, best first (`k`, and up to TIES more
     tied with the k-th), and their logits divided by the temperature, with those top-k and top-p
@@ -375,11 +383,13 @@ def candidates(
     `logits` is changed in place (the penalized tokens are masked out of it).
 
     `seen`: each row's prompt and answer tokens, padded with a value >= the vocabulary's size.
-    A row's temperature below 1e-5 means greedy: its scaled logits are the plain ones."""
+    A row's temperature below 1e-5 means greedy: its scaled logits are the plain ones.
+    `keep_ties`: top-k keeps the tokens tied with the k-th too, as vLLM's PyTorch top-k does
+    (the CPU runner's); without, exactly k a row, as vLLM 0.26's Triton kernel on a GPU keeps."""
     import torch
 
     ninf = float("-inf")
-    fetched = min(k + TIES, logits.shape[1])
+    fetched = min(k + TIES if keep_ties else k, logits.shape[1])
     if seen is None or repetition_penalties is None:
         values, ids = logits.topk(fetched, dim=-1)
         values = values.float()
@@ -389,11 +399,12 @@ def candidates(
         merged = torch.cat((rest_values.float(), seen_values), dim=1)
         values, at = merged.topk(fetched, dim=-1)
         ids = torch.cat((rest_ids, seen_ids), dim=1).gather(1, at)
-    # vLLM keeps every token as good as a row's k-th: ties too (bf16 logits have many)
     rows = values.shape[0]
-    kth = torch.full((rows,), k) if top_k is None else top_k.clamp(max=k)
-    kth_values = values.gather(1, kth.to(device=values.device, dtype=torch.int64).sub(1).unsqueeze(1))
-    values.masked_fill_(values < kth_values, ninf)
+    kth = (torch.full((rows,), k) if top_k is None else top_k.clamp(max=k)).to(values.device, torch.int64)
+    if keep_ties:  # every token as good as a row's k-th stays: ties too (bf16 logits have many)
+        values.masked_fill_(values < values.gather(1, kth.sub(1).unsqueeze(1)), ninf)
+    else:  # a row's first top_k candidates, whatever ties with the last
+        values.masked_fill_(torch.arange(fetched, device=values.device) >= kth.unsqueeze(1), ninf)
     values.div_(torch.where(temperature < _EPS, 1.0, temperature).unsqueeze(1))
     if top_p is not None:
         probs = values.softmax(dim=-1)

@@ -78,6 +78,35 @@ def test_the_candidates_and_their_probabilities_are_vllms(dtype: str, seed: int)
     assert not torch.allclose(unpenalized, theirs, atol=1e-3)
 
 
+@pytest.mark.parametrize("seed", [0, 4])
+def test_exactly_k_candidates_as_the_gpu_runners_top_k_keeps(seed: int) -> None:
+    """vLLM 0.26's GPU runner filters with a Triton top-k that keeps exactly k tokens a row,
+    splitting ties with the k-th; TopKFirstV2 asks for the same (`keep_ties=False`). On bf16
+    logits full of ties: exactly each row's top_k kept before top-p, and the probabilities, best
+    first, those of vLLM's top-p applied to the row's k best (which of two tied tokens a cut
+    keeps is arbitrary in both)."""
+    from vllm.v1.sample.ops import topk_topp_sampler
+
+    logits, _, _, temperature, top_k, top_p = a_batch(16, seed, torch.bfloat16)
+    k = int(top_k.max())
+    ids, scaled = candidates(
+        logits.clone(), k, top_k=top_k, temperature=temperature, top_p=torch.ones(16), keep_ties=False
+    )
+    assert ids.shape[1] == k
+    assert torch.equal((scaled > float("-inf")).sum(dim=1), top_k), "exactly top_k a row, ties or not"
+    ids, scaled = candidates(
+        logits.clone(), k, top_k=top_k, temperature=temperature, top_p=top_p, keep_ties=False
+    )
+    mine = scaled.softmax(dim=-1).sort(dim=-1, descending=True).values
+    # the reference: each row's k best (torch.topk splits ties too), then vLLM's own top-p
+    scaled_all = logits.float().div(torch.where(temperature < 1e-5, 1.0, temperature).unsqueeze(1))
+    best = torch.full_like(scaled_all, float("-inf"))
+    for row, (values, at) in enumerate(zip(*scaled_all.topk(k, dim=-1))):
+        best[row, at[: top_k[row]]] = values[: top_k[row]]
+    theirs = topk_topp_sampler.apply_top_k_top_p_pytorch(best, None, top_p).softmax(dim=-1)
+    torch.testing.assert_close(mine, theirs.topk(k, dim=-1).values, atol=2e-6, rtol=1e-5)
+
+
 def test_without_penalties_the_candidates_are_the_plain_top_k() -> None:
     logits, _, _, temperature, top_k, top_p = a_batch(8, 3, torch.float32)
     ours = hymt_distribution(logits, None, None, temperature, top_k, top_p)
