@@ -101,8 +101,10 @@ class VllmEngine:
         kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
         if self._decoder is not None:
             kwargs["skip_tokenizer_init"] = True  # hymt decodes the answers (answer_decoder.py)
+        sharing = tuning.replicas_per_gpu if tuning else 1  # engines on this one GPU
         own_sampler = (
-            wants_own_sampler(options.vllm_options().sampler, on_cpu) and "worker_extension_cls" not in kwargs
+            wants_own_sampler(options.vllm_options().sampler, on_cpu, engines_per_gpu=sharing)
+            and "worker_extension_cls" not in kwargs
         )
         if own_sampler:
             kwargs["worker_extension_cls"] = vllm_sampler.EXTENSION
@@ -303,13 +305,14 @@ class VllmEngine:
         self.close()
 
 
-def wants_own_sampler(choice: str, on_cpu: bool) -> bool:
+def wants_own_sampler(choice: str, on_cpu: bool, engines_per_gpu: int = 1) -> bool:
     """Whether the engine samples with hymt's sampler (vllm_sampler.py). `auto` takes it where it
     was measured to win: on a CPU, where vLLM's sampler sorts the whole vocabulary of every row
-    for top-p (the 1.8B shape's generation 1.77x as fast; bench/RESULTS.md). On a GPU it gave
-    +10% to two engines that keep an H100 busy and -17% to one bound by its host, and its check
-    against vLLM's GPU sampler is not done with ties told apart, so vLLM's stays there."""
-    return choice == "topk-first" or (choice == "auto" and on_cpu)
+    for top-p (the 1.8B shape's generation 1.77x as fast), and where engines share a GPU, which
+    they keep busy (two of the 1.8B shape on an H100: +5-10%). One engine bound by its host ran
+    17% slower with it (more, smaller kernels a step), so a lone engine on a GPU keeps vLLM's
+    (bench/RESULTS.md, issue 37)."""
+    return choice == "topk-first" or (choice == "auto" and (on_cpu or engines_per_gpu > 1))
 
 
 def keep_kernel_caches() -> KernelCaches:

@@ -63,7 +63,7 @@ class VllmOptions(Options):
         "auto",
         "--sampler",
         panel=Panel.MODEL,
-        default_text="auto: topk-first on a CPU, vllm on a GPU",
+        default_text="auto: topk-first on a CPU or where engines share a GPU",
         help="vLLM: hymt's sampler (vLLM's distribution, top-k first) or vLLM's own.",
     )
     enforce_eager: bool = option(

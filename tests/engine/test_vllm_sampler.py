@@ -305,4 +305,7 @@ def test_a_real_engine_samples_with_it_and_leaves_the_rest_to_vllm(vllm_engine) 
 
 def test_auto_takes_hymts_sampler_where_it_was_measured_to_win() -> None:
     assert wants_own_sampler("auto", on_cpu=True) and not wants_own_sampler("auto", on_cpu=False)
+    # engines sharing a GPU keep it busy: there hymt's sampler won; a lone engine keeps vLLM's
+    assert wants_own_sampler("auto", on_cpu=False, engines_per_gpu=2)
+    assert not wants_own_sampler("vllm", on_cpu=False, engines_per_gpu=2)
     assert wants_own_sampler("topk-first", on_cpu=False) and not wants_own_sampler("vllm", on_cpu=True)
