@@ -205,7 +205,7 @@ def compare(rows: int, vocab: int, device: str, seed: int = 1) -> list[dict]:
     found = []
     for ties, logits in (("float32", raw), ("bf16-rounded", raw.to(torch.bfloat16).float())):
         for k, p, t in ((20, 0.6, 0.7), (50, 0.9, 1.0)):
-            top_k = torch.full((rows,), k, dtype=torch.int64, device=device)
+            top_k = torch.full((rows,), k, dtype=torch.int32, device=device)  # as vLLM keeps it
             top_p = torch.full((rows,), p, device=device)
             temperature = torch.full((rows,), t, device=device)
             theirs = apply_top_k_top_p(logits.clone().div_(t), top_k, top_p).softmax(dim=-1)
