@@ -14,8 +14,8 @@ rest, merged with the penalized ones, gives the same k candidates vLLM's filter 
 temperature, top-p, the softmax and the sampling then run on k values a request. The result is
 vLLM's distribution: the same candidates, the same probabilities (tests/engine/
 test_vllm_sampler.py compares them with vLLM's own functions); only the random draws differ,
-and where more than TIES tokens tie with the k-th candidate (the flat logits of random weights),
-hymt keeps k + TIES of them and vLLM all.
+and, in the CPU runner, where more than TIES tokens tie with the k-th candidate (the flat logits
+of random weights), hymt keeps k + TIES of them and vLLM all.
 
 vLLM has two model runners with two samplers: the CPU's (`TopKFirst` replaces its `forward`,
 as above) and the GPU's "V2" runner, whose sampler keeps every request's settings in arrays by
@@ -178,13 +178,11 @@ class TopKFirstV2:
         )
         states = self.sampling_states
         temperature = states.temperature.gpu[expanded_idx_mapping]
-        top_p = (
-            states.top_p.gpu[expanded_idx_mapping] if (states.top_p.np[idx_mapping_np] != 1.0).any() else None
-        )
+        top_k, top_p = states.get_top_k_top_p(expanded_idx_mapping, idx_mapping_np)  # None: not used
         ids, scaled = candidates(
             logits,
             k,
-            top_k=states.top_k.gpu[expanded_idx_mapping],
+            top_k=top_k,
             temperature=temperature,
             top_p=top_p,
             keep_ties=False,  # as this runner's top-k kernel: exactly k, ties split
@@ -241,7 +239,11 @@ V2_SAMPLE_PARAMETERS = (
 def _is_v2_sampler(sampler: Any) -> bool:
     """Whether `sampler` is the GPU runner's, of the version TopKFirstV2 was written against."""
     needed = ("sampling_states", "penalties_state", "logit_bias_state", "bad_words_state")
-    return all(hasattr(sampler, name) for name in needed) and takes_known_sample(type(sampler))
+    return (
+        all(hasattr(sampler, name) for name in needed)
+        and hasattr(sampler.sampling_states, "get_top_k_top_p")
+        and takes_known_sample(type(sampler))
+    )
 
 
 def takes_known_sample(sampler_class: type) -> bool:
