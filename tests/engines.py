@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from hymt_cli.engine.base import BatchEngine, Engine, EngineOptions, Generation, GenerationRequest
@@ -85,7 +86,9 @@ def identity_replica(on_phase: Callable[[str], None]) -> Engine:
     """An identity engine in a replica process. Environment (the replica slot's):
     HYMT_TEST_DIE_AFTER=N: the process exits hard after answering N requests;
     HYMT_TEST_FAIL_START=1: building fails; HYMT_TEST_LOG=DIR: writes DIR/<pid>.start and
-    DIR/<pid>.ready with the time, so that tests can see the start order."""
+    DIR/<pid>.ready with the time, so that tests can see the start order; HYMT_TEST_STUCK=FILE:
+    the engine starts a process of its own (pid written to FILE) and the replica ignores SIGTERM,
+    as one whose engine shutdown outlasts the stop's grace period."""
     import os
     import time
     from pathlib import Path
@@ -98,6 +101,8 @@ def identity_replica(on_phase: Callable[[str], None]) -> Engine:
     on_phase("building")
     if os.environ.get("HYMT_TEST_FAIL_START"):
         raise RuntimeError("this replica cannot start")
+    if os.environ.get("HYMT_TEST_STUCK"):  # an engine with a process of its own that ignores SIGTERM
+        _start_stuck_child(Path(os.environ["HYMT_TEST_STUCK"]))
     time.sleep(float(os.environ.get("HYMT_TEST_START_S", "0")))
     if log:
         Path(log, f"{os.environ.get('HYMT_TEST_NAME', os.getpid())}.ready").write_text(repr(time.time()))
@@ -105,6 +110,16 @@ def identity_replica(on_phase: Callable[[str], None]) -> Engine:
     if os.environ.get("HYMT_TEST_TRICKLE"):
         return _Trickle(int(os.environ["HYMT_TEST_TRICKLE"]))
     return _Dying(IdentityEngine(), die_after) if die_after else IdentityEngine()
+
+
+def _start_stuck_child(pid_file: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    pid_file.write_text(str(child.pid))
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 class _Trickle(BatchEngine):

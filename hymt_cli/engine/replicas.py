@@ -23,6 +23,7 @@ import os
 import queue
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,12 +33,15 @@ from typing import Any, Protocol, runtime_checkable
 from ..errors import EngineUnavailable, one_line
 from .base import BatchLimits, Engine, Generation, GenerationRequest, StartGate
 from .early import EarlyRequests, is_early
+from .process_tree import descendants, end_leftovers
 
 BATCH_IN_FLIGHT = 256  # requests queued per replica for an engine that answers batches
 _SEND_CHUNK = 512  # requests per message to a replica
 _DEAL = 32  # requests handed to one replica before the next one gets its turn
 _GATE_POLL = 0.2  # seconds between looks at an early start's gate
+_CLOSE_WAIT = 60.0  # seconds the replicas get to close their engines when asked to
 _STOP_WAIT = 10.0  # seconds a stopped replica gets to end its engine's processes
+_LEFTOVER_WAIT = 2.0  # seconds its processes get to end once it is gone (then SIGKILL)
 
 
 @runtime_checkable
@@ -377,29 +381,51 @@ class ReplicaEngine:
     def _stop_now(self) -> None:
         """Stop replicas still starting (they read no message before they are ready): SIGTERM,
         which a replica turns into an orderly exit that stops its engine's own processes too."""
+        trees = self._trees()
         for replica in self._replicas:
             if replica.process.is_alive():
                 replica.process.terminate()
+        deadline = time.monotonic() + _STOP_WAIT  # one grace period for all: they stop together
         for replica in self._replicas:
-            replica.process.join(timeout=_STOP_WAIT)
-            if replica.process.is_alive():
-                replica.process.kill()
-                replica.process.join(timeout=_STOP_WAIT)
+            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             replica.dead = True
+        self._end(trees)
 
     def close(self) -> None:
         """Stop every replica (each closes its engine); safe to call twice."""
         atexit.unregister(self._stop_at_exit)
+        trees = self._trees()
         for replica in self._replicas:
             if not replica.dead:
                 self._send(replica, ("close", None))
+        deadline = time.monotonic() + _CLOSE_WAIT
         for replica in self._replicas:
-            replica.process.join(timeout=60)
+            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             if replica.process.is_alive():
                 replica.process.terminate()
-                replica.process.join(timeout=10)
+        deadline = time.monotonic() + _STOP_WAIT
+        for replica in self._replicas:
+            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             replica.dead = True
             replica.conn.close()
+        self._end(trees)
+
+    def _trees(self) -> list[list[Any]]:
+        """The processes each running replica has started. (Only running ones: the pid of a
+        replica that ended and was reaped may be another process's by now.)"""
+        return [descendants(r.process.pid) if r.process.is_alive() else [] for r in self._replicas]
+
+    def _end(self, trees: list[list[Any]]) -> None:
+        """SIGKILL replicas that did not stop in time, then what is left of the processes each had
+        started (its engine's, which would outlive it: process_tree.py)."""
+        leftovers = {p.pid: p for tree in trees for p in tree}
+        for replica in self._replicas:
+            if replica.process.is_alive():
+                leftovers.update((p.pid, p) for p in descendants(replica.process.pid))  # started since
+                replica.process.kill()
+        for replica in self._replicas:
+            replica.process.join(timeout=_STOP_WAIT)
+        end_leftovers(list(leftovers.values()), _LEFTOVER_WAIT)
 
     def __enter__(self) -> ReplicaEngine:
         return self

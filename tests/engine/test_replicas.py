@@ -5,6 +5,7 @@ one test (`vllm` marker, about a minute)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,46 @@ def test_large_requests_and_a_slow_reader_do_not_deadlock() -> None:
         worker.join(timeout=120)
         assert not worker.is_alive(), f"stalled after {len(got)} answers"
     assert sorted(got) == list(range(len(big)))
+
+
+def _running(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_a_replica_that_outlasts_its_stop_is_killed_with_its_engines_processes(tmp_path: Path) -> None:
+    """SIGTERM ignored (as by a replica whose engine shutdown outlasts the grace period on a loaded
+    machine): the replica is killed, and the process its engine started goes too instead of
+    running on, orphaned (vLLM's engine core keeps no watch on its parent)."""
+    import threading
+
+    from hymt_cli.engine.base import StartGate
+
+    child_pid = tmp_path / "child.pid"
+    gate = StartGate()
+
+    def abandon_once_the_engine_runs() -> None:
+        while not child_pid.exists():
+            time.sleep(0.05)
+        gate.abandon()
+
+    threading.Thread(target=abandon_once_the_engine_runs, daemon=True).start()
+    stuck = ReplicaSlot("stuck", {"HYMT_TEST_STUCK": str(child_pid), "HYMT_TEST_START_S": "120"})
+    with pytest.raises(EngineUnavailable, match="not needed"):
+        ReplicaEngine(identity_replica, [stuck], gate=gate)
+    child = int(child_pid.read_text())
+    assert not _running(child), "the engine's process outlived its replica"
+
+
+def test_closing_ends_the_processes_a_replicas_engine_left_running(tmp_path: Path) -> None:
+    child_pid = tmp_path / "child.pid"
+    leaky = ReplicaSlot("leaky", {"HYMT_TEST_STUCK": str(child_pid)})
+    with ReplicaEngine(identity_replica, [leaky]) as engine:
+        assert len(engine.generate(asks(3))) == 3
+        child = int(child_pid.read_text())
+        assert _running(child)
+    assert not _running(child), "the engine's process outlived the closed engine"
