@@ -68,11 +68,14 @@ ACTIVATION_RESERVE = 6 * GIB  # per engine: activations, sampler buffers, CUDA g
 # engines of 2048 sequences did not fit an 80 GB card.
 KV_TOKENS_PER_SEQ = 160
 MIN_SEQS = 128
-# FP8 (Hopper and later). On the 1.8B shape FP8 weights gave nothing (issue 12's probe: the
-# model is bound by the host). On the 7B shape, hymt end to end on an H200: 17,371 out tok/s
-# with FP8 weights against 14,198 in bf16, +22% (bench/RESULTS.md, 2026-12-02 call C); an FP8
-# KV cache fails on vLLM 0.26 with this model (its query quantization). Random weights cannot
-# tell what FP8 does to translations: `--engine-arg quantization=null` keeps bf16.
+# FP8 (Hopper and later). On the 7B shape FP8 weights win wherever measured: +22% over bf16 on
+# an H200 and on H100s, hymt end to end (bench/RESULTS.md, issue 37's sixth session: 19,227 out
+# tok/s against 15,719). On the 1.8B shape they win only where the GPU is the bound (+12-17% on
+# a fast H100 host with two engines; nothing with one engine bound by its host); they stay off
+# there: a small model is the likelier to lose quality, which random weights cannot show, and a
+# default that followed the host's speed would translate one job differently on two machines.
+# An FP8 KV cache fails on vLLM 0.26 with this model (its query quantization).
+# `--engine-arg quantization=null` keeps bf16; `--quantization fp8` turns FP8 on.
 FP8_MIN_PARAMS: int | None = SMALL_MODEL_PARAMS  # None: FP8 weights are never chosen by default
 FP8_KV_MIN_PARAMS: int | None = None  # None: an FP8 KV cache is never chosen by default
 FP8_MIN_CAPABILITY = (8, 9)
