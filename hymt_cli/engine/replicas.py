@@ -41,7 +41,7 @@ _DEAL = 32  # requests handed to one replica before the next one gets its turn
 _GATE_POLL = 0.2  # seconds between looks at an early start's gate
 _CLOSE_WAIT = 60.0  # seconds the replicas get to close their engines when asked to
 _STOP_WAIT = 10.0  # seconds a stopped replica gets to end its engine's processes
-_LEFTOVER_WAIT = 2.0  # seconds its processes get to end once it is gone (then SIGKILL)
+_LEFTOVER_WAIT = 5.0  # seconds its processes get to end once it is gone (then SIGKILL)
 
 
 @runtime_checkable
