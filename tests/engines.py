@@ -112,6 +112,16 @@ def identity_replica(on_phase: Callable[[str], None]) -> Engine:
     return _Dying(IdentityEngine(), die_after) if die_after else IdentityEngine()
 
 
+def process_running(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie, ended but not yet reaped, does not)."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def _start_stuck_child(pid_file: Path) -> None:
     import signal
     import subprocess

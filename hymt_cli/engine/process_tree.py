@@ -28,19 +28,15 @@ def descendants(pid: int | None) -> list[Any]:
         return []
 
 
-def end_leftovers(processes: list[Any], grace: float) -> list[int]:
+def end_leftovers(processes: list[Any], grace: float) -> None:
     """Give `processes` `grace` seconds to end by themselves, then SIGKILL those still running
-    (psutil checks each is still the process listed, not a new one with its pid). Returns the
-    pids that had to be killed."""
+    (psutil checks each is still the process listed, not a new one with its pid)."""
     if psutil is None or not processes:
-        return []
+        return
     _, running = psutil.wait_procs(processes, timeout=grace)
-    killed = []
     for process in running:
         try:
             process.kill()
-            killed.append(process.pid)
         except psutil.Error:
             pass
     psutil.wait_procs(running, timeout=grace)
-    return killed

@@ -385,9 +385,8 @@ class ReplicaEngine:
         for replica in self._replicas:
             if replica.process.is_alive():
                 replica.process.terminate()
-        deadline = time.monotonic() + _STOP_WAIT  # one grace period for all: they stop together
+        self._join_all(_STOP_WAIT)
         for replica in self._replicas:
-            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             replica.dead = True
         self._end(trees)
 
@@ -398,17 +397,21 @@ class ReplicaEngine:
         for replica in self._replicas:
             if not replica.dead:
                 self._send(replica, ("close", None))
-        deadline = time.monotonic() + _CLOSE_WAIT
+        self._join_all(_CLOSE_WAIT)
         for replica in self._replicas:
-            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             if replica.process.is_alive():
                 replica.process.terminate()
-        deadline = time.monotonic() + _STOP_WAIT
+        self._join_all(_STOP_WAIT)
         for replica in self._replicas:
-            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
             replica.dead = True
             replica.conn.close()
         self._end(trees)
+
+    def _join_all(self, seconds: float) -> None:
+        """Wait up to `seconds` in all (not each) for the replicas to end: they stop together."""
+        deadline = time.monotonic() + seconds
+        for replica in self._replicas:
+            replica.process.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _trees(self) -> list[list[Any]]:
         """The processes each running replica has started. (Only running ones: the pid of a
@@ -423,8 +426,7 @@ class ReplicaEngine:
             if replica.process.is_alive():
                 leftovers.update((p.pid, p) for p in descendants(replica.process.pid))  # started since
                 replica.process.kill()
-        for replica in self._replicas:
-            replica.process.join(timeout=_STOP_WAIT)
+        self._join_all(_STOP_WAIT)
         end_leftovers(list(leftovers.values()), _LEFTOVER_WAIT)
 
     def __enter__(self) -> ReplicaEngine:

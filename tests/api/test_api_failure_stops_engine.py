@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
 import pytest
 from clirun import environment
+from engines import process_running
 
 SCRIPT = """\
 import json, sys
@@ -65,13 +65,6 @@ def test_an_exception_in_the_callers_code_stops_the_engine_processes(
     deadline = time.monotonic() + 15
     alive = started
     while alive and time.monotonic() < deadline:
-        alive = [pid for pid in started if _running(pid)]
+        alive = [pid for pid in started if process_running(pid)]
         time.sleep(0.5)
     assert alive == [], f"engine processes left running after the script ended: {alive}"
-
-
-def _running(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False

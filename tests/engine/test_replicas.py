@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from engines import identity_replica, with_vllm
+from engines import identity_replica, process_running, with_vllm
 from pipelines import make_pipeline, sources_of
 
 from hymt_cli.engine.base import EngineOptions, GenerationRequest, Sampling
@@ -147,15 +147,6 @@ def test_large_requests_and_a_slow_reader_do_not_deadlock() -> None:
     assert sorted(got) == list(range(len(big)))
 
 
-def _running(pid: int) -> bool:
-    import psutil
-
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-
-
 def test_a_replica_that_outlasts_its_stop_is_killed_with_its_engines_processes(tmp_path: Path) -> None:
     """SIGTERM ignored (as by a replica whose engine shutdown outlasts the grace period on a loaded
     machine): the replica is killed, and the process its engine started goes too instead of
@@ -177,7 +168,7 @@ def test_a_replica_that_outlasts_its_stop_is_killed_with_its_engines_processes(t
     with pytest.raises(EngineUnavailable, match="not needed"):
         ReplicaEngine(identity_replica, [stuck], gate=gate)
     child = int(child_pid.read_text())
-    assert not _running(child), "the engine's process outlived its replica"
+    assert not process_running(child), "the engine's process outlived its replica"
 
 
 def test_closing_ends_the_processes_a_replicas_engine_left_running(tmp_path: Path) -> None:
@@ -186,5 +177,5 @@ def test_closing_ends_the_processes_a_replicas_engine_left_running(tmp_path: Pat
     with ReplicaEngine(identity_replica, [leaky]) as engine:
         assert len(engine.generate(asks(3))) == 3
         child = int(child_pid.read_text())
-        assert _running(child)
-    assert not _running(child), "the engine's process outlived the closed engine"
+        assert process_running(child)
+    assert not process_running(child), "the engine's process outlived the closed engine"
