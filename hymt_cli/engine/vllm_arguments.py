@@ -16,6 +16,7 @@ from ..errors import EngineUnavailable
 from ..model.prompts import CONTEXT_TOKENS
 from .base import EngineOptions, GenerationRequest, Sampling
 from .tuning import GIB, Gpu, ModelShape, Tuning, graphs, tune, visible_gpus
+from .vllm_model_impl import steer_model_impl
 
 if TYPE_CHECKING:
     from vllm import SamplingParams
@@ -93,11 +94,18 @@ def sampling_params(
 
 
 def llm_kwargs(
-    options: EngineOptions, sampling: Sampling, *, on_cpu: bool, tuning: Tuning | None = None
+    options: EngineOptions,
+    sampling: Sampling,
+    *,
+    on_cpu: bool,
+    tuning: Tuning | None = None,
+    notes: list[str] | None = None,
 ) -> LlmArgs:
     """Arguments for `vllm.LLM`: the tuning rule's settings (GPU), under what the user set (vLLM's
-    options declared `engine_arg`, then `--engine-arg`)."""
+    options declared `engine_arg`, then `--engine-arg`). `notes` hears what hymt chose for vLLM
+    beyond the rule, in words (vllm_model_impl.py)."""
     vllm = options.vllm_options()
+    config = model_config(options)
     kwargs: LlmArgs = dict(
         model=options.model,
         revision=options.revision,
@@ -105,7 +113,7 @@ def llm_kwargs(
         dtype=options.dtype,
         seed=sampling.seed if sampling.seed is not None else 0,
     )
-    max_model_len = options.max_model_len or default_max_model_len(options)
+    max_model_len = options.max_model_len or default_max_model_len(options, config)
     if max_model_len is not None:
         kwargs["max_model_len"] = max_model_len
     if on_cpu:
@@ -126,18 +134,30 @@ def llm_kwargs(
         kwargs["compilation_config"] = graphs(
             min(int(kwargs["max_num_seqs"]), int(kwargs["max_num_batched_tokens"]))
         )
+    why = steer_model_impl(kwargs, getattr(config, "architectures", None) or ())
+    if why is not None and notes is not None:
+        notes.append(why)
     return kwargs
 
 
-def default_max_model_len(options: EngineOptions) -> int | None:
-    """CONTEXT_TOKENS (8192), or less when the model's own context is shorter (vLLM rejects longer)."""
+def model_config(options: EngineOptions) -> Any:
+    """The model's transformers config; None where it does not load here (vLLM will report an
+    unloadable model itself, with its own words)."""
     try:
         from transformers import AutoConfig
 
-        config = AutoConfig.from_pretrained(
+        return AutoConfig.from_pretrained(
             options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
         )
-    except Exception:  # vLLM will report an unloadable model itself, with its own words
+    except Exception:
+        return None
+
+
+def default_max_model_len(options: EngineOptions, config: Any = None) -> int | None:
+    """CONTEXT_TOKENS (8192), or less when the model's own context is shorter (vLLM rejects
+    longer). `config`: the model's, loaded already."""
+    config = config if config is not None else model_config(options)
+    if config is None:
         return CONTEXT_TOKENS
     text_config = getattr(config, "get_text_config", lambda: config)()
     model_max = getattr(text_config, "max_position_embeddings", None)

@@ -98,7 +98,8 @@ class VllmEngine:
         on_cpu = current_platform.is_cpu()
         if not on_cpu and tuning is None:
             tuning = tune_one_engine(options)
-        kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning)
+        notes: list[str] = []
+        kwargs = llm_kwargs(options, sampling, on_cpu=on_cpu, tuning=tuning, notes=notes)
         if self._decoder is not None:
             kwargs["skip_tokenizer_init"] = True  # hymt decodes the answers (answer_decoder.py)
         sharing = tuning.replicas_per_gpu if tuning else 1  # engines on this one GPU
@@ -118,7 +119,8 @@ class VllmEngine:
             # the engine core inherits when it forks. H200: the engine's start 17.3 s -> 11.7-13.4 s
             # (bench/start_probe.py profile --measure-only [--freeze]). Never in a caller's process.
             gc.freeze()
-        phase(f"loading the model ({weights_of(kwargs)}), sizing the KV cache, capturing CUDA graphs")
+        loading = "; ".join([weights_of(kwargs), *notes])
+        phase(f"loading the model ({loading}), sizing the KV cache, capturing CUDA graphs")
         try:
             with (
                 _stdout_to_stderr(),
