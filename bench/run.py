@@ -45,6 +45,7 @@ import argparse
 import json
 import os
 import pickle
+import shutil
 import signal
 import subprocess
 import sys
@@ -102,6 +103,10 @@ def run_worker(base: dict, name: str, kind: str, timeout: float, **extra) -> dic
             print(f"== {name}: skipped, the --deadline is near", flush=True)
             return dict(name=name, rc="skipped")
     work = Path(base["work"])
+    # an earlier run's result and traces in the same work folder (a warm machine's second call)
+    # must not stand in for this one's, if this one is cut before it writes its own
+    (work / f"{name}.json").unlink(missing_ok=True)
+    shutil.rmtree(work / f"trace-{name}", ignore_errors=True)
     env = dict(extra.pop("env", {}))
     if name in base.get("fresh_cache", ()):  # an empty compile/kernel cache: a CI runner without one
         cache = work / f"cache-{name}"
