@@ -145,19 +145,28 @@ class ModelShape:
         """The shape of the model to load: a local folder, or a hub model already cached."""
         if (Path(options.model) / "config.json").is_file():
             return cls.of_folder(options.model, options.dtype)
+        config = model_config(options)  # None: offline and not cached: no shape, safe defaults
         try:
-            from transformers import AutoConfig
-
-            config = AutoConfig.from_pretrained(
-                options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
-            )
-            return cls.from_config(config.to_dict(), options.dtype)
-        except Exception:  # offline and not cached, or an unusual config: no shape, safe defaults
+            return None if config is None else cls.from_config(config.to_dict(), options.dtype)
+        except Exception:  # an unusual config: no shape, safe defaults
             return None
 
     @property
     def small(self) -> bool:
         return self.active_params <= SMALL_MODEL_PARAMS
+
+
+def model_config(options: EngineOptions) -> Any:
+    """The model's transformers config (a local folder, or a hub model, cached or downloaded);
+    None where it does not load here (vLLM reports an unloadable model itself, in its own words)."""
+    try:
+        from transformers import AutoConfig
+
+        return AutoConfig.from_pretrained(
+            options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
+        )
+    except Exception:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EngineUnavailable
 from ..model.prompts import CONTEXT_TOKENS
 from .base import EngineOptions, GenerationRequest, Sampling
-from .tuning import GIB, Gpu, ModelShape, Tuning, graphs, tune, visible_gpus
+from .tuning import GIB, Gpu, ModelShape, Tuning, graphs, model_config, tune, visible_gpus
 from .vllm_model_impl import steer_model_impl
 
 if TYPE_CHECKING:
@@ -138,19 +138,6 @@ def llm_kwargs(
     if why is not None and notes is not None:
         notes.append(why)
     return kwargs
-
-
-def model_config(options: EngineOptions) -> Any:
-    """The model's transformers config; None where it does not load here (vLLM will report an
-    unloadable model itself, with its own words)."""
-    try:
-        from transformers import AutoConfig
-
-        return AutoConfig.from_pretrained(
-            options.model, revision=options.revision, trust_remote_code=options.trust_remote_code
-        )
-    except Exception:
-        return None
 
 
 def default_max_model_len(options: EngineOptions, config: Any = None) -> int | None:
