@@ -26,7 +26,8 @@ def steer_model_impl(kwargs: MutableMapping[str, object], architectures: Iterabl
     kv_dtype = str(kwargs.get("kv_cache_dtype") or "auto")
     if not kv_dtype.startswith("fp8") or kwargs.get("model_impl") not in (None, "auto"):
         return None
-    failing = sorted(QUERY_3D_NATIVE.intersection(architectures))
+    # the model's config.json is untrusted: its list may hold anything, strings are names
+    failing = sorted(a for a in architectures if isinstance(a, str) and a in QUERY_3D_NATIVE)
     if not failing:
         return None
     kwargs["model_impl"] = TRANSFORMERS

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -30,11 +31,13 @@ def test_an_fp8_kv_cache_takes_the_transformers_implementation(kv_dtype: str) ->
         ({"kv_cache_dtype": "bfloat16"}, HUNYUAN),
         ({"kv_cache_dtype": "fp8"}, ["LlamaForCausalLM"]),  # vLLM's own model flattens its query
         ({"kv_cache_dtype": "fp8"}, []),  # a config without architectures
+        ({"kv_cache_dtype": "fp8"}, [{"not": "a name"}, ["HunYuanDenseV1ForCausalLM"], None]),  # hostile
+        ({"kv_cache_dtype": "fp8"}, "HunYuanDenseV1ForCausalLM"),  # a string, not a list: its letters
         ({"kv_cache_dtype": "fp8", "model_impl": "vllm"}, HUNYUAN),  # the user chose
         ({"kv_cache_dtype": "fp8", "model_impl": "transformers"}, HUNYUAN),
     ],
 )
-def test_everything_else_is_left_as_it_is(kwargs: dict[str, object], architectures: list[str]) -> None:
+def test_everything_else_is_left_as_it_is(kwargs: dict[str, object], architectures: Any) -> None:
     before = dict(kwargs)
     assert steer_model_impl(kwargs, architectures) is None
     assert kwargs == before
