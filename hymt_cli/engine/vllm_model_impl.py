@@ -31,7 +31,4 @@ def steer_model_impl(kwargs: MutableMapping[str, object], architectures: Iterabl
     if not failing:
         return None
     kwargs["model_impl"] = TRANSFORMERS
-    return (
-        f"{kv_dtype} KV cache: vLLM's Transformers implementation of {failing[0]} "
-        "(vLLM's own one hands FP8 attention a query it cannot take)"
-    )
+    return f"{kv_dtype} KV cache, on vLLM's Transformers model code: its own {failing[0]} fails with one"
