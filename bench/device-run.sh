@@ -22,9 +22,13 @@ OUTDIR=${OUT:-/tmp/bench-out}; mkdir -p "$OUTDIR"
 MODEL=${MODEL:-/tmp/hymt-$PRESET-random}
 nvidia-smi --query-gpu=name,memory.used,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 echo "cores: $(nproc), cache: $(du -sh ~/.cache/vllm 2>/dev/null | cut -f1)"
-# the host: its CPU, and one core's Python speed (the engine's scheduler and sampler run there)
+# the host: its CPU, and one core's Python speed (the engine's scheduler and sampler run there),
+# fastest and slowest of five loops: on one machine a single loop read 0.15 s and 0.28 s ten minutes
+# apart (issue 37, eighth session), so the spread says whether the host is steady
 echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), python loop: $(python3 -c 'import time
-t = time.perf_counter(); sum(i * i for i in range(3_000_000)); print(round(time.perf_counter() - t, 3))') s"
+def loop():
+    t = time.perf_counter(); sum(i * i for i in range(3_000_000)); return time.perf_counter() - t
+runs = sorted(loop() for _ in range(5)); print(f"{runs[0]:.3f} s (slowest of five {runs[-1]:.3f} s)")'), load: $(cut -d" " -f1-3 /proc/loadavg)"
 t=$SECONDS
 X=$(bash "$VL/install-vllm.sh") || { echo "vLLM install failed"; exit 1; }
 eval "$X"
