@@ -15,36 +15,53 @@ def pick(result: dict, key: str) -> dict | None:
     return value if isinstance(value, dict) and "out_tok_per_s" in value else None
 
 
-def rows_of(results: dict, job: str) -> list[tuple[str, dict | None, dict]]:
-    """(label, figures, contender result) for every contender's passes of `job`."""
-    rows: list[tuple[str, dict | None, dict]] = []
+Row = tuple[str, dict | None, dict, str]  # label, figures, contender result, its key (job or job:pass)
+
+
+def rows_of(results: dict, job: str) -> list[Row]:
+    """(label, figures, contender result, key) for every contender's passes of `job`."""
+    rows: list[Row] = []
     for name, result in results.items():
         if name in _META or not isinstance(result, dict) or result.get("rc") == "skipped":
             continue
         passes = [k for k in result if k.startswith(f"{job}:")]
         if passes:
-            rows += [(f"{name} {k.split(':', 1)[1]}", pick(result, k), result) for k in passes]
+            rows += [(f"{name} {k.split(':', 1)[1]}", pick(result, k), result, k) for k in passes]
         else:
-            rows.append((name, pick(result, job), result))
+            rows.append((name, pick(result, job), result, job))
     return rows
 
 
-def table_text(rows: list[tuple[str, dict | None, dict]], bare: float | None, oob: float | None) -> str:
+def gpu_share(meta: dict, key: str, run: dict) -> tuple[str, str]:
+    """The GPU's busy share over the pass and its busy microseconds per output token (run.py's
+    --trace with bench/gpu_sampler.py): where two set-ups need the same GPU time per token, their
+    speed ratio is the ratio of their busy shares, i.e. the host's (bench/RESULTS.md, issue 37)."""
+    busy = (meta.get("gpu_busy") or {}).get(key) or {}
+    mean = busy.get("mean") if isinstance(busy, dict) else None
+    if not isinstance(mean, (int, float)) or not run.get("output_tokens"):
+        return "-", "-"
+    per_token = mean / 100 * run["wall_s"] / run["output_tokens"] * 1e6
+    return f"{mean:.1f}%", f"{per_token:.1f}"
+
+
+def table_text(rows: list[Row], bare: float | None, oob: float | None) -> str:
     head = (
         f"{'contender (fixed output lengths)':<34} {'req/s':>8} {'prompt tok/s':>12} {'out tok/s':>10} "
-        f"{'vs bare':>8} {'vs oob':>7} {'start s':>8} {'GPU MiB':>8}"
+        f"{'vs bare':>8} {'vs oob':>7} {'start s':>8} {'GPU MiB':>8} {'GPU busy':>8} {'GPU us/tok':>10}"
     )
     out = [head, "-" * len(head)]
-    for label, run, meta in rows:
+    for label, run, meta, key in rows:
         if run is None:
             out.append(f"{label:<34} (no figure: rc={meta.get('rc')})")
             continue
         vs_bare = f"{run['out_tok_per_s'] / bare:.3f}" if bare else "-"
         vs_oob = f"{run['out_tok_per_s'] / oob:.2f}" if oob else "-"
         start = meta.get("engine_init_s", meta.get("load_s", "-"))
+        busy, per_token = gpu_share(meta, key, run)
         out.append(
             f"{label:<34} {run['req_per_s']:>8} {run['prompt_tok_per_s']:>12} {run['out_tok_per_s']:>10} "
-            f"{vs_bare:>8} {vs_oob:>7} {start!s:>8} {meta.get('gpu_mem_mib') or '-'!s:>8}"
+            f"{vs_bare:>8} {vs_oob:>7} {start!s:>8} {meta.get('gpu_mem_mib') or '-'!s:>8} "
+            f"{busy:>8} {per_token:>10}"
         )
     return "\n".join(out)
 
