@@ -113,9 +113,7 @@ def llm_kwargs(
         dtype=options.dtype,
         seed=sampling.seed if sampling.seed is not None else 0,
     )
-    max_model_len = options.max_model_len or default_max_model_len(options, config)
-    if max_model_len is not None:
-        kwargs["max_model_len"] = max_model_len
+    kwargs["max_model_len"] = options.max_model_len or default_max_model_len(config)
     if on_cpu:
         if vllm.gpu_memory_utilization is None:
             # On CPU the "GPU" share is a share of host RAM that must hold the weights too,
@@ -140,10 +138,9 @@ def llm_kwargs(
     return kwargs
 
 
-def default_max_model_len(options: EngineOptions, config: Any = None) -> int | None:
+def default_max_model_len(config: Any) -> int:
     """CONTEXT_TOKENS (8192), or less when the model's own context is shorter (vLLM rejects
-    longer). `config`: the model's, loaded already."""
-    config = config if config is not None else model_config(options)
+    longer). `config`: the model's (`model_config`), None where it did not load."""
     if config is None:
         return CONTEXT_TOKENS
     text_config = getattr(config, "get_text_config", lambda: config)()

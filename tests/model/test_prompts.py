@@ -81,11 +81,12 @@ def test_hy_mt_context_budget_is_one_constant(tmp_path: Path) -> None:
     """The model's context (prompt + output) is declared once: the engines' default, the pipeline's
     output budgets and the help's default all read model.prompts.CONTEXT_TOKENS."""
     from hymt_cli.engine.base import EngineOptions
+    from hymt_cli.engine.tuning import model_config
     from hymt_cli.engine.vllm_arguments import default_max_model_len
     from hymt_cli.model.prompts import CONTEXT_TOKENS
     from hymt_cli.pipeline import RunPlan
     from hymt_cli.settings.schema import setting_named
 
     assert RunPlan(targets=()).context_tokens == CONTEXT_TOKENS
-    assert default_max_model_len(EngineOptions(model=str(tmp_path / "none"))) == CONTEXT_TOKENS
+    assert default_max_model_len(model_config(EngineOptions(model=str(tmp_path / "none")))) == CONTEXT_TOKENS
     assert setting_named("max_model_len").declared.default_text == f"{CONTEXT_TOKENS} or the model's"
